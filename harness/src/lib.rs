@@ -1,0 +1,3 @@
+//! Reads ONNX backend node-test cases, runs them against `onnx_conformance`, compares, reports.
+
+pub mod proto;
