@@ -1,8 +1,7 @@
 //! The one table of ONNX data types, and everything derived from it.
 
 use crate::formats::{
-    Complex128, Complex64, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2,
-    U4,
+    Complex128, Complex64, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
 };
 use half::{bf16, f16};
 

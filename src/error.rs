@@ -19,6 +19,8 @@ pub enum Error {
         /// Elements supplied.
         found: usize,
     },
+    /// A part of the implementation that does not exist yet.
+    NotImplemented(&'static str),
 }
 
 impl fmt::Display for Error {
@@ -35,6 +37,7 @@ impl fmt::Display for Error {
                 f,
                 "shape {shape:?} needs {expected} elements but {found} were given"
             ),
+            Error::NotImplemented(what) => write!(f, "{what} not implemented yet"),
         }
     }
 }

@@ -5,6 +5,7 @@
 pub mod dtype;
 pub mod error;
 pub mod formats;
+pub mod ops;
 pub mod tensor;
 
 pub use dtype::{DataType, Element, Storage, TypedField};

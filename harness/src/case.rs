@@ -1,0 +1,82 @@
+//! A test case as read from disk: the model's graph and its data sets, with declared types applied.
+
+use onnx_conformance::ops::Attribute;
+use onnx_conformance::{DataType, Tensor};
+use std::path::PathBuf;
+
+/// One case directory: `model.onnx` plus `test_data_set_N/`.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// The case directory.
+    pub dir: PathBuf,
+    /// The directory name, as in `test_cast_FLOAT_to_FLOAT16`.
+    pub name: String,
+    /// The model.
+    pub model: Model,
+    /// The data sets, in `test_data_set_N` order.
+    pub data_sets: Vec<DataSet>,
+}
+
+/// What the harness needs of a `model.onnx`.
+#[derive(Clone, Debug)]
+pub struct Model {
+    /// ModelProto.ir_version.
+    pub ir_version: i64,
+    /// The opset imported for the default domain (`""` or `"ai.onnx"`).
+    pub opset: i64,
+    /// The main graph.
+    pub graph: Graph,
+}
+
+/// A graph: nodes in topological order plus declared inputs and outputs.
+#[derive(Clone, Debug)]
+pub struct Graph {
+    /// GraphProto.name.
+    pub name: String,
+    /// The nodes, in file order.
+    pub nodes: Vec<Node>,
+    /// Declared inputs, in order; data-set inputs bind to these by position.
+    pub inputs: Vec<ValueInfo>,
+    /// Declared outputs, in order; data-set outputs bind to these by position.
+    pub outputs: Vec<ValueInfo>,
+    /// Initializers, by name.
+    pub initializers: Vec<(String, Tensor)>,
+}
+
+/// One node.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// NodeProto.op_type.
+    pub op_type: String,
+    /// NodeProto.domain (`""` when absent).
+    pub domain: String,
+    /// Input value names (an empty name is an omitted optional input).
+    pub inputs: Vec<String>,
+    /// Output value names.
+    pub outputs: Vec<String>,
+    /// Attributes, decoded.
+    pub attributes: Vec<Attribute>,
+}
+
+/// A declared graph input or output.
+#[derive(Clone, Debug)]
+pub struct ValueInfo {
+    /// The value name.
+    pub name: String,
+    /// The declared element type, if the type is a tensor type with a known elem_type.
+    pub dtype: Option<DataType>,
+    /// The declared dims: `Some(n)` for dim_value, `None` for symbolic or missing; `None`
+    /// overall when no shape is declared.
+    pub shape: Option<Vec<Option<usize>>>,
+}
+
+/// One `test_data_set_N` directory, tensors decoded with the graph's declared types.
+#[derive(Clone, Debug)]
+pub struct DataSet {
+    /// The directory.
+    pub dir: PathBuf,
+    /// `input_K.pb`, K = 0.., bound to `graph.inputs[K]`.
+    pub inputs: Vec<Tensor>,
+    /// `output_K.pb`, K = 0.., bound to `graph.outputs[K]`.
+    pub outputs: Vec<Tensor>,
+}
