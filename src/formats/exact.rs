@@ -80,32 +80,118 @@ pub enum Exact {
 impl Exact {
     /// A signed integer, exactly.
     pub fn from_i128(v: i128) -> Exact {
-        todo!("{v}")
+        Exact::Finite {
+            negative: v < 0,
+            mant: v.unsigned_abs(),
+            exp: 0,
+        }
     }
 
     /// An unsigned integer, exactly.
     pub fn from_u128(v: u128) -> Exact {
-        todo!("{v}")
+        Exact::Finite {
+            negative: false,
+            mant: v,
+            exp: 0,
+        }
     }
 
     /// Truncates toward zero to an integer, saturating at the i128 range; None for NaN/Inf.
     pub fn trunc_to_i128(&self) -> Option<i128> {
-        todo!()
+        let (negative, mant, exp) = self.finite()?;
+        let magnitude = if exp >= 0 {
+            shl_saturating(mant, exp)
+        } else {
+            // A right shift drops the fraction, which is truncation for a magnitude.
+            mant.checked_shr(exp.unsigned_abs()).unwrap_or(0)
+        };
+        Some(signed_saturating(negative, magnitude))
     }
 
     /// Rounds half to even to an integer, saturating at the i128 range; None for NaN/Inf.
     pub fn round_half_even_to_i128(&self) -> Option<i128> {
-        todo!()
+        let (negative, mant, exp) = self.finite()?;
+        let magnitude = if exp >= 0 {
+            shl_saturating(mant, exp)
+        } else {
+            shr_half_even(mant, exp.unsigned_abs())
+        };
+        Some(signed_saturating(negative, magnitude))
     }
 
     /// Rounds half to even and keeps the low 128 bits of the two's-complement result
     /// (the "discard high bits" rule); None for NaN/Inf.
     pub fn round_half_even_wrapping(&self) -> Option<u128> {
-        todo!()
+        let (negative, mant, exp) = self.finite()?;
+        let magnitude = if exp >= 0 {
+            // Bits shifted past bit 127 are multiples of 2^128: dropping them is the wrap.
+            mant.checked_shl(exp.unsigned_abs()).unwrap_or(0)
+        } else {
+            shr_half_even(mant, exp.unsigned_abs())
+        };
+        Some(if negative {
+            magnitude.wrapping_neg()
+        } else {
+            magnitude
+        })
     }
 
     /// Whether this is +0 or -0.
     pub fn is_zero(&self) -> bool {
-        todo!()
+        matches!(self, Exact::Finite { mant: 0, .. })
+    }
+
+    /// Sign, significand and exponent of a finite value.
+    fn finite(&self) -> Option<(bool, u128, i32)> {
+        match *self {
+            Exact::Finite {
+                negative,
+                mant,
+                exp,
+            } => Some((negative, mant, exp)),
+            _ => None,
+        }
+    }
+}
+
+/// `mant >> shift`, rounded half to even, for any shift (the result cannot overflow).
+pub(crate) fn shr_half_even(mant: u128, shift: u32) -> u128 {
+    if shift == 0 {
+        return mant;
+    }
+    if shift > 128 {
+        // mant < 2^128 <= 2^(shift-1): below one half.
+        return 0;
+    }
+    let quotient = mant.checked_shr(shift).unwrap_or(0);
+    let rem = if shift == 128 {
+        mant
+    } else {
+        mant & ((1u128 << shift) - 1)
+    };
+    let half = 1u128 << (shift - 1);
+    let round_up = rem > half || (rem == half && quotient & 1 == 1);
+    quotient + u128::from(round_up)
+}
+
+/// `mant << shift`, or u128::MAX when bits would be lost.
+fn shl_saturating(mant: u128, shift: i32) -> u128 {
+    if mant == 0 {
+        return 0;
+    }
+    let shift = shift.unsigned_abs();
+    if shift > mant.leading_zeros() {
+        u128::MAX
+    } else {
+        mant << shift
+    }
+}
+
+/// A signed integer from sign and magnitude, saturating at the i128 range.
+fn signed_saturating(negative: bool, magnitude: u128) -> i128 {
+    if negative {
+        0i128.checked_sub_unsigned(magnitude).unwrap_or(i128::MIN)
+    } else {
+        i128::try_from(magnitude).unwrap_or(i128::MAX)
     }
 }

@@ -4,9 +4,13 @@
 //!
 //! Conversions go through [`Exact`], an exact value, so that every cast rounds once.
 
+mod e8m0;
 mod exact;
 mod float;
+mod round;
 mod subbyte_int;
+#[cfg(test)]
+mod tests;
 
 pub use exact::{CastRules, Exact, Generation, RoundMode};
 pub use float::{cast_float, FloatFormat};
