@@ -1,11 +1,17 @@
 //! Reading a case directory: model.onnx and test_data_set_N/*.pb into [`Case`].
 
+#[cfg(test)]
+mod bad_tensor_tests;
+#[cfg(test)]
+mod case_tests;
 mod element;
 mod model;
 mod payload;
+#[cfg(test)]
+mod spec_vector_tests;
 mod tensor_proto;
 #[cfg(test)]
-mod tests;
+mod tensor_tests;
 
 pub use model::{convert_model, is_default_domain};
 pub use tensor_proto::{decode_tensor, element_type, MAX_ELEMENTS};
