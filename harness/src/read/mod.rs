@@ -135,8 +135,10 @@ fn load_data_set(dir: &Path, model: &Model) -> Result<DataSet, Error> {
     let output_files = numbered_files(&files, dir, "output")?;
     check_input_count(&input_files, dir, graph)?;
     check_output_count(&output_files, dir, graph)?;
-    let inputs = read_bound(&input_files, |k| graph.inputs[k].dtype)?;
-    let outputs = read_bound(&output_files, |k| graph.outputs[k].dtype)?;
+    let inputs = read_bound(&input_files, |k| graph.inputs.get(k).and_then(|v| v.dtype))?;
+    let outputs = read_bound(&output_files, |k| {
+        graph.outputs.get(k).and_then(|v| v.dtype)
+    })?;
     Ok(DataSet {
         dir: dir.to_path_buf(),
         inputs,

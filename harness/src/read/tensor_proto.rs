@@ -84,7 +84,12 @@ pub fn element_type(code: i32, declared: Option<DataType>) -> Result<DataType, S
 fn shape_of(dims: &[i64]) -> Result<Vec<usize>, String> {
     let shape = dims
         .iter()
-        .map(|&d| usize::try_from(d).map_err(|_| format!("dims {dims:?} contain negative {d}")))
+        .map(|&d| {
+            usize::try_from(d).map_err(|_| match d {
+                d if d < 0 => format!("dims {dims:?} contain negative {d}"),
+                _ => format!("dims {dims:?} contain {d}, too large for this machine"),
+            })
+        })
         .collect::<Result<Vec<usize>, String>>()?;
     let nonzero = shape
         .iter()
