@@ -1,4 +1,4 @@
-//! Loads every case directory under a data tree (`<root>/<release>/node/<case>/`) with the
+//! Loads every case directory (any directory holding a `model.onnx`) under a root with the
 //! harness reader and prints how many load, and the error of each one that does not.
 //!
 //! `cargo run -p onnx-conformance-harness --example load_all -- onnx-backend-data`
@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let Some(root) = std::env::args_os().nth(1).map(PathBuf::from) else {
-        eprintln!("usage: load_all <data root holding <release>/node/<case>/>");
+        eprintln!("usage: load_all <directory holding case directories at any depth>");
         return ExitCode::FAILURE;
     };
     let cases = match case_dirs(&root) {
@@ -46,14 +46,14 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// `<root>/*/node/*`, sorted.
-fn case_dirs(root: &Path) -> std::io::Result<Vec<PathBuf>> {
+/// Every directory under `root` holding a `model.onnx`, sorted.
+fn case_dirs(root: &Path) -> Result<Vec<PathBuf>, walkdir::Error> {
     let mut out = Vec::new();
-    for release in std::fs::read_dir(root)? {
-        let node = release?.path().join("node");
-        if node.is_dir() {
-            for case in std::fs::read_dir(&node)? {
-                out.push(case?.path());
+    for entry in walkdir::WalkDir::new(root) {
+        let entry = entry?;
+        if entry.file_name() == "model.onnx" {
+            if let Some(dir) = entry.path().parent() {
+                out.push(dir.to_path_buf());
             }
         }
     }
