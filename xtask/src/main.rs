@@ -1,6 +1,19 @@
 //! Project tasks: `cargo xtask <task>`.
 
+mod own_cases;
+
+use std::path::PathBuf;
+
 fn main() {
-    eprintln!("usage: cargo xtask <task>");
-    std::process::exit(2);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let result = match args.first().map(String::as_str) {
+        Some("own-cases") => own_cases::write(&root.join("tests/cases"))
+            .map(|n| eprintln!("wrote {n} files under tests/cases")),
+        _ => Err("usage: cargo xtask own-cases".into()),
+    };
+    if let Err(e) = result {
+        eprintln!("error: {e}");
+        std::process::exit(1);
+    }
 }

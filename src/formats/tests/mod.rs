@@ -6,10 +6,11 @@ mod midpoints;
 mod reference;
 mod sweep;
 mod vectors;
+mod vectors_narrow;
 
 use super::{
-    CastRules, Exact, FloatFormat, Generation, RoundMode, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2,
-    F8E5M2FNUZ, F8E8M0,
+    cast_float, CastRules, Exact, FloatFormat, Generation, RoundMode, F4E2M1, F8E4M3FN, F8E4M3FNUZ,
+    F8E5M2, F8E5M2FNUZ, F8E8M0,
 };
 use half::{bf16, f16};
 use reference::RefFormat;
@@ -130,4 +131,33 @@ impl Failures {
             self.first.join("\n")
         );
     }
+}
+
+/// Casts every input of `S` to `T` and compares the codes with `expected`.
+fn check<S: Bits, T: Bits>(what: &str, r: &CastRules, inputs: &[S], expected: &[u64]) {
+    assert_eq!(inputs.len(), expected.len(), "{what}: table lengths");
+    let got: Vec<u64> = inputs
+        .iter()
+        .map(|&x| cast_float::<S, T>(x, r).bits())
+        .collect();
+    let diff: Vec<String> = got
+        .iter()
+        .zip(expected)
+        .enumerate()
+        .filter(|(_, (g, e))| g != e)
+        .map(|(i, (g, e))| format!("[{i}] got {g:#x} want {e:#x}"))
+        .collect();
+    assert!(
+        diff.is_empty(),
+        "{what} {r:?}: {} differ: {}",
+        diff.len(),
+        diff.join(", ")
+    );
+}
+
+/// Parses a row of hex codes such as `"2f 2f 30"`.
+fn hex(row: &str) -> Vec<u64> {
+    row.split_whitespace()
+        .map(|h| u64::from_str_radix(h, 16).expect("test table holds hex"))
+        .collect()
 }
