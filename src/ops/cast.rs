@@ -1,6 +1,16 @@
 //! Cast and CastLike: one generic path. Every source element is decoded to an exact value
 //! ([`Exact`]) and encoded into the target, so each conversion rounds once; strings and bool
 //! have their own rules. The dispatch over targets is generated from the data-type table.
+//!
+//! Choices where the spec is silent (the official data never tests them):
+//! * float → integer (8 to 64 bits): truncate toward zero, then keep the low bits, the same
+//!   "discard high bits" rule as integer → integer; NaN and ±Inf give 0. (numpy's result is
+//!   platform-dependent there.) Sub-byte integer targets follow the format layer's rule:
+//!   clamp before version 24, wrap from 24.
+//! * Integer → INT4/UINT4 also clamps before version 24, as the reference clipped every source.
+//! * bool → string is "1"/"0", like bool → number; see [`cast_string`] for the string rules.
+//! * CastLike ignores `round_mode` (always "up"): its function body does not forward it and the
+//!   reference CastLike ignores it, so CastLike and its expanded form agree.
 
 use super::cast_string;
 use super::OpVersion;

@@ -1,5 +1,12 @@
 //! Cast to and from STRING (Cast-9 and later): number formatting in the source's precision
 //! and number parsing into the target (spec §3.9).
+//!
+//! Number → string: FLOAT and DOUBLE print the shortest decimal that round-trips in their own
+//! precision, positional (Rust `{}`; `1` not `1.0`, `0.00001` not `1e-05`, unlike numpy);
+//! FLOAT16, BFLOAT16, float8, float4 and E8M0 print the shortest decimal that rounds back to
+//! the same value of *their* format; integers print in decimal; NaN (either sign) is "NaN",
+//! infinities are "INF" and "-INF" (the tokens the Cast page lists for parsing, so every
+//! string we produce parses back); −0 is "-0".
 
 use super::OpVersion;
 use crate::dtype::DataType;
