@@ -176,21 +176,35 @@ pub fn attr_allowed_from(op: OpKind, since: u32, name: &str) -> Option<u32> {
 /// A Markdown table of every version: allowed types and attributes (for the README).
 pub fn coverage_markdown() -> String {
     let mut out = String::from("| operator version | types | attributes |\n|---|---|---|\n");
-    for s in VERSIONS {
+    for (i, s) in VERSIONS.iter().enumerate() {
+        let previous = i.checked_sub(1).and_then(|p| VERSIONS.get(p));
+        let types = match previous.filter(|p| p.version.op == s.version.op) {
+            Some(p) => describe_growth(p, s),
+            None => s.types.names(),
+        };
         let attrs: Vec<String> = s.attrs.iter().map(describe_attr).collect();
         let attrs = if attrs.is_empty() {
             "none".to_owned()
         } else {
             attrs.join("; ")
         };
-        out.push_str(&format!(
-            "| {} | {} | {} |\n",
-            s.version,
-            s.types.names(),
-            attrs
-        ));
+        out.push_str(&format!("| {} | {} | {} |\n", s.version, types, attrs));
     }
     out
+}
+
+/// "as Cast-13 + X, Y": the types of `s` relative to the previous version `p` (a subset).
+fn describe_growth(p: &VersionSpec, s: &VersionSpec) -> String {
+    let added: Vec<&str> = s
+        .types
+        .iter()
+        .filter(|&t| !p.types.contains(t))
+        .map(crate::DataType::name)
+        .collect();
+    match added.is_empty() {
+        true => format!("as {}", p.version),
+        false => format!("as {} + {}", p.version, added.join(", ")),
+    }
 }
 
 fn describe_attr(a: &AttrSpec) -> String {
@@ -324,5 +338,10 @@ mod tests {
         assert_eq!(md.lines().count(), 2 + VERSIONS.len());
         assert!(md.contains("| Cast-1 |") && md.contains("`to` STRING"));
         assert!(md.contains("| CastLike-15 |") && md.contains("| Concat-13 |"));
+        assert!(
+            md.contains("| Cast-19 | as Cast-13 + FLOAT8E4M3FN, FLOAT8E4M3FNUZ"),
+            "{md}"
+        );
+        assert!(md.contains("| Concat-11 | as Concat-4 |"), "{md}");
     }
 }
