@@ -1,6 +1,32 @@
-//! Project tasks: `cargo xtask <task>`.
+//! Project tasks: `cargo xtask <task> [options]`. This file only picks the task; each task
+//! lives in its own module and parses its own options.
 
-fn main() {
-    eprintln!("usage: cargo xtask <task>");
-    std::process::exit(2);
+mod fetch;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: cargo xtask <task> [options]
+
+tasks:
+  fetch-tests   fetch the official ONNX node-test data (see `cargo xtask fetch-tests --help`)";
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1);
+    let task = args.next();
+    let rest: Vec<String> = args.collect();
+    match task.as_deref() {
+        Some("fetch-tests") => fetch::main(&rest),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Some(other) => {
+            eprintln!("error: unknown task `{other}`\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+        None => {
+            eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+    }
 }
