@@ -81,12 +81,19 @@ fn download_into(python: &str, release: &str, stage: &Path) -> Result<PathBuf> {
             .args(["--platform", "manylinux_2_28_x86_64"])
             .args(["--platform", "manylinux2014_x86_64"])
             .args(["--python-version", py, "--disable-pip-version-check"])
+            // -vv: with retries off pip mentions an unreachable index only at this level.
+            .arg("-vv")
             .arg(format!("onnx=={release}"))
             .arg("-d")
             .arg(stage)
             .output()
             .map_err(|e| Error::new(format!("cannot run `{python} -m pip`: {e}")))?;
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        // pip logs its debug lines (where an unreachable index shows) on stdout.
+        let stderr = format!(
+            "{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
         if out.status.success() {
             return find_wheel(stage, release);
         }
@@ -128,8 +135,10 @@ fn find_wheel(stage: &Path, release: &str) -> Result<PathBuf> {
 /// pip retries and then reports "no matching distribution" even when the index was never
 /// reached; these markers in its log tell the two apart.
 fn is_network_error(stderr: &str) -> bool {
-    const MARKERS: [&str; 8] = [
+    const MARKERS: [&str; 10] = [
+        ": connection error:",
         "NewConnectionError",
+        "ConnectTimeoutError",
         "Temporary failure in name resolution",
         "Name or service not known",
         "Max retries exceeded",

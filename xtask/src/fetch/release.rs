@@ -95,7 +95,7 @@ fn identify(
                     check_wheel(e, path, &sha)?;
                     eprintln!("  onnx {release}: wheel sha256 matches the lock");
                 }
-                _ => eprintln!("  onnx {release}: wheel sha256 {sha} (recorded)"),
+                _ => eprintln!("  onnx {release}: wheel sha256 {sha} (to record)"),
             }
             Ok((name.clone(), name, sha))
         }
