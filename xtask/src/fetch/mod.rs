@@ -83,42 +83,14 @@ pub fn run(opts: &Options, paths: &Paths) -> Result<()> {
     for msg in install::clean_leftovers(&paths.data)? {
         eprintln!("{msg}");
     }
-    let old_lock = lock::load(&paths.lock)?;
     let releases = selected_releases(opts)?;
-    let lock = match (&old_lock, opts.update_lock) {
-        (Some(l), _) => l.clone(),
-        (None, true) => Lock {
-            format: 1,
-            ops: opts.ops.clone(),
-            releases: Vec::new(),
-        },
-        (None, false) => {
-            return Err(
-                Error::new(format!("no lock file at {}", paths.lock.display()))
-                    .hint("restore it from git, or create one with --update-lock and review it"),
-            )
-        }
-    };
+    let lock = lock_for_run(opts, paths, &releases)?;
     let files_locked = lock.ops == opts.ops;
     if !files_locked && !opts.update_lock {
         eprintln!(
             "note: --ops differs from the lock's ({}): wheels are checked, extracted files are not",
             lock.ops.join(",")
         );
-    }
-    if !opts.update_lock {
-        let unlocked: Vec<&str> = releases
-            .iter()
-            .filter(|r| entry(&lock, r).is_none())
-            .map(String::as_str)
-            .collect();
-        if !unlocked.is_empty() {
-            return Err(Error::new(format!(
-                "not in the lock file: onnx {}",
-                unlocked.join(", ")
-            ))
-            .hint("add them with --update-lock, then review and commit the lock"));
-        }
     }
     let plan = plan(opts, paths, &lock, &releases, files_locked)?;
     let ctx = Ctx {
@@ -154,6 +126,38 @@ pub fn run(opts: &Options, paths: &Paths) -> Result<()> {
     index_file::write(&paths.data, &index)?;
     totals.print(releases.len(), index.instances.len(), start);
     Ok(())
+}
+
+/// The lock this run checks against (or starts from, with `--update-lock`); without
+/// `--update-lock` every selected release must be in it.
+fn lock_for_run(opts: &Options, paths: &Paths, releases: &[String]) -> Result<Lock> {
+    let lock = match (lock::load(&paths.lock)?, opts.update_lock) {
+        (Some(l), _) => l,
+        (None, true) => Lock {
+            format: 1,
+            ops: opts.ops.clone(),
+            releases: Vec::new(),
+        },
+        (None, false) => {
+            return Err(
+                Error::new(format!("no lock file at {}", paths.lock.display()))
+                    .hint("restore it from git, or create one with --update-lock and review it"),
+            )
+        }
+    };
+    let unlocked: Vec<&str> = releases
+        .iter()
+        .filter(|r| entry(&lock, r).is_none())
+        .map(String::as_str)
+        .collect();
+    if !opts.update_lock && !unlocked.is_empty() {
+        return Err(Error::new(format!(
+            "not in the lock file: onnx {}",
+            unlocked.join(", ")
+        ))
+        .hint("add them with --update-lock, then review and commit the lock"));
+    }
+    Ok(lock)
 }
 
 fn entry<'a>(lock: &'a Lock, release: &str) -> Option<&'a LockedRelease> {
