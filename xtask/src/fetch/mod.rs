@@ -4,6 +4,7 @@
 mod args;
 mod error;
 mod extract;
+mod generate;
 mod index_file;
 mod install;
 mod lock;
@@ -83,6 +84,9 @@ pub fn run(opts: &Options, paths: &Paths) -> Result<()> {
     for msg in install::clean_leftovers(&paths.data)? {
         eprintln!("{msg}");
     }
+    if !opts.generate.is_empty() {
+        return generate_all(opts, paths, start);
+    }
     let releases = selected_releases(opts)?;
     let lock = lock_for_run(opts, paths, &releases)?;
     let files_locked = lock.ops == opts.ops;
@@ -125,6 +129,24 @@ pub fn run(opts: &Options, paths: &Paths) -> Result<()> {
     let index = index_file::build(&paths.data)?;
     index_file::write(&paths.data, &index)?;
     totals.print(releases.len(), index.instances.len(), start);
+    Ok(())
+}
+
+/// `--generate`: exports each release's cases, then re-indexes.
+fn generate_all(opts: &Options, paths: &Paths, start: Instant) -> Result<()> {
+    let mut totals = Totals::default();
+    for (i, release) in opts.generate.iter().enumerate() {
+        eprintln!(
+            "[{}/{}] onnx {release}: generating",
+            i + 1,
+            opts.generate.len()
+        );
+        totals.add(generate::generate(paths, release, &opts.ops)?);
+        totals.extracted += 1;
+    }
+    let index = index_file::build(&paths.data)?;
+    index_file::write(&paths.data, &index)?;
+    totals.print(opts.generate.len(), index.instances.len(), start);
     Ok(())
 }
 
