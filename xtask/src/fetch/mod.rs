@@ -109,7 +109,8 @@ pub fn run(opts: &Options, paths: &Paths) -> Result<()> {
         let tag = format!("[{}/{}] onnx {release}", i + 1, releases.len());
         let stats = match step {
             Step::Present(stats) => {
-                eprintln!("{tag}: present and verified ({} cases)", stats.cases);
+                let how = if opts.verify { ", files re-hashed" } else { "" };
+                eprintln!("{tag}: present and verified ({} cases{how})", stats.cases);
                 stats
             }
             Step::Fetch(why) => {
