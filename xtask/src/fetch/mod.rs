@@ -13,6 +13,8 @@ mod present;
 mod release;
 mod releases;
 #[cfg(test)]
+mod testkit;
+#[cfg(test)]
 mod tests;
 
 pub use args::Options;
@@ -209,7 +211,15 @@ fn selected_releases(opts: &Options) -> Result<Vec<String>> {
         None if opts.releases.is_empty() => {
             Ok(releases::RELEASES.iter().map(|r| r.to_string()).collect())
         }
-        None => Ok(opts.releases.clone()),
+        None => {
+            let mut seen = std::collections::BTreeSet::new();
+            Ok(opts
+                .releases
+                .iter()
+                .filter(|r| seen.insert(*r))
+                .cloned()
+                .collect())
+        }
     }
 }
 

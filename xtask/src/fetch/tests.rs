@@ -1,147 +1,9 @@
 //! End-to-end tests of a fetch on small wheels the tests build themselves (no network, no pip).
 
 use super::install::STAMP_FILE;
+use super::testkit::{entries, wheel, Setup, NODE, REL};
 use super::*;
-use harness::proto::{GraphProto, ModelProto, NodeProto, OperatorSetIdProto};
-use prost::Message;
 use std::fs;
-use std::io::Write;
-
-const NODE: &str = "onnx/backend/test/data/node/";
-const REL: &str = "9.0.0";
-
-/// A one-node model of `op_type` importing the default domain at `opset`.
-fn model(op_type: &str, opset: i64) -> Vec<u8> {
-    ModelProto {
-        ir_version: 8,
-        graph: Some(GraphProto {
-            node: vec![NodeProto {
-                op_type: op_type.into(),
-                ..Default::default()
-            }],
-            ..Default::default()
-        }),
-        opset_import: vec![
-            OperatorSetIdProto {
-                domain: "ai.onnx.ml".into(),
-                version: 3,
-            },
-            OperatorSetIdProto {
-                domain: String::new(),
-                version: opset,
-            },
-        ],
-        ..Default::default()
-    }
-    .encode_to_vec()
-}
-
-/// Writes a wheel (a zip) holding `entries`, deflated.
-fn wheel(path: &Path, entries: &[(String, Vec<u8>)]) {
-    let file = fs::File::create(path).expect("create wheel");
-    let mut zip = zip::ZipWriter::new(file);
-    let opts = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
-    for (name, bytes) in entries {
-        zip.start_file(name.as_str(), opts).expect("start entry");
-        zip.write_all(bytes).expect("write entry");
-    }
-    zip.finish().expect("finish wheel");
-}
-
-/// The entries of a small onnx wheel: two selected cases, one other operator, other files.
-fn entries(input: &[u8]) -> Vec<(String, Vec<u8>)> {
-    vec![
-        ("onnx/__init__.py".into(), b"# onnx".to_vec()),
-        (format!("{NODE}test_cast_a/"), Vec::new()),
-        (format!("{NODE}test_cast_a/model.onnx"), model("Cast", 13)),
-        (
-            format!("{NODE}test_cast_a/test_data_set_0/input_0.pb"),
-            input.to_vec(),
-        ),
-        (
-            format!("{NODE}test_concat_b/model.onnx"),
-            model("Concat", 11),
-        ),
-        (format!("{NODE}test_add_c/model.onnx"), model("Add", 14)),
-    ]
-}
-
-struct Setup {
-    _dir: tempfile::TempDir,
-    paths: Paths,
-}
-
-impl Setup {
-    /// A workspace with the standard wheel of [`REL`] in the cache and no lock yet.
-    fn new() -> Setup {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let paths = Paths {
-            data: dir.path().join("data"),
-            lock: dir.path().join("lock.json"),
-            // Any attempt to run pip fails loudly.
-            python: "/nonexistent/python3".into(),
-        };
-        fs::create_dir_all(paths.cache()).expect("cache dir");
-        let s = Setup { _dir: dir, paths };
-        wheel(&s.wheel_path(), &entries(b"input v1"));
-        s
-    }
-
-    fn wheel_path(&self) -> PathBuf {
-        self.paths
-            .cache()
-            .join(format!("onnx-{REL}-py3-none-any.whl"))
-    }
-
-    fn release_dir(&self) -> PathBuf {
-        self.paths.data.join(format!("onnx-{REL}"))
-    }
-
-    fn run(&self, opts: Options) -> Result<()> {
-        run(
-            &Options {
-                releases: vec![REL.into()],
-                ..opts
-            },
-            &self.paths,
-        )
-    }
-
-    /// Fetches once, recording the lock.
-    fn locked(self) -> Setup {
-        self.run(Options {
-            update_lock: true,
-            offline: true,
-            ..Options::default()
-        })
-        .expect("record");
-        self
-    }
-
-    /// Every file under the data directory (except the cache) with its contents.
-    fn snapshot(&self) -> BTreeMap<String, Vec<u8>> {
-        walkdir::WalkDir::new(&self.paths.data)
-            .into_iter()
-            .filter_map(|e| e.ok())
-            .filter(|e| e.file_type().is_file() && !e.path().starts_with(self.paths.cache()))
-            .map(|e| {
-                let rel = e.path().strip_prefix(&self.paths.data).expect("under data");
-                (rel.display().to_string(), fs::read(e.path()).expect("read"))
-            })
-            .collect()
-    }
-
-    fn leftovers(&self) -> Vec<String> {
-        fs::read_dir(&self.paths.data)
-            .expect("list")
-            .filter_map(|e| e.ok()?.file_name().into_string().ok())
-            .filter(|n| n.starts_with(".tmp-") || n.starts_with(".old-"))
-            .collect()
-    }
-}
-
-use std::collections::BTreeMap;
 
 #[test]
 fn a_recorded_fetch_extracts_selected_cases_and_indexes_them() {
@@ -331,7 +193,7 @@ fn a_failure_mid_extract_leaves_the_old_tree() {
     assert!(e.message.contains("unsafe path component `..`"), "{e}");
     assert_eq!(s.snapshot(), before);
     assert!(s.leftovers().is_empty());
-    assert!(!s._dir.path().join("evil").exists() && !s.paths.data.join("evil").exists());
+    assert!(!s.dir.path().join("evil").exists() && !s.paths.data.join("evil").exists());
 }
 
 #[test]
@@ -383,7 +245,7 @@ fn from_takes_a_wheel_or_a_checkout_and_names_the_release() {
     run(&from_wheel, &s.paths).expect("release from the wheel name");
     assert_eq!(s.snapshot(), before);
 
-    let checkout = s._dir.path().join("onnx-src");
+    let checkout = s.dir.path().join("onnx-src");
     for (name, bytes) in entries(b"input v1") {
         if let Some(rel) = name.strip_prefix(NODE).filter(|n| !n.ends_with('/')) {
             let p = checkout.join(NODE).join(rel);
@@ -441,4 +303,43 @@ fn releases_missing_from_the_lock_are_named() {
         e.message.contains("not in the lock file: onnx 9.1.0"),
         "{e}"
     );
+}
+
+#[test]
+fn the_index_lists_every_release_on_disk_in_version_order() {
+    let s = Setup::new();
+    for (release, case, op, opset) in [
+        ("10.0.0", "test_concat_z", "Concat", 13),
+        ("9.0.0-generated", "test_cast_b", "Cast", 25),
+        ("9.0.0", "test_cast_b", "Cast", 19),
+        ("9.0.0", "test_castlike_a", "CastLike", 21),
+    ] {
+        let dir = s.paths.data.join(format!("onnx-{release}/node/{case}"));
+        fs::create_dir_all(&dir).expect("mkdir");
+        fs::write(dir.join("model.onnx"), super::testkit::model(op, opset)).expect("model");
+    }
+    // Hidden directories (temporary, venvs, cache) are not releases.
+    fs::create_dir_all(s.paths.data.join(".tmp-onnx-9.9.9-1/node/test_cast_q")).expect("mkdir");
+    let index = index_file::build(&s.paths.data).expect("index");
+    let got: Vec<String> = index
+        .instances
+        .iter()
+        .map(|i| format!("{} {} {} {}", i.release, i.case, i.op_type, i.opset))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "9.0.0 test_cast_b Cast 19",
+            "9.0.0 test_castlike_a CastLike 21",
+            "9.0.0-generated test_cast_b Cast 25",
+            "10.0.0 test_concat_z Concat 13",
+        ]
+    );
+    let bad = s
+        .paths
+        .data
+        .join("onnx-10.0.0/node/test_concat_z/model.onnx");
+    fs::write(&bad, b"\xff\xff").expect("corrupt");
+    let e = index_file::build(&s.paths.data).expect_err("corrupt model");
+    assert!(e.message.contains("test_concat_z/model.onnx"), "{e}");
 }
