@@ -89,7 +89,7 @@ pub fn run(opts: &Options, paths: &Paths) -> Result<()> {
     if !opts.generate.is_empty() {
         return generate_all(opts, paths, start);
     }
-    let releases = selected_releases(opts)?;
+    let releases = releases::selected(opts)?;
     let lock = lock_for_run(opts, paths, &releases)?;
     let files_locked = lock.ops == opts.ops;
     if !files_locked && !opts.update_lock {
@@ -187,63 +187,6 @@ fn lock_for_run(opts: &Options, paths: &Paths, releases: &[String]) -> Result<Lo
 
 fn entry<'a>(lock: &'a Lock, release: &str) -> Option<&'a LockedRelease> {
     lock.releases.iter().find(|r| r.release == release)
-}
-
-/// The releases of this run: `--release`, else the one `--from` names, else all.
-fn selected_releases(opts: &Options) -> Result<Vec<String>> {
-    match &opts.from {
-        Some(from) => {
-            let named = release_of_source(from)?;
-            match (opts.releases.first(), named) {
-                (Some(r), Some(n)) if *r != n => Err(Error::new(format!(
-                    "--release {r} but {} holds onnx {n}",
-                    from.display()
-                ))),
-                (Some(r), _) => Ok(vec![r.clone()]),
-                (None, Some(n)) => Ok(vec![n]),
-                (None, None) => Err(Error::new(format!(
-                    "cannot tell which onnx release {} holds",
-                    from.display()
-                ))
-                .hint("add --release V")),
-            }
-        }
-        None if opts.releases.is_empty() => {
-            Ok(releases::RELEASES.iter().map(|r| r.to_string()).collect())
-        }
-        None => {
-            let mut seen = std::collections::BTreeSet::new();
-            Ok(opts
-                .releases
-                .iter()
-                .filter(|r| seen.insert(*r))
-                .cloned()
-                .collect())
-        }
-    }
-}
-
-/// The release a `--from` path holds: from a wheel's file name (`onnx-<V>-...whl`) or a
-/// checkout's `VERSION_NUMBER`.
-fn release_of_source(from: &Path) -> Result<Option<String>> {
-    if from.is_dir() {
-        let v = std::fs::read_to_string(from.join("VERSION_NUMBER")).ok();
-        return Ok(v
-            .map(|v| v.trim().to_string())
-            .filter(|v| releases::is_release(v)));
-    }
-    if !from.is_file() {
-        return Err(Error::new(format!(
-            "--from {}: no such file or directory",
-            from.display()
-        )));
-    }
-    let name = from
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let v = name.strip_prefix("onnx-").and_then(|r| r.split('-').next());
-    Ok(v.filter(|v| releases::is_release(v)).map(str::to_string))
 }
 
 /// What to do for one release.

@@ -1,6 +1,10 @@
-//! The onnx releases that ship node-test data as files, and release-name ordering.
+//! The onnx releases that ship node-test data as files, which of them a run takes, and
+//! release-name ordering.
 
+use super::args::Options;
+use super::error::{Error, Result};
 use std::cmp::Ordering;
+use std::path::Path;
 
 /// The releases fetched by default: the last patch of every minor release that ships
 /// `onnx/backend/test/data/node` in its wheel (1.23 and later generate cases in memory).
@@ -47,6 +51,59 @@ fn version_key(release: &str) -> (&str, Vec<u64>, &str) {
 pub fn compare(a: &str, b: &str) -> Ordering {
     let (ka, kb) = (version_key(a), version_key(b));
     (!ka.0.is_empty(), ka.0, ka.1, ka.2).cmp(&(!kb.0.is_empty(), kb.0, kb.1, kb.2))
+}
+
+/// The releases of this run: `--release`, else the one `--from` names, else all.
+pub fn selected(opts: &Options) -> Result<Vec<String>> {
+    match &opts.from {
+        Some(from) => {
+            let named = release_of_source(from)?;
+            match (opts.releases.first(), named) {
+                (Some(r), Some(n)) if *r != n => Err(Error::new(format!(
+                    "--release {r} but {} holds onnx {n}",
+                    from.display()
+                ))),
+                (Some(r), _) => Ok(vec![r.clone()]),
+                (None, Some(n)) => Ok(vec![n]),
+                (None, None) => Err(Error::new(format!(
+                    "cannot tell which onnx release {} holds",
+                    from.display()
+                ))
+                .hint("add --release V")),
+            }
+        }
+        None if opts.releases.is_empty() => Ok(RELEASES.iter().map(|r| r.to_string()).collect()),
+        None => {
+            let mut seen = std::collections::BTreeSet::new();
+            Ok(opts
+                .releases
+                .iter()
+                .filter(|r| seen.insert(*r))
+                .cloned()
+                .collect())
+        }
+    }
+}
+
+/// The release a `--from` path holds: from a wheel's file name (`onnx-<V>-...whl`) or a
+/// checkout's `VERSION_NUMBER`.
+fn release_of_source(from: &Path) -> Result<Option<String>> {
+    if from.is_dir() {
+        let v = std::fs::read_to_string(from.join("VERSION_NUMBER")).ok();
+        return Ok(v.map(|v| v.trim().to_string()).filter(|v| is_release(v)));
+    }
+    if !from.is_file() {
+        return Err(Error::new(format!(
+            "--from {}: no such file or directory",
+            from.display()
+        )));
+    }
+    let name = from
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let v = name.strip_prefix("onnx-").and_then(|r| r.split('-').next());
+    Ok(v.filter(|v| is_release(v)).map(str::to_string))
 }
 
 #[cfg(test)]
