@@ -35,10 +35,27 @@ pub fn build(data: &Path) -> Result<Index> {
         }
     }
     instances.sort_by(|a, b| releases::compare(&a.release, &b.release).then(a.case.cmp(&b.case)));
+    name_expanded_by_their_twin(&mut instances);
     Ok(Index {
         format: 1,
         instances,
     })
+}
+
+/// An `_expanded` case is an operator's function body inlined (CastLike becomes a Cast node),
+/// so the operator under test is that of its non-expanded twin in the same release.
+fn name_expanded_by_their_twin(instances: &mut [Instance]) {
+    let ops: std::collections::HashMap<(String, String), String> = instances
+        .iter()
+        .map(|i| ((i.release.clone(), i.case.clone()), i.op_type.clone()))
+        .collect();
+    for inst in instances.iter_mut() {
+        if let Some(twin) = inst.case.strip_suffix("_expanded") {
+            if let Some(op) = ops.get(&(inst.release.clone(), twin.to_string())) {
+                inst.op_type.clone_from(op);
+            }
+        }
+    }
 }
 
 /// Release names of the `onnx-*` directories of `data` (temporary ones start with a dot).
