@@ -2,9 +2,13 @@
 
 pub mod case;
 pub mod compare;
+pub mod diag;
+pub mod discover;
 pub mod error;
 pub mod exec;
 pub mod index;
+pub mod known;
+pub mod npy;
 pub mod proto;
 pub mod read;
 
