@@ -11,5 +11,6 @@ pub mod known;
 pub mod npy;
 pub mod proto;
 pub mod read;
+pub mod report;
 
 pub use error::Error;
