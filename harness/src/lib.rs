@@ -12,5 +12,7 @@ pub mod npy;
 pub mod proto;
 pub mod read;
 pub mod report;
+pub mod runner;
+pub mod trials;
 
 pub use error::Error;

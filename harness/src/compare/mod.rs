@@ -67,6 +67,25 @@ impl Rule {
     }
 }
 
+/// Whether `dtype` is always compared exactly (no tolerance): everything but the floating and
+/// complex types. FLOAT8E8M0 counts as exact.
+pub fn is_exact_type(dtype: DataType) -> bool {
+    !matches!(
+        dtype,
+        DataType::Float
+            | DataType::Double
+            | DataType::Float16
+            | DataType::Bfloat16
+            | DataType::Float8E4M3FN
+            | DataType::Float8E4M3FNUZ
+            | DataType::Float8E5M2
+            | DataType::Float8E5M2FNUZ
+            | DataType::Float4E2M1
+            | DataType::Complex64
+            | DataType::Complex128
+    )
+}
+
 /// Why an output (or the set of outputs) does not match.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Mismatch {

@@ -12,7 +12,7 @@ pub(crate) fn scratch(tag: &str) -> PathBuf {
     dir
 }
 
-fn instance(release: &str, case: &str, opset: i64) -> Instance {
+pub(crate) fn instance(release: &str, case: &str, opset: i64) -> Instance {
     Instance {
         release: release.into(),
         case: case.into(),
@@ -22,7 +22,7 @@ fn instance(release: &str, case: &str, opset: i64) -> Instance {
     }
 }
 
-fn write_index(ws: &Path, instances: Vec<Instance>) {
+pub(crate) fn write_index(ws: &Path, instances: Vec<Instance>) {
     let dir = ws.join(DATA_DIR);
     std::fs::create_dir_all(&dir).expect("data dir");
     let index = Index {
@@ -33,7 +33,7 @@ fn write_index(ws: &Path, instances: Vec<Instance>) {
     std::fs::write(dir.join(INDEX_FILE), text).expect("index");
 }
 
-fn write_lock(ws: &Path, release: &str, cases: &[&str]) {
+pub(crate) fn write_lock(ws: &Path, release: &str, cases: &[&str]) {
     let files: BTreeMap<String, String> = cases
         .iter()
         .flat_map(|c| {

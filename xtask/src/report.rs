@@ -1,0 +1,41 @@
+//! `cargo xtask report [report.json]`: re-renders `report.md` and `report.html` from a
+//! `report.json` (by default the last run's, under `target/onnx-conformance/`).
+
+use std::error::Error;
+use std::path::{Path, PathBuf};
+
+/// Runs the task and exits with its status.
+pub fn main(args: &[String]) -> ! {
+    match run(args) {
+        Ok(dir) => {
+            println!("wrote {}/report.{{md,html}}", dir.display());
+            std::process::exit(0)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(1)
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<PathBuf, Box<dyn Error>> {
+    let json = match args {
+        [] => default_dir().join("report.json"),
+        [path] => PathBuf::from(path),
+        _ => return Err("usage: cargo xtask report [path/to/report.json]".into()),
+    };
+    let report = harness::report::load(&json)?;
+    let dir = json.parent().unwrap_or(Path::new(".")).to_path_buf();
+    harness::report::render(&dir, &report)?;
+    Ok(dir)
+}
+
+/// `target/onnx-conformance` of this workspace, honouring `CARGO_TARGET_DIR`.
+fn default_dir() -> PathBuf {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let target = match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) if !dir.is_empty() => workspace.join(dir),
+        _ => workspace.join("target"),
+    };
+    target.join("onnx-conformance")
+}
