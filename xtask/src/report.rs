@@ -4,18 +4,11 @@
 use std::error::Error;
 use std::path::{Path, PathBuf};
 
-/// Runs the task and exits with its status.
-pub fn main(args: &[String]) -> ! {
-    match run(args) {
-        Ok(dir) => {
-            println!("wrote {}/report.{{md,html}}", dir.display());
-            std::process::exit(0)
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(1)
-        }
-    }
+/// Runs the task with the arguments after `report`.
+pub fn main(args: &[String]) -> Result<(), Box<dyn Error>> {
+    let dir = run(args)?;
+    eprintln!("wrote {}/report.{{md,html}}", dir.display());
+    Ok(())
 }
 
 fn run(args: &[String]) -> Result<PathBuf, Box<dyn Error>> {

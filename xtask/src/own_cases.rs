@@ -1,0 +1,532 @@
+//! `cargo xtask own-cases`: writes our own cases, in the official layout, under `tests/cases/`.
+//!
+//! They cover operator versions and types the official data never exercises (Cast-1 with its
+//! string `to`, Concat-1 with its default axis, integer/bool casts, Concat of non-float types).
+//! Expected outputs are computed here from the spec's rules with deliberately plain code
+//! (Rust `as` casts, index-by-index loops), never by the kernels under test.
+
+use half::{bf16, f16};
+use harness::proto::{
+    AttributeProto, Dimension, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorProto,
+    TensorShapeProto, TensorTypeProto, TypeProto, ValueInfoProto,
+};
+use prost::Message;
+use std::error::Error;
+use std::path::Path;
+
+/// The values of one test tensor, typed.
+#[derive(Clone, Debug)]
+enum Values {
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    F16(Vec<f16>),
+    Bf16(Vec<bf16>),
+    I8(Vec<i8>),
+    I16(Vec<i16>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    U8(Vec<u8>),
+    U16(Vec<u16>),
+    U64(Vec<u64>),
+    Bool(Vec<bool>),
+    Str(Vec<&'static str>),
+}
+
+impl Values {
+    /// TensorProto.DataType code.
+    fn code(&self) -> i32 {
+        match self {
+            Values::F32(_) => 1,
+            Values::U8(_) => 2,
+            Values::I8(_) => 3,
+            Values::U16(_) => 4,
+            Values::I16(_) => 5,
+            Values::I32(_) => 6,
+            Values::I64(_) => 7,
+            Values::Str(_) => 8,
+            Values::Bool(_) => 9,
+            Values::F16(_) => 10,
+            Values::F64(_) => 11,
+            Values::U64(_) => 13,
+            Values::Bf16(_) => 16,
+        }
+    }
+
+    /// Little-endian raw_data, or `None` for strings (which never use raw_data).
+    fn raw(&self) -> Option<Vec<u8>> {
+        fn le<T: Copy, const N: usize>(v: &[T], f: fn(T) -> [u8; N]) -> Vec<u8> {
+            v.iter().flat_map(|&x| f(x)).collect()
+        }
+        Some(match self {
+            Values::F32(v) => le(v, f32::to_le_bytes),
+            Values::F64(v) => le(v, f64::to_le_bytes),
+            Values::F16(v) => le(v, |x: f16| x.to_bits().to_le_bytes()),
+            Values::Bf16(v) => le(v, |x: bf16| x.to_bits().to_le_bytes()),
+            Values::I8(v) => le(v, i8::to_le_bytes),
+            Values::I16(v) => le(v, i16::to_le_bytes),
+            Values::I32(v) => le(v, i32::to_le_bytes),
+            Values::I64(v) => le(v, i64::to_le_bytes),
+            Values::U8(v) => v.clone(),
+            Values::U16(v) => le(v, u16::to_le_bytes),
+            Values::U64(v) => le(v, u64::to_le_bytes),
+            Values::Bool(v) => v.iter().map(|&b| b as u8).collect(),
+            Values::Str(_) => return None,
+        })
+    }
+}
+
+/// A tensor of a case: shape plus values.
+#[derive(Clone, Debug)]
+struct T {
+    shape: Vec<usize>,
+    values: Values,
+}
+
+fn t(shape: &[usize], values: Values) -> T {
+    T {
+        shape: shape.to_vec(),
+        values,
+    }
+}
+
+/// One case: a single node, its inputs and the expected outputs.
+struct Spec {
+    name: &'static str,
+    opset: i64,
+    op: &'static str,
+    attrs: Vec<AttributeProto>,
+    inputs: Vec<T>,
+    outputs: Vec<T>,
+}
+
+fn attr_int(name: &str, i: i64) -> AttributeProto {
+    AttributeProto {
+        name: name.into(),
+        i,
+        r#type: 2,
+        ..Default::default()
+    }
+}
+
+fn attr_str(name: &str, s: &str) -> AttributeProto {
+    AttributeProto {
+        name: name.into(),
+        s: s.as_bytes().to_vec(),
+        r#type: 3,
+        ..Default::default()
+    }
+}
+
+/// Applies `f` to every element, keeping the shape: the rule under test, spelled plainly.
+fn map<A: Copy, B>(v: &[A], f: impl Fn(A) -> B) -> Vec<B> {
+    v.iter().map(|&x| f(x)).collect()
+}
+
+/// Concatenation by the definition: output element at multi-index `idx` comes from the input
+/// whose range along `axis` contains `idx[axis]`. Index arithmetic, not block copies.
+fn concat_reference<V: Copy>(inputs: &[(&[usize], &[V])], axis: usize) -> (Vec<usize>, Vec<V>) {
+    let mut shape = inputs[0].0.to_vec();
+    shape[axis] = inputs.iter().map(|(s, _)| s[axis]).sum();
+    let total: usize = shape.iter().product();
+    let mut out = Vec::with_capacity(total);
+    for flat in 0..total {
+        let mut idx = vec![0; shape.len()];
+        let mut rest = flat;
+        for d in (0..shape.len()).rev() {
+            idx[d] = rest % shape[d];
+            rest /= shape[d];
+        }
+        let mut along = idx[axis];
+        for (s, data) in inputs {
+            if along < s[axis] {
+                let mut src = idx.clone();
+                src[axis] = along;
+                let off = src
+                    .iter()
+                    .zip(s.iter())
+                    .fold(0, |acc, (&i, &n)| acc * n + i);
+                out.push(data[off]);
+                break;
+            }
+            along -= s[axis];
+        }
+    }
+    (shape, out)
+}
+
+fn cast_specs() -> Vec<Spec> {
+    let floats = vec![0.0f32, 1.5, -1.5, 2.9, -2.9, 1000.25, -0.0, 7.99];
+    // Out-of-range float -> int is undefined by the spec, so these stay within UINT8.
+    let unsigned_floats = vec![0.0f32, 1.5, 254.9, 2.9, 255.5, 100.25, 0.0, 7.99];
+    let i16s = vec![200i16, -200, 127, 128, -129, 0, i16::MAX, i16::MIN];
+    let i32s = vec![0i32, 1, -1, 7, 16_777_217, -16_777_217, i32::MAX, i32::MIN];
+    let i64s = vec![0i64, 65_535, 65_536, -1, 70_000, i64::MIN, i64::MAX, 123];
+    let u64s = vec![
+        0u64,
+        1,
+        u64::MAX,
+        1 << 63,
+        (1 << 24) + 1,
+        9_007_199_254_740_993,
+        42,
+        7,
+    ];
+    let doubles = vec![
+        0.1f64,
+        -0.1,
+        1e39,
+        -1e39,
+        3.4028235e38,
+        1e-46,
+        0.5,
+        16_777_217.0,
+    ];
+    let bools = vec![true, false, true, true, false, false, true, false];
+    let cast = |name, opset, to: AttributeProto, input: Values, output: Values| Spec {
+        name,
+        opset,
+        op: "Cast",
+        attrs: vec![to],
+        inputs: vec![t(&[2, 4], input)],
+        outputs: vec![t(&[2, 4], output)],
+    };
+    vec![
+        // Cast-1: `to` is the type's name as a STRING; float -> int truncates toward zero.
+        cast(
+            "test_cast1_FLOAT_to_INT32",
+            1,
+            attr_str("to", "INT32"),
+            Values::F32(floats.clone()),
+            Values::I32(map(&floats, |x| x.trunc() as i32)),
+        ),
+        cast(
+            "test_cast1_FLOAT_to_DOUBLE",
+            1,
+            attr_str("to", "DOUBLE"),
+            Values::F32(floats.clone()),
+            Values::F64(map(&floats, f64::from)),
+        ),
+        cast(
+            "test_cast1_DOUBLE_to_FLOAT",
+            5,
+            attr_str("to", "FLOAT"),
+            Values::F64(doubles.clone()),
+            Values::F32(map(&doubles, |x| x as f32)),
+        ),
+        cast(
+            "test_cast1_FLOAT_to_FLOAT16",
+            1,
+            attr_str("to", "FLOAT16"),
+            Values::F32(floats.clone()),
+            Values::F16(map(&floats, f16::from_f32)),
+        ),
+        // int -> int keeps the low bits (the Cast-13 text's own example: 200 i16 -> -56 i8).
+        cast(
+            "test_cast1_INT16_to_INT8",
+            1,
+            attr_str("to", "INT8"),
+            Values::I16(i16s.clone()),
+            Values::I8(map(&i16s, |x| x as i8)),
+        ),
+        cast(
+            "test_cast1_INT32_to_BOOL",
+            1,
+            attr_str("to", "BOOL"),
+            Values::I32(i32s.clone()),
+            Values::Bool(map(&i32s, |x| x != 0)),
+        ),
+        cast(
+            "test_cast1_BOOL_to_FLOAT",
+            1,
+            attr_str("to", "FLOAT"),
+            Values::Bool(bools.clone()),
+            Values::F32(map(&bools, |b| if b { 1.0 } else { 0.0 })),
+        ),
+        cast(
+            "test_cast6_INT64_to_UINT16",
+            6,
+            attr_int("to", 4),
+            Values::I64(i64s.clone()),
+            Values::U16(map(&i64s, |x| x as u16)),
+        ),
+        // int -> float rounds once, to nearest even (16777217 is a tie in f32).
+        cast(
+            "test_cast13_INT32_to_FLOAT",
+            13,
+            attr_int("to", 1),
+            Values::I32(i32s.clone()),
+            Values::F32(map(&i32s, |x| x as f32)),
+        ),
+        cast(
+            "test_cast13_UINT64_to_FLOAT",
+            13,
+            attr_int("to", 1),
+            Values::U64(u64s.clone()),
+            Values::F32(map(&u64s, |x| x as f32)),
+        ),
+        cast(
+            "test_cast13_UINT64_to_DOUBLE",
+            13,
+            attr_int("to", 11),
+            Values::U64(u64s.clone()),
+            Values::F64(map(&u64s, |x| x as f64)),
+        ),
+        cast(
+            "test_cast13_FLOAT_to_UINT8",
+            13,
+            attr_int("to", 2),
+            Values::F32(unsigned_floats.clone()),
+            Values::U8(map(&unsigned_floats, |x| x.trunc() as u8)),
+        ),
+        cast(
+            "test_cast13_BOOL_to_INT64",
+            13,
+            attr_int("to", 7),
+            Values::Bool(bools.clone()),
+            Values::I64(map(&bools, i64::from)),
+        ),
+    ]
+}
+
+fn concat_spec<V: Copy>(
+    name: &'static str,
+    opset: i64,
+    axis: Option<i64>,
+    inputs: &[(&[usize], Vec<V>)],
+    wrap: fn(Vec<V>) -> Values,
+) -> Spec {
+    let rank = inputs[0].0.len() as i64;
+    // Concat-1 defaults to axis 1; negative axes count from the end (Concat-11 and later).
+    let a = axis.unwrap_or(1);
+    let a = if a < 0 { a + rank } else { a } as usize;
+    let views: Vec<(&[usize], &[V])> = inputs.iter().map(|(s, v)| (*s, v.as_slice())).collect();
+    let (shape, out) = concat_reference(&views, a);
+    Spec {
+        name,
+        opset,
+        op: "Concat",
+        attrs: axis.map(|a| attr_int("axis", a)).into_iter().collect(),
+        inputs: inputs.iter().map(|(s, v)| t(s, wrap(v.clone()))).collect(),
+        outputs: vec![t(&shape, wrap(out))],
+    }
+}
+
+fn concat_specs() -> Vec<Spec> {
+    let f = |n: usize, start: f32| (0..n).map(|i| start + i as f32).collect::<Vec<_>>();
+    let h = |n: usize| {
+        (0..n)
+            .map(|i| f16::from_f32(i as f32 * 0.5))
+            .collect::<Vec<_>>()
+    };
+    vec![
+        concat_spec(
+            "test_concat1_default_axis_FLOAT",
+            1,
+            None,
+            &[(&[2, 2], f(4, 1.0)), (&[2, 3], f(6, 10.0))],
+            Values::F32,
+        ),
+        concat_spec(
+            "test_concat1_axis_0_DOUBLE",
+            1,
+            Some(0),
+            &[
+                (&[1, 3], vec![1.0f64, 2.0, 3.0]),
+                (&[2, 3], vec![-1.0, -2.0, -3.0, 0.25, 0.5, 0.75]),
+            ],
+            Values::F64,
+        ),
+        concat_spec(
+            "test_concat1_three_inputs_FLOAT16",
+            3,
+            None,
+            &[(&[2, 1, 2], h(4)), (&[2, 2, 2], h(8)), (&[2, 3, 2], h(12))],
+            Values::F16,
+        ),
+        concat_spec(
+            "test_concat4_axis_0_STRING",
+            4,
+            Some(0),
+            &[(&[2], vec!["a", "bc"]), (&[3], vec!["", "déf", "g h"])],
+            Values::Str,
+        ),
+        concat_spec(
+            "test_concat11_negative_axis_BOOL",
+            11,
+            Some(-1),
+            &[
+                (&[2, 1], vec![true, false]),
+                (&[2, 2], vec![false, true, true, false]),
+            ],
+            Values::Bool,
+        ),
+        concat_spec(
+            "test_concat11_empty_input_INT64",
+            11,
+            Some(0),
+            &[
+                (&[0, 3], Vec::<i64>::new()),
+                (&[2, 3], vec![1, -2, 3, i64::MIN, 5, i64::MAX]),
+            ],
+            Values::I64,
+        ),
+        concat_spec(
+            "test_concat13_axis_1_BFLOAT16",
+            13,
+            Some(1),
+            &[
+                (
+                    &[1, 2],
+                    vec![bf16::from_bits(0x3F80), bf16::from_bits(0xC000)],
+                ),
+                (&[1, 1], vec![bf16::from_bits(0x7FC0)]),
+            ],
+            Values::Bf16,
+        ),
+        concat_spec(
+            "test_concat13_single_input_UINT8",
+            13,
+            Some(0),
+            &[(&[3], vec![1u8, 2, 255])],
+            Values::U8,
+        ),
+    ]
+}
+
+fn tensor_proto(name: &str, t: &T) -> TensorProto {
+    let string_data = match &t.values {
+        Values::Str(v) => v.iter().map(|s| s.as_bytes().to_vec()).collect(),
+        _ => Vec::new(),
+    };
+    TensorProto {
+        name: name.into(),
+        dims: t.shape.iter().map(|&d| d as i64).collect(),
+        data_type: t.values.code(),
+        raw_data: t.values.raw(),
+        string_data,
+        ..Default::default()
+    }
+}
+
+fn value_info(name: &str, t: &T) -> ValueInfoProto {
+    let dim = t
+        .shape
+        .iter()
+        .map(|&d| Dimension {
+            dim_value: Some(d as i64),
+            dim_param: None,
+        })
+        .collect();
+    ValueInfoProto {
+        name: name.into(),
+        r#type: Some(TypeProto {
+            tensor_type: Some(TensorTypeProto {
+                elem_type: t.values.code(),
+                shape: Some(TensorShapeProto { dim }),
+            }),
+        }),
+    }
+}
+
+fn model(spec: &Spec) -> ModelProto {
+    let in_names: Vec<String> = (0..spec.inputs.len()).map(|i| format!("x{i}")).collect();
+    let out_names: Vec<String> = (0..spec.outputs.len()).map(|i| format!("y{i}")).collect();
+    let graph = GraphProto {
+        name: spec.name.into(),
+        node: vec![NodeProto {
+            input: in_names.clone(),
+            output: out_names.clone(),
+            op_type: spec.op.into(),
+            attribute: spec.attrs.clone(),
+            ..Default::default()
+        }],
+        input: in_names
+            .iter()
+            .zip(&spec.inputs)
+            .map(|(n, t)| value_info(n, t))
+            .collect(),
+        output: out_names
+            .iter()
+            .zip(&spec.outputs)
+            .map(|(n, t)| value_info(n, t))
+            .collect(),
+        ..Default::default()
+    };
+    ModelProto {
+        ir_version: 3,
+        producer_name: "onnx-conformance own-cases".into(),
+        graph: Some(graph),
+        opset_import: vec![OperatorSetIdProto {
+            domain: String::new(),
+            version: spec.opset,
+        }],
+        ..Default::default()
+    }
+}
+
+/// Every file of every own case: (path relative to the cases dir, bytes).
+pub fn files() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for spec in cast_specs().into_iter().chain(concat_specs()) {
+        let dir = spec.name;
+        out.push((format!("{dir}/model.onnx"), model(&spec).encode_to_vec()));
+        for (kind, tensors) in [("input", &spec.inputs), ("output", &spec.outputs)] {
+            for (k, t) in tensors.iter().enumerate() {
+                let pb = tensor_proto(&format!("{kind}_{k}"), t).encode_to_vec();
+                out.push((format!("{dir}/test_data_set_0/{kind}_{k}.pb"), pb));
+            }
+        }
+    }
+    out
+}
+
+/// Writes every own case under `root` (normally `tests/cases`), replacing what is there.
+pub fn write(root: &Path) -> Result<usize, Box<dyn Error>> {
+    if root.exists() {
+        std::fs::remove_dir_all(root)
+            .map_err(|e| format!("cannot clear {}: {e}", root.display()))?;
+    }
+    let files = files();
+    for (rel, bytes) in &files {
+        let path = root.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        }
+        std::fs::write(&path, bytes)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(files.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The committed `tests/cases` must be exactly what the generator writes.
+    #[test]
+    fn committed_cases_are_fresh() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/cases");
+        for (rel, bytes) in files() {
+            let path = root.join(&rel);
+            let on_disk = std::fs::read(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}; run `cargo xtask own-cases`", path.display()));
+            assert!(
+                on_disk == bytes,
+                "{rel} is stale; run `cargo xtask own-cases`"
+            );
+        }
+    }
+
+    #[test]
+    fn concat_reference_follows_the_definition() {
+        let a = [1, 2, 3, 4];
+        let b = [5, 6];
+        let (shape, out) = concat_reference(&[(&[2, 2], &a), (&[2, 1], &b)], 1);
+        assert_eq!(shape, vec![2, 3]);
+        assert_eq!(out, vec![1, 2, 5, 3, 4, 6]);
+        let (shape, out) = concat_reference(&[(&[2, 2], &a), (&[1, 2], &b)], 0);
+        assert_eq!(shape, vec![3, 2]);
+        assert_eq!(out, vec![1, 2, 3, 4, 5, 6]);
+    }
+}
