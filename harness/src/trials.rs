@@ -238,7 +238,7 @@ mod tests {
             how: Match::Substring,
             kind: "upstream data corrupt".into(),
             reason: "evidence".into(),
-            expect: Some(expect.into()),
+            expect: vec![expect.into()],
         };
         ctx.known.entries.push(entry("test_x"));
         let spec = case_spec("own/test_x", dir.join("test_x"), false);
