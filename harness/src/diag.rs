@@ -24,12 +24,20 @@ pub fn describe(mismatches: &[Mismatch], names: &[String], rule: &str) -> String
                 index,
                 expected,
                 actual,
-            } => writeln!(out, "{}: dtype differs: expected {expected}, got {actual}", label(*index)),
+            } => writeln!(
+                out,
+                "{}: dtype differs: expected {expected}, got {actual}",
+                label(*index)
+            ),
             Mismatch::Shape {
                 index,
                 expected,
                 actual,
-            } => writeln!(out, "{}: shape differs: expected {expected:?}, got {actual:?}", label(*index)),
+            } => writeln!(
+                out,
+                "{}: shape differs: expected {expected:?}, got {actual:?}",
+                label(*index)
+            ),
             Mismatch::Values { index, diff } => {
                 describe_values(&mut out, &label(*index), diff, rule);
                 Ok(())
@@ -46,7 +54,10 @@ fn describe_values(out: &mut String, label: &str, diff: &ValueDiff, rule: &str) 
         diff.differing, diff.total, diff.dtype, diff.shape
     );
     if let (Some(abs), Some(rel)) = (diff.max_abs, diff.max_rel) {
-        let _ = writeln!(out, "  max abs error {abs:e}, max rel error {rel:e} (over finite pairs)");
+        let _ = writeln!(
+            out,
+            "  max abs error {abs:e}, max rel error {rel:e} (finite mismatches)"
+        );
     }
     for d in &diff.first {
         let _ = writeln!(
@@ -67,7 +78,11 @@ fn describe_values(out: &mut String, label: &str, diff: &ValueDiff, rule: &str) 
 }
 
 fn join(index: &[usize]) -> String {
-    index.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+    index
+        .iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Where a trial's failure files go: `<out>/failures/<trial name>`, each name component made
@@ -125,7 +140,11 @@ pub fn rerun_command(trial: &str, strict: bool, data_override: Option<&Path>) ->
         cmd.push_str("ONNX_CONFORMANCE_STRICT=1 ");
     }
     if let Some(dir) = data_override {
-        let _ = write!(cmd, "ONNX_BACKEND_DATA={} ", shell_quote(&dir.display().to_string()));
+        let _ = write!(
+            cmd,
+            "ONNX_BACKEND_DATA={} ",
+            shell_quote(&dir.display().to_string())
+        );
     }
     let _ = write!(
         cmd,
@@ -152,9 +171,18 @@ mod tests {
         let e = Tensor::from_vec(vec![2, 2], vec![1.0f32, 2.0, 3.0, f32::NAN]).expect("tensor");
         let a = Tensor::from_vec(vec![2, 2], vec![1.0f32, 2.5, 3.0, 4.0]).expect("tensor");
         let found = compare_outputs(&[e], &[a], Rule::ONNX_DEFAULT);
-        let text = describe(&found, &["y".to_string()], "onnx-default rtol=0.001 atol=1e-7");
-        assert!(text.contains("output 0 (\"y\"): 2 of 4 elements differ (FLOAT, shape [2, 2]"), "{text}");
-        assert!(text.contains("[0, 1] (flat 1): expected 2.0 (0x40000000), actual 2.5 (0x40200000)"));
+        let text = describe(
+            &found,
+            &["y".to_string()],
+            "onnx-default rtol=0.001 atol=1e-7",
+        );
+        assert!(
+            text.contains("output 0 (\"y\"): 2 of 4 elements differ (FLOAT, shape [2, 2]"),
+            "{text}"
+        );
+        assert!(
+            text.contains("[0, 1] (flat 1): expected 2.0 (0x40000000), actual 2.5 (0x40200000)")
+        );
         assert!(text.contains("[1, 1] (flat 3): expected NaN (0x7fc00000), actual 4.0"));
         assert!(text.contains("max abs error 5e-1"), "{text}");
     }
@@ -163,8 +191,15 @@ mod tests {
     fn describes_dtype_shape_and_count() {
         let f = Tensor::from_vec(vec![1], vec![1.0f32]).expect("tensor");
         let g = Tensor::from_vec(vec![1], vec![F8E4M3FN::from_bits(0x38)]).expect("tensor");
-        let text = describe(&compare_outputs(&[f.clone()], &[g], Rule::Strict), &[], "strict");
-        assert_eq!(text, "output 0: dtype differs: expected FLOAT, got FLOAT8E4M3FN");
+        let text = describe(
+            &compare_outputs(std::slice::from_ref(&f), &[g], Rule::Strict),
+            &[],
+            "strict",
+        );
+        assert_eq!(
+            text,
+            "output 0: dtype differs: expected FLOAT, got FLOAT8E4M3FN"
+        );
         let text = describe(&compare_outputs(&[f], &[], Rule::Strict), &[], "strict");
         assert_eq!(text, "the model produced 0 outputs, the data set has 1");
     }
@@ -176,7 +211,10 @@ mod tests {
             failure_dir(out, "onnx-1.22.0/opset25/test_cast_A"),
             Path::new("/o/failures/onnx-1.22.0/opset25/test_cast_A")
         );
-        assert_eq!(failure_dir(out, "custom/../x y"), Path::new("/o/failures/custom/_/x_y"));
+        assert_eq!(
+            failure_dir(out, "custom/../x y"),
+            Path::new("/o/failures/custom/_/x_y")
+        );
     }
 
     #[test]
@@ -197,7 +235,7 @@ mod tests {
     fn dumps_both_sides_with_notes() {
         let dir = scratch("dump");
         let e = Tensor::from_vec(vec![1], vec![F8E4M3FN::from_bits(0x38)]).expect("tensor");
-        let lines = dump(&dir, &[e.clone()], &[e]);
+        let lines = dump(&dir, std::slice::from_ref(&e), std::slice::from_ref(&e));
         assert_eq!(lines.len(), 1);
         assert!(lines[0].contains("uint8 bit patterns"), "{lines:?}");
         assert!(dir.join("output_0.expected.npy").is_file());

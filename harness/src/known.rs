@@ -96,7 +96,9 @@ impl KnownFailures {
 
     /// The first entry selecting trial `name`.
     pub fn find(&self, name: &str) -> Option<&KnownFailure> {
-        self.entries.iter().find(|e| e.how.selects(&e.pattern, name))
+        self.entries
+            .iter()
+            .find(|e| e.how.selects(&e.pattern, name))
     }
 
     /// Entries that select none of `names` (stale entries when `names` is the full list).
@@ -123,7 +125,9 @@ impl Tolerances {
 
     /// The first override selecting trial `name`.
     pub fn find(&self, name: &str) -> Option<&ToleranceOverride> {
-        self.entries.iter().find(|e| e.how.selects(&e.pattern, name))
+        self.entries
+            .iter()
+            .find(|e| e.how.selects(&e.pattern, name))
     }
 }
 
@@ -169,7 +173,10 @@ impl Outcome {
 
 /// Judges a trial's raw result (`Err` holds the failure message) against its entry, if any.
 /// Returns the outcome and the message to show.
-pub fn judge(result: Result<(), String>, entry: Option<&KnownFailure>) -> (Outcome, Option<String>) {
+pub fn judge(
+    result: Result<(), String>,
+    entry: Option<&KnownFailure>,
+) -> (Outcome, Option<String>) {
     let Some(entry) = entry else {
         return match result {
             Ok(()) => (Outcome::Pass, None),
@@ -185,7 +192,11 @@ pub fn judge(result: Result<(), String>, entry: Option<&KnownFailure>) -> (Outco
                 entry.pattern, entry.kind
             )),
         ),
-        Err(msg) => match entry.expect.iter().find(|want| !msg.contains(want.as_str())) {
+        Err(msg) => match entry
+            .expect
+            .iter()
+            .find(|want| !msg.contains(want.as_str()))
+        {
             Some(want) => (
                 Outcome::Fail,
                 Some(format!(
@@ -195,7 +206,10 @@ pub fn judge(result: Result<(), String>, entry: Option<&KnownFailure>) -> (Outco
             ),
             None => (
                 Outcome::KnownFailure,
-                Some(format!("known failure ({}): {}\n{msg}", entry.kind, entry.reason)),
+                Some(format!(
+                    "known failure ({}): {}\n{msg}",
+                    entry.kind, entry.reason
+                )),
             ),
         },
     }
@@ -220,14 +234,26 @@ mod tests {
         let list = KnownFailures {
             format: 1,
             entries: vec![
-                entry("onnx-1.4.1/opset9/test_cast_FLOAT_to_STRING", Match::Exact, &[]),
+                entry(
+                    "onnx-1.4.1/opset9/test_cast_FLOAT_to_STRING",
+                    Match::Exact,
+                    &[],
+                ),
                 entry("opset25/test_castlike", Match::Substring, &[]),
             ],
         };
-        assert!(list.find("onnx-1.4.1/opset9/test_cast_FLOAT_to_STRING").is_some());
-        assert!(list.find("onnx-1.4.1/opset9/test_cast_FLOAT_to_STRING_x").is_none());
-        assert!(list.find("onnx-1.22.0/opset25/test_castlike_A_to_B").is_some());
-        assert!(list.find("onnx-1.22.0/opset24/test_castlike_A_to_B").is_none());
+        assert!(list
+            .find("onnx-1.4.1/opset9/test_cast_FLOAT_to_STRING")
+            .is_some());
+        assert!(list
+            .find("onnx-1.4.1/opset9/test_cast_FLOAT_to_STRING_x")
+            .is_none());
+        assert!(list
+            .find("onnx-1.22.0/opset25/test_castlike_A_to_B")
+            .is_some());
+        assert!(list
+            .find("onnx-1.22.0/opset24/test_castlike_A_to_B")
+            .is_none());
         let stale = list.unmatched(&["onnx-1.22.0/opset25/test_castlike_A"]);
         assert_eq!(stale.len(), 1);
         assert_eq!(stale[0].how, Match::Exact);
@@ -241,10 +267,18 @@ mod tests {
         assert_eq!(judge(Err("boom".into()), None).0, Outcome::Fail);
         let (outcome, msg) = judge(Ok(()), Some(&plain));
         assert_eq!(outcome, Outcome::UnexpectedPass);
-        assert!(msg.unwrap_or_default().contains("unexpectedly passed, remove it from"));
-        assert_eq!(judge(Err("boom".into()), Some(&plain)).0, Outcome::KnownFailure);
+        assert!(msg
+            .unwrap_or_default()
+            .contains("unexpectedly passed, remove it from"));
+        assert_eq!(
+            judge(Err("boom".into()), Some(&plain)).0,
+            Outcome::KnownFailure
+        );
         let bad = "case/test_data_set_0/input_0.pb: 3 strings for 12 elements, not UTF-8";
-        assert_eq!(judge(Err(bad.into()), Some(&strict)).0, Outcome::KnownFailure);
+        assert_eq!(
+            judge(Err(bad.into()), Some(&strict)).0,
+            Outcome::KnownFailure
+        );
         let half = "case/test_data_set_0/input_0.pb: 3 strings for 12 elements";
         assert_eq!(judge(Err(half.into()), Some(&strict)).0, Outcome::Fail);
         let (outcome, msg) = judge(Err("operator not implemented".into()), Some(&strict));
@@ -259,7 +293,8 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("temp dir");
         let path = dir.join("k.json");
         assert_eq!(KnownFailures::load(&path), Ok(KnownFailures::default()));
-        let bad = r#"{"format":1,"entries":[{"pattern":"x","match":"exact","kind":"k","reason":" "}]}"#;
+        let bad =
+            r#"{"format":1,"entries":[{"pattern":"x","match":"exact","kind":"k","reason":" "}]}"#;
         std::fs::write(&path, bad).expect("write");
         assert!(KnownFailures::load(&path).is_err());
         std::fs::write(&path, "{").expect("write");

@@ -81,7 +81,9 @@ impl NpyDump for Complex64 {
     fn dump(values: &[Self], shape: &[u64], path: &Path) -> io::Result<Option<&'static str>> {
         let shape = [shape, &[2]].concat();
         write_plain(path, &shape, values.iter().flat_map(|c| [c.re, c.im]))?;
-        Ok(Some("COMPLEX64 written as float32 with a last axis of (re, im)"))
+        Ok(Some(
+            "COMPLEX64 written as float32 with a last axis of (re, im)",
+        ))
     }
 }
 
@@ -89,7 +91,9 @@ impl NpyDump for Complex128 {
     fn dump(values: &[Self], shape: &[u64], path: &Path) -> io::Result<Option<&'static str>> {
         let shape = [shape, &[2]].concat();
         write_plain(path, &shape, values.iter().flat_map(|c| [c.re, c.im]))?;
-        Ok(Some("COMPLEX128 written as float64 with a last axis of (re, im)"))
+        Ok(Some(
+            "COMPLEX128 written as float64 with a last axis of (re, im)",
+        ))
     }
 }
 
@@ -133,7 +137,10 @@ mod tests {
         let t = Tensor::from_vec(vec![2, 3], vec![1.5f32; 6]).expect("tensor");
         assert_eq!(write(&path, &t).expect("write"), None);
         let (header, len) = header_and_len(&path);
-        assert!(header.contains("'<f4'") && header.contains("(2, 3, )"), "{header}");
+        assert!(
+            header.contains("'<f4'") && header.contains("(2, 3, )"),
+            "{header}"
+        );
         assert_eq!(len, 24);
         let t = Tensor::from_vec(vec![3], vec![F8E5M2::from_bits(0x7C); 3]).expect("tensor");
         assert!(write(&path, &t).expect("write").is_some());

@@ -66,7 +66,10 @@ fn libtest_trial(spec: Spec, ctx: Arc<Context>, records: Arc<Mutex<Vec<TrialReco
         match outcome {
             crate::known::Outcome::Pass => Ok(Completion::Completed),
             crate::known::Outcome::KnownFailure => {
-                let first = message.as_deref().and_then(|m| m.lines().next()).unwrap_or("");
+                let first = message
+                    .as_deref()
+                    .and_then(|m| m.lines().next())
+                    .unwrap_or("");
                 let kind = first.split(':').next().unwrap_or("known failure");
                 Ok(Completion::ignored_with(kind))
             }
@@ -77,7 +80,10 @@ fn libtest_trial(spec: Spec, ctx: Arc<Context>, records: Arc<Mutex<Vec<TrialReco
 
 /// The shared context and the trial list, from the workspace and the environment `env`.
 /// Problems with the settings or the lists become failing trials, never a panic.
-pub fn prepare(workspace: &Path, env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> (Context, Vec<Spec>) {
+pub fn prepare(
+    workspace: &Path,
+    env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+) -> (Context, Vec<Spec>) {
     let mut problems: Vec<Spec> = Vec::new();
     let mut problem = |name: &str, msg: String| {
         problems.push(Spec {
@@ -89,11 +95,16 @@ pub fn prepare(workspace: &Path, env: &dyn Fn(&str) -> Option<std::ffi::OsString
         None | Some("" | "0") => false,
         Some("1") => true,
         Some(other) => {
-            problem("settings/strict", format!("{STRICT_VAR}={other:?}: use 1 (strict) or 0"));
+            problem(
+                "settings/strict",
+                format!("{STRICT_VAR}={other:?}: use 1 (strict) or 0"),
+            );
             false
         }
     };
-    let data_override = env(DATA_VAR).filter(|v| !v.is_empty()).map(|v| workspace.join(PathBuf::from(v)));
+    let data_override = env(DATA_VAR)
+        .filter(|v| !v.is_empty())
+        .map(|v| workspace.join(PathBuf::from(v)));
     let tests = workspace.join("tests");
     let known = KnownFailures::load(&tests.join("known-failures.json")).unwrap_or_else(|e| {
         problem("settings/known-failures", e.to_string());
@@ -110,7 +121,11 @@ pub fn prepare(workspace: &Path, env: &dyn Fn(&str) -> Option<std::ffi::OsString
     let mut specs = discover(workspace, data_override.as_deref());
     if data_override.is_none() && specs.iter().all(|s| matches!(s.kind, SpecKind::Case(_))) {
         let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
-        let stale: Vec<String> = known.unmatched(&names).iter().map(|e| format!("{:?}", e.pattern)).collect();
+        let stale: Vec<String> = known
+            .unmatched(&names)
+            .iter()
+            .map(|e| format!("{:?}", e.pattern))
+            .collect();
         if !stale.is_empty() {
             let msg = format!(
                 "tests/known-failures.json has entries that match no trial (remove or fix them): {}",
@@ -137,9 +152,16 @@ mod tests {
     use std::ffi::OsString;
 
     fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<OsString> {
-        let pairs: Vec<(String, String)> =
-            pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        move |key| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| OsString::from(v))
+        let pairs: Vec<(String, String)> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        move |key| {
+            pairs
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| OsString::from(v))
+        }
     }
 
     #[test]
@@ -150,7 +172,11 @@ mod tests {
         assert_eq!(ctx.out_dir, ws.join("target/onnx-conformance"));
         let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, [crate::discover::MISSING_TRIAL]);
-        let vars = [(STRICT_VAR, "1"), (DATA_VAR, "mine"), ("CARGO_TARGET_DIR", "/t")];
+        let vars = [
+            (STRICT_VAR, "1"),
+            (DATA_VAR, "mine"),
+            ("CARGO_TARGET_DIR", "/t"),
+        ];
         let (ctx, specs) = prepare(&ws, &env_of(&vars));
         assert!(ctx.strict);
         assert_eq!(ctx.data_override, Some(ws.join("mine")));
@@ -172,9 +198,15 @@ mod tests {
         std::fs::write(ws.join("tests/known-failures.json"), known).expect("write");
         std::fs::create_dir_all(ws.join("tests/cases/test_a")).expect("dir");
         std::fs::write(ws.join("tests/cases/test_a/model.onnx"), b"").expect("write");
-        let stale = |specs: &[Spec]| specs.iter().any(|s| s.name == "settings/known-failures-stale");
+        let stale = |specs: &[Spec]| {
+            specs
+                .iter()
+                .any(|s| s.name == "settings/known-failures-stale")
+        };
         // Checked only against the full official list, never against another tree.
-        assert!(!stale(&prepare(&ws, &env_of(&[(DATA_VAR, "tests/cases")])).1));
+        assert!(!stale(
+            &prepare(&ws, &env_of(&[(DATA_VAR, "tests/cases")])).1
+        ));
         write_index(&ws, vec![instance("1.22.0", "test_a", 25)]);
         write_lock(&ws, "1.22.0", &["test_a"]);
         assert!(stale(&prepare(&ws, &env_of(&[])).1));

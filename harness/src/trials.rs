@@ -41,7 +41,7 @@ impl RuleChoice {
     /// The label used in messages, with the tolerances.
     pub fn label(&self) -> String {
         match self.rule {
-            Rule::Allclose { rtol, atol } => format!("{} rtol={rtol} atol={atol}", self.name),
+            Rule::Allclose { rtol, atol } => format!("{} rtol={rtol:e} atol={atol:e}", self.name),
             Rule::Strict => self.name.to_string(),
         }
     }
@@ -51,14 +51,23 @@ impl Context {
     /// The rule for trial `name` before its output types are known.
     pub fn rule_for(&self, name: &str) -> RuleChoice {
         if self.strict {
-            return RuleChoice { rule: Rule::Strict, name: "strict" };
+            return RuleChoice {
+                rule: Rule::Strict,
+                name: "strict",
+            };
         }
         match self.tolerances.find(name) {
             Some(o) => RuleChoice {
-                rule: Rule::Allclose { rtol: o.rtol, atol: o.atol },
+                rule: Rule::Allclose {
+                    rtol: o.rtol,
+                    atol: o.atol,
+                },
                 name: "override",
             },
-            None => RuleChoice { rule: Rule::ONNX_DEFAULT, name: "onnx-default" },
+            None => RuleChoice {
+                rule: Rule::ONNX_DEFAULT,
+                name: "onnx-default",
+            },
         }
     }
 }
@@ -127,7 +136,12 @@ fn op_version(op_type: Option<&str>, opset: Option<i64>) -> Option<String> {
     Some(format!("{op}-{}", version.since))
 }
 
-fn run_case(ctx: &Context, name: &str, spec: &CaseSpec, rec: &mut TrialRecord) -> Result<(), String> {
+fn run_case(
+    ctx: &Context,
+    name: &str,
+    spec: &CaseSpec,
+    rec: &mut TrialRecord,
+) -> Result<(), String> {
     let mut choice = ctx.rule_for(name);
     set_rule(rec, &choice);
     if !spec.dir.is_dir() {
@@ -141,12 +155,18 @@ fn run_case(ctx: &Context, name: &str, spec: &CaseSpec, rec: &mut TrialRecord) -
     let case = read::load_case(&spec.dir).map_err(|e| e.to_string())?;
     describe_case(rec, &case);
     let outputs = &case.model.graph.outputs;
-    if !ctx.strict && !outputs.is_empty() && outputs.iter().all(|o| o.dtype.is_some_and(is_exact_type)) {
+    if !ctx.strict
+        && !outputs.is_empty()
+        && outputs.iter().all(|o| o.dtype.is_some_and(is_exact_type))
+    {
         choice.name = "exact";
         set_rule(rec, &choice);
     }
     if case.data_sets.is_empty() {
-        return Err(format!("{}: no test_data_set_N directory, nothing to compare", spec.dir.display()));
+        return Err(format!(
+            "{}: no test_data_set_N directory, nothing to compare",
+            spec.dir.display()
+        ));
     }
     let names: Vec<String> = outputs.iter().map(|o| o.name.clone()).collect();
     for (k, ds) in case.data_sets.iter().enumerate() {
@@ -160,7 +180,11 @@ fn run_case(ctx: &Context, name: &str, spec: &CaseSpec, rec: &mut TrialRecord) -
         if case.data_sets.len() > 1 {
             dir.push(format!("test_data_set_{k}"));
         }
-        let mut msg = format!("{}:\n{}", ds.dir.display(), describe(&mismatches, &names, &choice.label()));
+        let mut msg = format!(
+            "{}:\n{}",
+            ds.dir.display(),
+            describe(&mismatches, &names, &choice.label())
+        );
         for line in dump(&dir, &ds.outputs, &actual) {
             msg.push('\n');
             msg.push_str(&line);
@@ -188,7 +212,10 @@ fn describe_case(rec: &mut TrialRecord, case: &Case) {
     let types = |values: &[ValueInfo]| -> Vec<String> {
         values
             .iter()
-            .map(|v| v.dtype.map_or_else(|| "?".to_string(), |d| d.name().to_string()))
+            .map(|v| {
+                v.dtype
+                    .map_or_else(|| "?".to_string(), |d| d.name().to_string())
+            })
             .collect()
     };
     rec.inputs = types(&case.model.graph.inputs);
@@ -218,15 +245,29 @@ mod tests {
     #[test]
     fn guard_and_missing_directories_fail_with_their_reason() {
         let ctx = Context::default();
-        let guard = Spec { name: "g".into(), kind: SpecKind::Guard("run the fetch".into()) };
+        let guard = Spec {
+            name: "g".into(),
+            kind: SpecKind::Guard("run the fetch".into()),
+        };
         let rec = run(&ctx, &guard);
-        assert_eq!((rec.outcome, rec.message.as_deref()), (Outcome::Fail, Some("run the fetch")));
-        let rec = run(&ctx, &case_spec("onnx-1.22.0/opset25/test_x", "/nonexistent/x".into(), true));
+        assert_eq!(
+            (rec.outcome, rec.message.as_deref()),
+            (Outcome::Fail, Some("run the fetch"))
+        );
+        let rec = run(
+            &ctx,
+            &case_spec("onnx-1.22.0/opset25/test_x", "/nonexistent/x".into(), true),
+        );
         assert_eq!(rec.outcome, Outcome::Fail);
         let msg = rec.message.unwrap_or_default();
         assert!(msg.contains("listed in index.json but missing"), "{msg}");
-        assert!(msg.contains("rerun: cargo test --test onnx_backend -- --exact 'onnx-1.22.0/opset25/test_x'"));
-        assert_eq!((rec.release.as_deref(), rec.opset), (Some("1.22.0"), Some(25)));
+        assert!(msg.contains(
+            "rerun: cargo test --test onnx_backend -- --exact 'onnx-1.22.0/opset25/test_x'"
+        ));
+        assert_eq!(
+            (rec.release.as_deref(), rec.opset),
+            (Some("1.22.0"), Some(25))
+        );
     }
 
     #[test]
@@ -259,7 +300,10 @@ mod tests {
             reason: "why".into(),
         });
         assert_eq!(ctx.rule_for("a/opset19/x").name, "onnx-default");
-        assert_eq!(ctx.rule_for("a/opset13/x").label(), "override rtol=0.01 atol=0");
+        assert_eq!(
+            ctx.rule_for("a/opset13/x").label(),
+            "override rtol=1e-2 atol=0e0"
+        );
         ctx.strict = true;
         assert_eq!(ctx.rule_for("a/opset13/x").rule, Rule::Strict);
     }

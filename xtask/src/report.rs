@@ -25,7 +25,8 @@ fn run(args: &[String]) -> Result<PathBuf, Box<dyn Error>> {
 
 /// `target/onnx-conformance` of this workspace, honouring `CARGO_TARGET_DIR`.
 fn default_dir() -> PathBuf {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let xtask = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let workspace = xtask.parent().unwrap_or(xtask);
     let target = match std::env::var_os("CARGO_TARGET_DIR") {
         Some(dir) if !dir.is_empty() => workspace.join(dir),
         _ => workspace.join("target"),

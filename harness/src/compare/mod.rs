@@ -136,9 +136,9 @@ pub struct ValueDiff {
     pub differing: usize,
     /// The first differing elements, in row-major order.
     pub first: Vec<ElemDiff>,
-    /// Largest |a - e| over element pairs where both are finite numbers.
+    /// Largest |a - e| over the differing elements where both sides are finite numbers.
     pub max_abs: Option<f64>,
-    /// Largest |a - e| / |e| over the same pairs (infinite when e is 0 and a is not).
+    /// Largest |a - e| / |e| over the same elements (infinite when e is 0 and a is not).
     pub max_rel: Option<f64>,
 }
 
@@ -177,7 +177,12 @@ pub fn compare_outputs(expected: &[Tensor], actual: &[Tensor], rule: Rule) -> Ve
 }
 
 /// Compares output `index`; `None` when it matches.
-pub fn compare_tensor(index: usize, expected: &Tensor, actual: &Tensor, rule: Rule) -> Option<Mismatch> {
+pub fn compare_tensor(
+    index: usize,
+    expected: &Tensor,
+    actual: &Tensor,
+    rule: Rule,
+) -> Option<Mismatch> {
     if expected.dtype() != actual.dtype() {
         return Some(Mismatch::DType {
             index,
@@ -203,7 +208,11 @@ pub fn compare_tensor(index: usize, expected: &Tensor, actual: &Tensor, rule: Ru
 }
 
 /// Element differences between `expected` and `actual` (same dtype and shape), if any.
-fn diff_values<T: Element + Compared>(expected: &[T], actual: &Tensor, rule: Rule) -> Option<ValueDiff> {
+fn diff_values<T: Element + Compared>(
+    expected: &[T],
+    actual: &Tensor,
+    rule: Rule,
+) -> Option<ValueDiff> {
     let Some(actual) = actual.as_slice::<T>() else {
         // Unreachable after the dtype check; still reported rather than passed.
         return Some(ValueDiff::empty(T::DTYPE, expected.len(), expected.len()));
@@ -212,10 +221,10 @@ fn diff_values<T: Element + Compared>(expected: &[T], actual: &Tensor, rule: Rul
     let mut errors = ErrorStats::default();
     for (flat, (e, a)) in expected.iter().zip(actual).enumerate() {
         let (ev, av) = (e.view(), a.view());
-        errors.add(ev, av);
         if rule.accepts(ev, av) {
             continue;
         }
+        errors.add(ev, av);
         diff.differing += 1;
         if diff.first.len() < SHOWN_MISMATCHES {
             diff.first.push(ElemDiff {
@@ -249,7 +258,7 @@ impl ValueDiff {
     }
 }
 
-/// Running maxima of absolute and relative error over finite numeric pairs.
+/// Running maxima of absolute and relative error over differing finite numeric pairs.
 #[derive(Default)]
 struct ErrorStats {
     max_abs: Option<f64>,
@@ -274,10 +283,12 @@ impl ErrorStats {
             return;
         }
         let abs = (a - e).abs();
-        let rel = match (abs, e.abs()) {
-            (d, _) if d == 0.0 => 0.0,
-            (_, m) if m == 0.0 => f64::INFINITY,
-            (d, m) => d / m,
+        let rel = if abs == 0.0 {
+            0.0
+        } else if e == 0.0 {
+            f64::INFINITY
+        } else {
+            abs / e.abs()
         };
         self.max_abs = Some(self.max_abs.map_or(abs, |m| m.max(abs)));
         self.max_rel = Some(self.max_rel.map_or(rel, |m| m.max(rel)));

@@ -21,16 +21,27 @@ fn gate<T: Element>(values: Vec<T>, at: usize, replacement: T) {
     changed[at] = replacement;
     let actual = tensor(changed);
     for rule in BOTH {
-        let same = compare_outputs(&[expected.clone()], &[expected.clone()], rule);
+        let same = compare_outputs(
+            std::slice::from_ref(&expected),
+            std::slice::from_ref(&expected),
+            rule,
+        );
         assert!(same.is_empty(), "{:?} {rule:?}: {same:?}", T::DTYPE);
-        let found = compare_outputs(&[expected.clone()], &[actual.clone()], rule);
+        let found = compare_outputs(
+            std::slice::from_ref(&expected),
+            std::slice::from_ref(&actual),
+            rule,
+        );
         match found.as_slice() {
             [Mismatch::Values { index: 0, diff }] => {
                 assert_eq!(diff.differing, 1, "{:?} {rule:?}", T::DTYPE);
                 assert_eq!(diff.first[0].flat, at);
                 assert_ne!(diff.first[0].expected_hex, diff.first[0].actual_hex);
             }
-            other => panic!("{:?} {rule:?}: perturbation not caught: {other:?}", T::DTYPE),
+            other => panic!(
+                "{:?} {rule:?}: perturbation not caught: {other:?}",
+                T::DTYPE
+            ),
         }
     }
 }
@@ -50,10 +61,26 @@ fn rejects_perturbed_bool_and_integers() {
 
 #[test]
 fn rejects_perturbed_sub_byte_integers_and_e8m0() {
-    gate(vec![U4::from_bits(0), U4::from_bits(15)], 1, U4::from_bits(14));
-    gate(vec![I4::from_bits(8), I4::from_bits(7)], 0, I4::from_bits(9));
-    gate(vec![U2::from_bits(0), U2::from_bits(3)], 1, U2::from_bits(2));
-    gate(vec![I2::from_bits(2), I2::from_bits(1)], 0, I2::from_bits(3));
+    gate(
+        vec![U4::from_bits(0), U4::from_bits(15)],
+        1,
+        U4::from_bits(14),
+    );
+    gate(
+        vec![I4::from_bits(8), I4::from_bits(7)],
+        0,
+        I4::from_bits(9),
+    );
+    gate(
+        vec![U2::from_bits(0), U2::from_bits(3)],
+        1,
+        U2::from_bits(2),
+    );
+    gate(
+        vec![I2::from_bits(2), I2::from_bits(1)],
+        0,
+        I2::from_bits(3),
+    );
     gate(
         vec![F8E8M0::from_bits(0x7F), F8E8M0::from_bits(0x80)],
         1,
@@ -71,8 +98,16 @@ fn rejects_perturbed_strings() {
 #[test]
 fn rejects_perturbed_wide_floats() {
     // Each change is well outside rtol 1e-3: one f16 ulp at 1.0 (2^-10) would be within it.
-    gate(vec![f16::from_f32(1.0), f16::from_f32(-2.0)], 0, f16::from_f32(1.5));
-    gate(vec![bf16::from_f32(1.0), bf16::from_f32(-2.0)], 1, bf16::from_f32(-2.5));
+    gate(
+        vec![f16::from_f32(1.0), f16::from_f32(-2.0)],
+        0,
+        f16::from_f32(1.5),
+    );
+    gate(
+        vec![bf16::from_f32(1.0), bf16::from_f32(-2.0)],
+        1,
+        bf16::from_f32(-2.5),
+    );
     gate(vec![1.0f32, 0.25, -3.5], 1, 0.2503);
     gate(vec![1.0f64, 0.25, -3.5], 2, -3.6);
 }
@@ -80,13 +115,37 @@ fn rejects_perturbed_wide_floats() {
 #[test]
 fn rejects_one_ulp_of_every_small_float() {
     // One ulp at 1.0 is 1/8, 1/4 or 1/2 in these formats: far outside the tolerance.
-    gate(vec![F8E4M3FN::from_bits(0x38), F8E4M3FN::from_bits(0x00)], 0, F8E4M3FN::from_bits(0x39));
-    gate(vec![F8E4M3FNUZ::from_bits(0x40), F8E4M3FNUZ::from_bits(0x00)], 0, F8E4M3FNUZ::from_bits(0x41));
-    gate(vec![F8E5M2::from_bits(0x3C), F8E5M2::from_bits(0x00)], 0, F8E5M2::from_bits(0x3D));
-    gate(vec![F8E5M2FNUZ::from_bits(0x40), F8E5M2FNUZ::from_bits(0x00)], 0, F8E5M2FNUZ::from_bits(0x41));
-    gate(vec![F4E2M1::from_bits(0x2), F4E2M1::from_bits(0x7)], 0, F4E2M1::from_bits(0x3));
+    gate(
+        vec![F8E4M3FN::from_bits(0x38), F8E4M3FN::from_bits(0x00)],
+        0,
+        F8E4M3FN::from_bits(0x39),
+    );
+    gate(
+        vec![F8E4M3FNUZ::from_bits(0x40), F8E4M3FNUZ::from_bits(0x00)],
+        0,
+        F8E4M3FNUZ::from_bits(0x41),
+    );
+    gate(
+        vec![F8E5M2::from_bits(0x3C), F8E5M2::from_bits(0x00)],
+        0,
+        F8E5M2::from_bits(0x3D),
+    );
+    gate(
+        vec![F8E5M2FNUZ::from_bits(0x40), F8E5M2FNUZ::from_bits(0x00)],
+        0,
+        F8E5M2FNUZ::from_bits(0x41),
+    );
+    gate(
+        vec![F4E2M1::from_bits(0x2), F4E2M1::from_bits(0x7)],
+        0,
+        F4E2M1::from_bits(0x3),
+    );
     // The smallest subnormal against zero.
-    gate(vec![F8E4M3FN::from_bits(0x01)], 0, F8E4M3FN::from_bits(0x00));
+    gate(
+        vec![F8E4M3FN::from_bits(0x01)],
+        0,
+        F8E4M3FN::from_bits(0x00),
+    );
 }
 
 #[test]
@@ -103,19 +162,33 @@ fn rejects_dtype_shape_and_count_mismatches() {
     let d = tensor(vec![1.0f64, 2.0]);
     let reshaped = Tensor::from_vec(vec![2, 1], vec![1.0f32, 2.0]).expect("tensor");
     for rule in BOTH {
-        let found = compare_outputs(&[f.clone()], &[d.clone()], rule);
+        let found = compare_outputs(std::slice::from_ref(&f), std::slice::from_ref(&d), rule);
         assert!(matches!(
             found.as_slice(),
-            [Mismatch::DType { index: 0, expected: DataType::Float, actual: DataType::Double }]
+            [Mismatch::DType {
+                index: 0,
+                expected: DataType::Float,
+                actual: DataType::Double
+            }]
         ));
-        let found = compare_outputs(&[f.clone()], &[reshaped.clone()], rule);
-        assert!(matches!(found.as_slice(), [Mismatch::Shape { index: 0, .. }]));
-        let found = compare_outputs(&[f.clone()], &[f.clone(), f.clone()], rule);
+        let found = compare_outputs(
+            std::slice::from_ref(&f),
+            std::slice::from_ref(&reshaped),
+            rule,
+        );
         assert!(matches!(
             found.as_slice(),
-            [Mismatch::OutputCount { expected: 1, actual: 2 }]
+            [Mismatch::Shape { index: 0, .. }]
         ));
-        assert!(!compare_outputs(&[f.clone()], &[], rule).is_empty());
+        let found = compare_outputs(std::slice::from_ref(&f), &[f.clone(), f.clone()], rule);
+        assert!(matches!(
+            found.as_slice(),
+            [Mismatch::OutputCount {
+                expected: 1,
+                actual: 2
+            }]
+        ));
+        assert!(!compare_outputs(std::slice::from_ref(&f), &[], rule).is_empty());
     }
 }
 
@@ -171,6 +244,16 @@ fn value_diff_counts_caps_and_measures() {
     assert_eq!(diff.first[3].actual_hex, "0x40600000");
     assert_eq!(diff.max_abs, Some(0.5));
     assert_eq!(diff.max_rel, Some(f64::INFINITY));
+    // Only NaN/infinity mismatches: no finite error to measure.
+    let found = compare_outputs(
+        &[tensor(vec![f32::NAN, 2.0])],
+        &[tensor(vec![f32::INFINITY, 2.0])],
+        Rule::ONNX_DEFAULT,
+    );
+    let [Mismatch::Values { diff, .. }] = found.as_slice() else {
+        panic!("expected a value mismatch: {found:?}");
+    };
+    assert_eq!((diff.max_abs, diff.max_rel), (None, None));
 }
 
 #[test]

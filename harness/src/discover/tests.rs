@@ -39,7 +39,10 @@ pub(crate) fn write_lock(ws: &Path, release: &str, cases: &[&str]) {
         .flat_map(|c| {
             [
                 (format!("node/{c}/model.onnx"), "00".to_string()),
-                (format!("node/{c}/test_data_set_0/input_0.pb"), "11".to_string()),
+                (
+                    format!("node/{c}/test_data_set_0/input_0.pb"),
+                    "11".to_string(),
+                ),
             ]
         })
         .collect();
@@ -81,16 +84,34 @@ fn no_data_is_one_failing_trial_naming_the_fetch_command() {
 #[test]
 fn index_instances_become_named_trials_without_opening_files() {
     let ws = scratch("index");
-    write_index(&ws, vec![instance("1.22.0", "test_cast_A", 25), instance("1.4.1", "test_cast_B", 9)]);
+    write_index(
+        &ws,
+        vec![
+            instance("1.22.0", "test_cast_A", 25),
+            instance("1.4.1", "test_cast_B", 9),
+        ],
+    );
     write_lock(&ws, "1.22.0", &["test_cast_A"]);
     let specs = discover(&ws, None);
     let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(names, ["onnx-1.22.0/opset25/test_cast_A", "onnx-1.4.1/opset9/test_cast_B"]);
+    assert_eq!(
+        names,
+        [
+            "onnx-1.22.0/opset25/test_cast_A",
+            "onnx-1.4.1/opset9/test_cast_B"
+        ]
+    );
     let SpecKind::Case(case) = &specs[0].kind else {
         panic!("not a case: {:?}", specs[0]);
     };
-    assert_eq!(case.dir, ws.join(DATA_DIR).join("onnx-1.22.0/node/test_cast_A"));
-    assert_eq!((case.opset, case.op_type.as_deref()), (Some(25), Some("Cast")));
+    assert_eq!(
+        case.dir,
+        ws.join(DATA_DIR).join("onnx-1.22.0/node/test_cast_A")
+    );
+    assert_eq!(
+        (case.opset, case.op_type.as_deref()),
+        (Some(25), Some("Cast"))
+    );
     std::fs::remove_dir_all(&ws).expect("cleanup");
 }
 
@@ -103,10 +124,17 @@ fn fewer_instances_than_the_lock_file_is_a_failing_trial() {
     let found = guards(&specs);
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].0, "onnx-backend-data/incomplete");
-    assert!(found[0].1.contains("lists 1 case instances"), "{}", found[0].1);
+    assert!(
+        found[0].1.contains("lists 1 case instances"),
+        "{}",
+        found[0].1
+    );
     assert!(found[0].1.contains("onnx-1.22.0/test_cast_B"));
     std::fs::remove_file(ws.join(LOCK_FILE)).expect("rm lock");
-    let found = guards(&discover(&ws, None)).iter().map(|g| g.0.to_string()).collect::<Vec<_>>();
+    let found = guards(&discover(&ws, None))
+        .iter()
+        .map(|g| g.0.to_string())
+        .collect::<Vec<_>>();
     assert_eq!(found, ["onnx-backend-data/lock"]);
     std::fs::remove_dir_all(&ws).expect("cleanup");
 }
@@ -136,15 +164,26 @@ fn override_tree_and_own_cases_are_walked() {
     let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(
         names,
-        ["custom/loose", "custom/rel/node/test_a", "custom/rel/node/test_b", "own/test_own"]
+        [
+            "custom/loose",
+            "custom/rel/node/test_a",
+            "custom/rel/node/test_b",
+            "own/test_own"
+        ]
     );
     let SpecKind::Case(case) = &specs[1].kind else {
         panic!("not a case");
     };
-    assert_eq!((case.case.as_str(), case.release.as_str(), case.opset), ("test_a", "custom", None));
+    assert_eq!(
+        (case.case.as_str(), case.release.as_str(), case.opset),
+        ("test_a", "custom", None)
+    );
     let empty = ws.join("empty");
     std::fs::create_dir_all(&empty).expect("dir");
     assert_eq!(guards(&discover(&ws, Some(&empty)))[0].0, "custom/empty");
-    assert_eq!(guards(&discover(&ws, Some(&ws.join("nope"))))[0].0, "custom/missing");
+    assert_eq!(
+        guards(&discover(&ws, Some(&ws.join("nope"))))[0].0,
+        "custom/missing"
+    );
     std::fs::remove_dir_all(&ws).expect("cleanup");
 }

@@ -16,8 +16,15 @@ pre{background:#f8f8f8;padding:.5em;white-space:pre-wrap}";
 /// The HTML report.
 pub fn render(report: &Report) -> String {
     let mut out = String::from("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">");
-    let _ = write!(out, "<title>ONNX conformance</title><style>{STYLE}</style></head><body>");
-    let mode = if report.strict { "strict" } else { "default (ONNX runner tolerance)" };
+    let _ = write!(
+        out,
+        "<title>ONNX conformance</title><style>{STYLE}</style></head><body>"
+    );
+    let mode = if report.strict {
+        "strict"
+    } else {
+        "default (ONNX runner tolerance)"
+    };
     let mut all = Tally::default();
     report.trials.iter().for_each(|t| all.add(t.outcome));
     let _ = write!(
@@ -90,7 +97,10 @@ fn matrix(out: &mut String, report: &Report) {
     out.push_str("<tr><th>all</th>");
     for (_, label) in &columns {
         let mut t = Tally::default();
-        cases.iter().filter(|c| &opset_label(c) == label).for_each(|c| t.add(c.outcome));
+        cases
+            .iter()
+            .filter(|c| &opset_label(c) == label)
+            .for_each(|c| t.add(c.outcome));
         let _ = write!(out, "<th>{}/{}</th>", t.passed, t.total);
     }
     out.push_str("</tr></table>");
@@ -99,7 +109,10 @@ fn matrix(out: &mut String, report: &Report) {
 fn cell(out: &mut String, trials: &[&TrialRecord]) {
     let mut t = Tally::default();
     trials.iter().for_each(|r| t.add(r.outcome));
-    let worst = trials.iter().map(|r| r.outcome).max_by_key(|o| severity(*o));
+    let worst = trials
+        .iter()
+        .map(|r| r.outcome)
+        .max_by_key(|o| severity(*o));
     let title: Vec<String> = trials.iter().map(|r| tooltip_line(r)).collect();
     let _ = write!(
         out,

@@ -15,7 +15,9 @@ pub fn render(report: &Report) -> String {
     };
     let _ = writeln!(out, "- comparison: {mode}");
     let _ = writeln!(out, "- data: `{}`", report.data);
-    let all = tally_by(&report.trials, |_| ()).remove(&()).unwrap_or_default();
+    let all = tally_by(&report.trials, |_| ())
+        .remove(&())
+        .unwrap_or_default();
     let _ = writeln!(
         out,
         "- trials: {} total, {} passed, {} failed, {} known failures\n",
@@ -29,11 +31,18 @@ pub fn render(report: &Report) -> String {
             t.op_type.clone().unwrap_or_else(|| "-".into()),
         )
     });
-    let rows = by_opset_op.into_iter().map(|((_, o, op), t)| (vec![o, op], t));
-    table(&mut out, "By opset and operator", &["opset", "operator"], rows);
+    let rows = by_opset_op
+        .into_iter()
+        .map(|((_, o, op), t)| (vec![o, op], t));
+    table(
+        &mut out,
+        "By opset and operator",
+        &["opset", "operator"],
+        rows,
+    );
 
     let by_release = tally_by(&report.trials, release_key);
-    let rows = by_release.into_iter().map(|((_, r), t)| (vec![r], t));
+    let rows = by_release.into_iter().map(|((_, _, r), t)| (vec![r], t));
     table(&mut out, "By release", &["release"], rows);
 
     let by_version = tally_by(&report.trials, version_key);
@@ -45,18 +54,20 @@ pub fn render(report: &Report) -> String {
     table(&mut out, "By comparison rule", &["rule"], rows);
 
     listing(&mut out, "Failures", report, |o| o.fails_run());
-    listing(&mut out, "Known failures", report, |o| o == Outcome::KnownFailure);
+    listing(&mut out, "Known failures", report, |o| {
+        o == Outcome::KnownFailure
+    });
     out
 }
 
 /// Sort key and label of a trial's release: releases in version order, then others.
-fn release_key(t: &TrialRecord) -> (Vec<u64>, String) {
+fn release_key(t: &TrialRecord) -> (u8, Vec<u64>, String) {
     match &t.release {
         Some(r) => {
-            let numeric = r.split(['.', '-']).map_while(|p| p.parse().ok()).collect();
-            (numeric, r.clone())
+            let numeric: Vec<u64> = r.split(['.', '-']).map_while(|p| p.parse().ok()).collect();
+            (u8::from(numeric.is_empty()), numeric, r.clone())
         }
-        None => (vec![u64::MAX], "(run checks)".into()),
+        None => (2, Vec::new(), "(run checks)".into()),
     }
 }
 
@@ -74,9 +85,18 @@ fn version_key(t: &TrialRecord) -> (String, u64, String) {
     }
 }
 
-fn table(out: &mut String, title: &str, keys: &[&str], rows: impl Iterator<Item = (Vec<String>, Tally)>) {
+fn table(
+    out: &mut String,
+    title: &str,
+    keys: &[&str],
+    rows: impl Iterator<Item = (Vec<String>, Tally)>,
+) {
     let _ = writeln!(out, "## {title}\n");
-    let head: Vec<&str> = keys.iter().copied().chain(["total", "passed", "failed", "known failure"]).collect();
+    let head: Vec<&str> = keys
+        .iter()
+        .copied()
+        .chain(["total", "passed", "failed", "known failure"])
+        .collect();
     let _ = writeln!(out, "| {} |", head.join(" | "));
     let rule: Vec<&str> = keys
         .iter()
@@ -103,8 +123,18 @@ fn listing(out: &mut String, title: &str, report: &Report, pick: impl Fn(Outcome
     let chosen: Vec<&TrialRecord> = report.trials.iter().filter(|t| pick(t.outcome)).collect();
     let _ = writeln!(out, "## {title} ({})\n", chosen.len());
     for t in &chosen {
-        let first = t.message.as_deref().and_then(|m| m.lines().next()).unwrap_or("");
-        let _ = writeln!(out, "- `{}` ({}): {}", t.name, t.outcome.label(), cell(first));
+        let first = t
+            .message
+            .as_deref()
+            .and_then(|m| m.lines().next())
+            .unwrap_or("");
+        let _ = writeln!(
+            out,
+            "- `{}` ({}): {}",
+            t.name,
+            t.outcome.label(),
+            cell(first)
+        );
     }
     out.push('\n');
 }

@@ -82,7 +82,10 @@ impl Tally {
 }
 
 /// Tallies of `trials` grouped by `key` (sorted by key).
-pub fn tally_by<K: Ord>(trials: &[TrialRecord], key: impl Fn(&TrialRecord) -> K) -> BTreeMap<K, Tally> {
+pub fn tally_by<K: Ord>(
+    trials: &[TrialRecord],
+    key: impl Fn(&TrialRecord) -> K,
+) -> BTreeMap<K, Tally> {
     let mut groups: BTreeMap<K, Tally> = BTreeMap::new();
     for t in trials {
         groups.entry(key(t)).or_default().add(t.outcome);
@@ -92,7 +95,8 @@ pub fn tally_by<K: Ord>(trials: &[TrialRecord], key: impl Fn(&TrialRecord) -> K)
 
 /// The opset column label of a trial: `opset25`, or `-` when unknown.
 pub fn opset_label(t: &TrialRecord) -> String {
-    t.opset.map_or_else(|| "-".to_string(), |o| format!("opset{o}"))
+    t.opset
+        .map_or_else(|| "-".to_string(), |o| format!("opset{o}"))
 }
 
 /// Writes `report.json`, `report.md` and `report.html` into `dir`.
@@ -112,7 +116,8 @@ pub fn render(dir: &Path, report: &Report) -> Result<(), Error> {
 
 /// Reads a `report.json`.
 pub fn load(path: &Path) -> Result<Report, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::at(path, format!("cannot read: {e}")))?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| Error::at(path, format!("cannot read: {e}")))?;
     serde_json::from_str(&text).map_err(|e| Error::at(path, format!("invalid report: {e}")))
 }
 
@@ -122,7 +127,9 @@ fn write(path: &Path, text: &str) -> Result<(), Error> {
 
 /// The short per-opset table printed after the libtest summary.
 pub fn summary_table(report: &Report) -> String {
-    let by_opset = tally_by(&report.trials, |t| (t.opset.unwrap_or(i64::MAX), opset_label(t)));
+    let by_opset = tally_by(&report.trials, |t| {
+        (t.opset.unwrap_or(i64::MAX), opset_label(t))
+    });
     let mut out = String::from("\nonnx conformance by opset");
     if report.strict {
         out.push_str(" (strict)");

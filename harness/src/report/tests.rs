@@ -3,7 +3,13 @@
 use super::*;
 use crate::discover::tests::scratch;
 
-pub(crate) fn record(release: &str, opset: i64, case: &str, op: &str, outcome: Outcome) -> TrialRecord {
+pub(crate) fn record(
+    release: &str,
+    opset: i64,
+    case: &str,
+    op: &str,
+    outcome: Outcome,
+) -> TrialRecord {
     TrialRecord {
         name: format!("onnx-{release}/opset{opset}/{case}"),
         release: Some(release.into()),
@@ -27,15 +33,39 @@ pub(crate) fn record(release: &str, opset: i64, case: &str, op: &str, outcome: O
 
 fn sample() -> Report {
     let mut trials = vec![
-        record("1.14.1", 19, "test_castlike_A_to_B", "CastLike", Outcome::Pass),
-        record("1.14.1", 19, "test_castlike_A_to_B_expanded", "CastLike", Outcome::Fail),
+        record(
+            "1.14.1",
+            19,
+            "test_castlike_A_to_B",
+            "CastLike",
+            Outcome::Pass,
+        ),
+        record(
+            "1.14.1",
+            19,
+            "test_castlike_A_to_B_expanded",
+            "CastLike",
+            Outcome::Fail,
+        ),
         record("1.15.0", 19, "test_cast_C", "Cast", Outcome::Pass),
-        record("1.4.1", 9, "test_cast_FLOAT_to_STRING", "Cast", Outcome::KnownFailure),
+        record(
+            "1.4.1",
+            9,
+            "test_cast_FLOAT_to_STRING",
+            "Cast",
+            Outcome::KnownFailure,
+        ),
         record("1.12.0", 13, "test_cast_C", "Cast", Outcome::Pass),
     ];
     let mut guard = record("x", 1, "y", "Cast", Outcome::Fail);
     guard.name = "onnx-backend-data/incomplete".into();
-    (guard.release, guard.case, guard.op_type, guard.op_version, guard.opset) = (None, None, None, None, None);
+    (
+        guard.release,
+        guard.case,
+        guard.op_type,
+        guard.op_version,
+        guard.opset,
+    ) = (None, None, None, None, None);
     trials.push(guard);
     Report {
         format: 1,
@@ -48,8 +78,14 @@ fn sample() -> Report {
 #[test]
 fn markdown_tables_count_by_opset_release_and_version() {
     let md = md::render(&sample());
-    assert!(md.contains("- trials: 6 total, 3 passed, 2 failed, 1 known failures"), "{md}");
-    assert!(md.contains("| opset19 | CastLike | 2 | 1 | 1 | 0 |"), "{md}");
+    assert!(
+        md.contains("- trials: 6 total, 3 passed, 2 failed, 1 known failures"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| opset19 | CastLike | 2 | 1 | 1 | 0 |"),
+        "{md}"
+    );
     assert!(md.contains("| opset9 | Cast | 1 | 0 | 0 | 1 |"));
     assert!(md.contains("| - | - | 1 | 0 | 1 | 0 |"));
     // Releases sort as versions: 1.4.1 before 1.12.0.
@@ -67,7 +103,9 @@ fn html_folds_expanded_twins_and_colours_the_worst_outcome() {
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert!(!html.contains("http://") && !html.contains("https://") && !html.contains("src="));
     assert!(!html.contains("test_castlike_A_to_B_expanded</td>"));
-    let row = html.find("<td class=\"name\">test_castlike_A_to_B</td>").expect("folded row");
+    let row = html
+        .find("<td class=\"name\">test_castlike_A_to_B</td>")
+        .expect("folded row");
     let rest = &html[row..];
     let fail_cell = rest.find("class=\"c fail\"").expect("fail cell");
     assert!(fail_cell < rest.find("</tr>").unwrap_or(0));
@@ -75,15 +113,27 @@ fn html_folds_expanded_twins_and_colours_the_worst_outcome() {
     assert!(html.contains("class=\"c known\""));
     assert!(html.contains("&lt;differ&gt;"));
     assert!(html.contains("<h2>Run checks</h2>"));
-    assert!(html.contains("<th>opset9</th><th>opset13</th><th>opset19</th>"), "{html}");
+    assert!(
+        html.contains("<th>opset9</th><th>opset13</th><th>opset19</th>"),
+        "{html}"
+    );
 }
 
 #[test]
 fn summary_table_lists_each_opset_and_the_total() {
     let text = summary_table(&sample());
-    assert!(text.contains("\n9             1      0      0      1\n"), "{text}");
-    assert!(text.contains("\n19            3      2      1      0\n"), "{text}");
-    assert!(text.contains("\nall           6      3      2      1\n"), "{text}");
+    assert!(
+        text.contains("\n9             1      0      0      1\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n19            3      2      1      0\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nall           6      3      2      1\n"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -96,4 +146,17 @@ fn reports_round_trip_through_json() {
     let text = std::fs::read_to_string(dir.join("report.json")).expect("json");
     assert!(text.contains("\"outcome\": \"known-failure\""), "{text}");
     std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+#[test]
+fn releases_sort_as_versions_with_other_trees_last() {
+    let mut report = sample();
+    report
+        .trials
+        .push(record("own", 13, "test_mine", "Cast", Outcome::Pass));
+    let md = md::render(&report);
+    let at = |s: &str| md.find(s).unwrap_or(usize::MAX);
+    assert!(at("| 1.4.1 |") < at("| 1.12.0 |"));
+    assert!(at("| 1.15.0 |") < at("| own |"));
+    assert!(at("| own |") < at("| (run checks) |") && at("| (run checks) |") < usize::MAX);
 }
