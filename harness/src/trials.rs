@@ -144,6 +144,11 @@ fn run_case(
 ) -> Result<(), String> {
     let mut choice = ctx.rule_for(name);
     set_rule(rec, &choice);
+    // Dumps from an earlier failing run of this trial would mislead once it passes.
+    let dumps = failure_dir(&ctx.out_dir, name);
+    if dumps.exists() {
+        let _ = std::fs::remove_dir_all(&dumps);
+    }
     if !spec.dir.is_dir() {
         let hint = if spec.indexed {
             "listed in index.json but missing; run `cargo xtask fetch-tests`"
@@ -176,7 +181,7 @@ fn run_case(
         if mismatches.is_empty() {
             continue;
         }
-        let mut dir = failure_dir(&ctx.out_dir, name);
+        let mut dir = dumps.clone();
         if case.data_sets.len() > 1 {
             dir.push(format!("test_data_set_{k}"));
         }

@@ -74,18 +74,18 @@ fn matrix(out: &mut String, report: &Report) {
         .iter()
         .map(|t| (t.opset.unwrap_or(i64::MAX), opset_label(t)))
         .collect();
-    let mut cells: BTreeMap<(String, String), Vec<&TrialRecord>> = BTreeMap::new();
+    let mut cells: BTreeMap<((bool, String), String), Vec<&TrialRecord>> = BTreeMap::new();
     for t in &cases {
         cells.entry((group(t), opset_label(t))).or_default().push(t);
     }
-    let groups: BTreeSet<&String> = cells.keys().map(|(g, _)| g).collect();
+    let groups: BTreeSet<&(bool, String)> = cells.keys().map(|(g, _)| g).collect();
     out.push_str("<table><tr><th>case group</th>");
     for (_, label) in &columns {
         let _ = write!(out, "<th>{}</th>", esc(label));
     }
     out.push_str("</tr>");
     for g in groups {
-        let _ = write!(out, "<tr><td class=\"name\">{}</td>", esc(g));
+        let _ = write!(out, "<tr><td class=\"name\">{}</td>", esc(&g.1));
         for (_, label) in &columns {
             match cells.get(&(g.clone(), label.clone())) {
                 Some(trials) => cell(out, trials),
@@ -137,10 +137,15 @@ fn tooltip_line(t: &TrialRecord) -> String {
     line
 }
 
-/// The case group: the case name with a trailing `_expanded` folded into its twin.
-fn group(t: &TrialRecord) -> String {
+/// The case group: the case name with a trailing `_expanded` folded into its twin; cases of
+/// other trees (`own`, `custom`) are kept apart, after the official ones.
+fn group(t: &TrialRecord) -> (bool, String) {
     let case = t.case.as_deref().unwrap_or(&t.name);
-    case.strip_suffix("_expanded").unwrap_or(case).to_string()
+    let case = case.strip_suffix("_expanded").unwrap_or(case);
+    match t.release.as_deref() {
+        Some(r) if !r.starts_with(|c: char| c.is_ascii_digit()) => (true, format!("{r}/{case}")),
+        _ => (false, case.to_string()),
+    }
 }
 
 fn severity(o: Outcome) -> u8 {

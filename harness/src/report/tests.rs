@@ -160,3 +160,15 @@ fn releases_sort_as_versions_with_other_trees_last() {
     assert!(at("| 1.15.0 |") < at("| own |"));
     assert!(at("| own |") < at("| (run checks) |") && at("| (run checks) |") < usize::MAX);
 }
+
+#[test]
+fn html_keeps_other_trees_apart_after_official_groups() {
+    let mut report = sample();
+    report
+        .trials
+        .push(record("own", 13, "test_cast_C", "Cast", Outcome::Pass));
+    let html = html::render(&report);
+    let official = html.find(">test_cast_C</td>").unwrap_or(usize::MAX);
+    let own = html.find(">own/test_cast_C</td>").unwrap_or(usize::MAX);
+    assert!(official < own && own < usize::MAX, "{html}");
+}
