@@ -3,7 +3,9 @@
 
 mod fetch;
 mod own_cases;
+mod report;
 
+use std::error::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -11,27 +13,21 @@ const USAGE: &str = "usage: cargo xtask <task> [options]
 
 tasks:
   fetch-tests   fetch the official ONNX node-test data (see `cargo xtask fetch-tests --help`)
-  own-cases     rewrite our own cases under tests/cases from their generator";
+  own-cases     rewrite our own cases under tests/cases from their generator
+  report [FILE] re-render report.md and report.html from report.json";
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let task = args.next();
     let rest: Vec<String> = args.collect();
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     match task.as_deref() {
         Some("fetch-tests") => fetch::main(&rest),
-        Some("own-cases") => {
-            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-            match own_cases::write(&root.join("tests/cases")) {
-                Ok(n) => {
-                    eprintln!("wrote {n} files under tests/cases");
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::FAILURE
-                }
-            }
-        }
+        Some("own-cases") => finish(
+            own_cases::write(&root.join("tests/cases"))
+                .map(|n| eprintln!("wrote {n} files under tests/cases")),
+        ),
+        Some("report") => finish(report::main(&rest)),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -43,6 +39,17 @@ fn main() -> ExitCode {
         None => {
             eprintln!("{USAGE}");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// Prints a task's error, if any, and turns it into the exit code.
+fn finish(result: Result<(), Box<dyn Error>>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
         }
     }
 }
