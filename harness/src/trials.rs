@@ -208,10 +208,12 @@ fn set_rule(rec: &mut TrialRecord, choice: &RuleChoice) {
 }
 
 /// Fills the record with what the model declares: opset, op type, version and value types.
+/// The index's op type wins: for an `_expanded` case it names the operator under test
+/// (CastLike), while the model's node is the inlined body (Cast).
 fn describe_case(rec: &mut TrialRecord, case: &Case) {
     rec.opset = Some(case.model.opset);
-    if let Some(node) = case.model.graph.nodes.first() {
-        rec.op_type = Some(node.op_type.clone());
+    if rec.op_type.is_none() {
+        rec.op_type = case.model.graph.nodes.first().map(|n| n.op_type.clone());
     }
     rec.op_version = op_version(rec.op_type.as_deref(), rec.opset).or(rec.op_version.take());
     let types = |values: &[ValueInfo]| -> Vec<String> {
