@@ -5,6 +5,7 @@ mod cast_errors;
 mod cast_small;
 mod concat;
 mod matrix;
+mod no_panic;
 
 use crate::dtype::{DataType, Element};
 use crate::error::Error;
