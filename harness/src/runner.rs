@@ -2,8 +2,9 @@
 //! case, then the reports and the per-opset summary after the libtest summary.
 
 use crate::discover::{discover, Spec, SpecKind};
+use crate::error::Error;
 use crate::known::{KnownFailures, Tolerances};
-use crate::report::{self, Report, TrialRecord};
+use crate::report::{self, nextest, Report, TrialRecord};
 use crate::trials::{self, Context};
 use libtest_mimic::{Arguments, Completion, FormatSetting, Trial};
 use std::path::{Path, PathBuf};
@@ -41,11 +42,13 @@ pub fn main(workspace: &Path) -> ExitCode {
         data: data.display().to_string(),
         trials,
     };
-    let written = report::write_all(&ctx.out_dir, &report);
-    if !matches!(args.format, Some(FormatSetting::Json)) {
-        print!("{}", report::summary_table(&report));
-        println!("reports: {}/report.{{json,md,html}}", ctx.out_dir.display());
-    }
+    let run_id = std::env::var(nextest::RUN_ID_VAR).ok();
+    let written = match nextest::run_id(run_id.as_deref()) {
+        // One process per trial: each appends its record; `cargo xtask report --nextest`
+        // assembles the reports, since any file written here would hold one trial only.
+        Some(id) => append_for_nextest(&ctx.out_dir, &id, report),
+        None => write_reports(&ctx.out_dir, &report, &args),
+    };
     match written {
         Ok(()) => conclusion.exit_code(),
         Err(e) => {
@@ -53,6 +56,30 @@ pub fn main(workspace: &Path) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Writes the three reports and, unless libtest prints JSON, the per-opset table.
+fn write_reports(out_dir: &Path, report: &Report, args: &Arguments) -> Result<(), Error> {
+    let written = report::write_all(out_dir, report);
+    if !matches!(args.format, Some(FormatSetting::Json)) {
+        print!("{}", report::summary_table(report));
+        println!("reports: {}/report.{{json,md,html}}", out_dir.display());
+    }
+    written
+}
+
+/// Appends this process's trial records to the nextest run's JSONL file.
+fn append_for_nextest(out_dir: &Path, run_id: &str, report: Report) -> Result<(), Error> {
+    let lines: Vec<nextest::Line> = report
+        .trials
+        .into_iter()
+        .map(|trial| nextest::Line {
+            strict: report.strict,
+            data: report.data.clone(),
+            trial,
+        })
+        .collect();
+    nextest::append(&nextest::run_file(out_dir, run_id), &lines)
 }
 
 /// Wraps one spec as a libtest trial that records its result. A known failure shows as

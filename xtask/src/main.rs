@@ -14,7 +14,9 @@ const USAGE: &str = "usage: cargo xtask <task> [options]
 tasks:
   fetch-tests   fetch the official ONNX node-test data (see `cargo xtask fetch-tests --help`)
   own-cases     rewrite our own cases under tests/cases from their generator
-  report [FILE] re-render report.md and report.html from report.json";
+  report [FILE] re-render report.md and report.html from report.json
+  report --nextest [RUN_ID|latest]
+                build the reports from a `cargo nextest run`";
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);

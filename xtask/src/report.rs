@@ -1,26 +1,57 @@
 //! `cargo xtask report [report.json]`: re-renders `report.md` and `report.html` from a
 //! `report.json` (by default the last run's, under `target/onnx-conformance/`).
+//! `cargo xtask report --nextest [RUN_ID|latest]`: builds all three reports from the trial
+//! records that the processes of a `cargo nextest run` appended.
 
+use harness::report::{self, nextest};
 use std::error::Error;
 use std::path::{Path, PathBuf};
 
+const USAGE: &str =
+    "usage: cargo xtask report [path/to/report.json] | cargo xtask report --nextest [RUN_ID|latest]";
+
+/// How many nextest runs' record files to keep; older ones are deleted.
+const KEEP_RUNS: usize = 10;
+
 /// Runs the task with the arguments after `report`.
 pub fn main(args: &[String]) -> Result<(), Box<dyn Error>> {
-    let dir = run(args)?;
+    match args {
+        [flag, rest @ ..] if flag == "--nextest" => from_nextest(rest),
+        [] => rerender(&default_dir().join("report.json")),
+        [path] if !path.starts_with('-') => rerender(Path::new(path)),
+        _ => Err(USAGE.into()),
+    }
+}
+
+/// Re-renders the Markdown and HTML beside `json`.
+fn rerender(json: &Path) -> Result<(), Box<dyn Error>> {
+    let report = report::load(json)?;
+    let dir = json.parent().unwrap_or(Path::new(".")).to_path_buf();
+    report::render(&dir, &report)?;
     eprintln!("wrote {}/report.{{md,html}}", dir.display());
     Ok(())
 }
 
-fn run(args: &[String]) -> Result<PathBuf, Box<dyn Error>> {
-    let json = match args {
-        [] => default_dir().join("report.json"),
-        [path] => PathBuf::from(path),
-        _ => return Err("usage: cargo xtask report [path/to/report.json]".into()),
+/// Assembles one nextest run's JSONL records into the three reports.
+fn from_nextest(args: &[String]) -> Result<(), Box<dyn Error>> {
+    let which = match args {
+        [] => None,
+        [id] => Some(id.as_str()),
+        _ => return Err(USAGE.into()),
     };
-    let report = harness::report::load(&json)?;
-    let dir = json.parent().unwrap_or(Path::new(".")).to_path_buf();
-    harness::report::render(&dir, &report)?;
-    Ok(dir)
+    let dir = default_dir();
+    let jsonl = nextest::find(&dir, which)?;
+    let report = nextest::load(&jsonl)?;
+    report::write_all(&dir, &report)?;
+    nextest::prune(&dir, KEEP_RUNS)?;
+    print!("{}", report::summary_table(&report));
+    eprintln!(
+        "wrote {}/report.{{json,md,html}} from {} ({} trials)",
+        dir.display(),
+        jsonl.display(),
+        report.trials.len()
+    );
+    Ok(())
 }
 
 /// `target/onnx-conformance` of this workspace, honouring `CARGO_TARGET_DIR`.

@@ -3,6 +3,7 @@
 
 pub mod html;
 pub mod md;
+pub mod nextest;
 
 use crate::error::Error;
 use crate::known::Outcome;
