@@ -61,7 +61,7 @@ pub fn render(report: &Report) -> String {
 }
 
 /// Sort key and label of a trial's release: releases in version order, then others.
-fn release_key(t: &TrialRecord) -> (u8, Vec<u64>, String) {
+pub(super) fn release_key(t: &TrialRecord) -> (u8, Vec<u64>, String) {
     match &t.release {
         Some(r) => {
             let numeric: Vec<u64> = r.split(['.', '-']).map_while(|p| p.parse().ok()).collect();

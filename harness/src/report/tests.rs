@@ -109,14 +109,70 @@ fn html_folds_expanded_twins_and_colours_the_worst_outcome() {
     let rest = &html[row..];
     let fail_cell = rest.find("class=\"c fail\"").expect("fail cell");
     assert!(fail_cell < rest.find("</tr>").unwrap_or(0));
-    assert!(rest.contains(">1/2</td>"));
+    // The failing cell links to the failing trial's message block.
+    let target = "t-onnx-1.14.1-opset19-test_castlike_A_to_B_expanded";
+    assert!(
+        rest.contains(&format!("<a href=\"#{target}\">1/2</a></td>")),
+        "{rest}"
+    );
+    assert!(html.contains(&format!("id=\"{target}\"")));
     assert!(html.contains("class=\"c known\""));
     assert!(html.contains("&lt;differ&gt;"));
     assert!(html.contains("<h2>Run checks</h2>"));
     assert!(
-        html.contains("<th>opset9</th><th>opset13</th><th>opset19</th>"),
+        html.contains("<h2 id=\"failures\">Failures (1)</h2>"),
         "{html}"
     );
+    assert!(html.contains("<h2 id=\"known-failures\">Known failures (1)</h2>"));
+    assert!(
+        html.contains("<a href=\"#failures\">2 failed</a>"),
+        "{html}"
+    );
+    let header = ">9</th><th title=\"model opset 13\">13</th><th title=\"model opset 19\">19</th>";
+    assert!(html.contains(header), "{html}");
+}
+
+#[test]
+fn html_has_a_legend_operator_sections_and_totals() {
+    let html = html::render(&sample());
+    for class in ["pass", "known", "fail", "none"] {
+        assert!(
+            html.contains(&format!("<span class=\"key {class}\">")),
+            "{class}"
+        );
+    }
+    let cast = html.find("<tr class=\"sec\"><th colspan=\"5\">Cast</th></tr>");
+    let castlike = html.find("<tr class=\"sec\"><th colspan=\"5\">CastLike</th></tr>");
+    assert!(cast.is_some() && cast < castlike, "{html}");
+    // Row test_cast_C: opset 13 and 19 pass, so the row total is 2/2.
+    let row = html.find(">test_cast_C</td>").expect("row");
+    let end = row + html[row..].find("</tr>").expect("row end");
+    assert!(
+        html[row..end].ends_with("<td class=\"c all pass\">2/2</td>"),
+        "{}",
+        &html[row..end]
+    );
+    // Bottom row: every case trial, worst outcome fail.
+    assert!(
+        html.contains("<td class=\"c all fail\">3/5</td></tr></table>"),
+        "{html}"
+    );
+}
+
+#[test]
+fn html_tooltips_list_releases_in_version_order() {
+    let mut report = sample();
+    report
+        .trials
+        .push(record("1.9.0", 13, "test_cast_C", "Cast", Outcome::Pass));
+    let html = html::render(&report);
+    let older = html
+        .find("onnx-1.9.0/opset13/test_cast_C: pass")
+        .expect("1.9.0");
+    let newer = html
+        .find("onnx-1.12.0/opset13/test_cast_C: pass")
+        .expect("1.12.0");
+    assert!(older < newer);
 }
 
 #[test]
