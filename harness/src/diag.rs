@@ -240,6 +240,5 @@ mod tests {
         assert!(lines[0].contains("uint8 bit patterns"), "{lines:?}");
         assert!(dir.join("output_0.expected.npy").is_file());
         assert!(dir.join("output_0.actual.npy").is_file());
-        std::fs::remove_dir_all(&dir).expect("cleanup");
     }
 }

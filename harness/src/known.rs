@@ -289,8 +289,7 @@ mod tests {
 
     #[test]
     fn loading_rejects_bad_entries_and_tolerates_absence() {
-        let dir = std::env::temp_dir().join(format!("known-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
+        let dir = crate::testdir::TestDir::new("known");
         let path = dir.join("k.json");
         assert_eq!(KnownFailures::load(&path), Ok(KnownFailures::default()));
         let bad =
@@ -307,6 +306,5 @@ mod tests {
         std::fs::write(&path, tol).expect("write");
         let list = Tolerances::load(&path).expect("valid overrides");
         assert_eq!(list.find("axb").map(|e| e.rtol), Some(0.01));
-        std::fs::remove_dir_all(&dir).expect("cleanup");
     }
 }

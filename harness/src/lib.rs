@@ -13,6 +13,8 @@ pub mod proto;
 pub mod read;
 pub mod report;
 pub mod runner;
+#[cfg(test)]
+mod testdir;
 pub mod trials;
 
 pub use error::Error;

@@ -4,12 +4,9 @@ use super::*;
 use crate::index::{Instance, LockedRelease};
 use std::collections::BTreeMap;
 
-/// A fresh empty directory under the system temp dir.
-pub(crate) fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("onnx-conf-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+/// A fresh empty directory under the system temp dir, removed when dropped.
+pub(crate) fn scratch(tag: &str) -> crate::testdir::TestDir {
+    crate::testdir::TestDir::new(&format!("onnx-conf-{tag}"))
 }
 
 pub(crate) fn instance(release: &str, case: &str, opset: i64) -> Instance {
@@ -78,7 +75,6 @@ fn no_data_is_one_failing_trial_naming_the_fetch_command() {
     let found = guards(&specs);
     assert_eq!(found[0].0, MISSING_TRIAL);
     assert!(found[0].1.contains("cargo xtask fetch-tests"));
-    std::fs::remove_dir_all(&ws).expect("cleanup");
 }
 
 #[test]
@@ -112,7 +108,6 @@ fn index_instances_become_named_trials_without_opening_files() {
         (case.opset, case.op_type.as_deref()),
         (Some(25), Some("Cast"))
     );
-    std::fs::remove_dir_all(&ws).expect("cleanup");
 }
 
 #[test]
@@ -136,7 +131,6 @@ fn fewer_instances_than_the_lock_file_is_a_failing_trial() {
         .map(|g| g.0.to_string())
         .collect::<Vec<_>>();
     assert_eq!(found, ["onnx-backend-data/lock"]);
-    std::fs::remove_dir_all(&ws).expect("cleanup");
 }
 
 #[test]
@@ -146,7 +140,6 @@ fn invalid_index_is_a_failing_trial() {
     std::fs::write(ws.join(DATA_DIR).join(INDEX_FILE), "{\"format\":1}").expect("write");
     let specs = discover(&ws, None);
     assert_eq!(guards(&specs)[0].0, "onnx-backend-data/index");
-    std::fs::remove_dir_all(&ws).expect("cleanup");
 }
 
 #[test]
@@ -185,5 +178,4 @@ fn override_tree_and_own_cases_are_walked() {
         guards(&discover(&ws, Some(&ws.join("nope"))))[0].0,
         "custom/missing"
     );
-    std::fs::remove_dir_all(&ws).expect("cleanup");
 }

@@ -202,7 +202,6 @@ mod tests {
         assert_eq!(find(&out, None).expect("latest"), later);
         assert_eq!(prune(&out, 1).expect("prune"), 1);
         assert!(!path.exists() && later.exists());
-        std::fs::remove_dir_all(&out).expect("cleanup");
     }
 
     #[test]

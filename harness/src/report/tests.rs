@@ -201,7 +201,6 @@ fn reports_round_trip_through_json() {
     assert!(dir.join("report.md").is_file() && dir.join("report.html").is_file());
     let text = std::fs::read_to_string(dir.join("report.json")).expect("json");
     assert!(text.contains("\"outcome\": \"known-failure\""), "{text}");
-    std::fs::remove_dir_all(&dir).expect("cleanup");
 }
 
 #[test]
