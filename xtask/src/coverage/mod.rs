@@ -43,10 +43,10 @@ pub fn main(root: &Path, args: &[String]) -> Result<(), Box<dyn Error>> {
     let report = report.unwrap_or_else(|| crate::report::default_dir().join("report.json"));
     let coverage = collect(&report)?;
     let files = [
-        (root.join("README.md"), readme(root, &coverage)?),
-        (root.join("docs/coverage.md"), render::details(&coverage)),
+        ("README.md", readme(root, &coverage)?),
+        ("docs/coverage.md", render::details(&coverage)),
     ];
-    let stale = write_or_check(&files, check)?;
+    let stale = write_or_check(root, &files, check)?;
     for v in coverage.iter().filter(|v| !v.rejected.is_empty()) {
         for (pair, error) in &v.rejected {
             eprintln!(
@@ -57,7 +57,10 @@ pub fn main(root: &Path, args: &[String]) -> Result<(), Box<dyn Error>> {
         }
     }
     match stale.is_empty() {
-        true => Ok(()),
+        true => {
+            eprintln!("README.md and docs/coverage.md are up to date");
+            Ok(())
+        }
         false if check => Err(format!(
             "out of date: {}; run `cargo xtask coverage` after a full conformance run",
             stale.join(", ")
@@ -70,24 +73,27 @@ pub fn main(root: &Path, args: &[String]) -> Result<(), Box<dyn Error>> {
     }
 }
 
-/// Writes each file whose content differs (unless `check`); returns the names that differed.
-fn write_or_check(files: &[(PathBuf, String)], check: bool) -> Result<Vec<String>, Box<dyn Error>> {
+/// Writes each file (relative to `root`) whose content differs, unless `check`; returns the
+/// names that differed.
+fn write_or_check(
+    root: &Path,
+    files: &[(&str, String)],
+    check: bool,
+) -> Result<Vec<String>, Box<dyn Error>> {
     let mut stale = Vec::new();
-    for (path, text) in files {
-        let old = std::fs::read_to_string(path).unwrap_or_default();
+    for (name, text) in files {
+        let path = root.join(name);
+        let old = std::fs::read_to_string(&path).unwrap_or_default();
         if old == *text {
             continue;
         }
-        stale.push(
-            path.file_name()
-                .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
-        );
+        stale.push((*name).to_owned());
         if !check {
             if let Some(dir) = path.parent() {
                 std::fs::create_dir_all(dir)
                     .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
             }
-            std::fs::write(path, text)
+            std::fs::write(&path, text)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
     }
