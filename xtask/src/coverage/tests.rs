@@ -59,6 +59,12 @@ fn exercised_counts_passing_trials_by_origin() {
         trial("own", "Cast-25", (&["BOOL"], &["INT64"]), Pass),
         trial("custom", "Cast-25", (&["BOOL"], &["INT8"]), Pass),
         trial(
+            "1.23.0-generated",
+            "Cast-28",
+            (&["FLOAT"], &["UINT8"]),
+            Pass,
+        ),
+        trial(
             "1.22.0",
             "CastLike-25",
             (&["FLOAT", "UINT8"], &["UINT8"]),
@@ -74,6 +80,10 @@ fn exercised_counts_passing_trials_by_origin() {
     assert_eq!(pairs, [(&(DataType::Float, DataType::Int4), &2)]);
     let own: Vec<_> = cast.own.keys().collect();
     assert_eq!(own, [&(DataType::Bool, DataType::Int64)]);
+    assert!(
+        !got.contains_key(&v(OpKind::Cast, 28)),
+        "generated cases are not official data"
+    );
     let like = &got[&v(OpKind::CastLike, 25)].official;
     assert!(like.contains_key(&(DataType::Float, DataType::Uint8)));
     let concat = &got[&v(OpKind::Concat, 13)].official;
