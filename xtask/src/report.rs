@@ -55,7 +55,7 @@ fn from_nextest(args: &[String]) -> Result<(), Box<dyn Error>> {
 }
 
 /// `target/onnx-conformance` of this workspace, honouring `CARGO_TARGET_DIR`.
-fn default_dir() -> PathBuf {
+pub(crate) fn default_dir() -> PathBuf {
     let xtask = Path::new(env!("CARGO_MANIFEST_DIR"));
     let workspace = xtask.parent().unwrap_or(xtask);
     let target = match std::env::var_os("CARGO_TARGET_DIR") {
