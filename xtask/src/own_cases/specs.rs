@@ -1,102 +1,17 @@
-//! `cargo xtask own-cases`: writes our own cases, in the official layout, under `tests/cases/`.
-//!
-//! They cover operator versions and types the official data never exercises (Cast-1 with its
-//! string `to`, Concat-1 with its default axis, integer/bool casts, Concat of non-float types).
-//! Expected outputs are computed here from the spec's rules with deliberately plain code
-//! (Rust `as` casts, index-by-index loops), never by the kernels under test.
+//! The own cases: what each one runs and the outputs the spec's rules give for it.
 
+use super::encode::{t, Values, T};
 use half::{bf16, f16};
-use harness::proto::{
-    AttributeProto, Dimension, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorProto,
-    TensorShapeProto, TensorTypeProto, TypeProto, ValueInfoProto,
-};
-use prost::Message;
-use std::error::Error;
-use std::path::Path;
-
-/// The values of one test tensor, typed.
-#[derive(Clone, Debug)]
-enum Values {
-    F32(Vec<f32>),
-    F64(Vec<f64>),
-    F16(Vec<f16>),
-    Bf16(Vec<bf16>),
-    I8(Vec<i8>),
-    I16(Vec<i16>),
-    I32(Vec<i32>),
-    I64(Vec<i64>),
-    U8(Vec<u8>),
-    U16(Vec<u16>),
-    U64(Vec<u64>),
-    Bool(Vec<bool>),
-    Str(Vec<&'static str>),
-}
-
-impl Values {
-    /// TensorProto.DataType code.
-    fn code(&self) -> i32 {
-        match self {
-            Values::F32(_) => 1,
-            Values::U8(_) => 2,
-            Values::I8(_) => 3,
-            Values::U16(_) => 4,
-            Values::I16(_) => 5,
-            Values::I32(_) => 6,
-            Values::I64(_) => 7,
-            Values::Str(_) => 8,
-            Values::Bool(_) => 9,
-            Values::F16(_) => 10,
-            Values::F64(_) => 11,
-            Values::U64(_) => 13,
-            Values::Bf16(_) => 16,
-        }
-    }
-
-    /// Little-endian raw_data, or `None` for strings (which never use raw_data).
-    fn raw(&self) -> Option<Vec<u8>> {
-        fn le<T: Copy, const N: usize>(v: &[T], f: fn(T) -> [u8; N]) -> Vec<u8> {
-            v.iter().flat_map(|&x| f(x)).collect()
-        }
-        Some(match self {
-            Values::F32(v) => le(v, f32::to_le_bytes),
-            Values::F64(v) => le(v, f64::to_le_bytes),
-            Values::F16(v) => le(v, |x: f16| x.to_bits().to_le_bytes()),
-            Values::Bf16(v) => le(v, |x: bf16| x.to_bits().to_le_bytes()),
-            Values::I8(v) => le(v, i8::to_le_bytes),
-            Values::I16(v) => le(v, i16::to_le_bytes),
-            Values::I32(v) => le(v, i32::to_le_bytes),
-            Values::I64(v) => le(v, i64::to_le_bytes),
-            Values::U8(v) => v.clone(),
-            Values::U16(v) => le(v, u16::to_le_bytes),
-            Values::U64(v) => le(v, u64::to_le_bytes),
-            Values::Bool(v) => v.iter().map(|&b| b as u8).collect(),
-            Values::Str(_) => return None,
-        })
-    }
-}
-
-/// A tensor of a case: shape plus values.
-#[derive(Clone, Debug)]
-struct T {
-    shape: Vec<usize>,
-    values: Values,
-}
-
-fn t(shape: &[usize], values: Values) -> T {
-    T {
-        shape: shape.to_vec(),
-        values,
-    }
-}
+use harness::proto::AttributeProto;
 
 /// One case: a single node, its inputs and the expected outputs.
-struct Spec {
-    name: &'static str,
-    opset: i64,
-    op: &'static str,
-    attrs: Vec<AttributeProto>,
-    inputs: Vec<T>,
-    outputs: Vec<T>,
+pub(super) struct Spec {
+    pub(super) name: &'static str,
+    pub(super) opset: i64,
+    pub(super) op: &'static str,
+    pub(super) attrs: Vec<AttributeProto>,
+    pub(super) inputs: Vec<T>,
+    pub(super) outputs: Vec<T>,
 }
 
 fn attr_int(name: &str, i: i64) -> AttributeProto {
@@ -154,7 +69,7 @@ fn concat_reference<V: Copy>(inputs: &[(&[usize], &[V])], axis: usize) -> (Vec<u
     (shape, out)
 }
 
-fn cast_specs() -> Vec<Spec> {
+pub(super) fn cast_specs() -> Vec<Spec> {
     let floats = vec![0.0f32, 1.5, -1.5, 2.9, -2.9, 1000.25, -0.0, 7.99];
     // Out-of-range float -> int is undefined by the spec, so these stay within UINT8.
     let unsigned_floats = vec![0.0f32, 1.5, 254.9, 2.9, 255.5, 100.25, 0.0, 7.99];
@@ -311,7 +226,7 @@ fn concat_spec<V: Copy>(
     }
 }
 
-fn concat_specs() -> Vec<Spec> {
+pub(super) fn concat_specs() -> Vec<Spec> {
     let f = |n: usize, start: f32| (0..n).map(|i| start + i as f32).collect::<Vec<_>>();
     let h = |n: usize| {
         (0..n)
@@ -393,130 +308,9 @@ fn concat_specs() -> Vec<Spec> {
     ]
 }
 
-fn tensor_proto(name: &str, t: &T) -> TensorProto {
-    let string_data = match &t.values {
-        Values::Str(v) => v.iter().map(|s| s.as_bytes().to_vec()).collect(),
-        _ => Vec::new(),
-    };
-    TensorProto {
-        name: name.into(),
-        dims: t.shape.iter().map(|&d| d as i64).collect(),
-        data_type: t.values.code(),
-        raw_data: t.values.raw(),
-        string_data,
-        ..Default::default()
-    }
-}
-
-fn value_info(name: &str, t: &T) -> ValueInfoProto {
-    let dim = t
-        .shape
-        .iter()
-        .map(|&d| Dimension {
-            dim_value: Some(d as i64),
-            dim_param: None,
-        })
-        .collect();
-    ValueInfoProto {
-        name: name.into(),
-        r#type: Some(TypeProto {
-            tensor_type: Some(TensorTypeProto {
-                elem_type: t.values.code(),
-                shape: Some(TensorShapeProto { dim }),
-            }),
-        }),
-    }
-}
-
-fn model(spec: &Spec) -> ModelProto {
-    let in_names: Vec<String> = (0..spec.inputs.len()).map(|i| format!("x{i}")).collect();
-    let out_names: Vec<String> = (0..spec.outputs.len()).map(|i| format!("y{i}")).collect();
-    let graph = GraphProto {
-        name: spec.name.into(),
-        node: vec![NodeProto {
-            input: in_names.clone(),
-            output: out_names.clone(),
-            op_type: spec.op.into(),
-            attribute: spec.attrs.clone(),
-            ..Default::default()
-        }],
-        input: in_names
-            .iter()
-            .zip(&spec.inputs)
-            .map(|(n, t)| value_info(n, t))
-            .collect(),
-        output: out_names
-            .iter()
-            .zip(&spec.outputs)
-            .map(|(n, t)| value_info(n, t))
-            .collect(),
-        ..Default::default()
-    };
-    ModelProto {
-        ir_version: 3,
-        producer_name: "onnx-conformance own-cases".into(),
-        graph: Some(graph),
-        opset_import: vec![OperatorSetIdProto {
-            domain: String::new(),
-            version: spec.opset,
-        }],
-        ..Default::default()
-    }
-}
-
-/// Every file of every own case: (path relative to the cases dir, bytes).
-pub fn files() -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    for spec in cast_specs().into_iter().chain(concat_specs()) {
-        let dir = spec.name;
-        out.push((format!("{dir}/model.onnx"), model(&spec).encode_to_vec()));
-        for (kind, tensors) in [("input", &spec.inputs), ("output", &spec.outputs)] {
-            for (k, t) in tensors.iter().enumerate() {
-                let pb = tensor_proto(&format!("{kind}_{k}"), t).encode_to_vec();
-                out.push((format!("{dir}/test_data_set_0/{kind}_{k}.pb"), pb));
-            }
-        }
-    }
-    out
-}
-
-/// Writes every own case under `root` (normally `tests/cases`), replacing what is there.
-pub fn write(root: &Path) -> Result<usize, Box<dyn Error>> {
-    if root.exists() {
-        std::fs::remove_dir_all(root)
-            .map_err(|e| format!("cannot clear {}: {e}", root.display()))?;
-    }
-    let files = files();
-    for (rel, bytes) in &files {
-        let path = root.join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-        }
-        std::fs::write(&path, bytes)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
-    Ok(files.len())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The committed `tests/cases` must be exactly what the generator writes.
-    #[test]
-    fn committed_cases_are_fresh() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/cases");
-        for (rel, bytes) in files() {
-            let path = root.join(&rel);
-            let on_disk = std::fs::read(&path)
-                .unwrap_or_else(|e| panic!("{}: {e}; run `cargo xtask own-cases`", path.display()));
-            assert!(
-                on_disk == bytes,
-                "{rel} is stale; run `cargo xtask own-cases`"
-            );
-        }
-    }
 
     #[test]
     fn concat_reference_follows_the_definition() {

@@ -1,0 +1,155 @@
+//! Encoding an own case as ONNX protobuf: typed values, tensors, value infos and the model.
+
+use half::{bf16, f16};
+use harness::proto::{
+    Dimension, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorProto,
+    TensorShapeProto, TensorTypeProto, TypeProto, ValueInfoProto,
+};
+
+use super::specs::Spec;
+
+/// The values of one test tensor, typed.
+#[derive(Clone, Debug)]
+pub(super) enum Values {
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    F16(Vec<f16>),
+    Bf16(Vec<bf16>),
+    I8(Vec<i8>),
+    I16(Vec<i16>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    U8(Vec<u8>),
+    U16(Vec<u16>),
+    U64(Vec<u64>),
+    Bool(Vec<bool>),
+    Str(Vec<&'static str>),
+}
+
+impl Values {
+    /// TensorProto.DataType code.
+    fn code(&self) -> i32 {
+        match self {
+            Values::F32(_) => 1,
+            Values::U8(_) => 2,
+            Values::I8(_) => 3,
+            Values::U16(_) => 4,
+            Values::I16(_) => 5,
+            Values::I32(_) => 6,
+            Values::I64(_) => 7,
+            Values::Str(_) => 8,
+            Values::Bool(_) => 9,
+            Values::F16(_) => 10,
+            Values::F64(_) => 11,
+            Values::U64(_) => 13,
+            Values::Bf16(_) => 16,
+        }
+    }
+
+    /// Little-endian raw_data, or `None` for strings (which never use raw_data).
+    fn raw(&self) -> Option<Vec<u8>> {
+        fn le<T: Copy, const N: usize>(v: &[T], f: fn(T) -> [u8; N]) -> Vec<u8> {
+            v.iter().flat_map(|&x| f(x)).collect()
+        }
+        Some(match self {
+            Values::F32(v) => le(v, f32::to_le_bytes),
+            Values::F64(v) => le(v, f64::to_le_bytes),
+            Values::F16(v) => le(v, |x: f16| x.to_bits().to_le_bytes()),
+            Values::Bf16(v) => le(v, |x: bf16| x.to_bits().to_le_bytes()),
+            Values::I8(v) => le(v, i8::to_le_bytes),
+            Values::I16(v) => le(v, i16::to_le_bytes),
+            Values::I32(v) => le(v, i32::to_le_bytes),
+            Values::I64(v) => le(v, i64::to_le_bytes),
+            Values::U8(v) => v.clone(),
+            Values::U16(v) => le(v, u16::to_le_bytes),
+            Values::U64(v) => le(v, u64::to_le_bytes),
+            Values::Bool(v) => v.iter().map(|&b| b as u8).collect(),
+            Values::Str(_) => return None,
+        })
+    }
+}
+
+/// A tensor of a case: shape plus values.
+#[derive(Clone, Debug)]
+pub(super) struct T {
+    pub(super) shape: Vec<usize>,
+    pub(super) values: Values,
+}
+
+pub(super) fn t(shape: &[usize], values: Values) -> T {
+    T {
+        shape: shape.to_vec(),
+        values,
+    }
+}
+
+pub(super) fn tensor_proto(name: &str, t: &T) -> TensorProto {
+    let string_data = match &t.values {
+        Values::Str(v) => v.iter().map(|s| s.as_bytes().to_vec()).collect(),
+        _ => Vec::new(),
+    };
+    TensorProto {
+        name: name.into(),
+        dims: t.shape.iter().map(|&d| d as i64).collect(),
+        data_type: t.values.code(),
+        raw_data: t.values.raw(),
+        string_data,
+        ..Default::default()
+    }
+}
+
+fn value_info(name: &str, t: &T) -> ValueInfoProto {
+    let dim = t
+        .shape
+        .iter()
+        .map(|&d| Dimension {
+            dim_value: Some(d as i64),
+            dim_param: None,
+        })
+        .collect();
+    ValueInfoProto {
+        name: name.into(),
+        r#type: Some(TypeProto {
+            tensor_type: Some(TensorTypeProto {
+                elem_type: t.values.code(),
+                shape: Some(TensorShapeProto { dim }),
+            }),
+        }),
+    }
+}
+
+pub(super) fn model(spec: &Spec) -> ModelProto {
+    let in_names: Vec<String> = (0..spec.inputs.len()).map(|i| format!("x{i}")).collect();
+    let out_names: Vec<String> = (0..spec.outputs.len()).map(|i| format!("y{i}")).collect();
+    let graph = GraphProto {
+        name: spec.name.into(),
+        node: vec![NodeProto {
+            input: in_names.clone(),
+            output: out_names.clone(),
+            op_type: spec.op.into(),
+            attribute: spec.attrs.clone(),
+            ..Default::default()
+        }],
+        input: in_names
+            .iter()
+            .zip(&spec.inputs)
+            .map(|(n, t)| value_info(n, t))
+            .collect(),
+        output: out_names
+            .iter()
+            .zip(&spec.outputs)
+            .map(|(n, t)| value_info(n, t))
+            .collect(),
+        ..Default::default()
+    };
+    ModelProto {
+        ir_version: 3,
+        producer_name: "onnx-conformance own-cases".into(),
+        graph: Some(graph),
+        opset_import: vec![OperatorSetIdProto {
+            domain: String::new(),
+            version: spec.opset,
+        }],
+        ..Default::default()
+    }
+}
