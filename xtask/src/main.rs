@@ -1,5 +1,6 @@
 //! Project tasks: `cargo xtask <task>`.
 
+mod bench_compare;
 mod own_cases;
 
 use std::path::PathBuf;
@@ -10,6 +11,7 @@ fn main() {
     let result = match args.first().map(String::as_str) {
         Some("own-cases") => own_cases::write(&root.join("tests/cases"))
             .map(|n| eprintln!("wrote {n} files under tests/cases")),
+        Some("bench-compare") => bench_compare::run(&root, &args[1..]),
         _ => Err("usage: cargo xtask own-cases".into()),
     };
     if let Err(e) = result {
