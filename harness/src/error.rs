@@ -28,6 +28,14 @@ impl Error {
             message: message.into(),
         }
     }
+
+    /// This error, naming `path` if it does not name a file yet.
+    pub fn in_file(mut self, path: impl AsRef<Path>) -> Error {
+        if self.path.is_none() {
+            self.path = Some(path.as_ref().to_path_buf());
+        }
+        self
+    }
 }
 
 impl fmt::Display for Error {

@@ -1,6 +1,19 @@
 //! Number formats that Rust and `half` lack: float8 (x5), float4, int4/uint4, int2/uint2,
 //! and the two complex types. Each is a transparent newtype over its bits; sub-byte formats
 //! hold one element per byte (packing is a storage concern of the reader).
+//!
+//! Conversions go through [`Exact`], an exact value, so that every cast rounds once.
+
+mod e8m0;
+mod exact;
+mod float;
+mod round;
+mod subbyte_int;
+#[cfg(test)]
+mod tests;
+
+pub use exact::{CastRules, Exact, Generation, RoundMode};
+pub use float::{cast_float, FloatFormat};
 
 macro_rules! bits_newtype {
     ($(#[$doc:meta] $name:ident($repr:ty, $mask:literal);)*) => {$(

@@ -1,0 +1,210 @@
+//! Reading a case directory: model.onnx and test_data_set_N/*.pb into [`Case`].
+
+#[cfg(test)]
+mod bad_tensor_tests;
+#[cfg(test)]
+mod case_tests;
+mod element;
+mod model;
+mod payload;
+#[cfg(test)]
+mod spec_vector_tests;
+mod tensor_proto;
+#[cfg(test)]
+mod tensor_tests;
+
+pub use model::{convert_model, is_default_domain};
+pub use tensor_proto::{decode_tensor, element_type, MAX_ELEMENTS};
+
+use crate::case::{Case, DataSet, Graph, Model};
+use crate::error::Error;
+use crate::proto::{ModelProto, TensorProto};
+use onnx_conformance::{DataType, Tensor};
+use prost::Message;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Reads the case in `dir`: its model and every data set, tensors typed by the graph's
+/// declared types and bound to graph inputs/outputs by position.
+pub fn load_case(dir: &Path) -> Result<Case, Error> {
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| Error::at(dir, "not a case directory"))?;
+    let model = read_model(&dir.join("model.onnx"))?;
+    let data_sets = data_set_dirs(dir)?
+        .into_iter()
+        .map(|d| load_data_set(&d, &model))
+        .collect::<Result<_, _>>()?;
+    Ok(Case {
+        dir: dir.to_path_buf(),
+        name,
+        model,
+        data_sets,
+    })
+}
+
+/// Reads and converts a `model.onnx`.
+pub fn read_model(path: &Path) -> Result<Model, Error> {
+    let bytes = read_file(path)?;
+    let mp = ModelProto::decode(bytes.as_slice())
+        .map_err(|e| Error::at(path, format!("not a valid ModelProto: {e}")))?;
+    convert_model(mp).map_err(|e| e.in_file(path))
+}
+
+/// Reads a serialized TensorProto (`input_K.pb`) as a tensor of the declared type.
+pub fn read_tensor(path: &Path, declared: Option<DataType>) -> Result<Tensor, Error> {
+    let bytes = read_file(path)?;
+    let tp = TensorProto::decode(bytes.as_slice())
+        .map_err(|e| Error::at(path, format!("not a valid TensorProto: {e}")))?;
+    decode_tensor(&tp, declared).map_err(|e| e.in_file(path))
+}
+
+fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
+    std::fs::read(path).map_err(|e| Error::at(path, format!("cannot read: {e}")))
+}
+
+/// `N` if `name` is `<prefix>N<suffix>` with N in canonical decimal (no sign, no leading zero).
+fn numbered(name: &str, prefix: &str, suffix: &str) -> Option<usize> {
+    let digits = name.strip_prefix(prefix)?.strip_suffix(suffix)?;
+    let n: usize = digits.parse().ok()?;
+    (n.to_string() == digits).then_some(n)
+}
+
+/// The entries of `dir`, by file name.
+fn entries(dir: &Path) -> Result<Vec<(String, PathBuf)>, Error> {
+    let list = std::fs::read_dir(dir).map_err(|e| Error::at(dir, format!("cannot list: {e}")))?;
+    list.map(|entry| {
+        let entry = entry.map_err(|e| Error::at(dir, format!("cannot list: {e}")))?;
+        Ok((
+            entry.file_name().to_string_lossy().into_owned(),
+            entry.path(),
+        ))
+    })
+    .collect()
+}
+
+/// The `test_data_set_N` directories of a case, in numeric order; at least one.
+fn data_set_dirs(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let sets: BTreeMap<usize, PathBuf> = entries(dir)?
+        .into_iter()
+        .filter_map(|(name, path)| Some((numbered(&name, "test_data_set_", "")?, path)))
+        .collect();
+    if sets.is_empty() {
+        return Err(Error::at(dir, "case has no test_data_set_N directory"));
+    }
+    Ok(sets.into_values().collect())
+}
+
+/// The `<role>_K.pb` files of a data set, which must be numbered 0, 1, ... without a gap.
+fn numbered_files(
+    files: &[(String, PathBuf)],
+    dir: &Path,
+    role: &str,
+) -> Result<Vec<PathBuf>, Error> {
+    let prefix = format!("{role}_");
+    let found: BTreeMap<usize, &PathBuf> = files
+        .iter()
+        .filter_map(|(name, path)| Some((numbered(name, &prefix, ".pb")?, path)))
+        .collect();
+    if let Some((missing, (_, later))) = found.iter().enumerate().find(|(i, (k, _))| i != *k) {
+        return Err(Error::at(
+            dir.join(format!("{role}_{missing}.pb")),
+            format!("file missing, although {} exists", later.display()),
+        ));
+    }
+    Ok(found.into_values().cloned().collect())
+}
+
+/// Reads one data set, binding `input_K.pb` to graph input K and `output_K.pb` to graph output
+/// K by position (names inside the files are not trusted: old releases say `x`/`y`).
+fn load_data_set(dir: &Path, model: &Model) -> Result<DataSet, Error> {
+    let files = entries(dir)?;
+    if let Some((_, stray)) = files.iter().find(|(name, _)| {
+        name.ends_with(".pb")
+            && numbered(name, "input_", ".pb").is_none()
+            && numbered(name, "output_", ".pb").is_none()
+    }) {
+        return Err(Error::at(
+            stray,
+            "unexpected .pb file in a data set (expected input_K.pb or output_K.pb)",
+        ));
+    }
+    let graph = &model.graph;
+    let input_files = numbered_files(&files, dir, "input")?;
+    let output_files = numbered_files(&files, dir, "output")?;
+    check_input_count(&input_files, dir, graph)?;
+    check_output_count(&output_files, dir, graph)?;
+    let inputs = read_bound(&input_files, |k| graph.inputs.get(k).and_then(|v| v.dtype))?;
+    let outputs = read_bound(&output_files, |k| {
+        graph.outputs.get(k).and_then(|v| v.dtype)
+    })?;
+    Ok(DataSet {
+        dir: dir.to_path_buf(),
+        inputs,
+        outputs,
+    })
+}
+
+fn read_bound(
+    files: &[PathBuf],
+    declared: impl Fn(usize) -> Option<DataType>,
+) -> Result<Vec<Tensor>, Error> {
+    files
+        .iter()
+        .enumerate()
+        .map(|(k, path)| read_tensor(path, declared(k)))
+        .collect()
+}
+
+/// Input files may stop early only where the remaining graph inputs have initializers.
+fn check_input_count(files: &[PathBuf], dir: &Path, graph: &Graph) -> Result<(), Error> {
+    let declared = graph.inputs.len();
+    if files.len() > declared {
+        return Err(Error::at(
+            &files[declared],
+            format!("no graph input at position {declared}: the graph declares {declared} inputs"),
+        ));
+    }
+    let unfed = graph.inputs[files.len()..]
+        .iter()
+        .enumerate()
+        .find(|(_, vi)| !graph.initializers.iter().any(|(n, _)| *n == vi.name));
+    match unfed {
+        Some((i, vi)) => {
+            let k = files.len() + i;
+            Err(Error::at(
+                dir.join(format!("input_{k}.pb")),
+                format!(
+                    "file missing for graph input {k} '{}', which has no initializer",
+                    vi.name
+                ),
+            ))
+        }
+        None => Ok(()),
+    }
+}
+
+/// Every declared graph output needs its expected value, and no file may be left over.
+fn check_output_count(files: &[PathBuf], dir: &Path, graph: &Graph) -> Result<(), Error> {
+    let declared = graph.outputs.len();
+    if files.len() > declared {
+        return Err(Error::at(
+            &files[declared],
+            format!(
+                "no graph output at position {declared}: the graph declares {declared} outputs"
+            ),
+        ));
+    }
+    if files.len() < declared {
+        let k = files.len();
+        return Err(Error::at(
+            dir.join(format!("output_{k}.pb")),
+            format!(
+                "file missing for graph output {k} '{}' (the graph declares {declared} outputs)",
+                graph.outputs[k].name
+            ),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,226 @@
+//! One decoder and one rounding encoder for every sign/exponent/mantissa format, driven by a
+//! format table (spec §3.1, §3.3, §3.4).
+
+use super::exact::{shr_half_even, CastRules, Exact, Generation};
+
+/// How a format spends its special codes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Specials {
+    /// IEEE 754 (f16, bf16, f32, f64): exponent all ones is Inf or NaN; overflow gives Inf.
+    Ieee,
+    /// FLOAT8E5M2: IEEE layout, but NaN is written S.11111.11 (Cast <= 23) or S.11111.10
+    /// (Cast-24 and later), and saturation applies.
+    E5M2,
+    /// FLOAT8E4M3FN: no Inf; only S.1111.111 is NaN.
+    Fn,
+    /// FNUZ float8: no Inf and no -0; the code 0x80 alone is NaN.
+    Fnuz,
+    /// FLOAT4E2M1: no Inf, no NaN; overflow always saturates.
+    Float4,
+}
+
+/// A format's shape: field widths, bias, largest finite value and special codes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Layout {
+    /// Exponent field width E.
+    pub exp_bits: u32,
+    /// Mantissa field width M (hidden bit not counted).
+    pub mant_bits: u32,
+    /// Exponent bias; emin = 1 - bias.
+    pub bias: i32,
+    /// Unbiased exponent of the largest finite value.
+    pub emax: i32,
+    /// Largest finite significand at emax, hidden bit included, as an integer.
+    pub rmax: u64,
+    /// Special-code scheme.
+    pub specials: Specials,
+}
+
+/// Builds a table row; `rmax` defaults to all mantissa bits set (IEEE-like formats).
+const fn layout(
+    exp_bits: u32,
+    mant_bits: u32,
+    bias: i32,
+    emax: i32,
+    rmax: u64,
+    s: Specials,
+) -> Layout {
+    Layout {
+        exp_bits,
+        mant_bits,
+        bias,
+        emax,
+        rmax,
+        specials: s,
+    }
+}
+
+// Rows of spec §3.1. rmax for IEEE formats is 2^(M+1) - 1.
+pub(crate) const F64: Layout = layout(11, 52, 1023, 1023, (1 << 53) - 1, Specials::Ieee);
+pub(crate) const F32: Layout = layout(8, 23, 127, 127, (1 << 24) - 1, Specials::Ieee);
+pub(crate) const F16: Layout = layout(5, 10, 15, 15, 2047, Specials::Ieee);
+pub(crate) const BF16: Layout = layout(8, 7, 127, 127, 255, Specials::Ieee);
+pub(crate) const E4M3FN: Layout = layout(4, 3, 7, 8, 14, Specials::Fn);
+pub(crate) const E4M3FNUZ: Layout = layout(4, 3, 8, 7, 15, Specials::Fnuz);
+pub(crate) const E5M2: Layout = layout(5, 2, 15, 15, 7, Specials::E5M2);
+pub(crate) const E5M2FNUZ: Layout = layout(5, 2, 16, 15, 7, Specials::Fnuz);
+pub(crate) const E2M1: Layout = layout(2, 1, 1, 2, 3, Specials::Float4);
+
+impl Layout {
+    /// The sign bit.
+    const fn sign_bit(&self) -> u64 {
+        1 << (self.exp_bits + self.mant_bits)
+    }
+
+    /// The exponent field with every bit set, in place.
+    const fn exp_all_ones(&self) -> u64 {
+        ((1 << self.exp_bits) - 1) << self.mant_bits
+    }
+
+    /// The smallest normal exponent.
+    const fn emin(&self) -> i32 {
+        1 - self.bias
+    }
+
+    /// The code of the largest finite value, sign clear.
+    const fn max_code(&self) -> u64 {
+        (((self.emax + self.bias) as u64) << self.mant_bits) | (self.rmax - (1 << self.mant_bits))
+    }
+
+    /// The sign bit if `negative`, else 0.
+    fn sign(&self, negative: bool) -> u64 {
+        if negative {
+            self.sign_bit()
+        } else {
+            0
+        }
+    }
+
+    /// Decodes `code` exactly (spec §3.1); the FNUZ NaN sign follows the generation (§3.2).
+    pub(crate) fn decode(&self, code: u64, generation: Generation) -> Exact {
+        let m = self.mant_bits;
+        let negative = code & self.sign_bit() != 0;
+        let field = (code >> m) & ((1 << self.exp_bits) - 1);
+        let frac = code & ((1 << m) - 1);
+        let all_ones = field == (1 << self.exp_bits) - 1;
+        match self.specials {
+            Specials::Ieee | Specials::E5M2 if all_ones && frac == 0 => {
+                return Exact::Inf { negative };
+            }
+            Specials::Ieee | Specials::E5M2 if all_ones => return Exact::Nan { negative },
+            Specials::Fn if all_ones && frac == (1 << m) - 1 => return Exact::Nan { negative },
+            // 0x80 is "-0" in the layout; older generators decoded it as +NaN, ml_dtypes as -NaN.
+            Specials::Fnuz if code == self.sign_bit() => {
+                return Exact::Nan {
+                    negative: generation == Generation::From24,
+                };
+            }
+            _ => {}
+        }
+        let (mant, scale) = if field == 0 {
+            (frac, self.emin())
+        } else {
+            (frac | (1 << m), field as i32 - self.bias)
+        };
+        Exact::Finite {
+            negative,
+            mant: u128::from(mant),
+            exp: scale - m as i32,
+        }
+    }
+
+    /// Encodes `v`, rounding once half to even, with the overflow and NaN rules of §3.3/§3.4.
+    pub(crate) fn encode(&self, v: &Exact, rules: &CastRules) -> u64 {
+        match *v {
+            Exact::Nan { negative } => self.nan_code(negative, rules.generation),
+            Exact::Inf { negative } => self.overflow_code(negative, rules.saturate),
+            Exact::Finite {
+                negative,
+                mant,
+                exp,
+            } => self.encode_finite(negative, mant, exp, rules.saturate),
+        }
+    }
+
+    /// Steps 2-7 of §3.3 for a finite value (-1)^negative * mant * 2^exp.
+    fn encode_finite(&self, negative: bool, mant: u128, exp: i32, saturate: bool) -> u64 {
+        if mant == 0 {
+            return self.zero_code(negative);
+        }
+        let m = i64::from(self.mant_bits);
+        // e = floor(log2 |x|); e2 is the exponent actually used, never below emin.
+        let e = i64::from(127 - mant.leading_zeros()) + i64::from(exp);
+        let mut e2 = e.max(i64::from(self.emin()));
+        // r = |x| / 2^(e2 - M), rounded half to even with integer shifts only.
+        let shift = e2 - m - i64::from(exp);
+        let mut r = if shift <= 0 {
+            // Here |x| < 2^(e2+1), so the shifted significand stays below 2^(M+1).
+            mant << shift.unsigned_abs()
+        } else {
+            shr_half_even(mant, u32::try_from(shift).unwrap_or(u32::MAX))
+        };
+        if r == 1 << (m + 1) {
+            // Rounding carried into the next binade.
+            r = 1 << m;
+            e2 += 1;
+        }
+        if r == 0 {
+            return self.zero_code(negative);
+        }
+        let emax = i64::from(self.emax);
+        if e2 > emax || (e2 == emax && r > u128::from(self.rmax)) {
+            return self.overflow_code(negative, saturate);
+        }
+        let body = if r >= 1 << m {
+            // Normal: biased exponent and the mantissa without its hidden bit.
+            (((e2 + i64::from(self.bias)) as u64) << m) | (r as u64 - (1 << m))
+        } else {
+            // Subnormal: exponent field 0 (only possible at e2 = emin).
+            r as u64
+        };
+        self.sign(negative) | body
+    }
+
+    /// A zero of the given sign; FNUZ formats have only +0.
+    fn zero_code(&self, negative: bool) -> u64 {
+        match self.specials {
+            Specials::Fnuz => 0,
+            _ => self.sign(negative),
+        }
+    }
+
+    /// What a too-large finite value or an infinity becomes (§3.3 step 6).
+    fn overflow_code(&self, negative: bool, saturate: bool) -> u64 {
+        let max = self.sign(negative) | self.max_code();
+        let inf = self.sign(negative) | self.exp_all_ones();
+        match self.specials {
+            // saturate is a float8 attribute: IEEE targets always overflow to Inf.
+            Specials::Ieee => inf,
+            Specials::Float4 => max,
+            _ if saturate => max,
+            Specials::E5M2 => inf,
+            Specials::Fn => self.sign(negative) | self.exp_all_ones() | ((1 << self.mant_bits) - 1),
+            Specials::Fnuz => self.sign_bit(),
+        }
+    }
+
+    /// The NaN code for a NaN of the given sign (§3.4).
+    fn nan_code(&self, negative: bool, generation: Generation) -> u64 {
+        let s = self.sign(negative);
+        let all = self.exp_all_ones();
+        let before = generation == Generation::Before24;
+        match self.specials {
+            // Canonical quiet NaN: top mantissa bit only, sign kept.
+            Specials::Ieee => s | all | (1 << (self.mant_bits - 1)),
+            // Cast <= 23 wrote S.11111.11, ml_dtypes (Cast-24 and later) S.11111.10.
+            Specials::E5M2 if before => s | all | 0b11,
+            Specials::E5M2 => s | all | 0b10,
+            Specials::Fn => s | all | ((1 << self.mant_bits) - 1),
+            Specials::Fnuz => self.sign_bit(),
+            // No NaN in FLOAT4E2M1: Cast <= 23 gave +6 for any NaN; ml_dtypes (Cast-24 and
+            // later) gives -0 for +NaN and +0 for -NaN.
+            Specials::Float4 if before => self.max_code(),
+            Specials::Float4 => self.sign(!negative),
+        }
+    }
+}

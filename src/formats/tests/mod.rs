@@ -1,0 +1,163 @@
+//! Tests of the number formats against the spec's vectors and a slow independent reference.
+
+mod decode;
+mod integers;
+mod midpoints;
+mod reference;
+mod sweep;
+mod vectors;
+mod vectors_narrow;
+
+use super::{
+    cast_float, CastRules, Exact, FloatFormat, Generation, RoundMode, F4E2M1, F8E4M3FN, F8E4M3FNUZ,
+    F8E5M2, F8E5M2FNUZ, F8E8M0,
+};
+use half::{bf16, f16};
+use reference::RefFormat;
+
+/// Rules with the given saturate flag and generation, rounding `up`.
+fn rules(saturate: bool, from24: bool) -> CastRules {
+    CastRules {
+        saturate,
+        round_mode: RoundMode::Up,
+        generation: if from24 {
+            Generation::From24
+        } else {
+            Generation::Before24
+        },
+    }
+}
+
+/// Uniform access to the code of every kernel float type (test only).
+trait Bits: FloatFormat {
+    fn bits(self) -> u64;
+    fn of(bits: u64) -> Self;
+}
+
+macro_rules! bits {
+    ($($t:ty: $repr:ty),*) => {$(
+        impl Bits for $t {
+            fn bits(self) -> u64 {
+                u64::from(self.to_bits())
+            }
+            fn of(bits: u64) -> Self {
+                <$t>::from_bits(bits as $repr)
+            }
+        }
+    )*};
+}
+bits!(f32: u32, f64: u64, f16: u16, bf16: u16, F8E4M3FN: u8, F8E4M3FNUZ: u8, F8E5M2: u8,
+      F8E5M2FNUZ: u8, F8E8M0: u8, F4E2M1: u8);
+
+/// The kernel's code for `v` in format `T`.
+fn enc<T: Bits>(v: &Exact, r: &CastRules) -> u64 {
+    T::from_exact(v, r).bits()
+}
+
+/// A target format: its name, its reference table and the kernel encoder.
+struct Target {
+    name: &'static str,
+    reference: RefFormat,
+    kernel: fn(&Exact, &CastRules) -> u64,
+}
+
+/// Every small and IEEE target that the generic reference covers.
+fn targets() -> Vec<Target> {
+    vec![
+        Target {
+            name: "FLOAT8E4M3FN",
+            reference: reference::e4m3fn(),
+            kernel: enc::<F8E4M3FN>,
+        },
+        Target {
+            name: "FLOAT8E4M3FNUZ",
+            reference: reference::e4m3fnuz(),
+            kernel: enc::<F8E4M3FNUZ>,
+        },
+        Target {
+            name: "FLOAT8E5M2",
+            reference: reference::e5m2(),
+            kernel: enc::<F8E5M2>,
+        },
+        Target {
+            name: "FLOAT8E5M2FNUZ",
+            reference: reference::e5m2fnuz(),
+            kernel: enc::<F8E5M2FNUZ>,
+        },
+        Target {
+            name: "FLOAT4E2M1",
+            reference: reference::e2m1(),
+            kernel: enc::<F4E2M1>,
+        },
+        Target {
+            name: "FLOAT16",
+            reference: reference::f16(),
+            kernel: enc::<f16>,
+        },
+        Target {
+            name: "BFLOAT16",
+            reference: reference::bf16(),
+            kernel: enc::<bf16>,
+        },
+    ]
+}
+
+/// Collects mismatches and fails with the first few and the count.
+#[derive(Default)]
+struct Failures {
+    count: usize,
+    checked: usize,
+    first: Vec<String>,
+}
+
+impl Failures {
+    fn check(&mut self, ok: bool, describe: impl FnOnce() -> String) {
+        self.checked += 1;
+        if !ok {
+            self.count += 1;
+            if self.first.len() < 12 {
+                self.first.push(describe());
+            }
+        }
+    }
+
+    fn assert_none(&self, what: &str) {
+        assert!(self.checked > 0, "{what}: nothing was checked");
+        assert!(
+            self.count == 0,
+            "{what}: {} of {} differ, first:\n{}",
+            self.count,
+            self.checked,
+            self.first.join("\n")
+        );
+    }
+}
+
+/// Casts every input of `S` to `T` and compares the codes with `expected`.
+fn check<S: Bits, T: Bits>(what: &str, r: &CastRules, inputs: &[S], expected: &[u64]) {
+    assert_eq!(inputs.len(), expected.len(), "{what}: table lengths");
+    let got: Vec<u64> = inputs
+        .iter()
+        .map(|&x| cast_float::<S, T>(x, r).bits())
+        .collect();
+    let diff: Vec<String> = got
+        .iter()
+        .zip(expected)
+        .enumerate()
+        .filter(|(_, (g, e))| g != e)
+        .map(|(i, (g, e))| format!("[{i}] got {g:#x} want {e:#x}"))
+        .collect();
+    assert!(
+        diff.is_empty(),
+        "{what} {r:?}: {} differ: {}",
+        diff.len(),
+        diff.join(", ")
+    );
+}
+
+/// Parses a row of hex codes such as `"2f 2f 30"`.
+fn hex(row: &str) -> Vec<u64> {
+    row.split_whitespace()
+        .map(|h| u64::from_str_radix(h, 16).expect("test table holds hex"))
+        .collect()
+}

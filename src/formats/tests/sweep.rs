@@ -1,0 +1,69 @@
+//! Every f16 and every bf16 value encoded into every target, against the reference.
+
+use super::reference::{self, f32_bits_exact, ieee_val, Val};
+use super::{bf16, f16};
+use super::{rules, targets, Bits, Failures, FloatFormat, RoundMode, F8E8M0};
+
+/// Checks all 65536 codes of source `S` (decoded by the reference with `ebits`/`mbits`/`bias`).
+fn sweep<S: Bits>(name: &str, ebits: u32, mbits: u32, bias: i32) {
+    let targets = targets();
+    let mut f = Failures::default();
+    for bits in 0..=u64::from(u16::MAX) {
+        let v = ieee_val(bits, ebits, mbits, bias);
+        let x = S::of(bits);
+        for from24 in [false, true] {
+            for saturate in [false, true] {
+                let r = rules(saturate, from24);
+                let exact = x.to_exact(&r);
+                for t in &targets {
+                    let got = (t.kernel)(&exact, &r) as u32;
+                    let want = if t.name == "BFLOAT16" && !from24 {
+                        // Cast <= 23: the top half of the f32 bits (exact here).
+                        f32_bits_exact(v) >> 16
+                    } else {
+                        t.reference.encode(v, saturate, from24)
+                    };
+                    f.check(got == want, || {
+                        format!("{name} {bits:#06x} -> {} sat={saturate} gen24={from24}: got {got:#x}, want {want:#x}", t.name)
+                    });
+                }
+                let got32 = f32::from_exact(&exact, &r).to_bits();
+                let want32 = f32_bits_exact(v);
+                f.check(got32 == want32, || {
+                    format!("{name} {bits:#06x} -> FLOAT: got {got32:#x}, want {want32:#x}")
+                });
+            }
+        }
+        check_e8m0(name, bits, x, v, &mut f);
+    }
+    f.assert_none(name);
+}
+
+/// E8M0 in every round mode, saturating or not.
+fn check_e8m0<S: Bits>(name: &str, bits: u64, x: S, v: Val, f: &mut Failures) {
+    for (mode, up, down) in [
+        (RoundMode::Up, true, false),
+        (RoundMode::Down, false, true),
+        (RoundMode::Nearest, false, false),
+    ] {
+        for saturate in [false, true] {
+            let mut r = rules(saturate, true);
+            r.round_mode = mode;
+            let got = F8E8M0::from_exact(&x.to_exact(&r), &r).bits() as u32;
+            let want = reference::e8m0_encode(v, up, down, saturate);
+            f.check(got == want, || {
+                format!("{name} {bits:#06x} -> FLOAT8E8M0 {mode:?} sat={saturate}: got {got:#x}, want {want:#x}")
+            });
+        }
+    }
+}
+
+#[test]
+fn encode_every_f16_value() {
+    sweep::<f16>("FLOAT16", 5, 10, 15);
+}
+
+#[test]
+fn encode_every_bf16_value() {
+    sweep::<bf16>("BFLOAT16", 8, 7, 127);
+}
