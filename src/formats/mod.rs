@@ -6,6 +6,7 @@
 
 mod e8m0;
 mod exact;
+pub(crate) mod fast;
 mod float;
 mod round;
 mod subbyte_int;

@@ -1,0 +1,222 @@
+//! Branch-free element conversions on bit patterns: the narrow float encoder (one rounding,
+//! specials taken from the exact path), f16 widening, NaN canonicalisation, float to int4.
+
+use super::super::exact::{CastRules, Exact};
+use super::super::round::{self, Layout};
+use super::super::{FloatFormat, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
+use half::{bf16, f16};
+
+/// A float format the narrow encoder can target: its table row and its code.
+pub(crate) trait Target: FloatFormat + Copy + Send + Sync + 'static {
+    /// The format's row of the format table.
+    const LAYOUT: Layout;
+    /// The code of this value, in the low bits.
+    fn code(self) -> u32;
+    /// The value with this code (bits above the format's width are dropped).
+    fn from_code(code: u32) -> Self;
+}
+
+macro_rules! target {
+    ($($t:ty => $layout:expr, $repr:ty;)*) => {$(
+        impl Target for $t {
+            const LAYOUT: Layout = $layout;
+            fn code(self) -> u32 {
+                u32::from(self.to_bits())
+            }
+            #[inline(always)]
+            fn from_code(code: u32) -> Self {
+                <$t>::from_bits(code as $repr)
+            }
+        }
+    )*};
+}
+
+target! {
+    f16 => round::F16, u16;
+    bf16 => round::BF16, u16;
+    F8E4M3FN => round::E4M3FN, u8;
+    F8E4M3FNUZ => round::E4M3FNUZ, u8;
+    F8E5M2 => round::E5M2, u8;
+    F8E5M2FNUZ => round::E5M2FNUZ, u8;
+    F4E2M1 => round::E2M1, u8;
+}
+
+/// Everything the encoder needs for one target under one set of rules.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Narrow {
+    /// 23 - M: how many f32 mantissa bits are rounded away.
+    shift: u32,
+    /// Added before the shift for round-half-to-even (plus the kept bit's parity).
+    round: u32,
+    /// The f32 exponent bias minus the target's, in place: subtracted from a shifted normal.
+    rebias: u32,
+    /// f32 bits of the smallest normal of the target; below it the subnormal path applies.
+    min_normal: u32,
+    /// f32 bits of 2^(emin - M + 23): adding it aligns the f32 ulp with the target's
+    /// subnormal ulp, so the hardware's own round-half-to-even does the rounding.
+    magic: u32,
+    /// Largest finite magnitude code.
+    max: u32,
+    /// The sign bit of the target.
+    sign: u32,
+    /// [positive, negative] codes asked of the exact path.
+    nan: [u32; 2],
+    inf: [u32; 2],
+    overflow: [u32; 2],
+    neg_zero: u32,
+}
+
+/// The code the exact path gives for `v`.
+fn exact_code<T: Target>(v: Exact, rules: &CastRules) -> u32 {
+    T::from_exact(&v, rules).code()
+}
+
+impl Narrow {
+    /// The encoder constants for `T` under `rules`.
+    pub(crate) fn new<T: Target>(rules: &CastRules) -> Narrow {
+        let l = T::LAYOUT;
+        let (m, emin) = (l.mant_bits, 1 - l.bias);
+        let f32_exp = |e: i32| ((e + 127) as u32) << 23;
+        let both = |f: &dyn Fn(bool) -> Exact| {
+            [false, true].map(|negative| exact_code::<T>(f(negative), rules))
+        };
+        Narrow {
+            shift: 23 - m,
+            round: (1 << (22 - m)) - 1,
+            rebias: ((127 - l.bias) as u32) << m,
+            min_normal: f32_exp(emin),
+            magic: f32_exp(emin - m as i32 + 23),
+            max: (((l.emax + l.bias) as u32) << m) | (l.rmax as u32 - (1 << m)),
+            sign: 1 << (l.exp_bits + m),
+            nan: both(&|negative| Exact::Nan { negative }),
+            inf: both(&|negative| Exact::Inf { negative }),
+            overflow: both(&|negative| Exact::Finite {
+                negative,
+                mant: 1,
+                exp: 4096,
+            }),
+            neg_zero: exact_code::<T>(
+                Exact::Finite {
+                    negative: true,
+                    mant: 0,
+                    exp: 0,
+                },
+                rules,
+            ),
+        }
+    }
+
+    /// The NaN code for the sign of the f32 `bits`.
+    #[inline(always)]
+    pub(crate) fn nan(&self, bits: u32) -> u32 {
+        pick(bits, self.nan)
+    }
+
+    /// The target code of the f32 with these bits, rounding once, half to even.
+    #[inline(always)]
+    pub(crate) fn encode(&self, bits: u32) -> u32 {
+        let a = bits & 0x7FFF_FFFF;
+        // Subnormal results: the f32 addition rounds at the target's subnormal ulp.
+        let sub = (f32::from_bits(a) + f32::from_bits(self.magic))
+            .to_bits()
+            .wrapping_sub(self.magic);
+        // Normal results: round the mantissa in place; a carry moves into the exponent.
+        let normal =
+            ((a + self.round + ((a >> self.shift) & 1)) >> self.shift).wrapping_sub(self.rebias);
+        let mag = if a < self.min_normal { sub } else { normal };
+        let negative = bits >> 31 != 0;
+        let finite = if mag > self.max {
+            pick(bits, self.overflow)
+        } else if mag == 0 {
+            if negative {
+                self.neg_zero
+            } else {
+                0
+            }
+        } else if negative {
+            mag | self.sign
+        } else {
+            mag
+        };
+        if a < 0x7F80_0000 {
+            finite
+        } else if a == 0x7F80_0000 {
+            pick(bits, self.inf)
+        } else {
+            pick(bits, self.nan)
+        }
+    }
+}
+
+/// `codes[0]` for a positive f32 (by its bits), `codes[1]` for a negative one.
+#[inline(always)]
+fn pick(bits: u32, codes: [u32; 2]) -> u32 {
+    if bits >> 31 == 0 {
+        codes[0]
+    } else {
+        codes[1]
+    }
+}
+
+/// The f32 bits of a FLOAT16 value, exactly; NaN becomes the canonical quiet NaN.
+#[inline(always)]
+pub(crate) fn f16_bits_to_f32_bits(h: u16) -> u32 {
+    let sign = u32::from(h & 0x8000) << 16;
+    let a = u32::from(h & 0x7FFF);
+    // Subnormal (and zero): the integer significand times 2^-24, exact in f32.
+    let sub = (a as f32 * f32::from_bits(0x3380_0000)).to_bits();
+    let normal = (a << 13) + ((127 - 15) << 23);
+    let mag = if a < 0x0400 {
+        sub
+    } else if a < 0x7C00 {
+        normal
+    } else if a == 0x7C00 {
+        0x7F80_0000
+    } else {
+        0x7FC0_0000
+    };
+    sign | mag
+}
+
+/// `bits` unchanged, or the canonical quiet NaN with the same sign if `bits` is a NaN.
+#[inline(always)]
+pub(crate) fn canonical_nan_f32(bits: u32) -> u32 {
+    if bits & 0x7FFF_FFFF > 0x7F80_0000 {
+        (bits & 0x8000_0000) | 0x7FC0_0000
+    } else {
+        bits
+    }
+}
+
+/// Rounds half to even to an integer: 2^23 added to a smaller magnitude leaves no fraction
+/// bits, so the addition itself rounds (half to even, the default mode). Works without SSE4.1.
+#[inline(always)]
+fn round_half_even(x: f32) -> f32 {
+    let two23 = f32::from_bits(0x4B00_0000);
+    let a = x.abs();
+    if a < two23 {
+        (a + two23 - two23).copysign(x)
+    } else {
+        x
+    }
+}
+
+/// The low bits of `x` converted to a 4-bit integer: with `wrap`, round half to even and keep
+/// the low bits (NaN and infinities give 0); else round half to even and clamp to [lo, hi]
+/// (NaN gives 0, infinities the bounds).
+#[inline(always)]
+pub(crate) fn f32_to_int_bits(x: f32, wrap: bool, lo: f32, hi: f32) -> u8 {
+    let r = round_half_even(x);
+    let i = if wrap {
+        // |r| >= 2^31 is a multiple of 16 (every f32 from 2^27 up is), so its low bits are 0.
+        if r.abs() < 2_147_483_648.0 {
+            r as i32
+        } else {
+            0
+        }
+    } else {
+        // `as` turns the NaN that clamp passes through into 0.
+        r.clamp(lo, hi) as i32
+    };
+    i as u8
+}
