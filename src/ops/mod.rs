@@ -1,7 +1,24 @@
 //! Operator versions and the entry point that runs one node: Cast, CastLike, Concat.
 
+pub mod attrs;
+mod cast;
+mod cast_string;
+mod concat;
+pub mod types;
+pub mod version;
+
+#[cfg(test)]
+mod tests;
+
+use crate::dtype::DataType;
 use crate::error::Error;
+use crate::formats::{CastRules, Generation, RoundMode};
 use crate::tensor::Tensor;
+use std::fmt;
+use version::VersionSpec;
+
+pub use cast::cast;
+pub use version::{coverage_markdown, VERSIONS};
 
 /// An attribute value as a node carries it.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,8 +74,46 @@ impl OpVersion {
     /// The version of `op_type` (default domain) in effect at `opset`: the largest
     /// since-version not above it.
     pub fn resolve(op_type: &str, opset: i64) -> Result<OpVersion, Error> {
-        let _ = (op_type, opset);
-        Err(Error::NotImplemented("operator version resolution"))
+        version::resolve(op_type, opset)
+    }
+
+    /// This version's row of the version table (allowed types and attributes).
+    pub fn spec(self) -> Result<&'static VersionSpec, Error> {
+        version::spec_of(self)
+    }
+}
+
+impl OpKind {
+    /// The operator for an ONNX op_type (case-sensitive, default domain).
+    pub fn from_name(op_type: &str) -> Option<OpKind> {
+        match op_type {
+            "Cast" => Some(OpKind::Cast),
+            "CastLike" => Some(OpKind::CastLike),
+            "Concat" => Some(OpKind::Concat),
+            _ => None,
+        }
+    }
+
+    /// The ONNX op_type.
+    pub const fn name(self) -> &'static str {
+        match self {
+            OpKind::Cast => "Cast",
+            OpKind::CastLike => "CastLike",
+            OpKind::Concat => "Concat",
+        }
+    }
+}
+
+impl fmt::Display for OpKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl fmt::Display for OpVersion {
+    /// As in `Cast-19`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.op, self.since)
     }
 }
 
@@ -68,6 +123,72 @@ pub fn run(
     attrs: &[Attribute],
     inputs: &[&Tensor],
 ) -> Result<Vec<Tensor>, Error> {
-    let _ = (version, attrs, inputs);
-    Err(Error::NotImplemented("operators"))
+    let spec = version.spec()?;
+    let resolved = attrs::resolve(spec, attrs)?;
+    let out = match version.op {
+        OpKind::Cast => {
+            let [input] = exact_inputs(version, inputs, "exactly 1 input")?;
+            check_type(spec, input.dtype(), "input 0")?;
+            let to = resolved.to.ok_or(Error::MissingAttribute {
+                op: version,
+                name: "to",
+            })?;
+            cast(version, input, to, &rules(version, &resolved))?
+        }
+        OpKind::CastLike => {
+            // Only the type of `target_type` matters; its values and shape are ignored.
+            let [input, like] = exact_inputs(version, inputs, "exactly 2 inputs")?;
+            check_type(spec, input.dtype(), "input 0")?;
+            check_type(spec, like.dtype(), "input 1 (target_type)")?;
+            let mut rules = rules(version, &resolved);
+            // CastLike's function body expands to Cast without forwarding `round_mode`, and the
+            // reference CastLike ignores it too; so CastLike always rounds E8M0 "up".
+            rules.round_mode = RoundMode::Up;
+            cast(version, input, like.dtype(), &rules)?
+        }
+        OpKind::Concat => {
+            let axis = resolved.axis.ok_or(Error::MissingAttribute {
+                op: version,
+                name: "axis",
+            })?;
+            concat::concat(spec, axis, inputs)?
+        }
+    };
+    Ok(vec![out])
+}
+
+/// The conversion rules of a Cast/CastLike node.
+fn rules(version: OpVersion, resolved: &attrs::Resolved) -> CastRules {
+    CastRules {
+        saturate: resolved.saturate,
+        round_mode: resolved.round_mode,
+        generation: Generation::of_version(version.since),
+    }
+}
+
+/// The inputs as an array of exactly `N`, or an error naming the version.
+fn exact_inputs<'a, const N: usize>(
+    op: OpVersion,
+    inputs: &[&'a Tensor],
+    expected: &'static str,
+) -> Result<[&'a Tensor; N], Error> {
+    <[&Tensor; N]>::try_from(inputs).map_err(|_| Error::InputCount {
+        op,
+        expected,
+        found: inputs.len(),
+    })
+}
+
+/// Rejects `dtype` in `role` (such as `input 0`) if the version does not allow it.
+pub(crate) fn check_type(spec: &VersionSpec, dtype: DataType, role: &str) -> Result<(), Error> {
+    if spec.types.contains(dtype) {
+        return Ok(());
+    }
+    let op = spec.version;
+    Err(Error::TypeNotAllowed {
+        op,
+        dtype,
+        role: role.to_owned(),
+        allowed_from: version::type_allowed_from(op.op, op.since, dtype),
+    })
 }

@@ -1,0 +1,133 @@
+//! Cast to and from STRING (Cast-9 and later): number formatting in the source's precision
+//! and number parsing into the target (spec §3.9).
+//!
+//! Number → string: FLOAT and DOUBLE print the shortest decimal that round-trips in their own
+//! precision, positional (Rust `{}`; `1` not `1.0`, `0.00001` not `1e-05`, unlike numpy);
+//! FLOAT16, BFLOAT16, float8, float4 and E8M0 print the shortest decimal that rounds back to
+//! the same value of *their* format; integers print in decimal; NaN (either sign) is "NaN",
+//! infinities are "INF" and "-INF" (the tokens the Cast page lists for parsing, so every
+//! string we produce parses back); −0 is "-0".
+
+use super::OpVersion;
+use crate::dtype::DataType;
+use crate::error::Error;
+use crate::formats::{CastRules, Exact, FloatFormat, Generation, RoundMode};
+
+/// The tokens the Cast page names for the non-finite values (they also parse back).
+const NAN: &str = "NaN";
+const INF: &str = "INF";
+const NEG_INF: &str = "-INF";
+
+/// f32 → string: the shortest decimal that round-trips to the same f32, in plain positional
+/// form (Rust's `{}`; it reproduces every official FLOAT → STRING string).
+pub(crate) fn f32_text(x: f32) -> String {
+    special(x.is_nan(), x.is_infinite(), x < 0.0).unwrap_or_else(|| x.to_string())
+}
+
+/// f64 → string: as for f32, in f64 precision.
+pub(crate) fn f64_text(x: f64) -> String {
+    special(x.is_nan(), x.is_infinite(), x < 0.0).unwrap_or_else(|| x.to_string())
+}
+
+fn special(nan: bool, inf: bool, negative: bool) -> Option<String> {
+    match (nan, inf, negative) {
+        (true, ..) => Some(NAN.to_owned()),
+        (false, true, false) => Some(INF.to_owned()),
+        (false, true, true) => Some(NEG_INF.to_owned()),
+        _ => None,
+    }
+}
+
+/// The rules used to test whether a decimal rounds back to a small-float value: plain
+/// round-to-nearest-even with no saturation (E8M0: nearest).
+const ROUND_TRIP: CastRules = CastRules {
+    saturate: false,
+    round_mode: RoundMode::Nearest,
+    generation: Generation::From24,
+};
+
+/// FLOAT16, BFLOAT16, float8, float4 → string: the decimal with the fewest significant
+/// digits that rounds back to the same value of the source format, in plain positional form.
+pub(crate) fn small_float_text<T: FloatFormat + PartialEq>(x: T) -> String {
+    let exact = x.to_exact(&ROUND_TRIP);
+    // Every value of these formats is exact in f64, so `wide` is the value itself.
+    let wide = match exact {
+        Exact::Nan { .. } => return NAN.to_owned(),
+        Exact::Inf { negative } => return special(false, true, negative).unwrap_or_default(),
+        Exact::Finite { .. } => f64::from_exact(&exact, &ROUND_TRIP),
+    };
+    for digits in 0..17 {
+        let short = format!("{wide:.digits$e}");
+        let Ok(y) = short.parse::<f64>() else {
+            continue;
+        };
+        if T::from_exact(&y.to_exact(&ROUND_TRIP), &ROUND_TRIP) == x {
+            return y.to_string();
+        }
+    }
+    wide.to_string()
+}
+
+/// String → exact value, parsed for target `to` (see [`parse_one`]).
+pub(crate) fn parse_all(
+    op: OpVersion,
+    strings: &[String],
+    to: DataType,
+    rules: &CastRules,
+) -> Result<Vec<Exact>, Error> {
+    strings
+        .iter()
+        .enumerate()
+        .map(|(index, s)| {
+            parse_one(s, to, rules).ok_or_else(|| Error::ParseString {
+                op,
+                index,
+                value: s.chars().take(40).collect(),
+                target: to,
+            })
+        })
+        .collect()
+}
+
+/// Parses one string for target `to`. Surrounding ASCII whitespace is ignored (numpy, which
+/// made the data, ignores it too). Numbers are plain or scientific decimals; "NaN", "INF",
+/// "+INF", "-INF" (any case, also "inf"/"infinity") are the non-finite values.
+/// * FLOAT: parsed as f32 directly, so correctly rounded.
+/// * Integer targets: an integer literal is taken exactly (then wrapped); anything else is
+///   parsed as f64 and converted like a float (truncated toward zero).
+/// * BOOL: "true"/"false" (any case), else a number (nonzero is true).
+/// * Other floating targets: parsed as f64 (correctly rounded), then rounded once more into
+///   the target; numpy converts strings to FLOAT16 the same way.
+pub(crate) fn parse_one(s: &str, to: DataType, rules: &CastRules) -> Option<Exact> {
+    let t = s.trim_matches(|c: char| c.is_ascii_whitespace());
+    let as_f64 = || t.parse::<f64>().ok().map(|x| x.to_exact(rules));
+    match to {
+        DataType::Float => t.parse::<f32>().ok().map(|x| x.to_exact(rules)),
+        DataType::Bool => match t.to_ascii_lowercase().as_str() {
+            "true" => Some(Exact::from_i128(1)),
+            "false" => Some(Exact::from_i128(0)),
+            _ => as_f64(),
+        },
+        _ if is_integer(to) => t.parse::<i128>().ok().map(Exact::from_i128).or_else(as_f64),
+        _ => as_f64(),
+    }
+}
+
+fn is_integer(t: DataType) -> bool {
+    use DataType::*;
+    matches!(
+        t,
+        Uint8
+            | Int8
+            | Uint16
+            | Int16
+            | Int32
+            | Int64
+            | Uint32
+            | Uint64
+            | Uint4
+            | Int4
+            | Uint2
+            | Int2
+    )
+}

@@ -1,0 +1,239 @@
+//! Cast and CastLike rejections through `ops::run`, and the string rules (§3.9).
+
+use super::{run_op, tensor};
+use crate::dtype::DataType;
+use crate::error::Error;
+use crate::formats::{Complex64, F8E4M3FN, I2};
+use crate::ops::{AttrValue, Attribute, OpKind, OpVersion};
+use crate::tensor::Tensor;
+use half::bf16;
+
+fn to(t: DataType) -> Vec<Attribute> {
+    vec![Attribute {
+        name: "to".into(),
+        value: AttrValue::Int(i64::from(t.code())),
+    }]
+}
+
+fn strings(values: &[&str]) -> Tensor {
+    tensor(
+        &[values.len()],
+        values.iter().map(|s| s.to_string()).collect(),
+    )
+}
+
+fn cast_ok(since: u32, target: DataType, input: &Tensor) -> Tensor {
+    run_op(OpKind::Cast, since, &to(target), &[input]).expect("cast succeeds")
+}
+
+#[test]
+fn rejects_input_types_the_version_does_not_allow() {
+    let f8 = tensor(&[1], vec![F8E4M3FN::from_bits(0)]);
+    let e = run_op(OpKind::Cast, 13, &to(DataType::Float), &[&f8]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "Cast-13 does not allow FLOAT8E4M3FN as input 0 (allowed from Cast-19)"
+    );
+    let s = strings(&["1"]);
+    let e = run_op(OpKind::Cast, 6, &to(DataType::Float), &[&s]).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::TypeNotAllowed {
+                allowed_from: Some(9),
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let c = tensor(&[1], vec![Complex64::default()]);
+    let e = run_op(OpKind::Cast, 25, &to(DataType::Float), &[&c]).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::TypeNotAllowed {
+                allowed_from: None,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let i2 = tensor(&[1], vec![I2::from_bits(1)]);
+    let e = run_op(OpKind::Cast, 24, &to(DataType::Float), &[&i2]).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::TypeNotAllowed {
+                allowed_from: Some(25),
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn castlike_rejects_types_the_version_does_not_allow() {
+    let x = tensor(&[1], vec![1f32]);
+    let like = tensor(&[0], Vec::<F8E4M3FN>::new());
+    let e = run_op(OpKind::CastLike, 15, &[], &[&x, &like]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "CastLike-15 does not allow FLOAT8E4M3FN as input 1 (target_type) (allowed from CastLike-19)"
+    );
+    let bf = tensor(&[1], vec![bf16::ONE]);
+    let ok = run_op(OpKind::CastLike, 15, &[], &[&bf, &x]);
+    assert!(ok.is_ok(), "CastLike-15 allows BFLOAT16");
+    let c = tensor(&[1], vec![Complex64::default()]);
+    let e = run_op(OpKind::CastLike, 25, &[], &[&c, &x]).unwrap_err();
+    assert!(matches!(e, Error::TypeNotAllowed { .. }), "{e}");
+}
+
+#[test]
+fn rejects_wrong_input_counts() {
+    let x = tensor(&[1], vec![1f32]);
+    let e = run_op(OpKind::Cast, 13, &to(DataType::Int8), &[]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "Cast-13 takes exactly 1 input but the node has 0"
+    );
+    let e = run_op(OpKind::Cast, 13, &to(DataType::Int8), &[&x, &x]).unwrap_err();
+    assert!(matches!(e, Error::InputCount { found: 2, .. }), "{e}");
+    let e = run_op(OpKind::CastLike, 19, &[], &[&x]).unwrap_err();
+    assert!(matches!(e, Error::InputCount { found: 1, .. }), "{e}");
+}
+
+#[test]
+fn rejects_a_since_version_not_in_the_table() {
+    let x = tensor(&[1], vec![1f32]);
+    let bad = OpVersion {
+        op: OpKind::Cast,
+        since: 7,
+    };
+    assert!(crate::ops::run(bad, &to(DataType::Int8), &[&x]).is_err());
+}
+
+#[test]
+fn rejects_unparsable_strings_naming_the_element() {
+    let s = strings(&["1.5", "one", "2"]);
+    let e = run_op(OpKind::Cast, 13, &to(DataType::Float), &[&s]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "Cast-13 cannot parse string element 1 (\"one\") as a FLOAT number"
+    );
+    for bad in ["", "1.5.2", "0x10", "--1"] {
+        let s = strings(&[bad]);
+        let e = run_op(OpKind::Cast, 21, &to(DataType::Int32), &[&s]).unwrap_err();
+        assert!(
+            matches!(e, Error::ParseString { index: 0, .. }),
+            "{bad:?}: {e}"
+        );
+    }
+}
+
+#[test]
+fn strings_to_float_3_9() {
+    let s = strings(&[
+        "0.47892547",
+        "0.816468",
+        "0.7229038",
+        "NaN",
+        "INF",
+        "+INF",
+        "-INF",
+    ]);
+    let out = cast_ok(13, DataType::Float, &s);
+    let bits: Vec<u32> = out
+        .as_slice::<f32>()
+        .expect("f32")
+        .iter()
+        .map(|x| x.to_bits())
+        .collect();
+    assert_eq!(
+        bits,
+        vec![
+            0x3EF5_35B8,
+            0x3F51_040C,
+            0x3F39_1039,
+            0x7FC0_0000,
+            0x7F80_0000,
+            0x7F80_0000,
+            0xFF80_0000
+        ]
+    );
+    let s = strings(&["nan", "inf", "-Inf", "1e3", " 2.5 ", "-1.25E-1"]);
+    let out = cast_ok(9, DataType::Double, &s);
+    let v = out.as_slice::<f64>().expect("f64");
+    assert!(v[0].is_nan());
+    assert_eq!(
+        &v[1..],
+        &[f64::INFINITY, f64::NEG_INFINITY, 1000.0, 2.5, -0.125]
+    );
+}
+
+#[test]
+fn strings_to_integers_and_bool() {
+    let s = strings(&["200", "-1", "3.9", "1e2", "99999999999999999999"]);
+    let out = cast_ok(13, DataType::Uint8, &s);
+    // 99999999999999999999 mod 256 = 255 (it is 0x56BC75E2D630FFFFF).
+    assert_eq!(out.as_slice::<u8>(), Some(&[200u8, 255, 3, 100, 255][..]));
+    let s = strings(&["9007199254740993"]);
+    let out = cast_ok(13, DataType::Int64, &s);
+    assert_eq!(out.as_slice::<i64>(), Some(&[9_007_199_254_740_993i64][..]));
+    let s = strings(&["0", "1", "True", "false", "NaN", "-0.0"]);
+    let out = cast_ok(13, DataType::Bool, &s);
+    assert_eq!(
+        out.as_slice::<bool>(),
+        Some(&[false, true, true, false, true, false][..])
+    );
+}
+
+#[test]
+fn float_to_string_3_9() {
+    let bits = [0x3F7A_0D04u32, 0x3D20_8361, 0x3D83_5FC3, 0x3DF6_299D];
+    let input = tensor(&[4], bits.map(f32::from_bits).to_vec());
+    let out = cast_ok(13, DataType::String, &input);
+    let want = ["0.9767611", "0.039187793", "0.064147495", "0.12019656"];
+    assert_eq!(out.as_slice::<String>().expect("strings"), want.as_slice());
+    let special = tensor(&[4], vec![f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.0]);
+    let out = cast_ok(13, DataType::String, &special);
+    assert_eq!(
+        out.as_slice::<String>().expect("strings"),
+        ["NaN", "INF", "-INF", "-0"].as_slice()
+    );
+    // The non-finite strings parse back (string → float → string is stable).
+    let again = cast_ok(13, DataType::Float, &out);
+    let text = cast_ok(13, DataType::String, &again);
+    assert_eq!(text, out);
+}
+
+#[test]
+fn small_floats_to_string_use_the_source_precision() {
+    let input = tensor(
+        &[3],
+        vec![half::f16::from_f32(0.1), half::f16::MAX, half::f16::ONE],
+    );
+    let out = cast_ok(13, DataType::String, &input);
+    assert_eq!(
+        out.as_slice::<String>().expect("strings"),
+        ["0.1", "65500", "1"].as_slice()
+    );
+    let input = tensor(&[2], vec![bf16::from_f32(0.1), bf16::from_f32(-3.0)]);
+    let out = cast_ok(13, DataType::String, &input);
+    assert_eq!(
+        out.as_slice::<String>().expect("strings"),
+        ["0.1", "-3"].as_slice()
+    );
+    let ints = tensor(&[2], vec![-5i64, i64::MAX]);
+    let out = cast_ok(13, DataType::String, &ints);
+    assert_eq!(
+        out.as_slice::<String>().expect("strings"),
+        ["-5", "9223372036854775807"].as_slice()
+    );
+}
+
+#[test]
+fn string_to_string_is_the_identity() {
+    let s = strings(&["abc", "", "0.5"]);
+    assert_eq!(cast_ok(9, DataType::String, &s), s);
+}

@@ -1,0 +1,347 @@
+//! The table of operator versions: since-version, allowed types and attributes of each, and
+//! version resolution from a model opset. Everything version-dependent is read from here.
+
+use super::types::{self, TypeSet};
+use super::{OpKind, OpVersion};
+use crate::error::Error;
+
+/// What an attribute holds and which values are accepted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttrKind {
+    /// STRING: a DataType name such as `"FLOAT"` (Cast-1 `to`).
+    TypeName,
+    /// INT: a DataType enum code (Cast-6 and later `to`).
+    TypeCode,
+    /// INT: 0 or 1 (`saturate`).
+    Flag,
+    /// STRING: `"up"`, `"down"` or `"nearest"` (`round_mode`).
+    RoundMode,
+    /// INT: an axis; `negative` says whether values below 0 are allowed.
+    Axis {
+        /// Whether negative axes (counted from the end) are allowed.
+        negative: bool,
+    },
+}
+
+impl AttrKind {
+    /// The AttributeProto type name the attribute must have.
+    pub const fn proto_type(self) -> &'static str {
+        match self {
+            AttrKind::TypeName | AttrKind::RoundMode => "STRING",
+            AttrKind::TypeCode | AttrKind::Flag | AttrKind::Axis { .. } => "INT",
+        }
+    }
+}
+
+/// The value an absent attribute takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttrDefault {
+    /// The attribute must be present.
+    Required,
+    /// An INT default.
+    Int(i64),
+    /// A STRING default.
+    Str(&'static str),
+}
+
+/// One attribute a version defines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AttrSpec {
+    /// The attribute name.
+    pub name: &'static str,
+    /// Its type and accepted values.
+    pub kind: AttrKind,
+    /// Its default, or that it is required.
+    pub default: AttrDefault,
+}
+
+/// One operator version: its allowed element types and its attributes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VersionSpec {
+    /// The operator and since-version.
+    pub version: OpVersion,
+    /// Types allowed for every input and output (Cast: T1 = T2; Concat: T).
+    pub types: TypeSet,
+    /// The attributes the version defines.
+    pub attrs: &'static [AttrSpec],
+}
+
+const TO_NAME: AttrSpec = spec("to", AttrKind::TypeName, AttrDefault::Required);
+const TO_CODE: AttrSpec = spec("to", AttrKind::TypeCode, AttrDefault::Required);
+const SATURATE: AttrSpec = spec("saturate", AttrKind::Flag, AttrDefault::Int(1));
+const ROUND_MODE: AttrSpec = spec("round_mode", AttrKind::RoundMode, AttrDefault::Str("up"));
+const AXIS_1: AttrSpec = spec(
+    "axis",
+    AttrKind::Axis { negative: false },
+    AttrDefault::Int(1),
+);
+const AXIS_4: AttrSpec = spec(
+    "axis",
+    AttrKind::Axis { negative: false },
+    AttrDefault::Required,
+);
+const AXIS_11: AttrSpec = spec(
+    "axis",
+    AttrKind::Axis { negative: true },
+    AttrDefault::Required,
+);
+
+const fn spec(name: &'static str, kind: AttrKind, default: AttrDefault) -> AttrSpec {
+    AttrSpec {
+        name,
+        kind,
+        default,
+    }
+}
+
+const fn row(op: OpKind, since: u32, types: TypeSet, attrs: &'static [AttrSpec]) -> VersionSpec {
+    VersionSpec {
+        version: OpVersion { op, since },
+        types,
+        attrs,
+    }
+}
+
+use OpKind::{Cast, CastLike, Concat};
+
+/// Every operator version this crate implements, grouped by operator, since-version ascending.
+pub static VERSIONS: &[VersionSpec] = &[
+    row(Cast, 1, types::CAST_1, &[TO_NAME]),
+    row(Cast, 6, types::CAST_1, &[TO_CODE]),
+    row(Cast, 9, types::CAST_9, &[TO_CODE]),
+    row(Cast, 13, types::CAST_13, &[TO_CODE]),
+    row(Cast, 19, types::CAST_19, &[TO_CODE, SATURATE]),
+    row(Cast, 21, types::CAST_21, &[TO_CODE, SATURATE]),
+    row(Cast, 23, types::CAST_23, &[TO_CODE, SATURATE]),
+    row(Cast, 24, types::CAST_24, &[TO_CODE, SATURATE, ROUND_MODE]),
+    row(Cast, 25, types::CAST_25, &[TO_CODE, SATURATE, ROUND_MODE]),
+    row(CastLike, 15, types::CAST_13, &[]),
+    row(CastLike, 19, types::CAST_19, &[SATURATE]),
+    row(CastLike, 21, types::CAST_21, &[SATURATE]),
+    row(CastLike, 23, types::CAST_23, &[SATURATE]),
+    row(CastLike, 24, types::CAST_24, &[SATURATE, ROUND_MODE]),
+    row(CastLike, 25, types::CAST_25, &[SATURATE, ROUND_MODE]),
+    row(Concat, 1, types::CONCAT_1, &[AXIS_1]),
+    row(Concat, 4, types::CONCAT_4, &[AXIS_4]),
+    row(Concat, 11, types::CONCAT_4, &[AXIS_11]),
+    row(Concat, 13, types::CONCAT_13, &[AXIS_11]),
+];
+
+/// The rows of one operator, since-version ascending.
+pub fn versions_of(op: OpKind) -> impl Iterator<Item = &'static VersionSpec> {
+    VERSIONS.iter().filter(move |s| s.version.op == op)
+}
+
+/// The version of `op_type` in effect at `opset`: the largest since-version not above it.
+pub fn resolve(op_type: &str, opset: i64) -> Result<OpVersion, Error> {
+    let unknown = |first| Error::UnknownOperator {
+        op_type: op_type.to_owned(),
+        opset,
+        first,
+    };
+    let op = OpKind::from_name(op_type).ok_or_else(|| unknown(None))?;
+    versions_of(op)
+        .filter(|s| i64::from(s.version.since) <= opset)
+        .map(|s| s.version)
+        .last()
+        .ok_or_else(|| unknown(versions_of(op).next().map(|s| s.version.since)))
+}
+
+/// The table row of `version`, or an error if no such since-version exists.
+pub fn spec_of(version: OpVersion) -> Result<&'static VersionSpec, Error> {
+    VERSIONS
+        .iter()
+        .find(|s| s.version == version)
+        .ok_or_else(|| Error::UnknownOperator {
+            op_type: format!("{}-{}", version.op, version.since),
+            opset: i64::from(version.since),
+            first: None,
+        })
+}
+
+/// The first version of `op` after `since` that allows `dtype`, for error messages.
+pub fn type_allowed_from(op: OpKind, since: u32, dtype: crate::DataType) -> Option<u32> {
+    versions_of(op)
+        .find(|s| s.version.since > since && s.types.contains(dtype))
+        .map(|s| s.version.since)
+}
+
+/// The first version of `op` after `since` that defines attribute `name`, for error messages.
+pub fn attr_allowed_from(op: OpKind, since: u32, name: &str) -> Option<u32> {
+    versions_of(op)
+        .find(|s| s.version.since > since && s.attrs.iter().any(|a| a.name == name))
+        .map(|s| s.version.since)
+}
+
+/// A Markdown table of every version: allowed types and attributes (for the README).
+pub fn coverage_markdown() -> String {
+    let mut out = String::from("| operator version | types | attributes |\n|---|---|---|\n");
+    for (i, s) in VERSIONS.iter().enumerate() {
+        let previous = i.checked_sub(1).and_then(|p| VERSIONS.get(p));
+        let types = match previous.filter(|p| p.version.op == s.version.op) {
+            Some(p) => describe_growth(p, s),
+            None => s.types.names(),
+        };
+        let attrs: Vec<String> = s.attrs.iter().map(describe_attr).collect();
+        let attrs = if attrs.is_empty() {
+            "none".to_owned()
+        } else {
+            attrs.join("; ")
+        };
+        out.push_str(&format!("| {} | {} | {} |\n", s.version, types, attrs));
+    }
+    out
+}
+
+/// "as Cast-13 + X, Y": the types of `s` relative to the previous version `p` (a subset).
+fn describe_growth(p: &VersionSpec, s: &VersionSpec) -> String {
+    let added: Vec<&str> = s
+        .types
+        .iter()
+        .filter(|&t| !p.types.contains(t))
+        .map(crate::DataType::name)
+        .collect();
+    match added.is_empty() {
+        true => format!("as {}", p.version),
+        false => format!("as {} + {}", p.version, added.join(", ")),
+    }
+}
+
+fn describe_attr(a: &AttrSpec) -> String {
+    let what = match a.kind {
+        AttrKind::TypeName => "a DataType name",
+        AttrKind::TypeCode => "a DataType code",
+        AttrKind::Flag => "0 or 1",
+        AttrKind::RoundMode => "up, down or nearest",
+        AttrKind::Axis { negative: false } => "0 to rank-1",
+        AttrKind::Axis { negative: true } => "-rank to rank-1",
+    };
+    let default = match a.default {
+        AttrDefault::Required => "required".to_owned(),
+        AttrDefault::Int(i) => format!("default {i}"),
+        AttrDefault::Str(s) => format!("default {s}"),
+    };
+    format!("`{}` {} ({what}), {default}", a.name, a.kind.proto_type())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn since(op: &str, opset: i64) -> u32 {
+        resolve(op, opset).map(|v| v.since).unwrap_or(0)
+    }
+
+    #[test]
+    fn resolves_the_largest_since_version_not_above_the_opset() {
+        let cast = [
+            (1, 1),
+            (5, 1),
+            (6, 6),
+            (8, 6),
+            (9, 9),
+            (12, 9),
+            (13, 13),
+            (18, 13),
+        ];
+        for (opset, want) in cast {
+            assert_eq!(since("Cast", opset), want, "opset {opset}");
+        }
+        let cast = [
+            (19, 19),
+            (20, 19),
+            (21, 21),
+            (22, 21),
+            (23, 23),
+            (24, 24),
+            (25, 25),
+        ];
+        for (opset, want) in cast {
+            assert_eq!(since("Cast", opset), want, "opset {opset}");
+        }
+        assert_eq!(since("Cast", 99), 25);
+        let like = [
+            (15, 15),
+            (18, 15),
+            (19, 19),
+            (21, 21),
+            (23, 23),
+            (24, 24),
+            (26, 25),
+        ];
+        for (opset, want) in like {
+            assert_eq!(since("CastLike", opset), want, "opset {opset}");
+        }
+        let concat = [
+            (1, 1),
+            (3, 1),
+            (4, 4),
+            (10, 4),
+            (11, 11),
+            (12, 11),
+            (13, 13),
+            (25, 13),
+        ];
+        for (opset, want) in concat {
+            assert_eq!(since("Concat", opset), want, "opset {opset}");
+        }
+    }
+
+    #[test]
+    fn resolve_rejects_unknown_operators_and_low_opsets() {
+        let err = resolve("Relu", 13).unwrap_err();
+        assert!(matches!(err, Error::UnknownOperator { first: None, .. }));
+        assert!(err.to_string().contains("Relu") && err.to_string().contains("13"));
+        let err = resolve("CastLike", 14).unwrap_err();
+        assert!(matches!(
+            err,
+            Error::UnknownOperator {
+                first: Some(15),
+                ..
+            }
+        ));
+        assert!(err.to_string().contains("CastLike-15"), "{err}");
+        assert!(resolve("Cast", 0).is_err());
+        assert!(resolve("Concat", -3).is_err());
+        assert!(resolve("cast", 13).is_err(), "op_type is case-sensitive");
+    }
+
+    #[test]
+    fn spec_of_rejects_a_since_version_not_in_the_table() {
+        let bad = OpVersion {
+            op: OpKind::Cast,
+            since: 7,
+        };
+        assert!(spec_of(bad).is_err());
+        for s in VERSIONS {
+            assert_eq!(spec_of(s.version).map(|r| r.version), Ok(s.version));
+        }
+    }
+
+    #[test]
+    fn allowed_from_finds_the_first_later_version() {
+        use crate::DataType::*;
+        assert_eq!(type_allowed_from(OpKind::Cast, 13, Float8E4M3FN), Some(19));
+        assert_eq!(type_allowed_from(OpKind::Cast, 25, Complex64), None);
+        assert_eq!(type_allowed_from(OpKind::Concat, 11, Bfloat16), Some(13));
+        assert_eq!(attr_allowed_from(OpKind::Cast, 13, "saturate"), Some(19));
+        assert_eq!(
+            attr_allowed_from(OpKind::CastLike, 23, "round_mode"),
+            Some(24)
+        );
+        assert_eq!(attr_allowed_from(OpKind::CastLike, 15, "to"), None);
+    }
+
+    #[test]
+    fn coverage_table_has_one_row_per_version() {
+        let md = coverage_markdown();
+        assert_eq!(md.lines().count(), 2 + VERSIONS.len());
+        assert!(md.contains("| Cast-1 |") && md.contains("`to` STRING"));
+        assert!(md.contains("| CastLike-15 |") && md.contains("| Concat-13 |"));
+        assert!(
+            md.contains("| Cast-19 | as Cast-13 + FLOAT8E4M3FN, FLOAT8E4M3FNUZ"),
+            "{md}"
+        );
+        assert!(md.contains("| Concat-11 | as Concat-4 |"), "{md}");
+    }
+}
