@@ -48,30 +48,17 @@ fn keep_freed_memory() {
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn keep_freed_memory() {}
 
-/// Prepares a case and runs it once to check the output; `None` (after saying why on stderr)
-/// when the kernel is missing. Any other failure is a bug and panics, so a broken kernel
-/// can never look like a fast one.
-fn prepare_checked(case: &Case) -> Option<Prepared> {
-    let prepared = match case.prepare() {
-        Ok(p) => p,
-        Err(e) => return skip(case, &e),
-    };
+/// Prepares a case and runs it once to check the output. Any failure panics: a missing or
+/// broken kernel must never look like a skipped or a fast one.
+fn prepare_checked(case: &Case) -> Prepared {
+    let prepared = case
+        .prepare()
+        .unwrap_or_else(|e| panic!("benchmark {case}: cannot prepare: {e}"));
     match prepared.run() {
-        Ok(out) => {
-            check_output(case, &out);
-            Some(prepared)
-        }
-        Err(e) => skip(case, &e),
+        Ok(out) => check_output(case, &out),
+        Err(e) => panic!("benchmark {case} failed: {e}"),
     }
-}
-
-fn skip(case: &Case, e: &onnx_conformance::Error) -> Option<Prepared> {
-    // Tolerated only while the operators are stubs; every other error is fatal.
-    if !matches!(e, onnx_conformance::Error::NotImplemented(_)) {
-        panic!("benchmark {case} failed: {e}");
-    }
-    eprintln!("SKIPPED {case}: {e}");
-    None
+    prepared
 }
 
 fn check_output(case: &Case, out: &[Tensor]) {
@@ -86,9 +73,7 @@ fn check_output(case: &Case, out: &[Tensor]) {
 
 #[divan::bench(args = CASES, sample_count = 10, sample_size = 1)]
 fn kernel(bencher: Bencher, case: &Case) {
-    let Some(prepared) = prepare_checked(case) else {
-        return;
-    };
+    let prepared = prepare_checked(case);
     let bencher = bencher.counter(ItemsCount::new(case.elements()));
     let bencher = match case.traffic_bytes() {
         Some(b) => bencher.counter(BytesCount::new(b)),
@@ -151,17 +136,13 @@ fn json_main(args: &[String]) {
         {
             continue;
         }
-        let timing = prepare_checked(case).map(|p| {
-            let ours = best_of(repeat, || {
-                black_box(p.run().ok());
-            });
-            drop(p);
-            (
-                ours,
-                case.traffic_bytes().map(|b| memcpy_best(b / 2, repeat)),
-            )
+        let p = prepare_checked(case);
+        let ours = best_of(repeat, || {
+            black_box(p.run().ok());
         });
-        println!("{}", json_line(case, timing));
+        drop(p);
+        let memcpy = case.traffic_bytes().map(|b| memcpy_best(b / 2, repeat));
+        println!("{}", json_line(case, ours, memcpy));
     }
 }
 
@@ -172,7 +153,7 @@ fn memcpy_best(bytes: usize, repeat: usize) -> Duration {
     best_of(repeat, || dst.copy_from_slice(black_box(&src)))
 }
 
-fn json_line(case: &Case, timing: Option<(Duration, Option<Duration>)>) -> String {
+fn json_line(case: &Case, ours: Duration, memcpy: Option<Duration>) -> String {
     let mut s = format!("{{\"name\":\"{}\",", case.name);
     match case.kind {
         Kind::Cast {
@@ -203,16 +184,11 @@ fn json_line(case: &Case, timing: Option<(Duration, Option<Duration>)>) -> Strin
     if let Some(b) = case.traffic_bytes() {
         s += &format!("\"bytes\":{b},");
     }
-    match timing {
-        None => s += "\"status\":\"skipped\"}",
-        Some((ours, memcpy)) => {
-            s += &format!("\"status\":\"ok\",\"seconds\":{:e}", ours.as_secs_f64());
-            if let Some(m) = memcpy {
-                s += &format!(",\"memcpy_seconds\":{:e}", m.as_secs_f64());
-            }
-            s += "}";
-        }
+    s += &format!("\"status\":\"ok\",\"seconds\":{:e}", ours.as_secs_f64());
+    if let Some(m) = memcpy {
+        s += &format!(",\"memcpy_seconds\":{:e}", m.as_secs_f64());
     }
+    s += "}";
     s
 }
 

@@ -59,10 +59,12 @@ pub(crate) struct Narrow {
     max: u32,
     /// The sign bit of the target.
     sign: u32,
-    /// [positive, negative] codes asked of the exact path.
-    nan: [u32; 2],
-    inf: [u32; 2],
-    overflow: [u32; 2],
+    /// Codes asked of the exact path, for positive and negative sources: NaN, infinity,
+    /// finite overflow, and what -0 becomes. Plain fields, not arrays, so that choosing one
+    /// is a vector select rather than a load.
+    nan: (u32, u32),
+    inf: (u32, u32),
+    overflow: (u32, u32),
     neg_zero: u32,
 }
 
@@ -78,7 +80,10 @@ impl Narrow {
         let (m, emin) = (l.mant_bits, 1 - l.bias);
         let f32_exp = |e: i32| ((e + 127) as u32) << 23;
         let both = |f: &dyn Fn(bool) -> Exact| {
-            [false, true].map(|negative| exact_code::<T>(f(negative), rules))
+            (
+                exact_code::<T>(f(false), rules),
+                exact_code::<T>(f(true), rules),
+            )
         };
         Narrow {
             shift: 23 - m,
@@ -124,38 +129,32 @@ impl Narrow {
         let normal =
             ((a + self.round + ((a >> self.shift) & 1)) >> self.shift).wrapping_sub(self.rebias);
         let mag = if a < self.min_normal { sub } else { normal };
-        let negative = bits >> 31 != 0;
+        let signed_zero = pick(bits, (0, self.neg_zero));
         let finite = if mag > self.max {
             pick(bits, self.overflow)
         } else if mag == 0 {
-            if negative {
-                self.neg_zero
-            } else {
-                0
-            }
-        } else if negative {
-            mag | self.sign
+            signed_zero
         } else {
-            mag
+            mag | pick(bits, (0, self.sign))
         };
-        if a < 0x7F80_0000 {
-            finite
-        } else if a == 0x7F80_0000 {
+        let special = if a == 0x7F80_0000 {
             pick(bits, self.inf)
         } else {
             pick(bits, self.nan)
+        };
+        if a < 0x7F80_0000 {
+            finite
+        } else {
+            special
         }
     }
 }
 
-/// `codes[0]` for a positive f32 (by its bits), `codes[1]` for a negative one.
+/// `codes.0` for a positive f32 (by its bits), `codes.1` for a negative one, branch-free.
 #[inline(always)]
-fn pick(bits: u32, codes: [u32; 2]) -> u32 {
-    if bits >> 31 == 0 {
-        codes[0]
-    } else {
-        codes[1]
-    }
+fn pick(bits: u32, codes: (u32, u32)) -> u32 {
+    let negative = ((bits as i32) >> 31) as u32;
+    (codes.0 & !negative) | (codes.1 & negative)
 }
 
 /// The f32 bits of a FLOAT16 value, exactly; NaN becomes the canonical quiet NaN.

@@ -12,9 +12,19 @@ pub(crate) fn map<S: Copy, D>(src: &[S], f: impl Fn(S) -> D + Copy) -> Vec<D> {
     map_plain(src, f)
 }
 
+/// The loop itself, written out (not `collect`) so that it is inlined into, and vectorised
+/// for, whichever of `map`'s versions calls it.
 #[inline(always)]
 fn map_plain<S: Copy, D>(src: &[S], f: impl Fn(S) -> D + Copy) -> Vec<D> {
-    src.iter().map(|&s| f(s)).collect()
+    let mut out = Vec::with_capacity(src.len());
+    let spare = &mut out.spare_capacity_mut()[..src.len()];
+    for (d, &s) in spare.iter_mut().zip(src) {
+        d.write(f(s));
+    }
+    // SAFETY: the capacity is at least src.len() and the loop above initialised exactly the
+    // first src.len() elements (the zip runs over all of `spare`, whose length is src.len()).
+    unsafe { out.set_len(src.len()) };
+    out
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -24,8 +24,8 @@ use map::map;
 pub(crate) fn f32_to_bf16(src: &[f32], rules: &CastRules) -> Vec<bf16> {
     let n = Narrow::new::<bf16>(rules);
     match rules.generation {
-        Generation::From24 => map(src, |x| bf16::from_bits(n.encode(x.to_bits()) as u16)),
-        Generation::Before24 => map(src, |x| {
+        Generation::From24 => map(src, move |x| bf16::from_bits(n.encode(x.to_bits()) as u16)),
+        Generation::Before24 => map(src, move |x| {
             let bits = x.to_bits();
             let code = if bits & 0x7FFF_FFFF > 0x7F80_0000 {
                 n.nan(bits)
@@ -39,14 +39,14 @@ pub(crate) fn f32_to_bf16(src: &[f32], rules: &CastRules) -> Vec<bf16> {
 
 /// FLOAT16 to f32, exact; NaN becomes the canonical quiet NaN with its sign kept.
 pub(crate) fn f16_to_f32(src: &[f16]) -> Vec<f32> {
-    map(src, |h| {
+    map(src, move |h| {
         f32::from_bits(encode::f16_bits_to_f32_bits(h.to_bits()))
     })
 }
 
 /// BFLOAT16 to f32, exact; NaN becomes the canonical quiet NaN with its sign kept.
 pub(crate) fn bf16_to_f32(src: &[bf16]) -> Vec<f32> {
-    map(src, |h| {
+    map(src, move |h| {
         let bits = u32::from(h.to_bits()) << 16;
         f32::from_bits(encode::canonical_nan_f32(bits))
     })
@@ -55,14 +55,14 @@ pub(crate) fn bf16_to_f32(src: &[bf16]) -> Vec<f32> {
 /// f64 to f32, round half to even (the hardware conversion), NaN made canonical explicitly
 /// because `as` does not promise which NaN it gives.
 pub(crate) fn f64_to_f32(src: &[f64]) -> Vec<f32> {
-    map(src, |x| {
+    map(src, move |x| {
         f32::from_bits(encode::canonical_nan_f32((x as f32).to_bits()))
     })
 }
 
 /// f32 to f64, exact; NaN made canonical with its sign kept.
 pub(crate) fn f32_to_f64(src: &[f32]) -> Vec<f64> {
-    map(src, |x| {
+    map(src, move |x| {
         let bits = x.to_bits();
         if bits & 0x7FFF_FFFF > 0x7F80_0000 {
             f64::from_bits((u64::from(bits >> 31) << 63) | 0x7FF8_0000_0000_0000)
@@ -76,14 +76,14 @@ pub(crate) fn f32_to_f64(src: &[f32]) -> Vec<f64> {
 /// with the rules' overflow and NaN codes.
 pub(crate) fn f32_to_narrow<T: Target>(src: &[f32], rules: &CastRules) -> Vec<T> {
     let n = Narrow::new::<T>(rules);
-    map(src, |x| T::from_code(n.encode(x.to_bits())))
+    map(src, move |x| T::from_code(n.encode(x.to_bits())))
 }
 
 /// FLOAT16 to a float8 format or FLOAT4E2M1: the f16 value is widened exactly to f32 first,
 /// so there is still only one rounding.
 pub(crate) fn f16_to_narrow<T: Target>(src: &[f16], rules: &CastRules) -> Vec<T> {
     let n = Narrow::new::<T>(rules);
-    map(src, |h| {
+    map(src, move |h| {
         T::from_code(n.encode(encode::f16_bits_to_f32_bits(h.to_bits())))
     })
 }
@@ -96,17 +96,17 @@ pub(crate) fn table<D>(f: impl Fn(u8) -> D) -> [D; 256] {
 /// Decodes 8-bit (or narrower) codes through a 256-entry table built from the exact path.
 pub(crate) fn decode_with<S: Copy, D: Copy>(
     src: &[S],
-    code: fn(S) -> u8,
+    code: impl Fn(S) -> u8 + Copy,
     table: &[D; 256],
 ) -> Vec<D> {
-    map(src, |s| table[usize::from(code(s))])
+    map(src, move |s| table[usize::from(code(s))])
 }
 
 /// f32 to INT4: Cast-24 and later round half to even and keep the low 4 bits (NaN and
 /// infinities give 0); earlier versions clamp to [-8, 7] first (spec §3.2).
 pub(crate) fn f32_to_i4(src: &[f32], rules: &CastRules) -> Vec<I4> {
     let wrap = rules.generation == Generation::From24;
-    map(src, |x| {
+    map(src, move |x| {
         I4::from_bits(encode::f32_to_int_bits(x, wrap, -8.0, 7.0))
     })
 }
@@ -114,7 +114,7 @@ pub(crate) fn f32_to_i4(src: &[f32], rules: &CastRules) -> Vec<I4> {
 /// f32 to UINT4, by the same rules as [`f32_to_i4`] with the range [0, 15].
 pub(crate) fn f32_to_u4(src: &[f32], rules: &CastRules) -> Vec<U4> {
     let wrap = rules.generation == Generation::From24;
-    map(src, |x| {
+    map(src, move |x| {
         U4::from_bits(encode::f32_to_int_bits(x, wrap, 0.0, 15.0))
     })
 }
