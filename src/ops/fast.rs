@@ -61,10 +61,7 @@ pub(crate) fn cast(source: &Storage, to: DataType, rules: &CastRules) -> Option<
 }
 
 /// Float8 or FLOAT4E2M1 to f32 through a 256-entry table of the exact path's answers.
-fn decode<S: FloatFormat + Copy>(v: &[S], rules: &CastRules) -> Option<Storage>
-where
-    S: FromCode,
-{
+fn decode<S: FloatFormat + FromCode>(v: &[S], rules: &CastRules) -> Option<Storage> {
     if v.len() < TABLE_MIN {
         return None;
     }
@@ -77,10 +74,7 @@ where
 }
 
 /// INT4 or UINT4 to f32 through a table of exact integer values.
-fn int4_decode<S: Copy>(v: &[S], value: fn(S) -> i128, rules: &CastRules) -> Option<Storage>
-where
-    S: FromCode,
-{
+fn int4_decode<S: FromCode>(v: &[S], value: fn(S) -> i128, rules: &CastRules) -> Option<Storage> {
     if v.len() < TABLE_MIN {
         return None;
     }

@@ -187,35 +187,34 @@ pub(crate) fn canonical_nan_f32(bits: u32) -> u32 {
     }
 }
 
-/// Rounds half to even to an integer: 2^23 added to a smaller magnitude leaves no fraction
-/// bits, so the addition itself rounds (half to even, the default mode). Works without SSE4.1.
+/// 1.5 * 2^52: added to an f64 of magnitude below 2^51 it leaves no fraction bits, so the
+/// addition itself rounds half to even, and the low mantissa bits of the sum are the low bits
+/// of the rounded integer in two's complement. (f32 to f64 is exact, so this rounds once.)
+const ROUND_MAGIC: f64 = 6_755_399_441_055_744.0;
+
+/// The low byte of `x` rounded half to even, as Cast-24 and later wrap into INT4/UINT4:
+/// NaN and infinities give 0.
 #[inline(always)]
-fn round_half_even(x: f32) -> f32 {
-    let two23 = f32::from_bits(0x4B00_0000);
-    let a = x.abs();
-    if a < two23 {
-        (a + two23 - two23).copysign(x)
+pub(crate) fn f32_wrap_bits(x: f32) -> u8 {
+    let d = f64::from(x);
+    // From 2^27 up every f32 is a multiple of 16, so the low four bits are 0 there, as they
+    // are for NaN and infinities, which fail the comparison.
+    if d.abs() < 2_251_799_813_685_248.0 {
+        (d + ROUND_MAGIC).to_bits() as u8
     } else {
-        x
+        0
     }
 }
 
-/// The low bits of `x` converted to a 4-bit integer: with `wrap`, round half to even and keep
-/// the low bits (NaN and infinities give 0); else round half to even and clamp to [lo, hi]
-/// (NaN gives 0, infinities the bounds).
+/// `x` rounded half to even and clamped to [lo, hi], as Cast <= 23 converts to INT4/UINT4:
+/// infinities give the bounds, NaN gives 0. (Clamping to integer bounds before rounding
+/// gives the same result as after.)
 #[inline(always)]
-pub(crate) fn f32_to_int_bits(x: f32, wrap: bool, lo: f32, hi: f32) -> u8 {
-    let r = round_half_even(x);
-    let i = if wrap {
-        // |r| >= 2^31 is a multiple of 16 (every f32 from 2^27 up is), so its low bits are 0.
-        if r.abs() < 2_147_483_648.0 {
-            r as i32
-        } else {
-            0
-        }
+pub(crate) fn f32_clamp_bits(x: f32, lo: f64, hi: f64) -> u8 {
+    let d = f64::from(x);
+    if d.is_nan() {
+        0
     } else {
-        // `as` turns the NaN that clamp passes through into 0.
-        r.clamp(lo, hi) as i32
-    };
-    i as u8
+        (d.clamp(lo, hi) + ROUND_MAGIC).to_bits() as u8
+    }
 }

@@ -105,18 +105,18 @@ pub(crate) fn decode_with<S: Copy, D: Copy>(
 /// f32 to INT4: Cast-24 and later round half to even and keep the low 4 bits (NaN and
 /// infinities give 0); earlier versions clamp to [-8, 7] first (spec §3.2).
 pub(crate) fn f32_to_i4(src: &[f32], rules: &CastRules) -> Vec<I4> {
-    let wrap = rules.generation == Generation::From24;
-    map(src, move |x| {
-        I4::from_bits(encode::f32_to_int_bits(x, wrap, -8.0, 7.0))
-    })
+    match rules.generation {
+        Generation::From24 => map(src, |x| I4::from_bits(encode::f32_wrap_bits(x))),
+        Generation::Before24 => map(src, |x| I4::from_bits(encode::f32_clamp_bits(x, -8.0, 7.0))),
+    }
 }
 
 /// f32 to UINT4, by the same rules as [`f32_to_i4`] with the range [0, 15].
 pub(crate) fn f32_to_u4(src: &[f32], rules: &CastRules) -> Vec<U4> {
-    let wrap = rules.generation == Generation::From24;
-    map(src, move |x| {
-        U4::from_bits(encode::f32_to_int_bits(x, wrap, 0.0, 15.0))
-    })
+    match rules.generation {
+        Generation::From24 => map(src, |x| U4::from_bits(encode::f32_wrap_bits(x))),
+        Generation::Before24 => map(src, |x| U4::from_bits(encode::f32_clamp_bits(x, 0.0, 15.0))),
+    }
 }
 
 /// Applies a plain `as`-style conversion to every element (integer wrapping, int to float
