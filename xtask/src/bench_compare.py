@@ -24,8 +24,9 @@ def wide(rng, n):
     return sign * (1.0 + rng.random(n)) * np.exp2(rng.integers(-12, 13, n))
 
 
-def make_input(rng, elem, n, gen):
-    """An OrtValue of ONNX type `elem` with `n` elements drawn like the Rust side."""
+def make_input(rng, elem, shape, gen):
+    """An OrtValue of ONNX type `elem` and `shape`, values drawn like the Rust side."""
+    n = int(np.prod(shape))
     if gen == "text":
         return np.array([str(v) for v in wide(rng, n).astype(np.float32)], dtype=object)
     if gen == "int":
@@ -42,8 +43,9 @@ def make_input(rng, elem, n, gen):
             x = x.astype(np.float32).astype(ml_dtypes.bfloat16).view(np.uint16)
         else:
             x = x.astype(NUMPY[elem])
+    x = np.ascontiguousarray(x.reshape(shape))
     if elem in RAW:
-        return ort.OrtValue.ortvalue_from_numpy_with_onnx_type(np.ascontiguousarray(x), elem)
+        return ort.OrtValue.ortvalue_from_numpy_with_onnx_type(x, elem)
     return ort.OrtValue.ortvalue_from_numpy(x)
 
 
@@ -51,7 +53,6 @@ def build(case):
     """The single-node model of a case, its input names and their OrtValues."""
     rng = np.random.default_rng(1)
     shape, elem = case["shape"], case["from"]
-    n = int(np.prod(shape))
     if case["op"] == "Cast":
         names = ["X"]
         attrs = {"to": case["to"]}
@@ -70,7 +71,7 @@ def build(case):
     model = helper.make_model(
         graph, opset_imports=[helper.make_opsetid("", case["opset"])], ir_version=11
     )
-    values = [make_input(rng, elem, n, case["gen"]) for _ in names]
+    values = [make_input(rng, elem, shape, case["gen"]) for _ in names]
     return model.SerializeToString(), names, values
 
 
