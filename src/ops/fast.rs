@@ -4,12 +4,9 @@
 
 use crate::dtype::{DataType, Storage};
 use crate::formats::fast as f;
-use crate::formats::{cast_float, CastRules, Exact, FloatFormat};
+use crate::formats::CastRules;
 use crate::formats::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, I4, U4};
 use half::f16;
-
-/// Below this many elements building a decoding table costs more than it saves.
-const TABLE_MIN: usize = 1024;
 
 /// Encodes slice `$v` into the narrow float type `$to` (f16, float8, float4) with `f::$enc`;
 /// returns `None` from the enclosing function for any other target.
@@ -41,13 +38,13 @@ pub(crate) fn cast(source: &Storage, to: DataType, rules: &CastRules) -> Option<
         (S::Float16(v), _) => narrow!(f16_to_narrow, v, to, rules),
         (S::Bfloat16(v), D::Float) => S::Float(f::bf16_to_f32(v)),
         (S::Double(v), D::Float) => S::Float(f::f64_to_f32(v)),
-        (S::Float8E4M3FN(v), D::Float) => decode(v, rules)?,
-        (S::Float8E4M3FNUZ(v), D::Float) => decode(v, rules)?,
-        (S::Float8E5M2(v), D::Float) => decode(v, rules)?,
-        (S::Float8E5M2FNUZ(v), D::Float) => decode(v, rules)?,
-        (S::Float4E2M1(v), D::Float) => decode(v, rules)?,
-        (S::Int4(v), D::Float) => int4_decode(v, |x| i128::from(x.get()), rules)?,
-        (S::Uint4(v), D::Float) => int4_decode(v, |x| i128::from(x.to_bits()), rules)?,
+        (S::Float8E4M3FN(v), D::Float) => S::Float(f::narrow_to_f32(v, rules)),
+        (S::Float8E4M3FNUZ(v), D::Float) => S::Float(f::narrow_to_f32(v, rules)),
+        (S::Float8E5M2(v), D::Float) => S::Float(f::narrow_to_f32(v, rules)),
+        (S::Float8E5M2FNUZ(v), D::Float) => S::Float(f::narrow_to_f32(v, rules)),
+        (S::Float4E2M1(v), D::Float) => S::Float(f::narrow_to_f32(v, rules)),
+        (S::Int4(v), D::Float) => S::Float(f::convert(v, |x: I4| f32::from(x.get()))),
+        (S::Uint4(v), D::Float) => S::Float(f::convert(v, |x: U4| f32::from(x.to_bits()))),
         (S::Uint8(v), _) => from_int(v, to)?,
         (S::Int8(v), _) => from_int(v, to)?,
         (S::Uint16(v), _) => from_int(v, to)?,
@@ -59,55 +56,6 @@ pub(crate) fn cast(source: &Storage, to: DataType, rules: &CastRules) -> Option<
         _ => return None,
     })
 }
-
-/// Float8 or FLOAT4E2M1 to f32 through a 256-entry table of the exact path's answers.
-fn decode<S: FloatFormat + FromCode>(v: &[S], rules: &CastRules) -> Option<Storage> {
-    if v.len() < TABLE_MIN {
-        return None;
-    }
-    let table = f::table(|c| cast_float::<S, f32>(S::from_code(c), rules));
-    Some(Storage::Float(f::decode_with(
-        v,
-        |x: S| x.to_code(),
-        &table,
-    )))
-}
-
-/// INT4 or UINT4 to f32 through a table of exact integer values.
-fn int4_decode<S: FromCode>(v: &[S], value: fn(S) -> i128, rules: &CastRules) -> Option<Storage> {
-    if v.len() < TABLE_MIN {
-        return None;
-    }
-    let table = f::table(|c| f32::from_exact(&Exact::from_i128(value(S::from_code(c))), rules));
-    Some(Storage::Float(f::decode_with(
-        v,
-        |x: S| x.to_code(),
-        &table,
-    )))
-}
-
-/// Codes of the table-decoded types.
-trait FromCode: Copy {
-    /// The value of a code (bits above the format's width are dropped).
-    fn from_code(code: u8) -> Self;
-    /// The code of a value.
-    fn to_code(self) -> u8;
-}
-
-macro_rules! from_code {
-    ($($t:ty),*) => {$(
-        impl FromCode for $t {
-            fn from_code(code: u8) -> Self {
-                <$t>::from_bits(code)
-            }
-            #[inline(always)]
-            fn to_code(self) -> u8 {
-                self.to_bits()
-            }
-        }
-    )*};
-}
-from_code!(F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F4E2M1, I4, U4);
 
 /// Integer sources: the exact path's rules (integer targets keep the low bits, float targets
 /// round half to even) are exactly Rust's `as` for these pairs.

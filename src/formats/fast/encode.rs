@@ -2,7 +2,7 @@
 //! specials taken from the exact path), f16 widening, NaN canonicalisation, float to int4.
 
 use super::super::exact::{CastRules, Exact};
-use super::super::round::{self, Layout};
+use super::super::round::{self, Layout, Specials};
 use super::super::{FloatFormat, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
 use half::{bf16, f16};
 
@@ -216,5 +216,82 @@ pub(crate) fn f32_clamp_bits(x: f32, lo: f64, hi: f64) -> u8 {
         0
     } else {
         (d.clamp(lo, hi) + ROUND_MAGIC).to_bits() as u8
+    }
+}
+
+/// Everything the widening decoder needs for one narrow source under one set of rules.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Widen {
+    /// 23 - M: where the source mantissa lands in an f32.
+    shift: u32,
+    /// The f32 bias minus the source's, in place.
+    rebias: u32,
+    /// The source's exponent field mask, in place.
+    exp_mask: u32,
+    /// f32 value of one subnormal ulp of the source, 2^(emin - M).
+    ulp: f32,
+    /// Code bits below the sign.
+    body: u32,
+    /// Sign bit of the source.
+    sign: u32,
+    /// f32 bits the exact path gives for: +Inf, -Inf, +NaN, -NaN, and the FNUZ NaN code.
+    inf: (u32, u32),
+    nan: (u32, u32),
+    fnuz_nan: u32,
+}
+
+impl Widen {
+    /// The decoder constants for `T` under `rules`.
+    pub(crate) fn new<T: Target>(rules: &CastRules) -> Widen {
+        let l = T::LAYOUT;
+        let m = l.mant_bits;
+        let f32_of = |v: Exact| f32::from_exact(&v, rules).to_bits();
+        let both = |f: &dyn Fn(bool) -> Exact| (f32_of(f(false)), f32_of(f(true)));
+        let sign = 1u32 << (l.exp_bits + m);
+        Widen {
+            shift: 23 - m,
+            rebias: ((127 - l.bias) as u32) << 23,
+            exp_mask: ((1 << l.exp_bits) - 1) << m,
+            ulp: f32::from_bits((((1 - l.bias) - m as i32 + 127) as u32) << 23),
+            body: sign - 1,
+            sign,
+            inf: both(&|negative| Exact::Inf { negative }),
+            nan: both(&|negative| Exact::Nan { negative }),
+            fnuz_nan: f32_of(T::from_code(sign).to_exact(rules)),
+        }
+    }
+
+    /// The f32 bits of the source code `c` of format `T` (the one `self` was built for),
+    /// exactly, specials as the exact path gives them. Generic so that the special-code
+    /// scheme is known at compile time and the loop stays branch-free.
+    #[inline(always)]
+    pub(crate) fn decode<T: Target>(&self, c: u32) -> u32 {
+        let body = c & self.body;
+        let negative = c & self.sign != 0;
+        let f32_sign = if negative { 0x8000_0000 } else { 0 };
+        let normal = (body << self.shift) + self.rebias;
+        let sub = ((body & !self.exp_mask) as f32 * self.ulp).to_bits();
+        let finite = f32_sign
+            | if body & self.exp_mask == 0 {
+                sub
+            } else {
+                normal
+            };
+        let pick = |codes: (u32, u32)| pick(c << (31 - self.sign.trailing_zeros()), codes);
+        let all_ones = body & self.exp_mask == self.exp_mask;
+        let (special, value) = match T::LAYOUT.specials {
+            Specials::Ieee | Specials::E5M2 => {
+                let inf = body == self.exp_mask;
+                (all_ones, if inf { pick(self.inf) } else { pick(self.nan) })
+            }
+            Specials::Fn => (body == self.body, pick(self.nan)),
+            Specials::Fnuz => (c == self.sign, self.fnuz_nan),
+            Specials::Float4 => (false, 0),
+        };
+        if special {
+            value
+        } else {
+            finite
+        }
     }
 }

@@ -15,7 +15,7 @@ pub(crate) use encode::Target;
 
 use super::exact::{CastRules, Generation};
 use super::{I4, U4};
-use encode::Narrow;
+use encode::{Narrow, Widen};
 use half::{bf16, f16};
 use map::map;
 
@@ -88,18 +88,10 @@ pub(crate) fn f16_to_narrow<T: Target>(src: &[f16], rules: &CastRules) -> Vec<T>
     })
 }
 
-/// A 256-entry table: entry `c` is `f(c)`, normally the exact path's answer for code `c`.
-pub(crate) fn table<D>(f: impl Fn(u8) -> D) -> [D; 256] {
-    std::array::from_fn(|c| f(c as u8))
-}
-
-/// Decodes 8-bit (or narrower) codes through a 256-entry table built from the exact path.
-pub(crate) fn decode_with<S: Copy, D: Copy>(
-    src: &[S],
-    code: impl Fn(S) -> u8 + Copy,
-    table: &[D; 256],
-) -> Vec<D> {
-    map(src, move |s| table[usize::from(code(s))])
+/// A float8 format or FLOAT4E2M1 to f32, exactly, by bit arithmetic (no table lookups).
+pub(crate) fn narrow_to_f32<T: Target>(src: &[T], rules: &CastRules) -> Vec<f32> {
+    let w = Widen::new::<T>(rules);
+    map(src, move |c| f32::from_bits(w.decode::<T>(c.code())))
 }
 
 /// f32 to INT4: Cast-24 and later round half to even and keep the low 4 bits (NaN and

@@ -230,22 +230,23 @@ fn f32_to_int4_and_uint4() {
     }
 }
 
-#[test]
-fn table_decoding_matches_per_element() {
+fn check_widen<T: Target>(name: &str) {
+    let src: Vec<T> = (0..=255).map(T::from_code).collect();
+    let inputs: Vec<u64> = (0..=255).collect();
     for rules in all_rules() {
-        let t = table(|c| cast_float::<F8E4M3FNUZ, f32>(F8E4M3FNUZ::from_bits(c), &rules));
-        let src: Vec<F8E4M3FNUZ> = (0..=255).map(F8E4M3FNUZ::from_bits).collect();
-        let got = as_u64(&decode_with(&src, F8E4M3FNUZ::to_bits, &t), |x| {
-            u64::from(x.to_bits())
-        });
+        let got = as_u64(&narrow_to_f32(&src, &rules), |x| u64::from(x.to_bits()));
         let want = as_u64(&src, |c| {
-            u64::from(cast_float::<F8E4M3FNUZ, f32>(c, &rules).to_bits())
+            u64::from(cast_float::<T, f32>(c, &rules).to_bits())
         });
-        compare(
-            "FLOAT8E4M3FNUZ -> f32 by table",
-            &(0..256).collect::<Vec<_>>(),
-            &got,
-            &want,
-        );
+        compare(&format!("{name} -> f32 {rules:?}"), &inputs, &got, &want);
     }
+}
+
+#[test]
+fn every_float8_and_float4_code_to_f32() {
+    check_widen::<F8E4M3FN>("FLOAT8E4M3FN");
+    check_widen::<F8E4M3FNUZ>("FLOAT8E4M3FNUZ");
+    check_widen::<F8E5M2>("FLOAT8E5M2");
+    check_widen::<F8E5M2FNUZ>("FLOAT8E5M2FNUZ");
+    check_widen::<F4E2M1>("FLOAT4E2M1");
 }
