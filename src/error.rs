@@ -21,8 +21,16 @@ pub enum Error {
         /// Elements supplied.
         found: usize,
     },
-    /// A part of the implementation that does not exist yet.
-    NotImplemented(&'static str),
+    /// The model's opset is newer than the newest this crate's version table was checked
+    /// against, so a newer operator version than the table knows may be in effect.
+    OpsetTooNew {
+        /// NodeProto.op_type as given.
+        op_type: String,
+        /// The model's default-domain opset.
+        opset: i64,
+        /// The newest opset the table covers.
+        newest: i64,
+    },
     /// No version of the operator is defined at this opset (or the operator is unknown).
     UnknownOperator {
         /// NodeProto.op_type as given.
@@ -168,7 +176,15 @@ impl fmt::Display for Error {
                 f,
                 "shape {shape:?} needs {expected} elements but {found} were given"
             ),
-            Error::NotImplemented(what) => write!(f, "{what} not implemented yet"),
+            Error::OpsetTooNew {
+                op_type,
+                opset,
+                newest,
+            } => write!(
+                f,
+                "{op_type} at opset {opset}: this implementation knows operator versions up to \
+                 opset {newest}; a newer {op_type} version may be in effect there"
+            ),
             Error::UnknownOperator {
                 op_type,
                 opset,

@@ -27,7 +27,8 @@ pub struct Instance {
     pub release: String,
     /// The case directory name, as in `test_cast_FLOAT_to_FLOAT16`.
     pub case: String,
-    /// The op_type of the model's (first) node, as in `Cast`.
+    /// The operator under test, as in `Cast`: the op_type of the model's node, except that an
+    /// `_expanded` case (a function body inlined) takes the op_type of its non-expanded twin.
     pub op_type: String,
     /// The model's opset for the default domain.
     pub opset: i64,

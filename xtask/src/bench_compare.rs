@@ -34,6 +34,10 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), Box<dyn Error>> {
                 _ => return Err(format!("--repeat needs a positive integer\n{USAGE}").into()),
             },
             "--fresh-pages" => fresh_pages = true,
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return Ok(());
+            }
             s if s.starts_with('-') => return Err(format!("unknown option {s}\n{USAGE}").into()),
             s => filter = Some(s.to_owned()),
         }

@@ -8,23 +8,20 @@ use crate::proto::{
     AttributeProto, Dimension, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorProto,
     TensorShapeProto, TensorTypeProto, TypeProto, ValueInfoProto,
 };
+use crate::testdir::TestDir;
 use half::bf16;
 use onnx_conformance::ops::AttrValue;
 use onnx_conformance::DataType;
 use prost::Message;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// A fresh, empty directory under the system temp dir named `<tag>` (unique per test run).
-fn temp_case(tag: &str) -> PathBuf {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    let dir = std::env::temp_dir()
-        .join(format!("harness-read-{}-{n}", std::process::id()))
-        .join(tag);
-    let _ = std::fs::remove_dir_all(&dir);
+/// A case directory named `<tag>` with an empty `test_data_set_0`, inside a temporary
+/// directory that is removed when the returned guard is dropped.
+fn temp_case(tag: &str) -> (TestDir, PathBuf) {
+    let root = TestDir::new("harness-read");
+    let dir = root.join(tag);
     std::fs::create_dir_all(dir.join("test_data_set_0")).unwrap();
-    dir
+    (root, dir)
 }
 
 fn value(name: &str, dtype: DataType, dims: &[i64]) -> ValueInfoProto {
@@ -94,8 +91,8 @@ fn write(path: &Path, message: &impl Message) {
 }
 
 /// Writes a castlike case whose tensors are named `x`/`y` and whose bf16 is stored as UINT16.
-fn write_castlike_case(tag: &str) -> PathBuf {
-    let dir = temp_case(tag);
+fn write_castlike_case(tag: &str) -> (TestDir, PathBuf) {
+    let (root, dir) = temp_case(tag);
     write(&dir.join("model.onnx"), &castlike_model("ai.onnx"));
     let set = dir.join("test_data_set_0");
     let mut x = header(DataType::Float, &[1]);
@@ -109,7 +106,7 @@ fn write_castlike_case(tag: &str) -> PathBuf {
     y.name = "y".into();
     y.raw_data = Some(vec![0x80, 0x3f]);
     write(&set.join("output_0.pb"), &y);
-    dir
+    (root, dir)
 }
 
 fn load_error(dir: &Path) -> String {
@@ -121,7 +118,7 @@ fn load_error(dir: &Path) -> String {
 
 #[test]
 fn loads_a_castlike_case_by_position_and_declared_type() {
-    let dir = write_castlike_case("test_castlike_FLOAT_to_BFLOAT16");
+    let (_root, dir) = write_castlike_case("test_castlike_FLOAT_to_BFLOAT16");
     let case: Case = load_case(&dir).unwrap();
     assert_eq!(case.name, "test_castlike_FLOAT_to_BFLOAT16");
     assert_eq!((case.model.opset, case.model.ir_version), (15, 8));
@@ -145,7 +142,7 @@ fn loads_a_castlike_case_by_position_and_declared_type() {
 
 #[test]
 fn default_domain_opset_is_required() {
-    let dir = temp_case("no_default_opset");
+    let (_root, dir) = temp_case("no_default_opset");
     let mut model = castlike_model("com.example");
     write(&dir.join("model.onnx"), &model);
     let e = load_error(&dir);
@@ -166,7 +163,7 @@ fn default_domain_opset_is_required() {
 
 #[test]
 fn corrupt_and_truncated_files_name_the_file() {
-    let dir = write_castlike_case("corrupt");
+    let (_root, dir) = write_castlike_case("corrupt");
     let model = dir.join("model.onnx");
     let bytes = std::fs::read(&model).unwrap();
     std::fs::write(&model, &bytes[..bytes.len() - 3]).unwrap();
@@ -184,7 +181,7 @@ fn corrupt_and_truncated_files_name_the_file() {
 
 #[test]
 fn tensor_errors_name_the_file() {
-    let dir = write_castlike_case("bad_tensor");
+    let (_root, dir) = write_castlike_case("bad_tensor");
     let mut bad = header(DataType::Float16, &[1]);
     bad.raw_data = Some(vec![0, 0]);
     let input = dir.join("test_data_set_0").join("input_0.pb");
@@ -199,7 +196,7 @@ fn tensor_errors_name_the_file() {
 
 #[test]
 fn missing_files_and_gaps_are_errors() {
-    let dir = write_castlike_case("missing_output");
+    let (_root, dir) = write_castlike_case("missing_output");
     let set = dir.join("test_data_set_0");
     std::fs::remove_file(set.join("output_0.pb")).unwrap();
     let e = load_error(&dir);
@@ -208,14 +205,14 @@ fn missing_files_and_gaps_are_errors() {
         "{e}"
     );
 
-    let dir = write_castlike_case("gap");
+    let (_root, dir) = write_castlike_case("gap");
     let set = dir.join("test_data_set_0");
     std::fs::rename(set.join("input_1.pb"), set.join("input_2.pb")).unwrap();
     let e = load_error(&dir);
     assert!(e.contains("input_1.pb: file missing, although"), "{e}");
     assert!(e.contains("input_2.pb exists"), "{e}");
 
-    let dir = write_castlike_case("extra_input");
+    let (_root, dir) = write_castlike_case("extra_input");
     let set = dir.join("test_data_set_0");
     std::fs::copy(set.join("input_1.pb"), set.join("input_2.pb")).unwrap();
     let e = load_error(&dir);
@@ -224,18 +221,18 @@ fn missing_files_and_gaps_are_errors() {
         "{e}"
     );
 
-    let dir = write_castlike_case("stray");
+    let (_root, dir) = write_castlike_case("stray");
     std::fs::write(dir.join("test_data_set_0").join("input_01.pb"), b"").unwrap();
     assert!(load_error(&dir).contains("input_01.pb: unexpected .pb file"));
 
-    let dir = write_castlike_case("no_sets");
+    let (_root, dir) = write_castlike_case("no_sets");
     std::fs::remove_dir_all(dir.join("test_data_set_0")).unwrap();
     assert!(load_error(&dir).contains("case has no test_data_set_N directory"));
 }
 
 #[test]
 fn data_sets_are_in_numeric_order() {
-    let dir = write_castlike_case("sets");
+    let (_root, dir) = write_castlike_case("sets");
     for n in [2, 10] {
         let to = dir.join(format!("test_data_set_{n}"));
         std::fs::create_dir_all(&to).unwrap();
@@ -257,7 +254,7 @@ fn data_sets_are_in_numeric_order() {
 
 #[test]
 fn bad_declarations_and_attributes_are_errors() {
-    let dir = temp_case("bad_decl");
+    let (_root, dir) = temp_case("bad_decl");
     let mut model = castlike_model("");
     let graph = model.graph.as_mut().unwrap();
     graph.input[1] = value("like", DataType::Float, &[-2]);

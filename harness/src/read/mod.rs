@@ -5,6 +5,8 @@ mod bad_tensor_tests;
 #[cfg(test)]
 mod case_tests;
 mod element;
+#[cfg(test)]
+mod mangle_tests;
 mod model;
 mod payload;
 #[cfg(test)]

@@ -2,8 +2,19 @@
 
 use super::reference::{self, f32_bits_exact, RefFormat, Val};
 use super::{bf16, f16, FloatFormat};
-use super::{rules, Bits, Failures, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0};
+use super::{rules, Bits, Checked, Failures};
+use super::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0};
+use crate::dtype::DataType;
+use crate::formats::coverage::DECODE_EVERY_CODE;
 use crate::formats::{I2, I4, U2, U4};
+
+/// The targets `check_code` decodes into.
+const DECODE_TARGETS: [DataType; 4] = [
+    DataType::Float,
+    DataType::Double,
+    DataType::Float16,
+    DataType::Bfloat16,
+];
 
 /// Checks the kernel's decoding of code `c` of `S` against the reference value `v`.
 fn check_code<S: Bits>(
@@ -43,7 +54,7 @@ fn check_code<S: Bits>(
     });
 }
 
-fn decode_all<S: Bits>(target: RefFormat, name: &str) {
+fn decode_all<S: Bits>(target: RefFormat, source: DataType) -> Checked {
     let (ref16, refb16) = (reference::f16(), reference::bf16());
     let mut f = Failures::default();
     let codes = 1u32 << (target.ebits + target.mbits + 1);
@@ -52,36 +63,11 @@ fn decode_all<S: Bits>(target: RefFormat, name: &str) {
             check_code::<S>(c, target.decode(c, from24), from24, &ref16, &refb16, &mut f);
         }
     }
-    f.assert_none(name);
+    f.assert_none(source.name());
+    decoded(source)
 }
 
-#[test]
-fn decode_every_e4m3fn_code() {
-    decode_all::<F8E4M3FN>(reference::e4m3fn(), "FLOAT8E4M3FN");
-}
-
-#[test]
-fn decode_every_e4m3fnuz_code() {
-    decode_all::<F8E4M3FNUZ>(reference::e4m3fnuz(), "FLOAT8E4M3FNUZ");
-}
-
-#[test]
-fn decode_every_e5m2_code() {
-    decode_all::<F8E5M2>(reference::e5m2(), "FLOAT8E5M2");
-}
-
-#[test]
-fn decode_every_e5m2fnuz_code() {
-    decode_all::<F8E5M2FNUZ>(reference::e5m2fnuz(), "FLOAT8E5M2FNUZ");
-}
-
-#[test]
-fn decode_every_e2m1_code() {
-    decode_all::<F4E2M1>(reference::e2m1(), "FLOAT4E2M1");
-}
-
-#[test]
-fn decode_every_e8m0_code() {
+fn decode_e8m0() -> Checked {
     let (ref16, refb16) = (reference::f16(), reference::bf16());
     let mut f = Failures::default();
     for from24 in [false, true] {
@@ -97,6 +83,40 @@ fn decode_every_e8m0_code() {
         }
     }
     f.assert_none("FLOAT8E8M0");
+    decoded(DataType::Float8E8M0)
+}
+
+/// The pairs `check_code` checks for `source`.
+fn decoded(source: DataType) -> Checked {
+    let mut checked = Checked::default();
+    for t in DECODE_TARGETS {
+        checked.add(source, t);
+    }
+    checked
+}
+
+/// The decode sweep of one listed source type.
+fn decode_source(source: DataType) -> Checked {
+    use DataType::*;
+    match source {
+        Float8E4M3FN => decode_all::<F8E4M3FN>(reference::e4m3fn(), source),
+        Float8E4M3FNUZ => decode_all::<F8E4M3FNUZ>(reference::e4m3fnuz(), source),
+        Float8E5M2 => decode_all::<F8E5M2>(reference::e5m2(), source),
+        Float8E5M2FNUZ => decode_all::<F8E5M2FNUZ>(reference::e5m2fnuz(), source),
+        Float4E2M1 => decode_all::<F4E2M1>(reference::e2m1(), source),
+        Float8E8M0 => decode_e8m0(),
+        other => panic!("no decode sweep for listed source {other}"),
+    }
+}
+
+/// Every code of every format in the shared list, decoded to f32, f64, f16 and bf16.
+#[test]
+fn decode_every_code_of_every_listed_format() {
+    let mut checked = Checked::default();
+    for &source in DECODE_EVERY_CODE.sources {
+        checked.extend(decode_source(source));
+    }
+    checked.assert_is(&DECODE_EVERY_CODE);
 }
 
 #[test]

@@ -3,7 +3,9 @@
 
 use super::reference::{self, Dy, Val};
 use super::{bf16, f16};
-use super::{rules, Exact, Failures, FloatFormat};
+use super::{rules, Checked, Exact, Failures, FloatFormat};
+use crate::dtype::DataType;
+use crate::formats::coverage::SUBBYTE_INTEGERS;
 use crate::formats::{I2, I4, U2, U4};
 
 /// Integers around 2^k for every k < 128: midpoints for 8-, 11- and 24-bit significands and
@@ -165,6 +167,16 @@ fn subbyte_reference(x: f64, bits: u32, signed: bool, wrap: bool) -> u8 {
 
 #[test]
 fn subbyte_integers_from_every_f16() {
+    let mut checked = Checked::default();
+    for t in [
+        DataType::Int4,
+        DataType::Uint4,
+        DataType::Int2,
+        DataType::Uint2,
+    ] {
+        checked.add(DataType::Float16, t);
+    }
+    checked.assert_is(&SUBBYTE_INTEGERS);
     let mut f = Failures::default();
     for from24 in [false, true] {
         let r = rules(true, from24);

@@ -2,7 +2,9 @@
 //! random f32/f64 samples, against the reference (and, for f64 -> f32, by construction).
 
 use super::reference::{self, f32_val, f64_val, Dy, Val};
-use super::{rules, targets, Bits, Failures, FloatFormat, RoundMode, Target, F8E8M0};
+use super::{rules, targets, Bits, Checked, Failures, FloatFormat, RoundMode, Target, F8E8M0};
+use crate::dtype::DataType;
+use crate::formats::coverage::{E8M0_BOUNDARIES, MIDPOINTS};
 
 /// Source bits of a non-negative dyadic value in f32 and f64, when exactly representable.
 fn source_bits(d: Dy) -> (Option<u64>, u64) {
@@ -21,7 +23,7 @@ fn check<S: Bits>(t: &Target, bits: u64, v: Val, f: &mut Failures) {
         f.check(got == want, || {
             format!(
                 "{bits:#x} -> {} sat={saturate}: got {got:#x}, want {want:#x}",
-                t.name
+                t.dtype
             )
         });
     }
@@ -38,6 +40,7 @@ fn around(bits: u64, sign: u64) -> impl Iterator<Item = u64> {
 #[test]
 fn midpoints_of_every_target_from_f32_and_f64() {
     let mut f = Failures::default();
+    let mut checked = Checked::default();
     for t in targets() {
         let values = &t.reference.values;
         let (top, top_code) = values[values.len() - 1];
@@ -60,19 +63,27 @@ fn midpoints_of_every_target_from_f32_and_f64() {
                 nearest(below) == lo_code
                     && nearest(above) == hi_code
                     && nearest(f64_val(f64_bits)) == tie,
-                || format!("reference self-check failed at {} midpoint {mid:?}", t.name),
+                || {
+                    format!(
+                        "reference self-check failed at {} midpoint {mid:?}",
+                        t.dtype
+                    )
+                },
             );
             for b in around(f64_bits, 1 << 63) {
                 check::<f64>(&t, b, f64_val(b), &mut f);
             }
+            checked.add(DataType::Double, t.dtype);
             if let Some(b32) = f32_bits {
                 for b in around(b32, 1 << 31) {
                     check::<f32>(&t, b, f32_val(b as u32), &mut f);
                 }
+                checked.add(DataType::Float, t.dtype);
             }
         }
     }
     f.assert_none("midpoints");
+    checked.assert_is(&MIDPOINTS);
 }
 
 /// A xorshift generator, so samples are the same on every run.
@@ -195,4 +206,7 @@ fn e8m0_boundaries() {
         }
     }
     f.assert_none("e8m0 boundaries");
+    let mut checked = Checked::default();
+    checked.add(DataType::Double, DataType::Float8E8M0);
+    checked.assert_is(&E8M0_BOUNDARIES);
 }

@@ -8,12 +8,15 @@ mod sweep;
 mod vectors;
 mod vectors_narrow;
 
+use super::coverage::Sweep;
 use super::{
     cast_float, CastRules, Exact, FloatFormat, Generation, RoundMode, F4E2M1, F8E4M3FN, F8E4M3FNUZ,
     F8E5M2, F8E5M2FNUZ, F8E8M0,
 };
+use crate::dtype::DataType;
 use half::{bf16, f16};
 use reference::RefFormat;
+use std::collections::BTreeSet;
 
 /// Rules with the given saturate flag and generation, rounding `up`.
 fn rules(saturate: bool, from24: bool) -> CastRules {
@@ -54,9 +57,9 @@ fn enc<T: Bits>(v: &Exact, r: &CastRules) -> u64 {
     T::from_exact(v, r).bits()
 }
 
-/// A target format: its name, its reference table and the kernel encoder.
+/// A target format: its type, its reference table and the kernel encoder.
 struct Target {
-    name: &'static str,
+    dtype: DataType,
     reference: RefFormat,
     kernel: fn(&Exact, &CastRules) -> u64,
 }
@@ -65,37 +68,37 @@ struct Target {
 fn targets() -> Vec<Target> {
     vec![
         Target {
-            name: "FLOAT8E4M3FN",
+            dtype: DataType::Float8E4M3FN,
             reference: reference::e4m3fn(),
             kernel: enc::<F8E4M3FN>,
         },
         Target {
-            name: "FLOAT8E4M3FNUZ",
+            dtype: DataType::Float8E4M3FNUZ,
             reference: reference::e4m3fnuz(),
             kernel: enc::<F8E4M3FNUZ>,
         },
         Target {
-            name: "FLOAT8E5M2",
+            dtype: DataType::Float8E5M2,
             reference: reference::e5m2(),
             kernel: enc::<F8E5M2>,
         },
         Target {
-            name: "FLOAT8E5M2FNUZ",
+            dtype: DataType::Float8E5M2FNUZ,
             reference: reference::e5m2fnuz(),
             kernel: enc::<F8E5M2FNUZ>,
         },
         Target {
-            name: "FLOAT4E2M1",
+            dtype: DataType::Float4E2M1,
             reference: reference::e2m1(),
             kernel: enc::<F4E2M1>,
         },
         Target {
-            name: "FLOAT16",
+            dtype: DataType::Float16,
             reference: reference::f16(),
             kernel: enc::<f16>,
         },
         Target {
-            name: "BFLOAT16",
+            dtype: DataType::Bfloat16,
             reference: reference::bf16(),
             kernel: enc::<bf16>,
         },
@@ -129,6 +132,31 @@ impl Failures {
             self.count,
             self.checked,
             self.first.join("\n")
+        );
+    }
+}
+
+/// The (source, target) pairs a sweep checked, to hold against its entry in the shared list
+/// [`super::coverage`] (so that the list cannot claim more, or less, than the tests check).
+#[derive(Default)]
+struct Checked(BTreeSet<(DataType, DataType)>);
+
+impl Checked {
+    fn add(&mut self, source: DataType, target: DataType) {
+        self.0.insert((source, target));
+    }
+
+    fn extend(&mut self, other: Checked) {
+        self.0.extend(other.0);
+    }
+
+    /// Asserts that exactly the pairs of `sweep` were checked.
+    fn assert_is(&self, sweep: &Sweep) {
+        let listed: BTreeSet<_> = sweep.pairs().collect();
+        assert_eq!(
+            self.0, listed,
+            "{}: checked pairs differ from the list",
+            sweep.test
         );
     }
 }

@@ -6,6 +6,7 @@ mod cast_small;
 mod concat;
 mod fast;
 mod matrix;
+mod no_panic;
 
 use crate::dtype::{DataType, Element};
 use crate::error::Error;

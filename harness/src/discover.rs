@@ -1,0 +1,226 @@
+//! Which trials exist: official instances from `index.json` (no model or .pb is opened),
+//! any tree given by `ONNX_BACKEND_DATA`, our own `tests/cases/`, and the guards that turn
+//! missing or incomplete data into failing trials instead of a silently green run.
+
+use crate::index::{Index, Lock, DATA_DIR, INDEX_FILE, LOCK_FILE};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// One trial to run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    /// The libtest name, as in `onnx-1.22.0/opset25/test_cast_FLOAT_to_FLOAT8E4M3FN`.
+    pub name: String,
+    /// What the trial does.
+    pub kind: SpecKind,
+}
+
+/// What a trial does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SpecKind {
+    /// Runs one case directory.
+    Case(CaseSpec),
+    /// Always fails with this message: data missing, incomplete or unreadable.
+    Guard(String),
+}
+
+/// A case directory and what is known about it before opening it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseSpec {
+    /// The case directory.
+    pub dir: PathBuf,
+    /// The release (`1.22.0`), or `custom` / `own` for other trees.
+    pub release: String,
+    /// The case name (the directory name).
+    pub case: String,
+    /// The node's op_type, when the index says.
+    pub op_type: Option<String>,
+    /// The model opset, when the index says; otherwise read from the model at run time.
+    pub opset: Option<i64>,
+    /// Whether the index listed this directory (its absence then means incomplete data).
+    pub indexed: bool,
+}
+
+/// Name of the trial that fails when there is no data at all.
+pub const MISSING_TRIAL: &str = "onnx-backend-data/missing";
+
+/// Every trial: the official data (or the `data_override` tree instead), then `tests/cases/`.
+pub fn discover(workspace: &Path, data_override: Option<&Path>) -> Vec<Spec> {
+    let mut specs = match data_override {
+        Some(root) => custom(root),
+        None => official(workspace),
+    };
+    let own_root = workspace.join("tests").join("cases");
+    if own_root.is_dir() {
+        specs.extend(walk_cases(&own_root, "own"));
+    }
+    specs
+}
+
+fn guard(name: &str, message: String) -> Spec {
+    Spec {
+        name: name.to_string(),
+        kind: SpecKind::Guard(message),
+    }
+}
+
+/// Trials for the official data in `<workspace>/onnx-backend-data`, checked against the lock file.
+pub fn official(workspace: &Path) -> Vec<Spec> {
+    let data = workspace.join(DATA_DIR);
+    let index_path = data.join(INDEX_FILE);
+    let text = match std::fs::read_to_string(&index_path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let msg = format!(
+                "no official test data: {} not found; run `cargo xtask fetch-tests` \
+                 (or set ONNX_BACKEND_DATA=<dir> to run another tree of cases)",
+                index_path.display()
+            );
+            return vec![guard(MISSING_TRIAL, msg)];
+        }
+        Err(e) => {
+            let msg = format!("{}: cannot read: {e}", index_path.display());
+            return vec![guard("onnx-backend-data/index", msg)];
+        }
+    };
+    let index: Index = match serde_json::from_str(&text) {
+        Ok(index) => index,
+        Err(e) => {
+            let msg = format!(
+                "{}: invalid index: {e}; run `cargo xtask fetch-tests` again",
+                index_path.display()
+            );
+            return vec![guard("onnx-backend-data/index", msg)];
+        }
+    };
+    let mut specs: Vec<Spec> = index
+        .instances
+        .iter()
+        .map(|i| Spec {
+            name: format!("onnx-{}/opset{}/{}", i.release, i.opset, i.case),
+            kind: SpecKind::Case(CaseSpec {
+                dir: data.join(&i.dir),
+                release: i.release.clone(),
+                case: i.case.clone(),
+                op_type: Some(i.op_type.clone()),
+                opset: Some(i.opset),
+                indexed: true,
+            }),
+        })
+        .collect();
+    specs.extend(lock_guard(workspace, &index));
+    specs
+}
+
+/// A failing trial when the lock file is missing or lists instances the index lacks.
+fn lock_guard(workspace: &Path, index: &Index) -> Option<Spec> {
+    let lock_path = workspace.join(LOCK_FILE);
+    let lock: Lock = match std::fs::read_to_string(&lock_path) {
+        Ok(text) => match serde_json::from_str(&text) {
+            Ok(lock) => lock,
+            Err(e) => {
+                let msg = format!("{}: invalid lock file: {e}", lock_path.display());
+                return Some(guard("onnx-backend-data/lock", msg));
+            }
+        },
+        Err(e) => {
+            let msg = format!(
+                "{}: cannot read ({e}), so the index cannot be checked for completeness",
+                lock_path.display()
+            );
+            return Some(guard("onnx-backend-data/lock", msg));
+        }
+    };
+    let have: BTreeSet<(&str, &str)> = index
+        .instances
+        .iter()
+        .map(|i| (i.release.as_str(), i.case.as_str()))
+        .collect();
+    let missing: Vec<String> = lock
+        .releases
+        .iter()
+        .flat_map(|r| r.cases().into_iter().map(move |c| (r.release.as_str(), c)))
+        .filter(|key| !have.contains(key))
+        .map(|(r, c)| format!("onnx-{r}/{c}"))
+        .collect();
+    let locked = lock.case_count();
+    if missing.is_empty() && index.instances.len() >= locked {
+        return None;
+    }
+    let shown: Vec<&str> = missing.iter().take(5).map(String::as_str).collect();
+    let msg = format!(
+        "index.json lists {} case instances but {} lists {locked}; {} missing, first: {}; \
+         run `cargo xtask fetch-tests` again",
+        index.instances.len(),
+        LOCK_FILE,
+        missing.len(),
+        shown.join(", ")
+    );
+    Some(guard("onnx-backend-data/incomplete", msg))
+}
+
+/// Trials for every case directory under `root` (named `custom/<relative path>`).
+pub fn custom(root: &Path) -> Vec<Spec> {
+    if !root.is_dir() {
+        let msg = format!("ONNX_BACKEND_DATA={}: not a directory", root.display());
+        return vec![guard("custom/missing", msg)];
+    }
+    let specs = walk_cases(root, "custom");
+    if specs.is_empty() {
+        let msg = format!(
+            "ONNX_BACKEND_DATA={}: no case directory (one holding model.onnx) found",
+            root.display()
+        );
+        return vec![guard("custom/empty", msg)];
+    }
+    specs
+}
+
+/// Trials `<prefix>/<relative dir>` for every directory under `root` holding a `model.onnx`.
+/// Only directory entries are listed; no file is opened.
+pub fn walk_cases(root: &Path, prefix: &str) -> Vec<Spec> {
+    let mut specs: Vec<Spec> = Vec::new();
+    for entry in walkdir::WalkDir::new(root).follow_links(true) {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                let name = format!("{prefix}/unreadable-{}", specs.len());
+                specs.push(guard(&name, format!("cannot list {}: {e}", root.display())));
+                continue;
+            }
+        };
+        if entry.file_name() != "model.onnx" || !entry.file_type().is_file() {
+            continue;
+        }
+        let Some(dir) = entry.path().parent() else {
+            continue;
+        };
+        let rel = dir.strip_prefix(root).unwrap_or(dir);
+        let rel: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        let case = rel.last().cloned().unwrap_or_else(|| prefix.to_string());
+        let name = if rel.is_empty() {
+            prefix.to_string()
+        } else {
+            format!("{prefix}/{}", rel.join("/"))
+        };
+        specs.push(Spec {
+            name,
+            kind: SpecKind::Case(CaseSpec {
+                dir: dir.to_path_buf(),
+                release: prefix.to_string(),
+                case,
+                op_type: None,
+                opset: None,
+                indexed: false,
+            }),
+        });
+    }
+    specs.sort_by(|a, b| a.name.cmp(&b.name));
+    specs
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

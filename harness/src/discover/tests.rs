@@ -1,0 +1,181 @@
+//! Trial discovery and the data guards, on throw-away directory trees.
+
+use super::*;
+use crate::index::{Instance, LockedRelease};
+use std::collections::BTreeMap;
+
+/// A fresh empty directory under the system temp dir, removed when dropped.
+pub(crate) fn scratch(tag: &str) -> crate::testdir::TestDir {
+    crate::testdir::TestDir::new(&format!("onnx-conf-{tag}"))
+}
+
+pub(crate) fn instance(release: &str, case: &str, opset: i64) -> Instance {
+    Instance {
+        release: release.into(),
+        case: case.into(),
+        op_type: "Cast".into(),
+        opset,
+        dir: format!("onnx-{release}/node/{case}"),
+    }
+}
+
+pub(crate) fn write_index(ws: &Path, instances: Vec<Instance>) {
+    let dir = ws.join(DATA_DIR);
+    std::fs::create_dir_all(&dir).expect("data dir");
+    let index = Index {
+        format: 1,
+        instances,
+    };
+    let text = serde_json::to_string(&index).expect("json");
+    std::fs::write(dir.join(INDEX_FILE), text).expect("index");
+}
+
+pub(crate) fn write_lock(ws: &Path, release: &str, cases: &[&str]) {
+    let files: BTreeMap<String, String> = cases
+        .iter()
+        .flat_map(|c| {
+            [
+                (format!("node/{c}/model.onnx"), "00".to_string()),
+                (
+                    format!("node/{c}/test_data_set_0/input_0.pb"),
+                    "11".to_string(),
+                ),
+            ]
+        })
+        .collect();
+    let lock = Lock {
+        format: 1,
+        ops: vec!["test_cast".into()],
+        releases: vec![LockedRelease {
+            release: release.into(),
+            wheel: "w.whl".into(),
+            sha256: "00".into(),
+            files,
+        }],
+    };
+    let text = serde_json::to_string(&lock).expect("json");
+    std::fs::write(ws.join(LOCK_FILE), text).expect("lock");
+}
+
+fn guards(specs: &[Spec]) -> Vec<(&str, &str)> {
+    specs
+        .iter()
+        .filter_map(|s| match &s.kind {
+            SpecKind::Guard(msg) => Some((s.name.as_str(), msg.as_str())),
+            SpecKind::Case(_) => None,
+        })
+        .collect()
+}
+
+#[test]
+fn no_data_is_one_failing_trial_naming_the_fetch_command() {
+    let ws = scratch("nodata");
+    let specs = discover(&ws, None);
+    assert_eq!(specs.len(), 1);
+    let found = guards(&specs);
+    assert_eq!(found[0].0, MISSING_TRIAL);
+    assert!(found[0].1.contains("cargo xtask fetch-tests"));
+}
+
+#[test]
+fn index_instances_become_named_trials_without_opening_files() {
+    let ws = scratch("index");
+    write_index(
+        &ws,
+        vec![
+            instance("1.22.0", "test_cast_A", 25),
+            instance("1.4.1", "test_cast_B", 9),
+        ],
+    );
+    write_lock(&ws, "1.22.0", &["test_cast_A"]);
+    let specs = discover(&ws, None);
+    let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "onnx-1.22.0/opset25/test_cast_A",
+            "onnx-1.4.1/opset9/test_cast_B"
+        ]
+    );
+    let SpecKind::Case(case) = &specs[0].kind else {
+        panic!("not a case: {:?}", specs[0]);
+    };
+    assert_eq!(
+        case.dir,
+        ws.join(DATA_DIR).join("onnx-1.22.0/node/test_cast_A")
+    );
+    assert_eq!(
+        (case.opset, case.op_type.as_deref()),
+        (Some(25), Some("Cast"))
+    );
+}
+
+#[test]
+fn fewer_instances_than_the_lock_file_is_a_failing_trial() {
+    let ws = scratch("incomplete");
+    write_index(&ws, vec![instance("1.22.0", "test_cast_A", 25)]);
+    write_lock(&ws, "1.22.0", &["test_cast_A", "test_cast_B"]);
+    let specs = discover(&ws, None);
+    let found = guards(&specs);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].0, "onnx-backend-data/incomplete");
+    assert!(
+        found[0].1.contains("lists 1 case instances"),
+        "{}",
+        found[0].1
+    );
+    assert!(found[0].1.contains("onnx-1.22.0/test_cast_B"));
+    std::fs::remove_file(ws.join(LOCK_FILE)).expect("rm lock");
+    let found = guards(&discover(&ws, None))
+        .iter()
+        .map(|g| g.0.to_string())
+        .collect::<Vec<_>>();
+    assert_eq!(found, ["onnx-backend-data/lock"]);
+}
+
+#[test]
+fn invalid_index_is_a_failing_trial() {
+    let ws = scratch("badindex");
+    std::fs::create_dir_all(ws.join(DATA_DIR)).expect("dir");
+    std::fs::write(ws.join(DATA_DIR).join(INDEX_FILE), "{\"format\":1}").expect("write");
+    let specs = discover(&ws, None);
+    assert_eq!(guards(&specs)[0].0, "onnx-backend-data/index");
+}
+
+#[test]
+fn override_tree_and_own_cases_are_walked() {
+    let ws = scratch("walk");
+    let data = ws.join("mine");
+    for dir in ["rel/node/test_a", "rel/node/test_b", "loose"] {
+        std::fs::create_dir_all(data.join(dir)).expect("dir");
+        std::fs::write(data.join(dir).join("model.onnx"), b"").expect("model");
+    }
+    std::fs::create_dir_all(data.join("rel/node/no_model")).expect("dir");
+    std::fs::create_dir_all(ws.join("tests/cases/test_own")).expect("dir");
+    std::fs::write(ws.join("tests/cases/test_own/model.onnx"), b"").expect("model");
+    let specs = discover(&ws, Some(&data));
+    let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "custom/loose",
+            "custom/rel/node/test_a",
+            "custom/rel/node/test_b",
+            "own/test_own"
+        ]
+    );
+    let SpecKind::Case(case) = &specs[1].kind else {
+        panic!("not a case");
+    };
+    assert_eq!(
+        (case.case.as_str(), case.release.as_str(), case.opset),
+        ("test_a", "custom", None)
+    );
+    let empty = ws.join("empty");
+    std::fs::create_dir_all(&empty).expect("dir");
+    assert_eq!(guards(&discover(&ws, Some(&empty)))[0].0, "custom/empty");
+    assert_eq!(
+        guards(&discover(&ws, Some(&ws.join("nope"))))[0].0,
+        "custom/missing"
+    );
+}

@@ -1,0 +1,310 @@
+//! `tests/known-failures.json` and `tests/tolerances.json`: trial patterns with a reason each,
+//! and how a trial's result is judged against a known-failure entry.
+
+use crate::error::Error;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// How an entry's `pattern` selects trials.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Match {
+    /// `pattern` is a whole trial name.
+    Exact,
+    /// `pattern` is a substring of the trial name, as a libtest filter is.
+    Substring,
+}
+
+impl Match {
+    /// Whether `pattern` selects trial `name`.
+    pub fn selects(self, pattern: &str, name: &str) -> bool {
+        match self {
+            Match::Exact => name == pattern,
+            Match::Substring => name.contains(pattern),
+        }
+    }
+}
+
+/// A trial that is expected to fail, and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KnownFailure {
+    /// A trial name or substring, per `match`.
+    pub pattern: String,
+    /// How `pattern` is matched.
+    #[serde(rename = "match")]
+    pub how: Match,
+    /// The class of failure, as in `upstream data corrupt`.
+    pub kind: String,
+    /// Why it fails, with the evidence.
+    pub reason: String,
+    /// Substrings the failure message must all contain, so another bug cannot hide behind
+    /// this entry.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expect: Vec<String>,
+}
+
+/// The known-failures file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KnownFailures {
+    /// Schema version; 1.
+    pub format: u32,
+    /// The entries; the first that selects a trial applies.
+    pub entries: Vec<KnownFailure>,
+}
+
+/// A per-case tolerance that replaces the default rtol/atol (not used in strict mode).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToleranceOverride {
+    /// A trial name or substring, per `match`.
+    pub pattern: String,
+    /// How `pattern` is matched.
+    #[serde(rename = "match")]
+    pub how: Match,
+    /// Relative tolerance.
+    pub rtol: f64,
+    /// Absolute tolerance.
+    pub atol: f64,
+    /// Why the default is not right for these trials.
+    pub reason: String,
+}
+
+/// The tolerances file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tolerances {
+    /// Schema version; 1.
+    pub format: u32,
+    /// The overrides; the first that selects a trial applies.
+    pub entries: Vec<ToleranceOverride>,
+}
+
+impl KnownFailures {
+    /// Reads the file at `path`; a missing file is an empty list.
+    pub fn load(path: &Path) -> Result<KnownFailures, Error> {
+        let list: KnownFailures = load_json(path)?;
+        for (i, e) in list.entries.iter().enumerate() {
+            if e.pattern.is_empty() || e.reason.trim().is_empty() || e.kind.trim().is_empty() {
+                let what = "needs a non-empty pattern, kind and reason";
+                return Err(Error::at(path, format!("entry {i} {what}")));
+            }
+        }
+        Ok(list)
+    }
+
+    /// The first entry selecting trial `name`.
+    pub fn find(&self, name: &str) -> Option<&KnownFailure> {
+        self.entries
+            .iter()
+            .find(|e| e.how.selects(&e.pattern, name))
+    }
+
+    /// Entries that select none of `names` (stale entries when `names` is the full list).
+    pub fn unmatched<'a>(&'a self, names: &[&str]) -> Vec<&'a KnownFailure> {
+        let selects = |e: &KnownFailure| names.iter().any(|n| e.how.selects(&e.pattern, n));
+        self.entries.iter().filter(|e| !selects(e)).collect()
+    }
+}
+
+impl Tolerances {
+    /// Reads the file at `path`; a missing file is an empty list.
+    pub fn load(path: &Path) -> Result<Tolerances, Error> {
+        let list: Tolerances = load_json(path)?;
+        for (i, e) in list.entries.iter().enumerate() {
+            let sane = |x: f64| x.is_finite() && x >= 0.0;
+            if e.pattern.is_empty() || e.reason.trim().is_empty() || !sane(e.rtol) || !sane(e.atol)
+            {
+                let what = "needs a pattern, a reason and finite non-negative rtol and atol";
+                return Err(Error::at(path, format!("entry {i} {what}")));
+            }
+        }
+        Ok(list)
+    }
+
+    /// The first override selecting trial `name`.
+    pub fn find(&self, name: &str) -> Option<&ToleranceOverride> {
+        self.entries
+            .iter()
+            .find(|e| e.how.selects(&e.pattern, name))
+    }
+}
+
+fn load_json<T: Default + for<'de> Deserialize<'de>>(path: &Path) -> Result<T, Error> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(T::default()),
+        Err(e) => return Err(Error::at(path, format!("cannot read: {e}"))),
+    };
+    serde_json::from_str(&text).map_err(|e| Error::at(path, format!("invalid: {e}")))
+}
+
+/// What became of a trial.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    /// Ran and matched.
+    Pass,
+    /// Failed, and is not a known failure.
+    Fail,
+    /// Failed as its known-failures entry says.
+    KnownFailure,
+    /// Listed as a known failure but passed: a failure of the run.
+    UnexpectedPass,
+}
+
+impl Outcome {
+    /// The report spelling, as in `known-failure`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Outcome::Pass => "pass",
+            Outcome::Fail => "fail",
+            Outcome::KnownFailure => "known-failure",
+            Outcome::UnexpectedPass => "unexpected-pass",
+        }
+    }
+
+    /// Whether this outcome fails the run.
+    pub fn fails_run(self) -> bool {
+        matches!(self, Outcome::Fail | Outcome::UnexpectedPass)
+    }
+}
+
+/// Judges a trial's raw result (`Err` holds the failure message) against its entry, if any.
+/// Returns the outcome and the message to show.
+pub fn judge(
+    result: Result<(), String>,
+    entry: Option<&KnownFailure>,
+) -> (Outcome, Option<String>) {
+    let Some(entry) = entry else {
+        return match result {
+            Ok(()) => (Outcome::Pass, None),
+            Err(msg) => (Outcome::Fail, Some(msg)),
+        };
+    };
+    match result {
+        Ok(()) => (
+            Outcome::UnexpectedPass,
+            Some(format!(
+                "unexpectedly passed, remove it from tests/known-failures.json \
+                 (entry {:?}, kind {:?})",
+                entry.pattern, entry.kind
+            )),
+        ),
+        Err(msg) => match entry
+            .expect
+            .iter()
+            .find(|want| !msg.contains(want.as_str()))
+        {
+            Some(want) => (
+                Outcome::Fail,
+                Some(format!(
+                    "failed, but not as tests/known-failures.json expects (a message \
+                     containing {want:?}); this may be another bug: {msg}"
+                )),
+            ),
+            None => (
+                Outcome::KnownFailure,
+                Some(format!(
+                    "known failure ({}): {}\n{msg}",
+                    entry.kind, entry.reason
+                )),
+            ),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(pattern: &str, how: Match, expect: &[&str]) -> KnownFailure {
+        KnownFailure {
+            pattern: pattern.into(),
+            how,
+            kind: "upstream data corrupt".into(),
+            reason: "evidence".into(),
+            expect: expect.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn patterns_select_exactly_or_by_substring() {
+        let list = KnownFailures {
+            format: 1,
+            entries: vec![
+                entry(
+                    "onnx-1.4.1/opset9/test_cast_FLOAT_to_STRING",
+                    Match::Exact,
+                    &[],
+                ),
+                entry("opset25/test_castlike", Match::Substring, &[]),
+            ],
+        };
+        assert!(list
+            .find("onnx-1.4.1/opset9/test_cast_FLOAT_to_STRING")
+            .is_some());
+        assert!(list
+            .find("onnx-1.4.1/opset9/test_cast_FLOAT_to_STRING_x")
+            .is_none());
+        assert!(list
+            .find("onnx-1.22.0/opset25/test_castlike_A_to_B")
+            .is_some());
+        assert!(list
+            .find("onnx-1.22.0/opset24/test_castlike_A_to_B")
+            .is_none());
+        let stale = list.unmatched(&["onnx-1.22.0/opset25/test_castlike_A"]);
+        assert_eq!(stale.len(), 1);
+        assert_eq!(stale[0].how, Match::Exact);
+    }
+
+    #[test]
+    fn judging_known_failures() {
+        let plain = entry("x", Match::Exact, &[]);
+        let strict = entry("x", Match::Exact, &["input_0.pb", "not UTF-8"]);
+        assert_eq!(judge(Ok(()), None).0, Outcome::Pass);
+        assert_eq!(judge(Err("boom".into()), None).0, Outcome::Fail);
+        let (outcome, msg) = judge(Ok(()), Some(&plain));
+        assert_eq!(outcome, Outcome::UnexpectedPass);
+        assert!(msg
+            .unwrap_or_default()
+            .contains("unexpectedly passed, remove it from"));
+        assert_eq!(
+            judge(Err("boom".into()), Some(&plain)).0,
+            Outcome::KnownFailure
+        );
+        let bad = "case/test_data_set_0/input_0.pb: 3 strings for 12 elements, not UTF-8";
+        assert_eq!(
+            judge(Err(bad.into()), Some(&strict)).0,
+            Outcome::KnownFailure
+        );
+        let half = "case/test_data_set_0/input_0.pb: 3 strings for 12 elements";
+        assert_eq!(judge(Err(half.into()), Some(&strict)).0, Outcome::Fail);
+        let (outcome, msg) = judge(Err("operator not implemented".into()), Some(&strict));
+        assert_eq!(outcome, Outcome::Fail);
+        assert!(msg.unwrap_or_default().contains("another bug"));
+        assert!(Outcome::UnexpectedPass.fails_run() && !Outcome::KnownFailure.fails_run());
+    }
+
+    #[test]
+    fn loading_rejects_bad_entries_and_tolerates_absence() {
+        let dir = crate::testdir::TestDir::new("known");
+        let path = dir.join("k.json");
+        assert_eq!(KnownFailures::load(&path), Ok(KnownFailures::default()));
+        let bad =
+            r#"{"format":1,"entries":[{"pattern":"x","match":"exact","kind":"k","reason":" "}]}"#;
+        std::fs::write(&path, bad).expect("write");
+        assert!(KnownFailures::load(&path).is_err());
+        std::fs::write(&path, "{").expect("write");
+        let err = KnownFailures::load(&path).expect_err("invalid json");
+        assert!(err.to_string().contains("invalid"));
+        let tol = r#"{"format":1,"entries":[{"pattern":"x","match":"substring","rtol":-1,"atol":0,"reason":"r"}]}"#;
+        std::fs::write(&path, tol).expect("write");
+        assert!(Tolerances::load(&path).is_err());
+        let tol = tol.replace("-1", "0.01");
+        std::fs::write(&path, tol).expect("write");
+        let list = Tolerances::load(&path).expect("valid overrides");
+        assert_eq!(list.find("axb").map(|e| e.rtol), Some(0.01));
+    }
+}

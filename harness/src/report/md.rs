@@ -1,0 +1,145 @@
+//! `report.md`: outcome tables per opset x operator, per release and per operator version,
+//! then the failures and known failures by name.
+
+use super::{opset_label, tally_by, Report, Tally, TrialRecord};
+use crate::known::Outcome;
+use std::fmt::Write as _;
+
+/// The Markdown report.
+pub fn render(report: &Report) -> String {
+    let mut out = String::from("# ONNX conformance report\n\n");
+    let mode = if report.strict {
+        "strict (bit-exact; any NaN matches any NaN of the same type)"
+    } else {
+        "default (ONNX backend runner rules: rtol 1e-3, atol 1e-7 on floats, other types exact)"
+    };
+    let _ = writeln!(out, "- comparison: {mode}");
+    let _ = writeln!(out, "- data: `{}`", report.data);
+    let all = tally_by(&report.trials, |_| ())
+        .remove(&())
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "- trials: {} total, {} passed, {} failed, {} known failures\n",
+        all.total, all.passed, all.failed, all.known
+    );
+
+    let by_opset_op = tally_by(&report.trials, |t| {
+        (
+            t.opset.unwrap_or(i64::MAX),
+            opset_label(t),
+            t.op_type.clone().unwrap_or_else(|| "-".into()),
+        )
+    });
+    let rows = by_opset_op
+        .into_iter()
+        .map(|((_, o, op), t)| (vec![o, op], t));
+    table(
+        &mut out,
+        "By opset and operator",
+        &["opset", "operator"],
+        rows,
+    );
+
+    let by_release = tally_by(&report.trials, release_key);
+    let rows = by_release.into_iter().map(|((_, _, r), t)| (vec![r], t));
+    table(&mut out, "By release", &["release"], rows);
+
+    let by_version = tally_by(&report.trials, version_key);
+    let rows = by_version.into_iter().map(|((_, _, v), t)| (vec![v], t));
+    table(&mut out, "By operator version", &["operator version"], rows);
+
+    let by_rule = tally_by(&report.trials, |t| t.rule.clone());
+    let rows = by_rule.into_iter().map(|(r, t)| (vec![r], t));
+    table(&mut out, "By comparison rule", &["rule"], rows);
+
+    listing(&mut out, "Failures", report, |o| o.fails_run());
+    listing(&mut out, "Known failures", report, |o| {
+        o == Outcome::KnownFailure
+    });
+    out
+}
+
+/// Sort key and label of a trial's release: releases in version order, then others.
+pub(super) fn release_key(t: &TrialRecord) -> (u8, Vec<u64>, String) {
+    match &t.release {
+        Some(r) => {
+            let numeric: Vec<u64> = r.split(['.', '-']).map_while(|p| p.parse().ok()).collect();
+            (u8::from(numeric.is_empty()), numeric, r.clone())
+        }
+        None => (2, Vec::new(), "(run checks)".into()),
+    }
+}
+
+/// Sort key and label of a trial's operator version, as in `Cast-19`.
+fn version_key(t: &TrialRecord) -> (String, u64, String) {
+    match &t.op_version {
+        Some(v) => {
+            let (op, since) = v.rsplit_once('-').unwrap_or((v, ""));
+            (op.to_string(), since.parse().unwrap_or(u64::MAX), v.clone())
+        }
+        None => {
+            let op = t.op_type.clone().unwrap_or_else(|| "-".into());
+            (op.clone(), u64::MAX, format!("{op} (unresolved)"))
+        }
+    }
+}
+
+fn table(
+    out: &mut String,
+    title: &str,
+    keys: &[&str],
+    rows: impl Iterator<Item = (Vec<String>, Tally)>,
+) {
+    let _ = writeln!(out, "## {title}\n");
+    let head: Vec<&str> = keys
+        .iter()
+        .copied()
+        .chain(["total", "passed", "failed", "known failure"])
+        .collect();
+    let _ = writeln!(out, "| {} |", head.join(" | "));
+    let rule: Vec<&str> = keys
+        .iter()
+        .map(|_| "---")
+        .chain(["---:", "---:", "---:", "---:"])
+        .collect();
+    let _ = writeln!(out, "| {} |", rule.join(" | "));
+    for (key, t) in rows {
+        let key: Vec<String> = key.iter().map(|k| cell(k)).collect();
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} |",
+            key.join(" | "),
+            t.total,
+            t.passed,
+            t.failed,
+            t.known
+        );
+    }
+    out.push('\n');
+}
+
+fn listing(out: &mut String, title: &str, report: &Report, pick: impl Fn(Outcome) -> bool) {
+    let chosen: Vec<&TrialRecord> = report.trials.iter().filter(|t| pick(t.outcome)).collect();
+    let _ = writeln!(out, "## {title} ({})\n", chosen.len());
+    for t in &chosen {
+        let first = t
+            .message
+            .as_deref()
+            .and_then(|m| m.lines().next())
+            .unwrap_or("");
+        let _ = writeln!(
+            out,
+            "- `{}` ({}): {}",
+            t.name,
+            t.outcome.label(),
+            cell(first)
+        );
+    }
+    out.push('\n');
+}
+
+/// Text safe inside a Markdown table cell.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}

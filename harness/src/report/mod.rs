@@ -1,0 +1,165 @@
+//! The run's reports: `report.json` (every trial), `report.md` (tables), `report.html` (a
+//! matrix), and the short per-opset table printed after the libtest summary.
+
+pub mod html;
+pub mod md;
+pub mod nextest;
+
+use crate::error::Error;
+use crate::known::Outcome;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// What one trial did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrialRecord {
+    /// The libtest trial name.
+    pub name: String,
+    /// The release (`1.22.0`), `custom` or `own`; absent for guard trials.
+    pub release: Option<String>,
+    /// The case directory name.
+    pub case: Option<String>,
+    /// The node's op_type.
+    pub op_type: Option<String>,
+    /// The operator version the model opset resolves to, as in `Cast-19`.
+    pub op_version: Option<String>,
+    /// The model's default-domain opset.
+    pub opset: Option<i64>,
+    /// Declared graph input types, in order (`?` when undeclared).
+    pub inputs: Vec<String>,
+    /// Declared graph output types, in order.
+    pub outputs: Vec<String>,
+    /// What became of the trial.
+    pub outcome: Outcome,
+    /// The comparison rule applied: `onnx-default`, `override`, `exact` or `strict`.
+    pub rule: String,
+    /// Relative tolerance, for tolerance rules.
+    pub rtol: Option<f64>,
+    /// Absolute tolerance, for tolerance rules.
+    pub atol: Option<f64>,
+    /// Wall time of the trial, in milliseconds.
+    pub duration_ms: f64,
+    /// Why it failed (or the known-failure note).
+    pub message: Option<String>,
+}
+
+/// The whole `report.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// Schema version; 1.
+    pub format: u32,
+    /// Whether strict mode was on.
+    pub strict: bool,
+    /// The data root the trials read.
+    pub data: String,
+    /// Every trial that ran, sorted by name.
+    pub trials: Vec<TrialRecord>,
+}
+
+/// Trial counts by outcome.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Trials.
+    pub total: usize,
+    /// Passed.
+    pub passed: usize,
+    /// Failed, unexpected passes included.
+    pub failed: usize,
+    /// Known failures.
+    pub known: usize,
+}
+
+impl Tally {
+    /// Counts one outcome.
+    pub fn add(&mut self, outcome: Outcome) {
+        self.total += 1;
+        match outcome {
+            Outcome::Pass => self.passed += 1,
+            Outcome::Fail | Outcome::UnexpectedPass => self.failed += 1,
+            Outcome::KnownFailure => self.known += 1,
+        }
+    }
+}
+
+/// Tallies of `trials` grouped by `key` (sorted by key).
+pub fn tally_by<K: Ord>(
+    trials: &[TrialRecord],
+    key: impl Fn(&TrialRecord) -> K,
+) -> BTreeMap<K, Tally> {
+    let mut groups: BTreeMap<K, Tally> = BTreeMap::new();
+    for t in trials {
+        groups.entry(key(t)).or_default().add(t.outcome);
+    }
+    groups
+}
+
+/// The opset column label of a trial: `opset25`, or `-` when unknown.
+pub fn opset_label(t: &TrialRecord) -> String {
+    t.opset
+        .map_or_else(|| "-".to_string(), |o| format!("opset{o}"))
+}
+
+/// Writes `report.json`, `report.md` and `report.html` into `dir`.
+pub fn write_all(dir: &Path, report: &Report) -> Result<(), Error> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::at(dir, format!("cannot create: {e}")))?;
+    let json = serde_json::to_string_pretty(report)
+        .map_err(|e| Error::msg(format!("cannot serialise the report: {e}")))?;
+    write(&dir.join("report.json"), &json)?;
+    render(dir, report)
+}
+
+/// Writes `report.md` and `report.html` into `dir` from `report`.
+pub fn render(dir: &Path, report: &Report) -> Result<(), Error> {
+    write(&dir.join("report.md"), &md::render(report))?;
+    write(&dir.join("report.html"), &html::render(report))
+}
+
+/// Reads a `report.json`.
+pub fn load(path: &Path) -> Result<Report, Error> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| Error::at(path, format!("cannot read: {e}")))?;
+    serde_json::from_str(&text).map_err(|e| Error::at(path, format!("invalid report: {e}")))
+}
+
+fn write(path: &Path, text: &str) -> Result<(), Error> {
+    std::fs::write(path, text).map_err(|e| Error::at(path, format!("cannot write: {e}")))
+}
+
+/// The short per-opset table printed after the libtest summary.
+pub fn summary_table(report: &Report) -> String {
+    let by_opset = tally_by(&report.trials, |t| {
+        (t.opset.unwrap_or(i64::MAX), opset_label(t))
+    });
+    let mut out = String::from("\nonnx conformance by opset");
+    if report.strict {
+        out.push_str(" (strict)");
+    }
+    out.push_str(&format!(
+        "\n{:<8} {:>6} {:>6} {:>6} {:>6}\n",
+        "opset", "total", "pass", "fail", "known"
+    ));
+    let mut all = Tally::default();
+    for ((_, label), t) in &by_opset {
+        out.push_str(&format!(
+            "{:<8} {:>6} {:>6} {:>6} {:>6}\n",
+            label.trim_start_matches("opset"),
+            t.total,
+            t.passed,
+            t.failed,
+            t.known
+        ));
+        all.total += t.total;
+        all.passed += t.passed;
+        all.failed += t.failed;
+        all.known += t.known;
+    }
+    out.push_str(&format!(
+        "{:<8} {:>6} {:>6} {:>6} {:>6}\n",
+        "all", all.total, all.passed, all.failed, all.known
+    ));
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

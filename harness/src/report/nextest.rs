@@ -1,0 +1,228 @@
+//! Reports under `cargo nextest run`, which starts one process per trial: each process appends
+//! its trial's record as one JSON line to `nextest/<run id>.jsonl`, and `cargo xtask report
+//! --nextest` assembles the usual report from those lines afterwards.
+
+use super::{Report, TrialRecord};
+use crate::error::Error;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The variable nextest sets to the run's UUID in every test process.
+pub const RUN_ID_VAR: &str = "NEXTEST_RUN_ID";
+/// The directory, under the reports directory, holding one JSONL file per nextest run.
+pub const DIR: &str = "nextest";
+
+/// One line of a run's JSONL file: a trial record with the run settings it ran under.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Line {
+    /// Whether strict mode was on.
+    pub strict: bool,
+    /// The data root the trial read.
+    pub data: String,
+    /// The trial's record.
+    pub trial: TrialRecord,
+}
+
+/// The nextest run id from `value` of [`RUN_ID_VAR`], if set; characters that do not belong
+/// in a file name are replaced, so an odd value cannot point outside the directory.
+pub fn run_id(value: Option<&str>) -> Option<String> {
+    let id = value.filter(|v| !v.is_empty())?;
+    let safe = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    Some(id.chars().map(|c| if safe(c) { c } else { '_' }).collect())
+}
+
+/// The JSONL file of run `id` under the reports directory `out_dir`.
+pub fn run_file(out_dir: &Path, id: &str) -> PathBuf {
+    out_dir.join(DIR).join(format!("{id}.jsonl"))
+}
+
+/// Appends `lines` to the run's file, one `write` per line on a file opened with O_APPEND, so
+/// that lines from parallel processes never interleave.
+pub fn append(path: &Path, lines: &[Line]) -> Result<(), Error> {
+    let fail = |e: std::io::Error| Error::at(path, format!("cannot append: {e}"));
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(fail)?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(fail)?;
+    for line in lines {
+        let mut text = serde_json::to_string(line)
+            .map_err(|e| Error::msg(format!("cannot serialise a trial record: {e}")))?;
+        text.push('\n');
+        // One buffer, one call: a regular file takes it whole (a short write only happens
+        // when the disk is full, and then the report is lost anyway).
+        file.write_all(text.as_bytes()).map_err(fail)?;
+    }
+    Ok(())
+}
+
+/// The JSONL file `which` names: a run id, or the newest file for `latest` or `None`.
+pub fn find(out_dir: &Path, which: Option<&str>) -> Result<PathBuf, Error> {
+    if let Some(id) = which.filter(|w| *w != "latest") {
+        let path = run_file(out_dir, id);
+        return match path.is_file() {
+            true => Ok(path),
+            false => Err(Error::at(&path, "no such nextest run recorded")),
+        };
+    }
+    let dir = out_dir.join(DIR);
+    runs_newest_first(&dir)?
+        .into_iter()
+        .next()
+        .ok_or_else(|| Error::at(&dir, "holds no nextest run; run `cargo nextest run` first"))
+}
+
+/// Deletes all but the `keep` newest run files (each full run's file is about 0.6 MB).
+pub fn prune(out_dir: &Path, keep: usize) -> Result<usize, Error> {
+    let old = runs_newest_first(&out_dir.join(DIR))?;
+    let old = old.get(keep..).unwrap_or_default();
+    for path in old {
+        std::fs::remove_file(path).map_err(|e| Error::at(path, format!("cannot remove: {e}")))?;
+    }
+    Ok(old.len())
+}
+
+/// The `.jsonl` files of `dir`, newest first by modification time.
+fn runs_newest_first(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let list = std::fs::read_dir(dir).map_err(|e| {
+        Error::at(
+            dir,
+            format!("cannot list ({e}); run `cargo nextest run` first"),
+        )
+    })?;
+    let mut runs: Vec<_> = list
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    runs.sort_by(|a, b| b.cmp(a));
+    Ok(runs.into_iter().map(|(_, path)| path).collect())
+}
+
+/// Builds the report of one run from its JSONL file. A retried trial has several lines; the
+/// last one (the final attempt) counts.
+pub fn load(path: &Path) -> Result<Report, Error> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| Error::at(path, format!("cannot read: {e}")))?;
+    let mut trials: BTreeMap<String, TrialRecord> = BTreeMap::new();
+    let mut settings: Option<(bool, String)> = None;
+    for (i, raw) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let line: Line = serde_json::from_str(raw)
+            .map_err(|e| Error::at(path, format!("line {}: invalid record: {e}", i + 1)))?;
+        let these = (line.strict, line.data.clone());
+        match &settings {
+            Some(first) if *first != these => {
+                return Err(Error::at(
+                    path,
+                    format!(
+                        "line {}: ran with strict={} on {}, but earlier lines with strict={} on {}",
+                        i + 1,
+                        these.0,
+                        these.1,
+                        first.0,
+                        first.1
+                    ),
+                ))
+            }
+            Some(_) => {}
+            None => settings = Some(these),
+        }
+        trials.insert(line.trial.name.clone(), line.trial);
+    }
+    let (strict, data) = settings.ok_or_else(|| Error::at(path, "holds no trial record"))?;
+    Ok(Report {
+        format: 1,
+        strict,
+        data,
+        trials: trials.into_values().collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discover::tests::scratch;
+    use crate::known::Outcome;
+    use crate::report::tests::record;
+
+    fn line(case: &str, outcome: Outcome) -> Line {
+        Line {
+            strict: false,
+            data: "d".into(),
+            trial: record("1.22.0", 25, case, "Cast", outcome),
+        }
+    }
+
+    #[test]
+    fn run_ids_are_safe_file_names() {
+        assert_eq!(run_id(None), None);
+        assert_eq!(run_id(Some("")), None);
+        let uuid = "1f79aa0d-4ec8-4a5c-aa83-5e8dc2f36573";
+        assert_eq!(run_id(Some(uuid)).as_deref(), Some(uuid));
+        assert_eq!(run_id(Some("../x y")).as_deref(), Some("___x_y"));
+    }
+
+    #[test]
+    fn appended_lines_make_one_report_last_attempt_wins() {
+        let out = scratch("nextest-report");
+        let path = run_file(&out, "run-1");
+        append(&path, &[line("test_b", Outcome::Fail)]).expect("append");
+        append(&path, &[line("test_a", Outcome::Pass)]).expect("append");
+        // nextest retried test_b, and it passed.
+        append(&path, &[line("test_b", Outcome::Pass)]).expect("append");
+        let report = load(&path).expect("load");
+        let names: Vec<(&str, Outcome)> = report
+            .trials
+            .iter()
+            .map(|t| (t.case.as_deref().unwrap_or(""), t.outcome))
+            .collect();
+        assert_eq!(
+            names,
+            [("test_a", Outcome::Pass), ("test_b", Outcome::Pass)]
+        );
+        assert!(!report.strict);
+        assert_eq!(find(&out, None).expect("latest"), path);
+        assert_eq!(find(&out, Some("latest")).expect("latest"), path);
+        assert_eq!(find(&out, Some("run-1")).expect("by id"), path);
+        let e = find(&out, Some("run-2")).expect_err("no such run");
+        assert!(e.to_string().contains("no such nextest run"), "{e}");
+        // A later run becomes the latest; pruning to one keeps only it.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let later = run_file(&out, "run-2");
+        append(&later, &[line("test_a", Outcome::Pass)]).expect("append");
+        assert_eq!(find(&out, None).expect("latest"), later);
+        assert_eq!(prune(&out, 1).expect("prune"), 1);
+        assert!(!path.exists() && later.exists());
+    }
+
+    #[test]
+    fn bad_and_mixed_lines_are_errors() {
+        let out = scratch("nextest-bad");
+        let path = run_file(&out, "r");
+        append(&path, &[line("test_a", Outcome::Pass)]).expect("append");
+        let mut strict = line("test_b", Outcome::Pass);
+        strict.strict = true;
+        append(&path, &[strict]).expect("append");
+        let e = load(&path).expect_err("mixed settings");
+        assert!(
+            e.to_string().contains("line 2: ran with strict=true"),
+            "{e}"
+        );
+        std::fs::write(&path, "{\"strict\":false}\n").expect("write");
+        let e = load(&path).expect_err("bad line");
+        assert!(e.to_string().contains("line 1: invalid record"), "{e}");
+        std::fs::write(&path, "\n").expect("write");
+        assert!(load(&path).is_err());
+        std::fs::remove_dir_all(&out).expect("cleanup");
+        assert!(find(&out, None).is_err(), "no directory, no run");
+    }
+}

@@ -1,0 +1,229 @@
+//! Report rendering on a small hand-made set of trial records.
+
+use super::*;
+use crate::discover::tests::scratch;
+
+pub(crate) fn record(
+    release: &str,
+    opset: i64,
+    case: &str,
+    op: &str,
+    outcome: Outcome,
+) -> TrialRecord {
+    TrialRecord {
+        name: format!("onnx-{release}/opset{opset}/{case}"),
+        release: Some(release.into()),
+        case: Some(case.into()),
+        op_type: Some(op.into()),
+        op_version: Some(format!("{op}-{}", if opset >= 19 { 19 } else { 13 })),
+        opset: Some(opset),
+        inputs: vec!["FLOAT".into()],
+        outputs: vec!["FLOAT16".into()],
+        outcome,
+        rule: "onnx-default".into(),
+        rtol: Some(1e-3),
+        atol: Some(1e-7),
+        duration_ms: 0.1,
+        message: match outcome {
+            Outcome::Pass => None,
+            _ => Some("output 0: 1 of 2 elements <differ>\n  more".into()),
+        },
+    }
+}
+
+fn sample() -> Report {
+    let mut trials = vec![
+        record(
+            "1.14.1",
+            19,
+            "test_castlike_A_to_B",
+            "CastLike",
+            Outcome::Pass,
+        ),
+        record(
+            "1.14.1",
+            19,
+            "test_castlike_A_to_B_expanded",
+            "CastLike",
+            Outcome::Fail,
+        ),
+        record("1.15.0", 19, "test_cast_C", "Cast", Outcome::Pass),
+        record(
+            "1.4.1",
+            9,
+            "test_cast_FLOAT_to_STRING",
+            "Cast",
+            Outcome::KnownFailure,
+        ),
+        record("1.12.0", 13, "test_cast_C", "Cast", Outcome::Pass),
+    ];
+    let mut guard = record("x", 1, "y", "Cast", Outcome::Fail);
+    guard.name = "onnx-backend-data/incomplete".into();
+    (
+        guard.release,
+        guard.case,
+        guard.op_type,
+        guard.op_version,
+        guard.opset,
+    ) = (None, None, None, None, None);
+    trials.push(guard);
+    Report {
+        format: 1,
+        strict: false,
+        data: "/d".into(),
+        trials,
+    }
+}
+
+#[test]
+fn markdown_tables_count_by_opset_release_and_version() {
+    let md = md::render(&sample());
+    assert!(
+        md.contains("- trials: 6 total, 3 passed, 2 failed, 1 known failures"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| opset19 | CastLike | 2 | 1 | 1 | 0 |"),
+        "{md}"
+    );
+    assert!(md.contains("| opset9 | Cast | 1 | 0 | 0 | 1 |"));
+    assert!(md.contains("| - | - | 1 | 0 | 1 | 0 |"));
+    // Releases sort as versions: 1.4.1 before 1.12.0.
+    let (a, b) = (md.find("| 1.4.1 |"), md.find("| 1.12.0 |"));
+    assert!(a.is_some() && a < b, "{md}");
+    assert!(md.contains("| Cast-13 | 2 | 1 | 0 | 1 |"), "{md}");
+    assert!(md.contains("## Failures (2)"));
+    assert!(md.contains("- `onnx-1.14.1/opset19/test_castlike_A_to_B_expanded` (fail): output 0"));
+    assert!(md.contains("## Known failures (1)"));
+}
+
+#[test]
+fn html_folds_expanded_twins_and_colours_the_worst_outcome() {
+    let html = html::render(&sample());
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(!html.contains("http://") && !html.contains("https://") && !html.contains("src="));
+    assert!(!html.contains("test_castlike_A_to_B_expanded</td>"));
+    let row = html
+        .find("<td class=\"name\">test_castlike_A_to_B</td>")
+        .expect("folded row");
+    let rest = &html[row..];
+    let fail_cell = rest.find("class=\"c fail\"").expect("fail cell");
+    assert!(fail_cell < rest.find("</tr>").unwrap_or(0));
+    // The failing cell links to the failing trial's message block.
+    let target = "t-onnx-1.14.1-opset19-test_castlike_A_to_B_expanded";
+    assert!(
+        rest.contains(&format!("<a href=\"#{target}\">1/2</a></td>")),
+        "{rest}"
+    );
+    assert!(html.contains(&format!("id=\"{target}\"")));
+    assert!(html.contains("class=\"c known\""));
+    assert!(html.contains("&lt;differ&gt;"));
+    assert!(html.contains("<h2>Run checks</h2>"));
+    assert!(
+        html.contains("<h2 id=\"failures\">Failures (1)</h2>"),
+        "{html}"
+    );
+    assert!(html.contains("<h2 id=\"known-failures\">Known failures (1)</h2>"));
+    assert!(
+        html.contains("<a href=\"#failures\">2 failed</a>"),
+        "{html}"
+    );
+    let header = ">9</th><th title=\"model opset 13\">13</th><th title=\"model opset 19\">19</th>";
+    assert!(html.contains(header), "{html}");
+}
+
+#[test]
+fn html_has_a_legend_operator_sections_and_totals() {
+    let html = html::render(&sample());
+    for class in ["pass", "known", "fail", "none"] {
+        assert!(
+            html.contains(&format!("<span class=\"key {class}\">")),
+            "{class}"
+        );
+    }
+    let cast = html.find("<tr class=\"sec\"><th colspan=\"5\">Cast</th></tr>");
+    let castlike = html.find("<tr class=\"sec\"><th colspan=\"5\">CastLike</th></tr>");
+    assert!(cast.is_some() && cast < castlike, "{html}");
+    // Row test_cast_C: opset 13 and 19 pass, so the row total is 2/2.
+    let row = html.find(">test_cast_C</td>").expect("row");
+    let end = row + html[row..].find("</tr>").expect("row end");
+    assert!(
+        html[row..end].ends_with("<td class=\"c all pass\">2/2</td>"),
+        "{}",
+        &html[row..end]
+    );
+    // Bottom row: every case trial, worst outcome fail.
+    assert!(
+        html.contains("<td class=\"c all fail\">3/5</td></tr></table>"),
+        "{html}"
+    );
+}
+
+#[test]
+fn html_tooltips_list_releases_in_version_order() {
+    let mut report = sample();
+    report
+        .trials
+        .push(record("1.9.0", 13, "test_cast_C", "Cast", Outcome::Pass));
+    let html = html::render(&report);
+    let older = html
+        .find("onnx-1.9.0/opset13/test_cast_C: pass")
+        .expect("1.9.0");
+    let newer = html
+        .find("onnx-1.12.0/opset13/test_cast_C: pass")
+        .expect("1.12.0");
+    assert!(older < newer);
+}
+
+#[test]
+fn summary_table_lists_each_opset_and_the_total() {
+    let text = summary_table(&sample());
+    assert!(
+        text.contains("\n9             1      0      0      1\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n19            3      2      1      0\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nall           6      3      2      1\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn reports_round_trip_through_json() {
+    let dir = scratch("report");
+    let report = sample();
+    write_all(&dir, &report).expect("write reports");
+    assert_eq!(load(&dir.join("report.json")).expect("load"), report);
+    assert!(dir.join("report.md").is_file() && dir.join("report.html").is_file());
+    let text = std::fs::read_to_string(dir.join("report.json")).expect("json");
+    assert!(text.contains("\"outcome\": \"known-failure\""), "{text}");
+}
+
+#[test]
+fn releases_sort_as_versions_with_other_trees_last() {
+    let mut report = sample();
+    report
+        .trials
+        .push(record("own", 13, "test_mine", "Cast", Outcome::Pass));
+    let md = md::render(&report);
+    let at = |s: &str| md.find(s).unwrap_or(usize::MAX);
+    assert!(at("| 1.4.1 |") < at("| 1.12.0 |"));
+    assert!(at("| 1.15.0 |") < at("| own |"));
+    assert!(at("| own |") < at("| (run checks) |") && at("| (run checks) |") < usize::MAX);
+}
+
+#[test]
+fn html_keeps_other_trees_apart_after_official_groups() {
+    let mut report = sample();
+    report
+        .trials
+        .push(record("own", 13, "test_cast_C", "Cast", Outcome::Pass));
+    let html = html::render(&report);
+    let official = html.find(">test_cast_C</td>").unwrap_or(usize::MAX);
+    let own = html.find(">own/test_cast_C</td>").unwrap_or(usize::MAX);
+    assert!(official < own && own < usize::MAX, "{html}");
+}

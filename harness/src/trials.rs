@@ -1,0 +1,316 @@
+//! Running one trial: load the case, run each data set, compare, judge against the known
+//! failures, and record everything the reports need. Never panics outward.
+
+use crate::case::{Case, ValueInfo};
+use crate::compare::{compare_outputs, is_exact_type, Rule};
+use crate::diag::{describe, dump, failure_dir, rerun_command};
+use crate::discover::{CaseSpec, Spec, SpecKind};
+use crate::known::{judge, KnownFailures, Outcome, Tolerances};
+use crate::report::TrialRecord;
+use crate::{exec, read};
+use onnx_conformance::ops::OpVersion;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// What every trial of a run shares.
+#[derive(Clone, Debug, Default)]
+pub struct Context {
+    /// `ONNX_CONFORMANCE_STRICT=1`: bit-exact comparison.
+    pub strict: bool,
+    /// `tests/known-failures.json`.
+    pub known: KnownFailures,
+    /// `tests/tolerances.json`.
+    pub tolerances: Tolerances,
+    /// `target/onnx-conformance`.
+    pub out_dir: PathBuf,
+    /// `ONNX_BACKEND_DATA`, if set.
+    pub data_override: Option<PathBuf>,
+}
+
+/// The comparison rule of a trial and how the report names it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuleChoice {
+    /// The rule.
+    pub rule: Rule,
+    /// `onnx-default`, `override`, `exact` or `strict`.
+    pub name: &'static str,
+}
+
+impl RuleChoice {
+    /// The label used in messages, with the tolerances.
+    pub fn label(&self) -> String {
+        match self.rule {
+            Rule::Allclose { rtol, atol } => format!("{} rtol={rtol:e} atol={atol:e}", self.name),
+            Rule::Strict => self.name.to_string(),
+        }
+    }
+}
+
+impl Context {
+    /// The rule for trial `name` before its output types are known.
+    pub fn rule_for(&self, name: &str) -> RuleChoice {
+        if self.strict {
+            return RuleChoice {
+                rule: Rule::Strict,
+                name: "strict",
+            };
+        }
+        match self.tolerances.find(name) {
+            Some(o) => RuleChoice {
+                rule: Rule::Allclose {
+                    rtol: o.rtol,
+                    atol: o.atol,
+                },
+                name: "override",
+            },
+            None => RuleChoice {
+                rule: Rule::ONNX_DEFAULT,
+                name: "onnx-default",
+            },
+        }
+    }
+}
+
+/// Runs trial `spec` and returns its record (outcome, message, timing, types).
+pub fn run(ctx: &Context, spec: &Spec) -> TrialRecord {
+    let start = Instant::now();
+    let mut rec = blank_record(spec);
+    let result = match &spec.kind {
+        SpecKind::Guard(msg) => Err(msg.clone()),
+        SpecKind::Case(case) => {
+            let attempt = || run_case(ctx, &spec.name, case, &mut rec);
+            catch_unwind(AssertUnwindSafe(attempt)).unwrap_or_else(|payload| {
+                let what = payload
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| payload.downcast_ref::<&str>().copied())
+                    .unwrap_or("(no message)");
+                Err(format!("panicked: {what}"))
+            })
+        }
+    };
+    let result = result.map_err(|msg| match &spec.kind {
+        SpecKind::Guard(_) => msg,
+        SpecKind::Case(_) => {
+            let rerun = rerun_command(&spec.name, ctx.strict, ctx.data_override.as_deref());
+            format!("{msg}\nrerun: {rerun}")
+        }
+    });
+    let (outcome, message) = judge(result, ctx.known.find(&spec.name));
+    rec.outcome = outcome;
+    rec.message = message;
+    rec.duration_ms = start.elapsed().as_secs_f64() * 1e3;
+    rec
+}
+
+fn blank_record(spec: &Spec) -> TrialRecord {
+    let case = match &spec.kind {
+        SpecKind::Case(case) => Some(case),
+        SpecKind::Guard(_) => None,
+    };
+    let op_type = case.and_then(|c| c.op_type.clone());
+    let opset = case.and_then(|c| c.opset);
+    TrialRecord {
+        name: spec.name.clone(),
+        release: case.map(|c| c.release.clone()),
+        case: case.map(|c| c.case.clone()),
+        op_version: op_version(op_type.as_deref(), opset),
+        op_type,
+        opset,
+        inputs: Vec::new(),
+        outputs: Vec::new(),
+        outcome: Outcome::Fail,
+        rule: "none".into(),
+        rtol: None,
+        atol: None,
+        duration_ms: 0.0,
+        message: None,
+    }
+}
+
+/// `Cast-19` for op `Cast` at opset 19..20, if the operator and opset resolve.
+fn op_version(op_type: Option<&str>, opset: Option<i64>) -> Option<String> {
+    let (op, opset) = (op_type?, opset?);
+    let version = OpVersion::resolve(op, opset).ok()?;
+    Some(format!("{op}-{}", version.since))
+}
+
+fn run_case(
+    ctx: &Context,
+    name: &str,
+    spec: &CaseSpec,
+    rec: &mut TrialRecord,
+) -> Result<(), String> {
+    let mut choice = ctx.rule_for(name);
+    set_rule(rec, &choice);
+    // Dumps from an earlier failing run of this trial would mislead once it passes.
+    let dumps = failure_dir(&ctx.out_dir, name);
+    if dumps.exists() {
+        let _ = std::fs::remove_dir_all(&dumps);
+    }
+    if !spec.dir.is_dir() {
+        let hint = if spec.indexed {
+            "listed in index.json but missing; run `cargo xtask fetch-tests`"
+        } else {
+            "missing"
+        };
+        return Err(format!("case directory {} is {hint}", spec.dir.display()));
+    }
+    let case = read::load_case(&spec.dir).map_err(|e| e.to_string())?;
+    describe_case(rec, &case);
+    let outputs = &case.model.graph.outputs;
+    if !ctx.strict
+        && !outputs.is_empty()
+        && outputs.iter().all(|o| o.dtype.is_some_and(is_exact_type))
+    {
+        choice.name = "exact";
+        set_rule(rec, &choice);
+    }
+    if case.data_sets.is_empty() {
+        return Err(format!(
+            "{}: no test_data_set_N directory, nothing to compare",
+            spec.dir.display()
+        ));
+    }
+    let names: Vec<String> = outputs.iter().map(|o| o.name.clone()).collect();
+    for (k, ds) in case.data_sets.iter().enumerate() {
+        let actual = exec::run_graph(&case.model, &ds.inputs)
+            .map_err(|e| format!("{}: running the model failed: {e}", ds.dir.display()))?;
+        let mismatches = compare_outputs(&ds.outputs, &actual, choice.rule);
+        if mismatches.is_empty() {
+            continue;
+        }
+        let mut dir = dumps.clone();
+        if case.data_sets.len() > 1 {
+            dir.push(format!("test_data_set_{k}"));
+        }
+        let mut msg = format!(
+            "{}:\n{}",
+            ds.dir.display(),
+            describe(&mismatches, &names, &choice.label())
+        );
+        for line in dump(&dir, &ds.outputs, &actual) {
+            msg.push('\n');
+            msg.push_str(&line);
+        }
+        return Err(msg);
+    }
+    Ok(())
+}
+
+fn set_rule(rec: &mut TrialRecord, choice: &RuleChoice) {
+    rec.rule = choice.name.to_string();
+    (rec.rtol, rec.atol) = match (choice.name, choice.rule) {
+        ("exact", _) | (_, Rule::Strict) => (None, None),
+        (_, Rule::Allclose { rtol, atol }) => (Some(rtol), Some(atol)),
+    };
+}
+
+/// Fills the record with what the model declares: opset, op type, version and value types.
+/// The index's op type wins: for an `_expanded` case it names the operator under test
+/// (CastLike), while the model's node is the inlined body (Cast).
+fn describe_case(rec: &mut TrialRecord, case: &Case) {
+    rec.opset = Some(case.model.opset);
+    if rec.op_type.is_none() {
+        rec.op_type = case.model.graph.nodes.first().map(|n| n.op_type.clone());
+    }
+    rec.op_version = op_version(rec.op_type.as_deref(), rec.opset).or(rec.op_version.take());
+    let types = |values: &[ValueInfo]| -> Vec<String> {
+        values
+            .iter()
+            .map(|v| {
+                v.dtype
+                    .map_or_else(|| "?".to_string(), |d| d.name().to_string())
+            })
+            .collect()
+    };
+    rec.inputs = types(&case.model.graph.inputs);
+    rec.outputs = types(&case.model.graph.outputs);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discover::tests::scratch;
+    use crate::known::{KnownFailure, Match, ToleranceOverride};
+
+    fn case_spec(name: &str, dir: PathBuf, indexed: bool) -> Spec {
+        Spec {
+            name: name.into(),
+            kind: SpecKind::Case(CaseSpec {
+                dir,
+                release: "1.22.0".into(),
+                case: "test_x".into(),
+                op_type: Some("Cast".into()),
+                opset: Some(25),
+                indexed,
+            }),
+        }
+    }
+
+    #[test]
+    fn guard_and_missing_directories_fail_with_their_reason() {
+        let ctx = Context::default();
+        let guard = Spec {
+            name: "g".into(),
+            kind: SpecKind::Guard("run the fetch".into()),
+        };
+        let rec = run(&ctx, &guard);
+        assert_eq!(
+            (rec.outcome, rec.message.as_deref()),
+            (Outcome::Fail, Some("run the fetch"))
+        );
+        let rec = run(
+            &ctx,
+            &case_spec("onnx-1.22.0/opset25/test_x", "/nonexistent/x".into(), true),
+        );
+        assert_eq!(rec.outcome, Outcome::Fail);
+        let msg = rec.message.unwrap_or_default();
+        assert!(msg.contains("listed in index.json but missing"), "{msg}");
+        assert!(msg.contains(
+            "rerun: cargo test --test onnx_backend -- --exact 'onnx-1.22.0/opset25/test_x'"
+        ));
+        assert_eq!(
+            (rec.release.as_deref(), rec.opset),
+            (Some("1.22.0"), Some(25))
+        );
+    }
+
+    #[test]
+    fn known_failure_entries_apply_to_failing_trials() {
+        let dir = scratch("trials-known");
+        let mut ctx = Context::default();
+        let entry = |expect: &str| KnownFailure {
+            pattern: "test_x".into(),
+            how: Match::Substring,
+            kind: "upstream data corrupt".into(),
+            reason: "evidence".into(),
+            expect: vec![expect.into()],
+        };
+        ctx.known.entries.push(entry("test_x"));
+        let spec = case_spec("own/test_x", dir.join("test_x"), false);
+        assert_eq!(run(&ctx, &spec).outcome, Outcome::KnownFailure);
+        ctx.known.entries[0] = entry("some other reason");
+        assert_eq!(run(&ctx, &spec).outcome, Outcome::Fail);
+    }
+
+    #[test]
+    fn rule_choice_follows_mode_and_overrides() {
+        let mut ctx = Context::default();
+        ctx.tolerances.entries.push(ToleranceOverride {
+            pattern: "opset13/".into(),
+            how: Match::Substring,
+            rtol: 0.01,
+            atol: 0.0,
+            reason: "why".into(),
+        });
+        assert_eq!(ctx.rule_for("a/opset19/x").name, "onnx-default");
+        assert_eq!(
+            ctx.rule_for("a/opset13/x").label(),
+            "override rtol=1e-2 atol=0e0"
+        );
+        ctx.strict = true;
+        assert_eq!(ctx.rule_for("a/opset13/x").rule, Rule::Strict);
+    }
+}

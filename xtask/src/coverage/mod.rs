@@ -1,0 +1,192 @@
+//! `cargo xtask coverage [--check] [--report FILE]`: per operator version, which type pairs
+//! the implementation supports (measured by running each through `ops::run`) and which the
+//! official data, our own cases and the exhaustive format tests exercise. Writes the README
+//! section between the coverage markers and `docs/coverage.md`.
+
+mod measure;
+mod render;
+
+use measure::{Pair, VersionCoverage};
+use onnx_conformance::formats::coverage::sweeps_covering;
+use onnx_conformance::formats::Generation;
+use onnx_conformance::ops::{OpKind, VERSIONS};
+use onnx_conformance::DataType;
+use std::collections::BTreeSet;
+use std::error::Error;
+use std::path::{Path, PathBuf};
+
+const START: &str = "<!-- coverage:start -->";
+const END: &str = "<!-- coverage:end -->";
+const USAGE: &str = "usage: cargo xtask coverage [--check] [--report path/to/report.json]
+
+Rewrites the README coverage section and docs/coverage.md from the implementation's version
+table, a run of every allowed type pair through ops::run, the exhaustive-sweep list of the
+format tests, and the last conformance run's report.json (`cargo test --test onnx_backend`).
+--check changes nothing and fails if either file is out of date.";
+
+/// Runs the task with the arguments after `coverage`.
+pub fn main(root: &Path, args: &[String]) -> Result<(), Box<dyn Error>> {
+    let mut check = false;
+    let mut report = None;
+    let mut args = args.iter();
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--check" => check = true,
+            "--report" => report = Some(PathBuf::from(args.next().ok_or(USAGE)?)),
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return Ok(());
+            }
+            other => return Err(format!("unknown option `{other}`\n\n{USAGE}").into()),
+        }
+    }
+    let report = report.unwrap_or_else(|| crate::report::default_dir().join("report.json"));
+    let coverage = collect(&report)?;
+    let files = [
+        ("README.md", readme(root, &coverage)?),
+        ("docs/coverage.md", render::details(&coverage)),
+    ];
+    let stale = write_or_check(root, &files, check)?;
+    for v in coverage.iter().filter(|v| !v.rejected.is_empty()) {
+        for (pair, error) in &v.rejected {
+            eprintln!(
+                "warning: {} allows {} but ops::run fails: {error}",
+                v.version(),
+                pair_name(*pair)
+            );
+        }
+    }
+    match stale.is_empty() {
+        true => {
+            eprintln!("README.md and docs/coverage.md are up to date");
+            Ok(())
+        }
+        false if check => Err(format!(
+            "out of date: {}; run `cargo xtask coverage` after a full conformance run",
+            stale.join(", ")
+        )
+        .into()),
+        false => {
+            eprintln!("wrote {}", stale.join(", "));
+            Ok(())
+        }
+    }
+}
+
+/// Writes each file (relative to `root`) whose content differs, unless `check`; returns the
+/// names that differed.
+fn write_or_check(
+    root: &Path,
+    files: &[(&str, String)],
+    check: bool,
+) -> Result<Vec<String>, Box<dyn Error>> {
+    let mut stale = Vec::new();
+    for (name, text) in files {
+        let path = root.join(name);
+        let old = std::fs::read_to_string(&path).unwrap_or_default();
+        if old == *text {
+            continue;
+        }
+        stale.push((*name).to_owned());
+        if !check {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            }
+            std::fs::write(&path, text)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+    }
+    Ok(stale)
+}
+
+/// The README with the section between the markers replaced by the summary table.
+fn readme(root: &Path, coverage: &[VersionCoverage]) -> Result<String, Box<dyn Error>> {
+    let path = root.join("README.md");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    splice(&text, &render::summary(coverage))
+        .ok_or_else(|| format!("{}: no `{START}` ... `{END}` markers", path.display()).into())
+}
+
+/// `text` with everything between the start and end markers replaced by `section`.
+fn splice(text: &str, section: &str) -> Option<String> {
+    let start = text.find(START)? + START.len();
+    let end = start + text[start..].find(END)?;
+    Some(format!("{}\n{section}{}", &text[..start], &text[end..]))
+}
+
+/// Everything the tables show, one entry per row of the version table.
+fn collect(report: &Path) -> Result<Vec<VersionCoverage>, Box<dyn Error>> {
+    let report = harness::report::load(report).map_err(|e| {
+        format!("{e}\nrun `cargo test --test onnx_backend` first, or pass --report FILE")
+    })?;
+    let exercised = measure::exercised(&report.trials);
+    Ok(VERSIONS
+        .iter()
+        .map(|spec| {
+            let mut v = measure::support(spec);
+            if let Some(e) = exercised.get(&spec.version) {
+                v.official = e.official.clone();
+                v.own = e.own.clone();
+            }
+            v.exhaustive = exhaustive(spec.version.op, spec.version.since, &v.allowed);
+            v
+        })
+        .collect())
+}
+
+/// The allowed pairs some exhaustive format sweep checks under the version's Cast generation.
+fn exhaustive(op: OpKind, since: u32, allowed: &BTreeSet<Pair>) -> BTreeSet<Pair> {
+    if op == OpKind::Concat {
+        return BTreeSet::new();
+    }
+    let generation = Generation::of_version(since);
+    allowed
+        .iter()
+        .filter(|(s, t)| sweeps_covering(*s, *t, generation).next().is_some())
+        .copied()
+        .collect()
+}
+
+/// "FLOAT -> FLOAT16", or just the type for Concat's one-type "pairs".
+fn pair_name((s, t): Pair) -> String {
+    if s == t {
+        s.name().to_owned()
+    } else {
+        format!("{s} -> {t}")
+    }
+}
+
+/// Short names of every data type, in the order the matrices list them.
+const ABBREVIATIONS: &[(DataType, &str)] = &[
+    (DataType::Double, "f64"),
+    (DataType::Float, "f32"),
+    (DataType::Float16, "f16"),
+    (DataType::Bfloat16, "bf16"),
+    (DataType::Float8E4M3FN, "e4m3"),
+    (DataType::Float8E4M3FNUZ, "e4m3z"),
+    (DataType::Float8E5M2, "e5m2"),
+    (DataType::Float8E5M2FNUZ, "e5m2z"),
+    (DataType::Float8E8M0, "e8m0"),
+    (DataType::Float4E2M1, "e2m1"),
+    (DataType::Int64, "i64"),
+    (DataType::Int32, "i32"),
+    (DataType::Int16, "i16"),
+    (DataType::Int8, "i8"),
+    (DataType::Int4, "i4"),
+    (DataType::Int2, "i2"),
+    (DataType::Uint64, "u64"),
+    (DataType::Uint32, "u32"),
+    (DataType::Uint16, "u16"),
+    (DataType::Uint8, "u8"),
+    (DataType::Uint4, "u4"),
+    (DataType::Uint2, "u2"),
+    (DataType::Bool, "bool"),
+    (DataType::String, "str"),
+    (DataType::Complex64, "c64"),
+    (DataType::Complex128, "c128"),
+];
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,147 @@
+//! Tests of the coverage task on hand-made trials and on the real version table.
+
+use super::measure::{exercised, support};
+use super::*;
+use harness::known::Outcome;
+use harness::report::TrialRecord;
+use onnx_conformance::ops::OpVersion;
+
+fn trial(release: &str, version: &str, io: (&[&str], &[&str]), outcome: Outcome) -> TrialRecord {
+    TrialRecord {
+        name: format!("{release}/x"),
+        release: Some(release.to_owned()),
+        case: Some("x".to_owned()),
+        op_type: version.split('-').next().map(str::to_owned),
+        op_version: Some(version.to_owned()),
+        opset: None,
+        inputs: io.0.iter().map(|s| s.to_string()).collect(),
+        outputs: io.1.iter().map(|s| s.to_string()).collect(),
+        outcome,
+        rule: "exact".to_owned(),
+        rtol: None,
+        atol: None,
+        duration_ms: 0.0,
+        message: None,
+    }
+}
+
+#[test]
+fn abbreviations_name_every_type_once() {
+    let mut seen: Vec<DataType> = ABBREVIATIONS.iter().map(|(t, _)| *t).collect();
+    seen.sort();
+    let mut all = DataType::ALL.to_vec();
+    all.sort();
+    assert_eq!(seen, all);
+    let mut short: Vec<&str> = ABBREVIATIONS.iter().map(|(_, a)| *a).collect();
+    short.sort();
+    short.dedup();
+    assert_eq!(short.len(), ABBREVIATIONS.len(), "abbreviations are unique");
+}
+
+#[test]
+fn splice_replaces_only_between_the_markers() {
+    let text = format!("a\n{START}\nold\n{END}\nb\n");
+    assert_eq!(
+        splice(&text, "new\n").as_deref(),
+        Some(format!("a\n{START}\nnew\n{END}\nb\n").as_str())
+    );
+    assert_eq!(splice("no markers", "x"), None);
+    assert_eq!(splice(&format!("{END} {START}"), "x"), None);
+}
+
+#[test]
+fn exercised_counts_passing_trials_by_origin() {
+    use Outcome::*;
+    let trials = [
+        trial("1.22.0", "Cast-25", (&["FLOAT"], &["INT4"]), Pass),
+        trial("1.21.0", "Cast-25", (&["FLOAT"], &["INT4"]), Pass),
+        trial("1.21.0", "Cast-25", (&["FLOAT"], &["INT2"]), Fail),
+        trial("own", "Cast-25", (&["BOOL"], &["INT64"]), Pass),
+        trial("custom", "Cast-25", (&["BOOL"], &["INT8"]), Pass),
+        trial(
+            "1.23.0-generated",
+            "Cast-28",
+            (&["FLOAT"], &["UINT8"]),
+            Pass,
+        ),
+        trial(
+            "1.22.0",
+            "CastLike-25",
+            (&["FLOAT", "UINT8"], &["UINT8"]),
+            Pass,
+        ),
+        trial("1.22.0", "Concat-13", (&["BOOL", "BOOL"], &["BOOL"]), Pass),
+        trial("1.22.0", "Concat-13", (&["?"], &["BOOL"]), Pass),
+    ];
+    let got = exercised(&trials);
+    let v = |op, since| OpVersion { op, since };
+    let cast = &got[&v(OpKind::Cast, 25)];
+    let pairs: Vec<_> = cast.official.iter().collect();
+    assert_eq!(pairs, [(&(DataType::Float, DataType::Int4), &2)]);
+    let own: Vec<_> = cast.own.keys().collect();
+    assert_eq!(own, [&(DataType::Bool, DataType::Int64)]);
+    assert!(
+        !got.contains_key(&v(OpKind::Cast, 28)),
+        "generated cases are not official data"
+    );
+    let like = &got[&v(OpKind::CastLike, 25)].official;
+    assert!(like.contains_key(&(DataType::Float, DataType::Uint8)));
+    let concat = &got[&v(OpKind::Concat, 13)].official;
+    assert_eq!(concat.len(), 1);
+    assert!(concat.contains_key(&(DataType::Bool, DataType::Bool)));
+}
+
+#[test]
+fn every_allowed_pair_of_every_version_runs() {
+    for spec in VERSIONS {
+        let v = support(spec);
+        assert!(v.rejected.is_empty(), "{}: {:?}", spec.version, v.rejected);
+        let n = spec.types.iter().count();
+        let want = if spec.version.op == OpKind::Concat {
+            n
+        } else {
+            n * n
+        };
+        assert_eq!(v.allowed.len(), want, "{}", spec.version);
+        assert_eq!(v.supported, v.allowed);
+    }
+}
+
+#[test]
+fn exhaustive_pairs_follow_the_version_24_switch() {
+    let at = |since| {
+        let spec = VERSIONS
+            .iter()
+            .find(|s| s.version.op == OpKind::Cast && s.version.since == since)
+            .expect("version in table");
+        exhaustive(OpKind::Cast, since, &support(spec).allowed)
+    };
+    let midpoint = (DataType::Float, DataType::Float8E4M3FN);
+    let decode = (DataType::Float8E4M3FN, DataType::Float);
+    assert!(at(23).contains(&decode) && !at(23).contains(&midpoint));
+    assert!(at(24).contains(&decode) && at(24).contains(&midpoint));
+    assert!(at(13).iter().all(|&(s, t)| s == DataType::Float16
+        || s == DataType::Bfloat16
+        || t == DataType::Float16
+        || t == DataType::Bfloat16));
+}
+
+#[test]
+fn tables_have_a_row_per_version() {
+    let coverage: Vec<_> = VERSIONS.iter().map(support).collect();
+    let summary = render::summary(&coverage);
+    let rows = summary
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| operator"));
+    assert_eq!(rows.count(), VERSIONS.len());
+    assert!(
+        summary.contains("| Cast-19 | 18: as Cast-13 + FLOAT8E4M3FN"),
+        "{summary}"
+    );
+    let details = render::details(&coverage);
+    for spec in VERSIONS.iter().filter(|s| s.version.op != OpKind::Concat) {
+        assert!(details.contains(&format!("\n## {}\n", spec.version)));
+    }
+    assert!(details.contains("| **Concat-13** |"));
+    assert!(!details.contains("| !") && !details.contains("rejected**"));
+}

@@ -1,0 +1,97 @@
+//! `--generate V`: exports the node-test cases of onnx releases that no longer ship them as
+//! files (1.23 and later), by running onnx's own case generators in a private virtual
+//! environment, into `onnx-backend-data/onnx-<V>-generated/`.
+
+use super::error::{Error, Result};
+use super::extract::list_files;
+use super::install;
+use super::present::Stats;
+use super::Paths;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The exporter run inside the virtual environment.
+const EXPORTER: &str = include_str!("export_cases.py");
+
+/// Generates the cases of `release` with the case prefixes `ops`; returns their counts.
+pub fn generate(paths: &Paths, release: &str, ops: &[String]) -> Result<Stats> {
+    let venv = paths.data.join(format!(".venv-{release}"));
+    let python = venv_python(&venv);
+    if !python.is_file() {
+        eprintln!("  onnx {release}: creating {}", venv.display());
+        run(
+            Command::new(&paths.python).arg("-m").arg("venv").arg(&venv),
+            "create a venv",
+        )
+        .map_err(|e| e.hint("install Python's venv module (e.g. python3-venv), or set PYTHON"))?;
+    }
+    eprintln!("  onnx {release}: pip install onnx=={release}");
+    run(
+        Command::new(&python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+            ])
+            .arg(format!("onnx=={release}")),
+        "install onnx",
+    )
+    .map_err(|e| {
+        e.hint("check that your package index has this release and that pip can reach it")
+    })?;
+    let script = venv.join("export_cases.py");
+    std::fs::write(&script, EXPORTER).map_err(|e| Error::io("write", &script, e))?;
+    let name = format!("{release}-generated");
+    let tmp = install::make_temp_dir(&paths.data, &name)?;
+    let exported = run(
+        Command::new(&python)
+            .arg(&script)
+            .arg(&tmp)
+            .arg(ops.join(",")),
+        "export the cases",
+    )
+    .and_then(|()| list_files(&tmp));
+    let files = match exported.and_then(|f| install::install(&paths.data, &name, &tmp).map(|()| f))
+    {
+        Ok(f) => f,
+        Err(e) => {
+            install::discard(&tmp);
+            return Err(e);
+        }
+    };
+    let stats = Stats::of(&files);
+    let dir = install::release_dir(&paths.data, &name);
+    eprintln!(
+        "  onnx {release}: exported {} cases into {}",
+        stats.cases,
+        dir.display()
+    );
+    Ok(stats)
+}
+
+fn venv_python(venv: &Path) -> PathBuf {
+    if cfg!(windows) {
+        venv.join("Scripts").join("python.exe")
+    } else {
+        venv.join("bin").join("python")
+    }
+}
+
+/// Runs `cmd` with its output shown to the user; a failure names the step.
+fn run(cmd: &mut Command, step: &str) -> Result<()> {
+    let program = cmd.get_program().to_string_lossy().into_owned();
+    // The user sees pip's and the exporter's messages, but our stdout stays clean.
+    let status = cmd
+        .stdout(std::io::stderr())
+        .status()
+        .map_err(|e| Error::new(format!("cannot {step}: cannot run `{program}`: {e}")))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(Error::new(format!(
+            "cannot {step}: `{program}` failed ({status})"
+        )))
+    }
+}

@@ -1,0 +1,256 @@
+//! Reading, checking and writing the lock file (`onnx-backend-data.lock.json`).
+
+use super::error::{Error, Result};
+use super::releases;
+use harness::index::{Lock, LockedRelease};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::Path;
+
+/// Lowercase hex sha256 of `bytes`.
+#[cfg(test)]
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+/// Lowercase hex sha256 of the file at `path`, read in chunks.
+pub fn sha256_file(path: &Path) -> Result<String> {
+    let mut f = std::fs::File::open(path).map_err(|e| Error::io("open", path, e))?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = f.read(&mut buf).map_err(|e| Error::io("read", path, e))?;
+        if n == 0 {
+            return Ok(hex(&h.finalize()));
+        }
+        h.update(&buf[..n]);
+    }
+}
+
+/// Lowercase hex of a digest.
+pub fn hex(digest: &[u8]) -> String {
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Reads the lock file; a missing file is an empty lock (first `--update-lock`).
+pub fn load(path: &Path) -> Result<Option<Lock>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io("read", path, e)),
+    };
+    let lock: Lock = serde_json::from_str(&text).map_err(|e| {
+        Error::new(format!("{} is not a valid lock file: {e}", path.display()))
+            .hint("restore it from git (`git checkout -- onnx-backend-data.lock.json`)")
+    })?;
+    if lock.format != 1 {
+        return Err(Error::new(format!(
+            "{}: lock format {} is not supported (expected 1)",
+            path.display(),
+            lock.format
+        )));
+    }
+    Ok(Some(lock))
+}
+
+/// Writes the lock file atomically (temporary file, then rename), releases in version order.
+pub fn save(path: &Path, lock: &Lock) -> Result<()> {
+    let mut lock = lock.clone();
+    lock.releases
+        .sort_by(|a, b| releases::compare(&a.release, &b.release));
+    let mut text = serde_json::to_string_pretty(&lock)
+        .map_err(|e| Error::new(format!("cannot serialize the lock: {e}")))?;
+    text.push('\n');
+    write_atomic(path, text.as_bytes())
+}
+
+/// Writes `bytes` to `path` through a sibling temporary file and a rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
+    std::fs::write(&tmp, bytes).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io("write", &tmp, e)
+    })?;
+    std::fs::rename(&tmp, path).map_err(|e| Error::io("rename into place", path, e))
+}
+
+/// Checks a wheel's sha256 against the lock entry.
+pub fn check_wheel(entry: &LockedRelease, wheel: &Path, sha256: &str) -> Result<()> {
+    if entry.sha256 == sha256 {
+        return Ok(());
+    }
+    Err(Error::new(format!(
+        "onnx {}: wheel {} has sha256 {sha256}, but the lock pins {} to {}",
+        entry.release,
+        wheel.display(),
+        entry.wheel,
+        entry.sha256
+    ))
+    .hint(format!(
+        "a damaged download: delete {} and re-run; a re-published wheel: review it, then \
+         re-run with --update-lock",
+        wheel.display()
+    )))
+}
+
+/// Checks extracted files (`node/<case>/<file>` -> sha256) against the lock entry: same set
+/// of files, same hashes. The first difference is the error.
+pub fn check_files(entry: &LockedRelease, found: &BTreeMap<String, String>) -> Result<()> {
+    let hint = "the data differs from what the lock pins; if that is expected (a new wheel or \
+                other --ops), review it and re-run with --update-lock";
+    for (path, want) in &entry.files {
+        match found.get(path) {
+            None => {
+                return Err(Error::new(format!(
+                    "onnx {}: {path} is in the lock (sha256 {want}) but missing from the data",
+                    entry.release
+                ))
+                .hint(hint))
+            }
+            Some(got) if got != want => {
+                return Err(Error::new(format!(
+                    "onnx {}: {path} has sha256 {got}, but the lock says {want}",
+                    entry.release
+                ))
+                .hint(hint))
+            }
+            Some(_) => {}
+        }
+    }
+    if let Some((path, got)) = found.iter().find(|(p, _)| !entry.files.contains_key(*p)) {
+        return Err(Error::new(format!(
+            "onnx {}: {path} (sha256 {got}) is in the data but not in the lock",
+            entry.release
+        ))
+        .hint(hint));
+    }
+    Ok(())
+}
+
+/// Replaces (or adds) `entry` in `lock`.
+pub fn upsert(lock: &mut Lock, entry: LockedRelease) {
+    match lock
+        .releases
+        .iter_mut()
+        .find(|r| r.release == entry.release)
+    {
+        Some(r) => *r = entry,
+        None => lock.releases.push(entry),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry() -> LockedRelease {
+        LockedRelease {
+            release: "9.0.0".into(),
+            wheel: "onnx-9.0.0-py3-none-any.whl".into(),
+            sha256: sha256_hex(b"wheel"),
+            files: [
+                (
+                    "node/test_cast_a/model.onnx".to_string(),
+                    sha256_hex(b"model"),
+                ),
+                (
+                    "node/test_cast_a/test_data_set_0/input_0.pb".to_string(),
+                    sha256_hex(b"in"),
+                ),
+            ]
+            .into(),
+        }
+    }
+
+    #[test]
+    fn matching_files_pass() {
+        let e = entry();
+        assert_eq!(check_files(&e, &e.files), Ok(()));
+        assert_eq!(
+            check_wheel(&e, Path::new("w.whl"), &sha256_hex(b"wheel")),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn a_wheel_hash_mismatch_names_the_wheel_and_both_hashes() {
+        let e = entry();
+        let bad = sha256_hex(b"other wheel");
+        let err = check_wheel(&e, Path::new("cache/w.whl"), &bad).expect_err("mismatch");
+        for part in ["cache/w.whl", bad.as_str(), e.sha256.as_str(), "9.0.0"] {
+            assert!(err.message.contains(part), "{part} not in {err}");
+        }
+        assert!(err.hint.is_some());
+    }
+
+    #[test]
+    fn a_file_hash_mismatch_names_the_file_and_both_hashes() {
+        let e = entry();
+        let mut found = e.files.clone();
+        let bad = sha256_hex(b"tampered");
+        found.insert("node/test_cast_a/model.onnx".into(), bad.clone());
+        let err = check_files(&e, &found).expect_err("mismatch");
+        let want = sha256_hex(b"model");
+        for part in ["node/test_cast_a/model.onnx", bad.as_str(), want.as_str()] {
+            assert!(err.message.contains(part), "{part} not in {err}");
+        }
+    }
+
+    #[test]
+    fn missing_and_extra_files_are_errors() {
+        let e = entry();
+        let mut found = e.files.clone();
+        found.remove("node/test_cast_a/test_data_set_0/input_0.pb");
+        let err = check_files(&e, &found).expect_err("missing");
+        assert!(
+            err.message.contains("input_0.pb") && err.message.contains("missing"),
+            "{err}"
+        );
+
+        let mut found = e.files.clone();
+        found.insert("node/test_cast_b/model.onnx".into(), sha256_hex(b"x"));
+        let err = check_files(&e, &found).expect_err("extra");
+        assert!(err.message.contains("test_cast_b/model.onnx"), "{err}");
+        assert!(err.message.contains("not in the lock"), "{err}");
+    }
+
+    #[test]
+    fn the_lock_round_trips_in_version_order() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("lock.json");
+        assert_eq!(load(&path), Ok(None));
+        let mut lock = Lock {
+            format: 1,
+            ops: vec!["test_cast".into()],
+            releases: vec![],
+        };
+        for r in ["1.10.2", "1.9.0"] {
+            upsert(
+                &mut lock,
+                LockedRelease {
+                    release: r.into(),
+                    ..entry()
+                },
+            );
+        }
+        upsert(
+            &mut lock,
+            LockedRelease {
+                release: "1.9.0".into(),
+                wheel: "new".into(),
+                ..entry()
+            },
+        );
+        save(&path, &lock).expect("save");
+        let back = load(&path).expect("load").expect("present");
+        let names: Vec<&str> = back.releases.iter().map(|r| r.release.as_str()).collect();
+        assert_eq!(names, ["1.9.0", "1.10.2"]);
+        assert_eq!(back.releases[0].wheel, "new");
+        std::fs::write(&path, "{").expect("write");
+        assert!(load(&path)
+            .expect_err("bad json")
+            .message
+            .contains("not a valid lock file"));
+    }
+}

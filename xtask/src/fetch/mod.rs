@@ -1,0 +1,350 @@
+//! `cargo xtask fetch-tests`: the official ONNX node-test data of every release, obtained
+//! through the user's pip, verified against the committed lock, extracted atomically.
+
+mod args;
+mod error;
+mod extract;
+mod generate;
+mod index_file;
+mod install;
+mod lock;
+mod pip;
+mod present;
+mod release;
+mod releases;
+#[cfg(test)]
+mod testkit;
+#[cfg(test)]
+mod tests;
+
+pub use args::Options;
+pub use error::{Error, Result};
+
+use harness::index::{Lock, LockedRelease, DATA_DIR, LOCK_FILE};
+use present::{Expect, Stats};
+use release::{Ctx, Source};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Entry point of the task: parses `args`, runs, prints the error if any.
+pub fn main(args: &[String]) -> ExitCode {
+    let opts = match args::parse(args) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if opts.help {
+        println!("{}", args::USAGE);
+        return ExitCode::SUCCESS;
+    }
+    match run(&opts, &Paths::workspace()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The files a run reads and writes.
+#[derive(Debug, Clone)]
+pub struct Paths {
+    /// The data directory (`onnx-backend-data`).
+    pub data: PathBuf,
+    /// The lock file.
+    pub lock: PathBuf,
+    /// The Python interpreter that runs pip.
+    pub python: String,
+}
+
+impl Paths {
+    /// The paths of this workspace (the parent of the xtask crate).
+    pub fn workspace() -> Paths {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .unwrap_or(Path::new("."));
+        Paths {
+            data: root.join(DATA_DIR),
+            lock: root.join(LOCK_FILE),
+            python: pip::python(),
+        }
+    }
+
+    fn cache(&self) -> PathBuf {
+        self.data.join(".cache")
+    }
+}
+
+/// Runs the task with `opts` on `paths`.
+pub fn run(opts: &Options, paths: &Paths) -> Result<()> {
+    let start = Instant::now();
+    std::fs::create_dir_all(&paths.data)
+        .map_err(|e| Error::io("create directory", &paths.data, e))?;
+    for msg in install::clean_leftovers(&paths.data)? {
+        eprintln!("{msg}");
+    }
+    if !opts.generate.is_empty() {
+        return generate_all(opts, paths, start);
+    }
+    let releases = releases::selected(opts)?;
+    let lock = lock_for_run(opts, paths, &releases)?;
+    let files_locked = lock.ops == opts.ops;
+    if !files_locked && !opts.update_lock {
+        eprintln!(
+            "note: --ops differs from the lock's ({}): wheels are checked, extracted files are not",
+            lock.ops.join(",")
+        );
+    }
+    let plan = plan(opts, paths, &lock, &releases, files_locked)?;
+    let ctx = Ctx {
+        data: &paths.data,
+        ops: &opts.ops,
+        update_lock: opts.update_lock,
+        files_locked,
+    };
+    let mut totals = Totals::default();
+    let mut new_lock = lock.clone();
+    for (i, (release, step)) in releases.iter().zip(plan).enumerate() {
+        let tag = format!("[{}/{}] onnx {release}", i + 1, releases.len());
+        let stats = match step {
+            Step::Present(stats) => {
+                let how = if opts.verify { ", files re-hashed" } else { "" };
+                eprintln!("{tag}: present and verified ({} cases{how})", stats.cases);
+                stats
+            }
+            Step::Fetch(why) => {
+                eprintln!("{tag}: {why}");
+                let source = obtain(opts, paths, release, entry(&lock, release), &mut totals)?;
+                let fetched = release::fetch(&ctx, release, entry(&lock, release), &source)?;
+                totals.extracted += 1;
+                lock::upsert(&mut new_lock, fetched.locked);
+                fetched.stats
+            }
+        };
+        totals.add(stats);
+    }
+    if opts.update_lock {
+        save_lock(paths, opts, new_lock, &releases)?;
+    }
+    let index = index_file::build(&paths.data)?;
+    index_file::write(&paths.data, &index)?;
+    totals.print(releases.len(), index.instances.len(), start);
+    Ok(())
+}
+
+/// `--generate`: exports each release's cases, then re-indexes.
+fn generate_all(opts: &Options, paths: &Paths, start: Instant) -> Result<()> {
+    let mut totals = Totals::default();
+    for (i, release) in opts.generate.iter().enumerate() {
+        eprintln!(
+            "[{}/{}] onnx {release}: generating",
+            i + 1,
+            opts.generate.len()
+        );
+        totals.add(generate::generate(paths, release, &opts.ops)?);
+        totals.extracted += 1;
+    }
+    let index = index_file::build(&paths.data)?;
+    index_file::write(&paths.data, &index)?;
+    totals.print(opts.generate.len(), index.instances.len(), start);
+    Ok(())
+}
+
+/// The lock this run checks against (or starts from, with `--update-lock`); without
+/// `--update-lock` every selected release must be in it.
+fn lock_for_run(opts: &Options, paths: &Paths, releases: &[String]) -> Result<Lock> {
+    let lock = match (lock::load(&paths.lock)?, opts.update_lock) {
+        (Some(l), _) => l,
+        (None, true) => Lock {
+            format: 1,
+            ops: opts.ops.clone(),
+            releases: Vec::new(),
+        },
+        (None, false) => {
+            return Err(
+                Error::new(format!("no lock file at {}", paths.lock.display()))
+                    .hint("restore it from git, or create one with --update-lock and review it"),
+            )
+        }
+    };
+    let unlocked: Vec<&str> = releases
+        .iter()
+        .filter(|r| entry(&lock, r).is_none())
+        .map(String::as_str)
+        .collect();
+    if !opts.update_lock && !unlocked.is_empty() {
+        return Err(Error::new(format!(
+            "not in the lock file: onnx {}",
+            unlocked.join(", ")
+        ))
+        .hint("add them with --update-lock, then review and commit the lock"));
+    }
+    Ok(lock)
+}
+
+fn entry<'a>(lock: &'a Lock, release: &str) -> Option<&'a LockedRelease> {
+    lock.releases.iter().find(|r| r.release == release)
+}
+
+/// What to do for one release.
+enum Step {
+    /// Installed and verified: nothing to do.
+    Present(Stats),
+    /// Needs fetching, and why.
+    Fetch(String),
+}
+
+/// Decides per release, and in offline mode fails early listing every missing wheel.
+fn plan(
+    opts: &Options,
+    paths: &Paths,
+    lock: &Lock,
+    releases: &[String],
+    files_locked: bool,
+) -> Result<Vec<Step>> {
+    let steps: Vec<Step> = releases
+        .iter()
+        .map(|r| {
+            if opts.update_lock || opts.from.is_some() {
+                return Step::Fetch(
+                    if opts.update_lock {
+                        "recording"
+                    } else {
+                        "from --from"
+                    }
+                    .into(),
+                );
+            }
+            let want = Expect {
+                entry: entry(lock, r),
+                files_locked,
+                ops: &opts.ops,
+                rehash: opts.verify,
+            };
+            match present::check(&paths.data, r, &want) {
+                Ok(stats) => Step::Present(stats),
+                Err(why) => Step::Fetch(why),
+            }
+        })
+        .collect();
+    let need_wheel = |r: &String| {
+        opts.from.is_none()
+            && pip::cached(&paths.cache(), r, entry(lock, r).map(|e| e.wheel.as_str())).is_none()
+    };
+    let missing: Vec<&str> = releases
+        .iter()
+        .zip(&steps)
+        .filter(|(r, s)| matches!(s, Step::Fetch(_)) && need_wheel(r))
+        .map(|(r, _)| r.as_str())
+        .collect();
+    if opts.offline && !missing.is_empty() {
+        return Err(Error::new(format!(
+            "--offline, but {} has no wheel for onnx {}",
+            paths.cache().display(),
+            missing.join(", ")
+        ))
+        .hint("run once without --offline to download them, or use --from <wheel> per release"));
+    }
+    if !missing.is_empty() {
+        eprintln!("using {}", pip::check(&paths.python)?);
+    }
+    Ok(steps)
+}
+
+/// The wheel (or checkout) for `release`: `--from`, the cache, or a pip download.
+fn obtain(
+    opts: &Options,
+    paths: &Paths,
+    release: &str,
+    entry: Option<&LockedRelease>,
+    totals: &mut Totals,
+) -> Result<Source> {
+    if let Some(from) = &opts.from {
+        return Ok(if from.is_dir() {
+            Source::Checkout(from.clone())
+        } else {
+            Source::Wheel(from.clone())
+        });
+    }
+    let cache = paths.cache();
+    if let Some(w) = pip::cached(&cache, release, entry.map(|e| e.wheel.as_str())) {
+        eprintln!("  onnx {release}: cached {}", describe_file(&w));
+        return Ok(Source::Wheel(w));
+    }
+    std::fs::create_dir_all(&cache).map_err(|e| Error::io("create directory", &cache, e))?;
+    let t = Instant::now();
+    let w = pip::download(&paths.python, release, &cache)?;
+    totals.downloaded += 1;
+    let secs = t.elapsed().as_secs_f64();
+    eprintln!(
+        "  onnx {release}: downloaded {} in {secs:.1} s",
+        describe_file(&w)
+    );
+    Ok(Source::Wheel(w))
+}
+
+fn describe_file(p: &Path) -> String {
+    let size = std::fs::metadata(p).map_or(0, |m| m.len());
+    let name = p
+        .file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+    format!("{name} ({})", human_bytes(size))
+}
+
+/// Writes the lock after `--update-lock`; entries made with other ops are dropped.
+fn save_lock(paths: &Paths, opts: &Options, mut lock: Lock, fetched: &[String]) -> Result<()> {
+    if lock.ops != opts.ops {
+        lock.releases.retain(|r| fetched.contains(&r.release));
+        lock.ops = opts.ops.clone();
+    }
+    lock::save(&paths.lock, &lock)?;
+    eprintln!(
+        "wrote {} ({} releases); review and commit it",
+        paths.lock.display(),
+        lock.releases.len()
+    );
+    Ok(())
+}
+
+/// Running totals for the summary.
+#[derive(Default)]
+struct Totals {
+    cases: usize,
+    files: usize,
+    bytes: u64,
+    downloaded: usize,
+    extracted: usize,
+}
+
+impl Totals {
+    fn add(&mut self, s: Stats) {
+        self.cases += s.cases;
+        self.files += s.files;
+        self.bytes += s.bytes;
+    }
+
+    fn print(&self, releases: usize, indexed: usize, start: Instant) {
+        eprintln!(
+            "fetch-tests: {releases} releases, {} cases, {} files, {} ({} downloaded, {} \
+             extracted); index.json lists {indexed} cases; {:.2} s",
+            self.cases,
+            self.files,
+            human_bytes(self.bytes),
+            self.downloaded,
+            self.extracted,
+            start.elapsed().as_secs_f64()
+        );
+    }
+}
+
+/// `1234567` -> `1.2 MB`.
+pub fn human_bytes(n: u64) -> String {
+    match n {
+        0..=999 => format!("{n} B"),
+        1_000..=999_999 => format!("{:.1} kB", n as f64 / 1e3),
+        _ => format!("{:.1} MB", n as f64 / 1e6),
+    }
+}

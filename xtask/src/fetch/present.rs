@@ -1,0 +1,103 @@
+//! The no-op path: is an installed release still what was verified when it was installed?
+//!
+//! "Present and verified" means: the release directory has a stamp, written only after every
+//! extracted file matched the lock; the stamp names the lock's wheel sha256 and the same case
+//! prefixes; the stamp's file list equals the lock's; and the files on disk are exactly the
+//! stamp's, with the recorded sizes. That costs a directory walk, not a re-hash of 33 MB;
+//! `--verify` re-hashes every file against the lock as well.
+
+use super::extract::{list_files, rehash};
+use super::install::{read_stamp, release_dir};
+use harness::index::LockedRelease;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Counts of one release's data.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct Stats {
+    /// Case directories.
+    pub cases: usize,
+    /// Files.
+    pub files: usize,
+    /// Bytes of all files.
+    pub bytes: u64,
+}
+
+impl Stats {
+    /// Counts of a `node/<case>/<file>` -> size map.
+    pub fn of(files: &BTreeMap<String, u64>) -> Stats {
+        let mut cases: Vec<&str> = files.keys().filter_map(|k| k.split('/').nth(1)).collect();
+        cases.dedup();
+        Stats {
+            cases: cases.len(),
+            files: files.len(),
+            bytes: files.values().sum(),
+        }
+    }
+}
+
+/// What the presence check compares against.
+pub struct Expect<'a> {
+    /// The lock entry, if the lock has the release.
+    pub entry: Option<&'a LockedRelease>,
+    /// Whether the lock's file list applies (the lock was made with the same `--ops`).
+    pub files_locked: bool,
+    /// The case prefixes asked for.
+    pub ops: &'a [String],
+    /// Re-hash every file (`--verify`).
+    pub rehash: bool,
+}
+
+/// `Ok` with the counts if the release is installed and verified, else why it is not.
+pub fn check(data: &Path, release: &str, want: &Expect) -> Result<Stats, String> {
+    let dir = release_dir(data, release);
+    if !dir.is_dir() {
+        return Err("not fetched yet".into());
+    }
+    let stamp = read_stamp(&dir).ok_or("no readable fetch stamp (an unverified tree)")?;
+    if stamp.release != release || stamp.ops != want.ops {
+        return Err(format!(
+            "fetched with other case prefixes ({})",
+            stamp.ops.join(",")
+        ));
+    }
+    let entry = want.entry.ok_or("not in the lock")?;
+    if stamp.wheel_sha256 != entry.sha256 {
+        return Err("fetched from another wheel than the lock pins".into());
+    }
+    if want.files_locked && !stamp.files.keys().eq(entry.files.keys()) {
+        return Err("its file list differs from the lock's".into());
+    }
+    let on_disk = list_files(&dir).map_err(|e| e.to_string())?;
+    if let Some(diff) = first_difference(&stamp.files, &on_disk) {
+        return Err(diff);
+    }
+    if want.rehash && want.files_locked {
+        let hashes = rehash(&dir, &on_disk).map_err(|e| e.to_string())?;
+        for (path, got) in &hashes {
+            let want = entry.files.get(path).map_or("", String::as_str);
+            if got != want {
+                return Err(format!("{path} has sha256 {got}, the lock says {want}"));
+            }
+        }
+    }
+    Ok(Stats::of(&on_disk))
+}
+
+/// The first file that is missing, extra or of another size on disk than recorded.
+fn first_difference(
+    recorded: &BTreeMap<String, u64>,
+    disk: &BTreeMap<String, u64>,
+) -> Option<String> {
+    for (path, size) in recorded {
+        match disk.get(path) {
+            None => return Some(format!("{path} is missing")),
+            Some(s) if s != size => {
+                return Some(format!("{path} has {s} bytes, {size} were extracted"))
+            }
+            Some(_) => {}
+        }
+    }
+    let extra = disk.keys().find(|p| !recorded.contains_key(*p))?;
+    Some(format!("{extra} was not extracted by the fetch"))
+}

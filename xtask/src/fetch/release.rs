@@ -1,0 +1,153 @@
+//! Fetching one release: hash and check the wheel, extract into a temporary directory,
+//! check every file against the lock, stamp, and rename into place.
+
+use super::error::{Error, Result};
+use super::extract::{self, Extracted, NODE_PREFIX};
+use super::install::{self, Stamp};
+use super::lock::{check_files, check_wheel, sha256_file};
+use super::present::Stats;
+use harness::index::LockedRelease;
+use std::path::{Path, PathBuf};
+
+/// Where a release's data comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Source {
+    /// An onnx wheel (cached, downloaded, or given with `--from`).
+    Wheel(PathBuf),
+    /// An onnx source checkout with `onnx/backend/test/data/node`.
+    Checkout(PathBuf),
+}
+
+/// What applies to every release of a run.
+pub struct Ctx<'a> {
+    /// The data directory.
+    pub data: &'a Path,
+    /// Case prefixes to extract.
+    pub ops: &'a [String],
+    /// Record instead of check.
+    pub update_lock: bool,
+    /// Whether the lock's file lists apply (it was made with the same ops).
+    pub files_locked: bool,
+}
+
+/// The result of fetching one release: its counts and the lock entry describing it.
+pub struct Fetched {
+    /// Counts of the installed data.
+    pub stats: Stats,
+    /// The lock entry for what was installed (written with `--update-lock`).
+    pub locked: LockedRelease,
+}
+
+/// Fetches `release` from `source`; on any failure the previous tree is left as it was.
+pub fn fetch(
+    ctx: &Ctx,
+    release: &str,
+    entry: Option<&LockedRelease>,
+    source: &Source,
+) -> Result<Fetched> {
+    let (source_name, wheel, sha256) = identify(ctx, release, entry, source)?;
+    let tmp = install::make_temp_dir(ctx.data, release)?;
+    let extracted = extract_checked(ctx, release, entry, source, &tmp).and_then(|ex| {
+        let stamp = Stamp {
+            release: release.to_string(),
+            source: source_name,
+            wheel_sha256: sha256.clone(),
+            ops: ctx.ops.to_vec(),
+            files: ex.sizes(),
+        };
+        install::write_stamp(&tmp, &stamp)?;
+        Ok(ex)
+    });
+    let extracted =
+        match extracted.and_then(|ex| install::install(ctx.data, release, &tmp).map(|()| ex)) {
+            Ok(ex) => ex,
+            Err(e) => {
+                install::discard(&tmp);
+                return Err(e);
+            }
+        };
+    let stats = Stats::of(&extracted.sizes());
+    let locked = LockedRelease {
+        release: release.to_string(),
+        wheel,
+        sha256,
+        files: extracted.hashes(),
+    };
+    Ok(Fetched { stats, locked })
+}
+
+/// Names the source and, for a wheel, hashes it and checks it against the lock.
+/// Returns (source name, wheel file name, wheel sha256).
+fn identify(
+    ctx: &Ctx,
+    release: &str,
+    entry: Option<&LockedRelease>,
+    source: &Source,
+) -> Result<(String, String, String)> {
+    match source {
+        Source::Wheel(path) => {
+            let sha = sha256_file(path)?;
+            let name = path
+                .file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+            match entry {
+                Some(e) if !ctx.update_lock => {
+                    check_wheel(e, path, &sha)?;
+                    eprintln!("  onnx {release}: wheel sha256 matches the lock");
+                }
+                _ => eprintln!("  onnx {release}: wheel sha256 {sha} (to record)"),
+            }
+            Ok((name.clone(), name, sha))
+        }
+        Source::Checkout(root) => {
+            if !root.join(NODE_PREFIX).is_dir() {
+                return Err(Error::new(format!(
+                    "{} has no {NODE_PREFIX} directory",
+                    root.display()
+                ))
+                .hint("--from takes an onnx wheel or the root of an onnx source checkout"));
+            }
+            // No wheel to hash: the files themselves are checked against the lock.
+            let (wheel, sha) = entry.map_or((String::new(), String::new()), |e| {
+                (e.wheel.clone(), e.sha256.clone())
+            });
+            Ok((root.display().to_string(), wheel, sha))
+        }
+    }
+}
+
+/// Extracts into `tmp` and checks the files against the lock (unless recording).
+fn extract_checked(
+    ctx: &Ctx,
+    release: &str,
+    entry: Option<&LockedRelease>,
+    source: &Source,
+    tmp: &Path,
+) -> Result<Extracted> {
+    let ex = match source {
+        Source::Wheel(p) => extract::from_wheel(p, ctx.ops, tmp)?,
+        Source::Checkout(p) => extract::from_checkout(p, ctx.ops, tmp)?,
+    };
+    let stats = Stats::of(&ex.sizes());
+    if stats.files == 0 {
+        eprintln!(
+            "  warning: onnx {release} has no case starting with {}",
+            ctx.ops.join(", ")
+        );
+    }
+    let checked = match entry {
+        Some(e) if !ctx.update_lock && ctx.files_locked => {
+            check_files(e, &ex.hashes())?;
+            "every file matches the lock"
+        }
+        _ if ctx.update_lock => "hashes recorded for the lock",
+        _ => "files not covered by the lock (other --ops)",
+    };
+    eprintln!(
+        "  onnx {release}: extracted {} cases, {} files, {}; {checked}",
+        stats.cases,
+        stats.files,
+        super::human_bytes(stats.bytes)
+    );
+    Ok(ex)
+}

@@ -1,0 +1,345 @@
+//! End-to-end tests of a fetch on small wheels the tests build themselves (no network, no pip).
+
+use super::install::STAMP_FILE;
+use super::testkit::{entries, wheel, Setup, NODE, REL};
+use super::*;
+use std::fs;
+
+#[test]
+fn a_recorded_fetch_extracts_selected_cases_and_indexes_them() {
+    let s = Setup::new().locked();
+    let dir = s.release_dir();
+    assert_eq!(
+        fs::read(dir.join("node/test_cast_a/test_data_set_0/input_0.pb")).ok(),
+        Some(b"input v1".to_vec())
+    );
+    assert!(dir.join("node/test_concat_b/model.onnx").is_file());
+    assert!(
+        !dir.join("node/test_add_c").exists(),
+        "unselected operator extracted"
+    );
+
+    let lock = lock::load(&s.paths.lock).expect("load").expect("written");
+    let e = &lock.releases[0];
+    assert_eq!(e.wheel, format!("onnx-{REL}-py3-none-any.whl"));
+    assert_eq!(e.sha256, lock::sha256_file(&s.wheel_path()).expect("hash"));
+    assert_eq!(e.files.len(), 3);
+    assert_eq!(
+        e.files["node/test_cast_a/test_data_set_0/input_0.pb"],
+        lock::sha256_hex(b"input v1")
+    );
+
+    let index = index_file::build(&s.paths.data).expect("index");
+    let got: Vec<(&str, &str, i64, &str)> = index
+        .instances
+        .iter()
+        .map(|i| (i.case.as_str(), i.op_type.as_str(), i.opset, i.dir.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("test_cast_a", "Cast", 13, "onnx-9.0.0/node/test_cast_a"),
+            (
+                "test_concat_b",
+                "Concat",
+                11,
+                "onnx-9.0.0/node/test_concat_b"
+            ),
+        ]
+    );
+    let on_disk = fs::read_to_string(s.paths.data.join("index.json")).expect("index.json");
+    assert_eq!(
+        serde_json::from_str::<harness::index::Index>(&on_disk).ok(),
+        Some(index)
+    );
+}
+
+#[test]
+fn a_second_run_changes_nothing_even_without_the_wheel() {
+    let s = Setup::new().locked();
+    let before = s.snapshot();
+    // Without the wheel a re-extraction would fail offline: success proves it was a no-op.
+    fs::remove_file(s.wheel_path()).expect("remove wheel");
+    s.run(Options {
+        offline: true,
+        ..Options::default()
+    })
+    .expect("no-op run");
+    s.run(Options {
+        offline: true,
+        verify: true,
+        ..Options::default()
+    })
+    .expect("verified run");
+    assert_eq!(s.snapshot(), before);
+}
+
+#[test]
+fn a_damaged_tree_is_re_extracted() {
+    let s = Setup::new().locked();
+    let before = s.snapshot();
+    let input = s
+        .release_dir()
+        .join("node/test_cast_a/test_data_set_0/input_0.pb");
+    // Same size, other bytes: only --verify can see it.
+    fs::write(&input, b"input XX").expect("tamper");
+    s.run(Options {
+        offline: true,
+        ..Options::default()
+    })
+    .expect("cheap check");
+    assert_eq!(fs::read(&input).ok(), Some(b"input XX".to_vec()));
+    s.run(Options {
+        offline: true,
+        verify: true,
+        ..Options::default()
+    })
+    .expect("repair");
+    assert_eq!(s.snapshot(), before);
+    // A missing file is seen by the cheap check.
+    fs::remove_file(&input).expect("remove");
+    s.run(Options {
+        offline: true,
+        ..Options::default()
+    })
+    .expect("repair");
+    assert_eq!(s.snapshot(), before);
+}
+
+#[test]
+fn offline_without_wheels_lists_what_is_missing() {
+    let s = Setup::new();
+    fs::remove_file(s.wheel_path()).expect("remove wheel");
+    let opts = Options {
+        releases: vec![REL.into(), "9.1.0".into()],
+        offline: true,
+        update_lock: true,
+        ..Options::default()
+    };
+    let e = run(&opts, &s.paths).expect_err("nothing cached");
+    assert!(
+        e.message.contains("--offline") && e.message.contains("9.0.0, 9.1.0"),
+        "{e}"
+    );
+    assert!(e.hint.as_deref().unwrap_or("").contains("--from"), "{e}");
+    assert!(!s.paths.lock.exists(), "a failed run wrote the lock");
+}
+
+#[test]
+fn a_wheel_that_differs_from_the_lock_is_refused_and_the_old_tree_kept() {
+    let s = Setup::new().locked();
+    fs::remove_dir_all(s.release_dir().join("node/test_concat_b")).expect("damage tree");
+    let before = s.snapshot();
+    wheel(&s.wheel_path(), &entries(b"input v2"));
+    let e = s
+        .run(Options {
+            offline: true,
+            ..Options::default()
+        })
+        .expect_err("hash mismatch");
+    let sha = lock::sha256_file(&s.wheel_path()).expect("hash");
+    assert!(
+        e.message.contains(&sha) && e.message.contains("lock pins"),
+        "{e}"
+    );
+    assert_eq!(s.snapshot(), before);
+    assert!(s.leftovers().is_empty());
+}
+
+#[test]
+fn a_file_that_differs_from_the_lock_is_refused_and_the_old_tree_kept() {
+    let s = Setup::new().locked();
+    fs::remove_dir_all(s.release_dir().join("node/test_concat_b")).expect("damage tree");
+    let before = s.snapshot();
+    // A new wheel whose hash the lock accepts (as if re-published) but whose files differ.
+    wheel(&s.wheel_path(), &entries(b"input v2"));
+    let mut lock = lock::load(&s.paths.lock).expect("load").expect("lock");
+    lock.releases[0].sha256 = lock::sha256_file(&s.wheel_path()).expect("hash");
+    lock::save(&s.paths.lock, &lock).expect("save");
+    let e = s
+        .run(Options {
+            offline: true,
+            ..Options::default()
+        })
+        .expect_err("file mismatch");
+    let (old, new) = (lock::sha256_hex(b"input v1"), lock::sha256_hex(b"input v2"));
+    assert!(
+        e.message.contains("test_cast_a/test_data_set_0/input_0.pb"),
+        "{e}"
+    );
+    assert!(e.message.contains(&old) && e.message.contains(&new), "{e}");
+    assert_eq!(s.snapshot(), before);
+    assert!(s.leftovers().is_empty());
+}
+
+#[test]
+fn a_failure_mid_extract_leaves_the_old_tree() {
+    let s = Setup::new().locked();
+    let before = s.snapshot();
+    // Good entries first, then an entry escaping the target: extraction stops half-way.
+    let mut evil = entries(b"input v2");
+    evil.push((
+        format!("{NODE}test_cast_x/../../../../evil"),
+        b"pwned".to_vec(),
+    ));
+    wheel(&s.wheel_path(), &evil);
+    let e = s
+        .run(Options {
+            offline: true,
+            update_lock: true,
+            ..Options::default()
+        })
+        .expect_err("zip-slip");
+    assert!(e.message.contains("unsafe path component `..`"), "{e}");
+    assert_eq!(s.snapshot(), before);
+    assert!(s.leftovers().is_empty());
+    assert!(!s.dir.path().join("evil").exists() && !s.paths.data.join("evil").exists());
+}
+
+#[test]
+fn a_truncated_wheel_is_reported_as_damaged() {
+    let s = Setup::new();
+    let bytes = fs::read(s.wheel_path()).expect("read");
+    fs::write(s.wheel_path(), &bytes[..bytes.len() / 2]).expect("truncate");
+    let e = s
+        .run(Options {
+            offline: true,
+            update_lock: true,
+            ..Options::default()
+        })
+        .expect_err("damaged");
+    assert!(
+        e.message.contains("damaged") && e.message.contains(&s.wheel_path().display().to_string()),
+        "{e}"
+    );
+    assert!(!s.release_dir().exists() && s.leftovers().is_empty());
+}
+
+#[test]
+fn leftovers_of_a_killed_run_are_cleaned_up() {
+    let s = Setup::new().locked();
+    let before = s.snapshot();
+    // Killed between the two renames: the old tree is aside, a complete new one is pending.
+    let old = s.paths.data.join(format!(".old-onnx-{REL}-4000000"));
+    fs::rename(s.release_dir(), &old).expect("move aside");
+    let tmp = s.paths.data.join(format!(".tmp-onnx-{REL}-4000000"));
+    fs::create_dir_all(tmp.join("node/test_cast_a")).expect("partial tmp");
+    fs::remove_file(s.wheel_path()).expect("no wheel: the tree must come back by rename");
+    s.run(Options {
+        offline: true,
+        ..Options::default()
+    })
+    .expect("cleanup run");
+    assert_eq!(s.snapshot(), before);
+    assert!(s.leftovers().is_empty());
+}
+
+#[test]
+fn from_takes_a_wheel_or_a_checkout_and_names_the_release() {
+    let s = Setup::new().locked();
+    let before = s.snapshot();
+    let from_wheel = Options {
+        from: Some(s.wheel_path()),
+        ..Options::default()
+    };
+    run(&from_wheel, &s.paths).expect("release from the wheel name");
+    assert_eq!(s.snapshot(), before);
+
+    let checkout = s.dir.path().join("onnx-src");
+    for (name, bytes) in entries(b"input v1") {
+        if let Some(rel) = name.strip_prefix(NODE).filter(|n| !n.ends_with('/')) {
+            let p = checkout.join(NODE).join(rel);
+            fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            fs::write(p, bytes).expect("write");
+        }
+    }
+    let opts = Options {
+        from: Some(checkout.clone()),
+        ..Options::default()
+    };
+    let e = run(&opts, &s.paths).expect_err("no VERSION_NUMBER");
+    assert!(e.hint.as_deref() == Some("add --release V"), "{e}");
+    fs::write(checkout.join("VERSION_NUMBER"), format!("{REL}\n")).expect("version");
+    run(&opts, &s.paths).expect("checkout matches the lock");
+    let stamp = s.release_dir().join(STAMP_FILE);
+    assert!(fs::read_to_string(stamp)
+        .expect("stamp")
+        .contains("onnx-src"));
+    let files = |s: &Setup| {
+        s.snapshot()
+            .into_iter()
+            .filter(|(k, _)| !k.ends_with(STAMP_FILE))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        files(&s),
+        before
+            .into_iter()
+            .filter(|(k, _)| !k.ends_with(STAMP_FILE))
+            .collect::<Vec<_>>()
+    );
+
+    let wrong = Options {
+        releases: vec!["9.9.9".into()],
+        from: Some(s.wheel_path()),
+        ..Options::default()
+    };
+    assert!(run(&wrong, &s.paths)
+        .expect_err("mismatch")
+        .message
+        .contains("holds onnx 9.0.0"));
+}
+
+#[test]
+fn releases_missing_from_the_lock_are_named() {
+    let s = Setup::new().locked();
+    let opts = Options {
+        releases: vec!["9.1.0".into()],
+        offline: true,
+        ..Options::default()
+    };
+    let e = run(&opts, &s.paths).expect_err("unlocked");
+    assert!(
+        e.message.contains("not in the lock file: onnx 9.1.0"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_index_lists_every_release_on_disk_in_version_order() {
+    let s = Setup::new();
+    for (release, case, op, opset) in [
+        ("10.0.0", "test_concat_z", "Concat", 13),
+        ("9.0.0-generated", "test_cast_b", "Cast", 25),
+        ("9.0.0", "test_cast_b", "Cast", 19),
+        ("9.0.0", "test_castlike_a", "CastLike", 21),
+    ] {
+        let dir = s.paths.data.join(format!("onnx-{release}/node/{case}"));
+        fs::create_dir_all(&dir).expect("mkdir");
+        fs::write(dir.join("model.onnx"), super::testkit::model(op, opset)).expect("model");
+    }
+    // Hidden directories (temporary, venvs, cache) are not releases.
+    fs::create_dir_all(s.paths.data.join(".tmp-onnx-9.9.9-1/node/test_cast_q")).expect("mkdir");
+    let index = index_file::build(&s.paths.data).expect("index");
+    let got: Vec<String> = index
+        .instances
+        .iter()
+        .map(|i| format!("{} {} {} {}", i.release, i.case, i.op_type, i.opset))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "9.0.0 test_cast_b Cast 19",
+            "9.0.0 test_castlike_a CastLike 21",
+            "9.0.0-generated test_cast_b Cast 25",
+            "10.0.0 test_concat_z Concat 13",
+        ]
+    );
+    let bad = s
+        .paths
+        .data
+        .join("onnx-10.0.0/node/test_concat_z/model.onnx");
+    fs::write(&bad, b"\xff\xff").expect("corrupt");
+    let e = index_file::build(&s.paths.data).expect_err("corrupt model");
+    assert!(e.message.contains("test_concat_z/model.onnx"), "{e}");
+}

@@ -1,0 +1,66 @@
+//! `cargo xtask report [report.json]`: re-renders `report.md` and `report.html` from a
+//! `report.json` (by default the last run's, under `target/onnx-conformance/`).
+//! `cargo xtask report --nextest [RUN_ID|latest]`: builds all three reports from the trial
+//! records that the processes of a `cargo nextest run` appended.
+
+use harness::report::{self, nextest};
+use std::error::Error;
+use std::path::{Path, PathBuf};
+
+const USAGE: &str =
+    "usage: cargo xtask report [path/to/report.json] | cargo xtask report --nextest [RUN_ID|latest]";
+
+/// How many nextest runs' record files to keep; older ones are deleted.
+const KEEP_RUNS: usize = 10;
+
+/// Runs the task with the arguments after `report`.
+pub fn main(args: &[String]) -> Result<(), Box<dyn Error>> {
+    match args {
+        [flag, rest @ ..] if flag == "--nextest" => from_nextest(rest),
+        [] => rerender(&default_dir().join("report.json")),
+        [path] if !path.starts_with('-') => rerender(Path::new(path)),
+        _ => Err(USAGE.into()),
+    }
+}
+
+/// Re-renders the Markdown and HTML beside `json`.
+fn rerender(json: &Path) -> Result<(), Box<dyn Error>> {
+    let report = report::load(json)?;
+    let dir = json.parent().unwrap_or(Path::new(".")).to_path_buf();
+    report::render(&dir, &report)?;
+    eprintln!("wrote {}/report.{{md,html}}", dir.display());
+    Ok(())
+}
+
+/// Assembles one nextest run's JSONL records into the three reports.
+fn from_nextest(args: &[String]) -> Result<(), Box<dyn Error>> {
+    let which = match args {
+        [] => None,
+        [id] => Some(id.as_str()),
+        _ => return Err(USAGE.into()),
+    };
+    let dir = default_dir();
+    let jsonl = nextest::find(&dir, which)?;
+    let report = nextest::load(&jsonl)?;
+    report::write_all(&dir, &report)?;
+    nextest::prune(&dir, KEEP_RUNS)?;
+    print!("{}", report::summary_table(&report));
+    eprintln!(
+        "wrote {}/report.{{json,md,html}} from {} ({} trials)",
+        dir.display(),
+        jsonl.display(),
+        report.trials.len()
+    );
+    Ok(())
+}
+
+/// `target/onnx-conformance` of this workspace, honouring `CARGO_TARGET_DIR`.
+pub(crate) fn default_dir() -> PathBuf {
+    let xtask = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let workspace = xtask.parent().unwrap_or(xtask);
+    let target = match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) if !dir.is_empty() => workspace.join(dir),
+        _ => workspace.join("target"),
+    };
+    target.join("onnx-conformance")
+}
