@@ -7,6 +7,7 @@
 pub mod coverage;
 mod e8m0;
 mod exact;
+pub(crate) mod fast;
 mod float;
 mod round;
 mod subbyte_int;

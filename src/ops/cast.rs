@@ -41,12 +41,25 @@ pub fn cast(
             let exact = cast_string::parse_all(op, v, to, rules)?;
             encode_all(op, to, &exact, rules)?
         }
-        (source, _) => {
-            let exact = with_storage!(source, v => decode_all(op, v, rules)?);
-            encode_all(op, to, &exact, rules)?
-        }
+        // The hot pairs have fast paths that give the same bits (see `fast`).
+        (source, _) => match super::fast::cast(source, to, rules) {
+            Some(fast) => fast,
+            None => generic(op, source, to, rules)?,
+        },
     };
     Tensor::new(input.shape().to_vec(), storage)
+}
+
+/// The generic numeric path: decode every element exactly, encode it into `to`. It is also
+/// the reference the fast paths are tested against.
+pub(super) fn generic(
+    op: OpVersion,
+    source: &Storage,
+    to: DataType,
+    rules: &CastRules,
+) -> Result<Storage, Error> {
+    let exact = with_storage!(source, v => decode_all(op, v, rules)?);
+    encode_all(op, to, &exact, rules)
 }
 
 /// An element type as Cast sees it. Methods return `None` where the type takes no part in

@@ -4,6 +4,7 @@ pub mod attrs;
 mod cast;
 mod cast_string;
 mod concat;
+mod fast;
 pub mod types;
 pub mod version;
 

@@ -1,6 +1,7 @@
 //! Project tasks: `cargo xtask <task> [options]`. This file only picks the task; each task
 //! lives in its own module and parses its own options.
 
+mod bench_compare;
 mod coverage;
 mod fetch;
 mod own_cases;
@@ -13,6 +14,7 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: cargo xtask <task> [options]
 
 tasks:
+  bench-compare our kernel benchmarks beside onnxruntime, one table (`--help` for options)
   coverage      rewrite the README coverage table and docs/coverage.md (`--check`: only compare)
   fetch-tests   fetch the official ONNX node-test data (see `cargo xtask fetch-tests --help`)
   own-cases     rewrite our own cases under tests/cases from their generator
@@ -26,6 +28,7 @@ fn main() -> ExitCode {
     let rest: Vec<String> = args.collect();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     match task.as_deref() {
+        Some("bench-compare") => finish(bench_compare::run(&root, &rest)),
         Some("coverage") => finish(coverage::main(&root, &rest)),
         Some("fetch-tests") => fetch::main(&rest),
         Some("own-cases") => finish(

@@ -4,6 +4,7 @@ mod cast;
 mod cast_errors;
 mod cast_small;
 mod concat;
+mod fast;
 mod matrix;
 mod no_panic;
 

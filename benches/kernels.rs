@@ -1,0 +1,203 @@
+//! Kernel throughput through the public `ops::run`, beside a memcpy of the same bytes.
+//!
+//! `cargo bench --bench kernels` runs the divan benchmarks (human output, elements/s and
+//! bytes/s; bytes are input plus output, sub-byte types counted packed).
+//! `cargo bench --bench kernels -- --json [--repeat N] [FILTER]` instead prints one JSON object
+//! per case (best of N wall-clock times, plus a memcpy moving the same number of bytes);
+//! `cargo xtask bench-compare` reads that.
+
+#[path = "kernels/cases.rs"]
+mod cases;
+
+use cases::{Case, Gen, Kind, Prepared, CASES};
+use divan::counter::{BytesCount, ItemsCount};
+use divan::Bencher;
+use onnx_conformance::Tensor;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+fn main() {
+    if std::env::var_os("KERNELS_FRESH_PAGES").is_none() {
+        keep_freed_memory();
+    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--json") {
+        json_main(&args);
+    } else {
+        divan::main();
+    }
+}
+
+/// Makes glibc keep freed memory for reuse instead of unmapping it, as onnxruntime's arena
+/// does: otherwise every 16M-element output is written to freshly faulted 4 KiB pages, which on
+/// a VM costs several times the copy itself. `KERNELS_FRESH_PAGES=1` measures that case.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn keep_freed_memory() {
+    extern "C" {
+        fn mallopt(param: i32, value: i32) -> i32;
+    }
+    const M_TRIM_THRESHOLD: i32 = -1;
+    const M_MMAP_MAX: i32 = -4;
+    // SAFETY: mallopt only sets allocator parameters; called before any other thread exists.
+    unsafe {
+        mallopt(M_MMAP_MAX, 0);
+        mallopt(M_TRIM_THRESHOLD, i32::MAX);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn keep_freed_memory() {}
+
+/// Prepares a case and runs it once to check the output. Any failure panics: a missing or
+/// broken kernel must never look like a skipped or a fast one.
+fn prepare_checked(case: &Case) -> Prepared {
+    let prepared = case
+        .prepare()
+        .unwrap_or_else(|e| panic!("benchmark {case}: cannot prepare: {e}"));
+    match prepared.run() {
+        Ok(out) => check_output(case, &out),
+        Err(e) => panic!("benchmark {case} failed: {e}"),
+    }
+    prepared
+}
+
+fn check_output(case: &Case, out: &[Tensor]) {
+    let [t] = out else {
+        panic!("benchmark {case}: expected one output, got {}", out.len());
+    };
+    assert_eq!(t.len(), case.elements(), "benchmark {case}: output length");
+    if let Kind::Cast { to, .. } = case.kind {
+        assert_eq!(t.dtype(), to, "benchmark {case}: output type");
+    }
+}
+
+#[divan::bench(args = CASES, sample_count = 10, sample_size = 1)]
+fn kernel(bencher: Bencher, case: &Case) {
+    let prepared = prepare_checked(case);
+    let bencher = bencher.counter(ItemsCount::new(case.elements()));
+    let bencher = match case.traffic_bytes() {
+        Some(b) => bencher.counter(BytesCount::new(b)),
+        None => bencher,
+    };
+    bencher.bench_local(|| prepared.run());
+}
+
+/// memcpy of 64 MiB (128 MiB moved): the physical limit the numeric casts are held to.
+#[divan::bench(sample_count = 20, sample_size = 1)]
+fn memcpy_64mib(bencher: Bencher) {
+    let src = vec![1u8; 64 << 20];
+    let mut dst = vec![0u8; 64 << 20];
+    bencher
+        .counter(BytesCount::new(2 * src.len()))
+        .bench_local(|| dst.copy_from_slice(black_box(&src)));
+}
+
+/// The same copy into a fresh `Vec`, as a kernel returning a new tensor must: the cost of
+/// faulting in new pages is part of every kernel figure.
+#[divan::bench(sample_count = 20, sample_size = 1)]
+fn memcpy_64mib_fresh(bencher: Bencher) {
+    let src = vec![1u8; 64 << 20];
+    bencher
+        .counter(BytesCount::new(2 * src.len()))
+        .bench_local(|| black_box(&src).to_vec());
+}
+
+/// Best wall-clock time of `repeat` calls, after one untimed warm-up call.
+fn best_of(repeat: usize, mut f: impl FnMut()) -> Duration {
+    f();
+    (0..repeat)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+fn json_main(args: &[String]) {
+    let mut repeat = 5;
+    let mut filter = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--json" | "--bench" => {}
+            "--repeat" => match it.next().and_then(|s| s.parse().ok()) {
+                Some(n) => repeat = n,
+                None => panic!("--repeat needs a positive integer"),
+            },
+            other => filter = Some(other.to_owned()),
+        }
+    }
+    for case in CASES {
+        if filter
+            .as_ref()
+            .is_some_and(|f| !case.name.contains(f.as_str()))
+        {
+            continue;
+        }
+        let p = prepare_checked(case);
+        let ours = best_of(repeat, || {
+            black_box(p.run().ok());
+        });
+        drop(p);
+        let memcpy = case.traffic_bytes().map(|b| memcpy_best(b / 2, repeat));
+        println!("{}", json_line(case, ours, memcpy));
+    }
+}
+
+/// Best time to copy `bytes` bytes between two buffers that are already faulted in.
+fn memcpy_best(bytes: usize, repeat: usize) -> Duration {
+    let src = vec![1u8; bytes];
+    let mut dst = vec![0u8; bytes];
+    best_of(repeat, || dst.copy_from_slice(black_box(&src)))
+}
+
+fn json_line(case: &Case, ours: Duration, memcpy: Option<Duration>) -> String {
+    let mut s = format!("{{\"name\":\"{}\",", case.name);
+    match case.kind {
+        Kind::Cast {
+            from,
+            to,
+            opset,
+            saturate,
+            n,
+            gen,
+        } => {
+            s += &format!(
+                "\"op\":\"Cast\",\"from\":{},\"to\":{},\"opset\":{opset},\"shape\":[{n}],\"gen\":\"{}\",",
+                from.code(),
+                to.code(),
+                gen_name(gen)
+            );
+            if let Some(v) = saturate {
+                s += &format!("\"saturate\":{v},");
+            }
+        }
+        Kind::Concat { shape, count, axis } => {
+            s += &format!(
+                "\"op\":\"Concat\",\"from\":1,\"to\":1,\"opset\":13,\"shape\":{shape:?},\"count\":{count},\"axis\":{axis},\"gen\":\"wide\","
+            );
+        }
+    }
+    s += &format!("\"elements\":{},", case.elements());
+    if let Some(b) = case.traffic_bytes() {
+        s += &format!("\"bytes\":{b},");
+    }
+    s += &format!("\"status\":\"ok\",\"seconds\":{:e}", ours.as_secs_f64());
+    if let Some(m) = memcpy {
+        s += &format!(",\"memcpy_seconds\":{:e}", m.as_secs_f64());
+    }
+    s += "}";
+    s
+}
+
+fn gen_name(gen: Gen) -> &'static str {
+    match gen {
+        Gen::Wide => "wide",
+        Gen::Small => "small",
+        Gen::Int => "int",
+        Gen::Bits => "bits",
+        Gen::Text => "text",
+    }
+}

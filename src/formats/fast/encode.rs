@@ -1,0 +1,297 @@
+//! Branch-free element conversions on bit patterns: the narrow float encoder (one rounding,
+//! specials taken from the exact path), f16 widening, NaN canonicalisation, float to int4.
+
+use super::super::exact::{CastRules, Exact};
+use super::super::round::{self, Layout, Specials};
+use super::super::{FloatFormat, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
+use half::{bf16, f16};
+
+/// A float format the narrow encoder can target: its table row and its code.
+pub(crate) trait Target: FloatFormat + Copy + Send + Sync + 'static {
+    /// The format's row of the format table.
+    const LAYOUT: Layout;
+    /// The code of this value, in the low bits.
+    fn code(self) -> u32;
+    /// The value with this code (bits above the format's width are dropped).
+    fn from_code(code: u32) -> Self;
+}
+
+macro_rules! target {
+    ($($t:ty => $layout:expr, $repr:ty;)*) => {$(
+        impl Target for $t {
+            const LAYOUT: Layout = $layout;
+            fn code(self) -> u32 {
+                u32::from(self.to_bits())
+            }
+            #[inline(always)]
+            fn from_code(code: u32) -> Self {
+                <$t>::from_bits(code as $repr)
+            }
+        }
+    )*};
+}
+
+target! {
+    f16 => round::F16, u16;
+    bf16 => round::BF16, u16;
+    F8E4M3FN => round::E4M3FN, u8;
+    F8E4M3FNUZ => round::E4M3FNUZ, u8;
+    F8E5M2 => round::E5M2, u8;
+    F8E5M2FNUZ => round::E5M2FNUZ, u8;
+    F4E2M1 => round::E2M1, u8;
+}
+
+/// Everything the encoder needs for one target under one set of rules.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Narrow {
+    /// 23 - M: how many f32 mantissa bits are rounded away.
+    shift: u32,
+    /// Added before the shift for round-half-to-even (plus the kept bit's parity).
+    round: u32,
+    /// The f32 exponent bias minus the target's, in place: subtracted from a shifted normal.
+    rebias: u32,
+    /// f32 bits of the smallest normal of the target; below it the subnormal path applies.
+    min_normal: u32,
+    /// f32 bits of 2^(emin - M + 23): adding it aligns the f32 ulp with the target's
+    /// subnormal ulp, so the hardware's own round-half-to-even does the rounding.
+    magic: u32,
+    /// Largest finite magnitude code.
+    max: u32,
+    /// The sign bit of the target.
+    sign: u32,
+    /// Codes asked of the exact path, for positive and negative sources: NaN, infinity,
+    /// finite overflow, and what -0 becomes. Plain fields, not arrays, so that choosing one
+    /// is a vector select rather than a load.
+    nan: (u32, u32),
+    inf: (u32, u32),
+    overflow: (u32, u32),
+    neg_zero: u32,
+}
+
+/// The code the exact path gives for `v`.
+fn exact_code<T: Target>(v: Exact, rules: &CastRules) -> u32 {
+    T::from_exact(&v, rules).code()
+}
+
+impl Narrow {
+    /// The encoder constants for `T` under `rules`.
+    pub(crate) fn new<T: Target>(rules: &CastRules) -> Narrow {
+        let l = T::LAYOUT;
+        let (m, emin) = (l.mant_bits, 1 - l.bias);
+        let f32_exp = |e: i32| ((e + 127) as u32) << 23;
+        let both = |f: &dyn Fn(bool) -> Exact| {
+            (
+                exact_code::<T>(f(false), rules),
+                exact_code::<T>(f(true), rules),
+            )
+        };
+        Narrow {
+            shift: 23 - m,
+            round: (1 << (22 - m)) - 1,
+            rebias: ((127 - l.bias) as u32) << m,
+            min_normal: f32_exp(emin),
+            magic: f32_exp(emin - m as i32 + 23),
+            max: (((l.emax + l.bias) as u32) << m) | (l.rmax as u32 - (1 << m)),
+            sign: 1 << (l.exp_bits + m),
+            nan: both(&|negative| Exact::Nan { negative }),
+            inf: both(&|negative| Exact::Inf { negative }),
+            overflow: both(&|negative| Exact::Finite {
+                negative,
+                mant: 1,
+                exp: 4096,
+            }),
+            neg_zero: exact_code::<T>(
+                Exact::Finite {
+                    negative: true,
+                    mant: 0,
+                    exp: 0,
+                },
+                rules,
+            ),
+        }
+    }
+
+    /// The NaN code for the sign of the f32 `bits`.
+    #[inline(always)]
+    pub(crate) fn nan(&self, bits: u32) -> u32 {
+        pick(bits, self.nan)
+    }
+
+    /// The target code of the f32 with these bits, rounding once, half to even.
+    #[inline(always)]
+    pub(crate) fn encode(&self, bits: u32) -> u32 {
+        let a = bits & 0x7FFF_FFFF;
+        // Subnormal results: the f32 addition rounds at the target's subnormal ulp.
+        let sub = (f32::from_bits(a) + f32::from_bits(self.magic))
+            .to_bits()
+            .wrapping_sub(self.magic);
+        // Normal results: round the mantissa in place; a carry moves into the exponent.
+        let normal =
+            ((a + self.round + ((a >> self.shift) & 1)) >> self.shift).wrapping_sub(self.rebias);
+        let mag = if a < self.min_normal { sub } else { normal };
+        let signed_zero = pick(bits, (0, self.neg_zero));
+        let finite = if mag > self.max {
+            pick(bits, self.overflow)
+        } else if mag == 0 {
+            signed_zero
+        } else {
+            mag | pick(bits, (0, self.sign))
+        };
+        let special = if a == 0x7F80_0000 {
+            pick(bits, self.inf)
+        } else {
+            pick(bits, self.nan)
+        };
+        if a < 0x7F80_0000 {
+            finite
+        } else {
+            special
+        }
+    }
+}
+
+/// `codes.0` for a positive f32 (by its bits), `codes.1` for a negative one, branch-free.
+#[inline(always)]
+fn pick(bits: u32, codes: (u32, u32)) -> u32 {
+    let negative = ((bits as i32) >> 31) as u32;
+    (codes.0 & !negative) | (codes.1 & negative)
+}
+
+/// The f32 bits of a FLOAT16 value, exactly; NaN becomes the canonical quiet NaN.
+#[inline(always)]
+pub(crate) fn f16_bits_to_f32_bits(h: u16) -> u32 {
+    let sign = u32::from(h & 0x8000) << 16;
+    let a = u32::from(h & 0x7FFF);
+    // Subnormal (and zero): the integer significand times 2^-24, exact in f32.
+    let sub = (a as f32 * f32::from_bits(0x3380_0000)).to_bits();
+    let normal = (a << 13) + ((127 - 15) << 23);
+    let mag = if a < 0x0400 {
+        sub
+    } else if a < 0x7C00 {
+        normal
+    } else if a == 0x7C00 {
+        0x7F80_0000
+    } else {
+        0x7FC0_0000
+    };
+    sign | mag
+}
+
+/// `bits` unchanged, or the canonical quiet NaN with the same sign if `bits` is a NaN.
+#[inline(always)]
+pub(crate) fn canonical_nan_f32(bits: u32) -> u32 {
+    if bits & 0x7FFF_FFFF > 0x7F80_0000 {
+        (bits & 0x8000_0000) | 0x7FC0_0000
+    } else {
+        bits
+    }
+}
+
+/// 1.5 * 2^52: added to an f64 of magnitude below 2^51 it leaves no fraction bits, so the
+/// addition itself rounds half to even, and the low mantissa bits of the sum are the low bits
+/// of the rounded integer in two's complement. (f32 to f64 is exact, so this rounds once.)
+const ROUND_MAGIC: f64 = 6_755_399_441_055_744.0;
+
+/// The low byte of `x` rounded half to even, as Cast-24 and later wrap into INT4/UINT4:
+/// NaN and infinities give 0.
+#[inline(always)]
+pub(crate) fn f32_wrap_bits(x: f32) -> u8 {
+    let d = f64::from(x);
+    // From 2^27 up every f32 is a multiple of 16, so the low four bits are 0 there, as they
+    // are for NaN and infinities, which fail the comparison.
+    if d.abs() < 2_251_799_813_685_248.0 {
+        (d + ROUND_MAGIC).to_bits() as u8
+    } else {
+        0
+    }
+}
+
+/// `x` rounded half to even and clamped to [lo, hi], as Cast <= 23 converts to INT4/UINT4:
+/// infinities give the bounds, NaN gives 0. (Clamping to integer bounds before rounding
+/// gives the same result as after.)
+#[inline(always)]
+pub(crate) fn f32_clamp_bits(x: f32, lo: f64, hi: f64) -> u8 {
+    let d = f64::from(x);
+    if d.is_nan() {
+        0
+    } else {
+        (d.clamp(lo, hi) + ROUND_MAGIC).to_bits() as u8
+    }
+}
+
+/// Everything the widening decoder needs for one narrow source under one set of rules.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Widen {
+    /// 23 - M: where the source mantissa lands in an f32.
+    shift: u32,
+    /// The f32 bias minus the source's, in place.
+    rebias: u32,
+    /// The source's exponent field mask, in place.
+    exp_mask: u32,
+    /// f32 value of one subnormal ulp of the source, 2^(emin - M).
+    ulp: f32,
+    /// Code bits below the sign.
+    body: u32,
+    /// Sign bit of the source.
+    sign: u32,
+    /// f32 bits the exact path gives for: +Inf, -Inf, +NaN, -NaN, and the FNUZ NaN code.
+    inf: (u32, u32),
+    nan: (u32, u32),
+    fnuz_nan: u32,
+}
+
+impl Widen {
+    /// The decoder constants for `T` under `rules`.
+    pub(crate) fn new<T: Target>(rules: &CastRules) -> Widen {
+        let l = T::LAYOUT;
+        let m = l.mant_bits;
+        let f32_of = |v: Exact| f32::from_exact(&v, rules).to_bits();
+        let both = |f: &dyn Fn(bool) -> Exact| (f32_of(f(false)), f32_of(f(true)));
+        let sign = 1u32 << (l.exp_bits + m);
+        Widen {
+            shift: 23 - m,
+            rebias: ((127 - l.bias) as u32) << 23,
+            exp_mask: ((1 << l.exp_bits) - 1) << m,
+            ulp: f32::from_bits((((1 - l.bias) - m as i32 + 127) as u32) << 23),
+            body: sign - 1,
+            sign,
+            inf: both(&|negative| Exact::Inf { negative }),
+            nan: both(&|negative| Exact::Nan { negative }),
+            fnuz_nan: f32_of(T::from_code(sign).to_exact(rules)),
+        }
+    }
+
+    /// The f32 bits of the source code `c` of format `T` (the one `self` was built for),
+    /// exactly, specials as the exact path gives them. Generic so that the special-code
+    /// scheme is known at compile time and the loop stays branch-free.
+    #[inline(always)]
+    pub(crate) fn decode<T: Target>(&self, c: u32) -> u32 {
+        let body = c & self.body;
+        let negative = c & self.sign != 0;
+        let f32_sign = if negative { 0x8000_0000 } else { 0 };
+        let normal = (body << self.shift) + self.rebias;
+        let sub = ((body & !self.exp_mask) as f32 * self.ulp).to_bits();
+        let finite = f32_sign
+            | if body & self.exp_mask == 0 {
+                sub
+            } else {
+                normal
+            };
+        let pick = |codes: (u32, u32)| pick(c << (31 - self.sign.trailing_zeros()), codes);
+        let all_ones = body & self.exp_mask == self.exp_mask;
+        let (special, value) = match T::LAYOUT.specials {
+            Specials::Ieee | Specials::E5M2 => {
+                let inf = body == self.exp_mask;
+                (all_ones, if inf { pick(self.inf) } else { pick(self.nan) })
+            }
+            Specials::Fn => (body == self.body, pick(self.nan)),
+            Specials::Fnuz => (c == self.sign, self.fnuz_nan),
+            Specials::Float4 => (false, 0),
+        };
+        if special {
+            value
+        } else {
+            finite
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! Fast slice conversions for the hot Cast pairs. Each reproduces the exact path
+//! ([`super::cast_float`] and friends) bit for bit; the tests in `tests.rs` hold them to it,
+//! exhaustively over every 8- and 16-bit code and over every f32 midpoint class.
+//!
+//! Specials (NaN codes, infinities, overflow codes, the zero of FNUZ formats) are never
+//! hand-written here: they are asked of the exact path once per call, so a rule change there
+//! cannot leave a fast path behind.
+
+mod encode;
+mod map;
+#[cfg(test)]
+mod tests;
+
+pub(crate) use encode::Target;
+
+use super::exact::{CastRules, Generation};
+use super::{I4, U4};
+use encode::{Narrow, Widen};
+use half::{bf16, f16};
+use map::map;
+
+/// f32 to BFLOAT16: Cast-24 and later round half to even; earlier versions keep the top 16
+/// bits (spec §3.2); NaN is canonical with its sign kept in both.
+pub(crate) fn f32_to_bf16(src: &[f32], rules: &CastRules) -> Vec<bf16> {
+    let n = Narrow::new::<bf16>(rules);
+    match rules.generation {
+        Generation::From24 => map(src, move |x| bf16::from_bits(n.encode(x.to_bits()) as u16)),
+        Generation::Before24 => map(src, move |x| {
+            let bits = x.to_bits();
+            let code = if bits & 0x7FFF_FFFF > 0x7F80_0000 {
+                n.nan(bits)
+            } else {
+                bits >> 16
+            };
+            bf16::from_bits(code as u16)
+        }),
+    }
+}
+
+/// FLOAT16 to f32, exact; NaN becomes the canonical quiet NaN with its sign kept.
+pub(crate) fn f16_to_f32(src: &[f16]) -> Vec<f32> {
+    map(src, move |h| {
+        f32::from_bits(encode::f16_bits_to_f32_bits(h.to_bits()))
+    })
+}
+
+/// BFLOAT16 to f32, exact; NaN becomes the canonical quiet NaN with its sign kept.
+pub(crate) fn bf16_to_f32(src: &[bf16]) -> Vec<f32> {
+    map(src, move |h| {
+        let bits = u32::from(h.to_bits()) << 16;
+        f32::from_bits(encode::canonical_nan_f32(bits))
+    })
+}
+
+/// f64 to f32, round half to even (the hardware conversion), NaN made canonical explicitly
+/// because `as` does not promise which NaN it gives.
+pub(crate) fn f64_to_f32(src: &[f64]) -> Vec<f32> {
+    map(src, move |x| {
+        f32::from_bits(encode::canonical_nan_f32((x as f32).to_bits()))
+    })
+}
+
+/// f32 to f64, exact; NaN made canonical with its sign kept.
+pub(crate) fn f32_to_f64(src: &[f32]) -> Vec<f64> {
+    map(src, move |x| {
+        let bits = x.to_bits();
+        if bits & 0x7FFF_FFFF > 0x7F80_0000 {
+            f64::from_bits((u64::from(bits >> 31) << 63) | 0x7FF8_0000_0000_0000)
+        } else {
+            f64::from(x)
+        }
+    })
+}
+
+/// f32 to FLOAT16, BFLOAT16 (Cast-24 rules), a float8 format or FLOAT4E2M1, rounding once
+/// with the rules' overflow and NaN codes.
+pub(crate) fn f32_to_narrow<T: Target>(src: &[f32], rules: &CastRules) -> Vec<T> {
+    let n = Narrow::new::<T>(rules);
+    map(src, move |x| T::from_code(n.encode(x.to_bits())))
+}
+
+/// FLOAT16 to a float8 format or FLOAT4E2M1: the f16 value is widened exactly to f32 first,
+/// so there is still only one rounding.
+pub(crate) fn f16_to_narrow<T: Target>(src: &[f16], rules: &CastRules) -> Vec<T> {
+    let n = Narrow::new::<T>(rules);
+    map(src, move |h| {
+        T::from_code(n.encode(encode::f16_bits_to_f32_bits(h.to_bits())))
+    })
+}
+
+/// A float8 format or FLOAT4E2M1 to f32, exactly, by bit arithmetic (no table lookups).
+pub(crate) fn narrow_to_f32<T: Target>(src: &[T], rules: &CastRules) -> Vec<f32> {
+    let w = Widen::new::<T>(rules);
+    map(src, move |c| f32::from_bits(w.decode::<T>(c.code())))
+}
+
+/// f32 to INT4: Cast-24 and later round half to even and keep the low 4 bits (NaN and
+/// infinities give 0); earlier versions clamp to [-8, 7] first (spec §3.2).
+pub(crate) fn f32_to_i4(src: &[f32], rules: &CastRules) -> Vec<I4> {
+    match rules.generation {
+        Generation::From24 => map(src, |x| I4::from_bits(encode::f32_wrap_bits(x))),
+        Generation::Before24 => map(src, |x| I4::from_bits(encode::f32_clamp_bits(x, -8.0, 7.0))),
+    }
+}
+
+/// f32 to UINT4, by the same rules as [`f32_to_i4`] with the range [0, 15].
+pub(crate) fn f32_to_u4(src: &[f32], rules: &CastRules) -> Vec<U4> {
+    match rules.generation {
+        Generation::From24 => map(src, |x| U4::from_bits(encode::f32_wrap_bits(x))),
+        Generation::Before24 => map(src, |x| U4::from_bits(encode::f32_clamp_bits(x, 0.0, 15.0))),
+    }
+}
+
+/// Applies a plain `as`-style conversion to every element (integer wrapping, int to float
+/// round half to even): the exact path's rules for these pairs coincide with Rust's `as`.
+pub(crate) fn convert<S: Copy, D>(src: &[S], f: impl Fn(S) -> D + Copy) -> Vec<D> {
+    map(src, f)
+}

@@ -1,0 +1,252 @@
+//! The fast paths against the exact path: every 16-bit source code, every f32 exponent with
+//! mantissas at, beside and between every rounding position, random bits, all NaN kinds.
+
+use super::super::exact::{CastRules, Generation, RoundMode};
+use super::super::{cast_float, FloatFormat, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
+use super::super::{I4, U4};
+use super::*;
+
+/// Every combination of the rules that matter to these paths.
+fn all_rules() -> Vec<CastRules> {
+    let mut v = Vec::new();
+    for saturate in [true, false] {
+        for generation in [Generation::Before24, Generation::From24] {
+            v.push(CastRules {
+                saturate,
+                round_mode: RoundMode::Up,
+                generation,
+            });
+        }
+    }
+    v
+}
+
+/// Collects mismatches and fails with the first few, in hex.
+fn compare(what: &str, inputs: &[u64], got: &[u64], want: &[u64]) {
+    let bad: Vec<String> = (0..inputs.len())
+        .filter(|&i| got[i] != want[i])
+        .take(8)
+        .map(|i| {
+            format!(
+                "input {:#x}: fast {:#x}, exact {:#x}",
+                inputs[i], got[i], want[i]
+            )
+        })
+        .collect();
+    let count = (0..inputs.len()).filter(|&i| got[i] != want[i]).count();
+    assert!(
+        bad.is_empty(),
+        "{what}: {count} of {} differ\n{}",
+        inputs.len(),
+        bad.join("\n")
+    );
+}
+
+/// f32 bit patterns: every sign and exponent, with mantissas holding each possible rounding
+/// position at exactly half, one below and one above it, zero and all ones below it, under
+/// several kept-bit patterns; then 2^20 random patterns and assorted NaNs.
+fn f32_inputs() -> Vec<u32> {
+    let mut v = Vec::new();
+    for sign in [0u32, 1 << 31] {
+        for exp in 0..=255u32 {
+            for shift in 1..=23u32 {
+                let half = 1u32 << (shift - 1);
+                let lows = [0, 1, half - 1, half, half + 1, (1 << shift) - 1];
+                for hi in [0u32, 1, 2, 3, 0x7F_FFFF] {
+                    for low in lows {
+                        let mant = ((hi << shift) | low) & 0x7F_FFFF;
+                        v.push(sign | (exp << 23) | mant);
+                    }
+                }
+            }
+        }
+    }
+    let mut r = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..1 << 20 {
+        r ^= r << 13;
+        r ^= r >> 7;
+        r ^= r << 17;
+        v.push((r >> 32) as u32);
+    }
+    v.extend([
+        0x7FC0_0000,
+        0xFFC0_0000,
+        0x7F80_0001,
+        0xFF80_0001,
+        0x7FFF_FFFF,
+        0xFFFF_FFFF,
+    ]);
+    v
+}
+
+fn as_u64<T: Copy>(v: &[T], f: impl Fn(T) -> u64) -> Vec<u64> {
+    v.iter().map(|&x| f(x)).collect()
+}
+
+fn check_narrow_from_f32<T: Target>(name: &str) {
+    let bits = f32_inputs();
+    let src: Vec<f32> = bits.iter().map(|&b| f32::from_bits(b)).collect();
+    let inputs = as_u64(&bits, u64::from);
+    for rules in all_rules() {
+        let got = as_u64(&f32_to_narrow::<T>(&src, &rules), |t| u64::from(t.code()));
+        let want = as_u64(&src, |x| u64::from(cast_float::<f32, T>(x, &rules).code()));
+        compare(&format!("f32 -> {name} {rules:?}"), &inputs, &got, &want);
+    }
+}
+
+#[test]
+fn f32_to_every_narrow_format() {
+    check_narrow_from_f32::<f16>("FLOAT16");
+    check_narrow_from_f32::<F8E4M3FN>("FLOAT8E4M3FN");
+    check_narrow_from_f32::<F8E4M3FNUZ>("FLOAT8E4M3FNUZ");
+    check_narrow_from_f32::<F8E5M2>("FLOAT8E5M2");
+    check_narrow_from_f32::<F8E5M2FNUZ>("FLOAT8E5M2FNUZ");
+    check_narrow_from_f32::<F4E2M1>("FLOAT4E2M1");
+}
+
+#[test]
+fn f32_to_bf16_both_generations() {
+    let bits = f32_inputs();
+    let src: Vec<f32> = bits.iter().map(|&b| f32::from_bits(b)).collect();
+    let inputs = as_u64(&bits, u64::from);
+    for rules in all_rules() {
+        let got = as_u64(&f32_to_bf16(&src, &rules), |t| u64::from(t.to_bits()));
+        let want = as_u64(&src, |x| {
+            u64::from(cast_float::<f32, bf16>(x, &rules).to_bits())
+        });
+        compare(&format!("f32 -> BFLOAT16 {rules:?}"), &inputs, &got, &want);
+    }
+}
+
+fn check_narrow_from_f16<T: Target>(name: &str) {
+    let src: Vec<f16> = (0..=u16::MAX).map(f16::from_bits).collect();
+    let inputs = as_u64(&src, |h| u64::from(h.to_bits()));
+    for rules in all_rules() {
+        let got = as_u64(&f16_to_narrow::<T>(&src, &rules), |t| u64::from(t.code()));
+        let want = as_u64(&src, |h| u64::from(cast_float::<f16, T>(h, &rules).code()));
+        compare(&format!("f16 -> {name} {rules:?}"), &inputs, &got, &want);
+    }
+}
+
+#[test]
+fn every_f16_code_to_every_float8_and_float4() {
+    check_narrow_from_f16::<F8E4M3FN>("FLOAT8E4M3FN");
+    check_narrow_from_f16::<F8E4M3FNUZ>("FLOAT8E4M3FNUZ");
+    check_narrow_from_f16::<F8E5M2>("FLOAT8E5M2");
+    check_narrow_from_f16::<F8E5M2FNUZ>("FLOAT8E5M2FNUZ");
+    check_narrow_from_f16::<F4E2M1>("FLOAT4E2M1");
+}
+
+#[test]
+fn every_f16_and_bf16_code_to_f32() {
+    let rules = CastRules::default();
+    let codes: Vec<u64> = (0..=u64::from(u16::MAX)).collect();
+    let halves: Vec<f16> = (0..=u16::MAX).map(f16::from_bits).collect();
+    let got = as_u64(&f16_to_f32(&halves), |x| u64::from(x.to_bits()));
+    let want = as_u64(&halves, |h| {
+        u64::from(cast_float::<f16, f32>(h, &rules).to_bits())
+    });
+    compare("f16 -> f32", &codes, &got, &want);
+    let brains: Vec<bf16> = (0..=u16::MAX).map(bf16::from_bits).collect();
+    let got = as_u64(&bf16_to_f32(&brains), |x| u64::from(x.to_bits()));
+    let want = as_u64(&brains, |h| {
+        u64::from(cast_float::<bf16, f32>(h, &rules).to_bits())
+    });
+    compare("bf16 -> f32", &codes, &got, &want);
+}
+
+/// f64 patterns around every f32 rounding boundary class, including the subnormal range and
+/// overflow, plus random bits and NaNs with payloads.
+fn f64_inputs() -> Vec<u64> {
+    let mut v = Vec::new();
+    for sign in [0u64, 1 << 63] {
+        // Biased f64 exponents from below the f32 subnormals to above f32::MAX.
+        for exp in 1023 - 160..=1023 + 130u64 {
+            for shift in 1..=52u32 {
+                let half = 1u64 << (shift - 1);
+                for hi in [0u64, 1, 2, 3, 0xF_FFFF_FFFF_FFFF] {
+                    for low in [0, 1, half - 1, half, half + 1, (1 << shift) - 1] {
+                        let mant = ((hi << shift) | low) & 0xF_FFFF_FFFF_FFFF;
+                        v.push(sign | (exp << 52) | mant);
+                    }
+                }
+            }
+        }
+    }
+    let mut r = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..1 << 18 {
+        r ^= r << 13;
+        r ^= r >> 7;
+        r ^= r << 17;
+        v.push(r);
+    }
+    v.extend([
+        0x7FF8_0000_0000_0000,
+        0xFFF0_0000_0000_0001,
+        0x7FF0_0000_0000_0000,
+        0,
+    ]);
+    v
+}
+
+#[test]
+fn f64_to_f32_and_back() {
+    let rules = CastRules::default();
+    let inputs = f64_inputs();
+    let src: Vec<f64> = inputs.iter().map(|&b| f64::from_bits(b)).collect();
+    let got = as_u64(&f64_to_f32(&src), |x| u64::from(x.to_bits()));
+    let want = as_u64(&src, |x| {
+        u64::from(cast_float::<f64, f32>(x, &rules).to_bits())
+    });
+    compare("f64 -> f32", &inputs, &got, &want);
+    let bits = f32_inputs();
+    let singles: Vec<f32> = bits.iter().map(|&b| f32::from_bits(b)).collect();
+    let got = as_u64(&f32_to_f64(&singles), f64::to_bits);
+    let want = as_u64(&singles, |x| cast_float::<f32, f64>(x, &rules).to_bits());
+    compare("f32 -> f64", &as_u64(&bits, u64::from), &got, &want);
+}
+
+#[test]
+fn f32_to_int4_and_uint4() {
+    let mut bits = f32_inputs();
+    // Every quarter from -40 to 40 and the halves one ulp either side.
+    for k in -160..=160 {
+        let x = k as f32 / 4.0;
+        bits.extend([x.to_bits(), x.to_bits() + 1, x.to_bits().wrapping_sub(1)]);
+    }
+    let src: Vec<f32> = bits.iter().map(|&b| f32::from_bits(b)).collect();
+    let inputs = as_u64(&bits, u64::from);
+    for rules in all_rules() {
+        let got = as_u64(&f32_to_i4(&src, &rules), |t| u64::from(t.to_bits()));
+        let want = as_u64(&src, |x| {
+            u64::from(I4::from_exact(&x.to_exact(&rules), &rules).to_bits())
+        });
+        compare(&format!("f32 -> INT4 {rules:?}"), &inputs, &got, &want);
+        let got = as_u64(&f32_to_u4(&src, &rules), |t| u64::from(t.to_bits()));
+        let want = as_u64(&src, |x| {
+            u64::from(U4::from_exact(&x.to_exact(&rules), &rules).to_bits())
+        });
+        compare(&format!("f32 -> UINT4 {rules:?}"), &inputs, &got, &want);
+    }
+}
+
+fn check_widen<T: Target>(name: &str) {
+    let src: Vec<T> = (0..=255).map(T::from_code).collect();
+    let inputs: Vec<u64> = (0..=255).collect();
+    for rules in all_rules() {
+        let got = as_u64(&narrow_to_f32(&src, &rules), |x| u64::from(x.to_bits()));
+        let want = as_u64(&src, |c| {
+            u64::from(cast_float::<T, f32>(c, &rules).to_bits())
+        });
+        compare(&format!("{name} -> f32 {rules:?}"), &inputs, &got, &want);
+    }
+}
+
+#[test]
+fn every_float8_and_float4_code_to_f32() {
+    check_widen::<F8E4M3FN>("FLOAT8E4M3FN");
+    check_widen::<F8E4M3FNUZ>("FLOAT8E4M3FNUZ");
+    check_widen::<F8E5M2>("FLOAT8E5M2");
+    check_widen::<F8E5M2FNUZ>("FLOAT8E5M2FNUZ");
+    check_widen::<F4E2M1>("FLOAT4E2M1");
+}
