@@ -38,11 +38,14 @@ pub struct RuleChoice {
 }
 
 impl RuleChoice {
-    /// The label used in messages, with the tolerances.
+    /// The label used in messages, with the tolerances where they apply (an `exact` trial has
+    /// only exact-compared outputs, so tolerances would mislead).
     pub fn label(&self) -> String {
         match self.rule {
-            Rule::Allclose { rtol, atol } => format!("{} rtol={rtol:e} atol={atol:e}", self.name),
-            Rule::Strict => self.name.to_string(),
+            Rule::Allclose { rtol, atol } if self.name != "exact" => {
+                format!("{} rtol={rtol:e} atol={atol:e}", self.name)
+            }
+            _ => self.name.to_string(),
         }
     }
 }
