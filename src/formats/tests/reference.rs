@@ -17,7 +17,7 @@ impl Dy {
         if m == 0 {
             return Dy { m: 0, e: 0 };
         }
-        while m % 2 == 0 {
+        while m.is_multiple_of(2) {
             m /= 2;
             e += 1;
         }
