@@ -149,26 +149,13 @@ fn quoted(s: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{int, text};
     use super::super::version::spec_of;
     use super::super::{OpKind, OpVersion};
     use super::*;
 
     fn v(op: OpKind, since: u32) -> &'static VersionSpec {
         spec_of(OpVersion { op, since }).expect("version in table")
-    }
-
-    fn int(name: &str, i: i64) -> Attribute {
-        Attribute {
-            name: name.into(),
-            value: AttrValue::Int(i),
-        }
-    }
-
-    fn text(name: &str, s: &str) -> Attribute {
-        Attribute {
-            name: name.into(),
-            value: AttrValue::String(s.as_bytes().to_vec()),
-        }
     }
 
     /// Resolves and returns the error message, failing if resolution succeeded.

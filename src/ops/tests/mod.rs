@@ -31,14 +31,14 @@ fn tensor<T: Element>(shape: &[usize], values: Vec<T>) -> Tensor {
     Tensor::from_vec(shape.to_vec(), values).expect("fixture shape matches values")
 }
 
-fn int(name: &str, i: i64) -> Attribute {
+pub(super) fn int(name: &str, i: i64) -> Attribute {
     Attribute {
         name: name.into(),
         value: AttrValue::Int(i),
     }
 }
 
-fn text(name: &str, s: &str) -> Attribute {
+pub(super) fn text(name: &str, s: &str) -> Attribute {
     Attribute {
         name: name.into(),
         value: AttrValue::String(s.as_bytes().to_vec()),
