@@ -1,6 +1,7 @@
 //! Concat (spec §6): shape checks, axis normalisation, and row-major block copies that work
 //! for every element type.
 
+use super::block_copy::{self, BlockCopy, STREAM_MIN_BYTES};
 use super::version::{AttrKind, VersionSpec};
 use super::{check_type, OpVersion};
 use crate::dtype::{Element, Storage};
@@ -147,7 +148,7 @@ impl Layout {
 
 /// Copies the blocks of every input, round by round, into one storage of type `T`
 /// (`_witness` is input 0's elements; it only fixes `T`).
-fn copy_blocks<T: Element>(
+fn copy_blocks<T: Element + BlockCopy>(
     _witness: &[T],
     op: OpVersion,
     layout: &Layout,
@@ -166,6 +167,7 @@ fn copy_blocks<T: Element>(
         })
         .collect::<Result<Vec<&[T]>, _>>()?;
     let mut out = Vec::with_capacity(layout.total);
+    let stream = layout.total.saturating_mul(std::mem::size_of::<T>()) >= STREAM_MIN_BYTES;
     // An empty output needs no rounds; skipping them also avoids `outer` rounds of nothing
     // when a huge outer extent meets a zero inner one.
     if layout.total > 0 {
@@ -179,8 +181,11 @@ fn copy_blocks<T: Element>(
                     .ok_or(Error::ShapeOverflow {
                         shape: vec![layout.outer, block],
                     })?;
-                out.extend_from_slice(chunk);
+                T::append(&mut out, chunk, stream);
             }
+        }
+        if stream {
+            block_copy::fence();
         }
     }
     Ok(T::into_storage(out))

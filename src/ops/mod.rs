@@ -1,6 +1,7 @@
 //! Operator versions and the entry point that runs one node: Cast, CastLike, Concat.
 
 pub mod attrs;
+mod block_copy;
 mod cast;
 mod cast_string;
 mod concat;

@@ -289,3 +289,19 @@ fn rejects_output_shape_overflow() {
     let e = concat(13, 0, &[&a, &a]).unwrap_err();
     assert!(matches!(e, Error::ShapeOverflow { .. }), "{e}");
 }
+
+/// Outputs of 16 MiB and more are written with streaming stores; odd block lengths exercise
+/// their unaligned heads and tails.
+#[test]
+fn large_outputs_round_trip_through_streaming_stores() {
+    let f = [
+        filled(&[1024, 2045], 1, |i| i as f32),
+        filled(&[1024, 2051], 2, |i| i as f32),
+    ];
+    check_round_trip::<f32>(13, 1, &f);
+    let b = [
+        filled(&[4096, 2047], 1, |i| (i * 7 % 251) as u8),
+        filled(&[4096, 2049], 2, |i| (i * 13 % 241) as u8),
+    ];
+    check_round_trip::<u8>(13, -1, &b);
+}
