@@ -6,6 +6,7 @@ pub mod dtype;
 pub mod error;
 pub mod formats;
 pub mod ops;
+mod stream;
 pub mod tensor;
 
 pub use dtype::{DataType, Element, Storage, TypedField};

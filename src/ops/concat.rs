@@ -1,11 +1,12 @@
 //! Concat (spec §6): shape checks, axis normalisation, and row-major block copies that work
 //! for every element type.
 
-use super::block_copy::{self, BlockCopy, STREAM_MIN_BYTES};
+use super::block_copy::BlockCopy;
 use super::version::{AttrKind, VersionSpec};
 use super::{check_type, OpVersion};
 use crate::dtype::{Element, Storage};
 use crate::error::Error;
+use crate::stream::{self, STREAM_MIN_BYTES};
 use crate::tensor::Tensor;
 use crate::with_storage;
 
@@ -185,7 +186,7 @@ fn copy_blocks<T: Element + BlockCopy>(
             }
         }
         if stream {
-            block_copy::fence();
+            stream::fence();
         }
     }
     Ok(T::into_storage(out))
