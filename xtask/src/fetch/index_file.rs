@@ -4,8 +4,6 @@
 use super::error::{Error, Result};
 use super::releases;
 use harness::index::{Index, Instance, INDEX_FILE};
-use harness::proto::ModelProto;
-use prost::Message;
 use std::fs;
 use std::path::Path;
 
@@ -78,28 +76,20 @@ fn release_dirs(data: &Path) -> Result<Vec<String>> {
     Ok(out)
 }
 
-/// The op_type of the model's first node and its default-domain opset.
+/// The op_type of the model's first node and its default-domain opset, read by the same
+/// reader the test runner uses, so the index and the trials agree on both.
 pub fn describe(model: &Path) -> Result<(String, i64)> {
-    let bytes = fs::read(model).map_err(|e| Error::io("read", model, e))?;
     let bad = |what: String| {
-        Error::new(format!("{}: {what}", model.display()))
-            .hint("delete this release directory and re-run `cargo xtask fetch-tests`")
+        Error::new(what).hint("delete this release directory and re-run `cargo xtask fetch-tests`")
     };
-    let m =
-        ModelProto::decode(bytes.as_slice()).map_err(|e| bad(format!("not an onnx model: {e}")))?;
+    let m = harness::read::read_model(model).map_err(|e| bad(e.to_string()))?;
     let op_type = m
         .graph
-        .as_ref()
-        .and_then(|g| g.node.first())
+        .nodes
+        .first()
         .map(|n| n.op_type.clone())
-        .ok_or_else(|| bad("the graph has no node".to_string()))?;
-    let opset = m
-        .opset_import
-        .iter()
-        .find(|o| o.domain.is_empty() || o.domain == "ai.onnx")
-        .map(|o| o.version)
-        .ok_or_else(|| bad("no opset_import for the default domain".to_string()))?;
-    Ok((op_type, opset))
+        .ok_or_else(|| bad(format!("{}: the graph has no node", model.display())))?;
+    Ok((op_type, m.opset))
 }
 
 /// Writes the index to `data/index.json`, leaving the file untouched when nothing changed.
