@@ -2,6 +2,7 @@
 //! (`onnx-backend-data.lock.json`): written by `cargo xtask fetch-tests`, read by the test runner.
 
 use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Directory (relative to the workspace root) where fetched data lives.
@@ -75,5 +76,48 @@ impl Lock {
     /// Total number of case instances across all releases.
     pub fn case_count(&self) -> usize {
         self.releases.iter().map(|r| r.cases().len()).sum()
+    }
+}
+
+/// The numeric parts of a release name (`1.22.0` gives `[1, 22, 0]`; a suffix after `-`, as in
+/// `1.23.0-generated`, is left out), or `None` for a name that is not a version (`own`).
+pub fn release_numbers(release: &str) -> Option<Vec<u64>> {
+    let numbers = release.split_once('-').map_or(release, |(n, _)| n);
+    numbers.split('.').map(|p| p.parse().ok()).collect()
+}
+
+/// Version order of release names: `1.9.0` before `1.10.2`, `1.22.0` before
+/// `1.22.0-generated`; names that are not versions come after every version, by name.
+pub fn release_cmp(a: &str, b: &str) -> Ordering {
+    let key = |r| (release_numbers(r).is_none(), release_numbers(r), r);
+    key(a).cmp(&key(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn releases_sort_numerically_with_suffix_last() {
+        let mut v = vec![
+            "1.10.2",
+            "1.9.0",
+            "1.22.0-generated",
+            "1.22.0",
+            "1.2.3",
+            "zzz",
+        ];
+        v.sort_by(|a, b| release_cmp(a, b));
+        assert_eq!(
+            v,
+            [
+                "1.2.3",
+                "1.9.0",
+                "1.10.2",
+                "1.22.0",
+                "1.22.0-generated",
+                "zzz"
+            ]
+        );
     }
 }

@@ -64,8 +64,12 @@ pub fn render(report: &Report) -> String {
 pub(super) fn release_key(t: &TrialRecord) -> (u8, Vec<u64>, String) {
     match &t.release {
         Some(r) => {
-            let numeric: Vec<u64> = r.split(['.', '-']).map_while(|p| p.parse().ok()).collect();
-            (u8::from(numeric.is_empty()), numeric, r.clone())
+            let numbers = crate::index::release_numbers(r);
+            (
+                u8::from(numbers.is_none()),
+                numbers.unwrap_or_default(),
+                r.clone(),
+            )
         }
         None => (2, Vec::new(), "(run checks)".into()),
     }

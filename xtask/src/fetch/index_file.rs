@@ -2,8 +2,7 @@
 //! op type and opset read from its `model.onnx`, so the test runner never opens a model to list.
 
 use super::error::{Error, Result};
-use super::releases;
-use harness::index::{Index, Instance, INDEX_FILE};
+use harness::index::{release_cmp, Index, Instance, INDEX_FILE};
 use std::fs;
 use std::path::Path;
 
@@ -32,7 +31,7 @@ pub fn build(data: &Path) -> Result<Index> {
             });
         }
     }
-    instances.sort_by(|a, b| releases::compare(&a.release, &b.release).then(a.case.cmp(&b.case)));
+    instances.sort_by(|a, b| release_cmp(&a.release, &b.release).then(a.case.cmp(&b.case)));
     name_expanded_by_their_twin(&mut instances);
     Ok(Index {
         format: 1,

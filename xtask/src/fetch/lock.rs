@@ -1,8 +1,7 @@
 //! Reading, checking and writing the lock file (`onnx-backend-data.lock.json`).
 
 use super::error::{Error, Result};
-use super::releases;
-use harness::index::{Lock, LockedRelease};
+use harness::index::{release_cmp, Lock, LockedRelease};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -58,7 +57,7 @@ pub fn load(path: &Path) -> Result<Option<Lock>> {
 pub fn save(path: &Path, lock: &Lock) -> Result<()> {
     let mut lock = lock.clone();
     lock.releases
-        .sort_by(|a, b| releases::compare(&a.release, &b.release));
+        .sort_by(|a, b| release_cmp(&a.release, &b.release));
     let mut text = serde_json::to_string_pretty(&lock)
         .map_err(|e| Error::new(format!("cannot serialize the lock: {e}")))?;
     text.push('\n');

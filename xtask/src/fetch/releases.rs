@@ -1,9 +1,8 @@
-//! The onnx releases that ship node-test data as files, which of them a run takes, and
-//! release-name ordering.
+//! The onnx releases that ship node-test data as files, and which of them a run takes.
 
 use super::args::Options;
 use super::error::{Error, Result};
-use std::cmp::Ordering;
+use harness::index::release_numbers;
 use std::path::Path;
 
 /// The releases fetched by default: the last patch of every minor release that ships
@@ -20,7 +19,9 @@ pub const DEFAULT_OPS: [&str; 2] = ["test_cast", "test_concat"];
 /// Python versions to ask pip for, best guess first: a release's wheels exist only for the
 /// Python versions current when it came out (measured: 1.2-1.6 need 3.6, 1.7-1.12 3.8, 1.13+ 3.11).
 pub fn python_versions(release: &str) -> [&'static str; 3] {
-    let minor = version_key(release).1.get(1).copied().unwrap_or(0);
+    let minor = release_numbers(release)
+        .and_then(|n| n.get(1).copied())
+        .unwrap_or(0);
     match minor {
         0..=6 => ["3.6", "3.8", "3.11"],
         7..=12 => ["3.8", "3.11", "3.6"],
@@ -33,24 +34,6 @@ pub fn is_release(s: &str) -> bool {
     !s.is_empty()
         && s.split('.')
             .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-}
-
-/// Sort key of a release name such as `1.22.0` or `1.23.0-generated`: numeric parts, then
-/// the suffix, so `1.10.2` sorts after `1.9.0` and `1.22.0` before `1.22.0-generated`.
-fn version_key(release: &str) -> (&str, Vec<u64>, &str) {
-    let (num, suffix) = release.split_once('-').unwrap_or((release, ""));
-    let parts: Option<Vec<u64>> = num.split('.').map(|p| p.parse().ok()).collect();
-    match parts {
-        Some(p) => ("", p, suffix),
-        // Not a version at all: sort after every version, by name.
-        None => (release, Vec::new(), ""),
-    }
-}
-
-/// Semantic-version order of release names (falls back to name order for non-versions).
-pub fn compare(a: &str, b: &str) -> Ordering {
-    let (ka, kb) = (version_key(a), version_key(b));
-    (!ka.0.is_empty(), ka.0, ka.1, ka.2).cmp(&(!kb.0.is_empty(), kb.0, kb.1, kb.2))
 }
 
 /// The releases of this run: `--release`, else the one `--from` names, else all.
@@ -109,31 +92,12 @@ fn release_of_source(from: &Path) -> Result<Option<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use harness::index::release_cmp;
 
     #[test]
-    fn releases_sort_numerically_with_suffix_last() {
-        let mut v = vec![
-            "1.10.2",
-            "1.9.0",
-            "1.22.0-generated",
-            "1.22.0",
-            "1.2.3",
-            "zzz",
-        ];
-        v.sort_by(|a, b| compare(a, b));
-        assert_eq!(
-            v,
-            [
-                "1.2.3",
-                "1.9.0",
-                "1.10.2",
-                "1.22.0",
-                "1.22.0-generated",
-                "zzz"
-            ]
-        );
+    fn the_release_list_is_in_version_order() {
         let mut sorted = RELEASES.to_vec();
-        sorted.sort_by(|a, b| compare(a, b));
+        sorted.sort_by(|a, b| release_cmp(a, b));
         assert_eq!(sorted, RELEASES);
     }
 
