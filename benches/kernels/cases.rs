@@ -92,6 +92,7 @@ const fn cast_at(
     }
 }
 
+use test_rng::XorShift64Star as Rng;
 use DataType as D;
 
 /// Every case of issue 5, in table order.
@@ -267,8 +268,8 @@ fn input(dtype: DataType, n: usize, gen: Gen, seed: u64) -> Result<Tensor, Error
         D::Double => Tensor::from_vec(shape, r.take(n, |r| value(r) * (1.0 + r.unit() * 1e-9))),
         D::Float16 => Tensor::from_vec(shape, r.take(n, |r| f16::from_f32(value(r) as f32))),
         D::Bfloat16 => Tensor::from_vec(shape, r.take(n, |r| bf16::from_f32(value(r) as f32))),
-        D::Int64 => Tensor::from_vec(shape, r.take(n, |r| r.next() as i64)),
-        D::Int32 => Tensor::from_vec(shape, r.take(n, |r| r.next() as i32)),
+        D::Int64 => Tensor::from_vec(shape, r.take(n, |r| r.next_u64() as i64)),
+        D::Int32 => Tensor::from_vec(shape, r.take(n, |r| r.next_u64() as i32)),
         D::Float8E4M3FN => Tensor::from_vec(shape, r.take(n, |r| F8E4M3FN::from_bits(r.byte()))),
         D::Int4 => Tensor::from_vec(shape, r.take(n, |r| I4::from_bits(r.byte()))),
         D::String => Tensor::from_vec(shape, r.take(n, |r| format!("{}", r.wide() as f32))),
@@ -276,31 +277,22 @@ fn input(dtype: DataType, n: usize, gen: Gen, seed: u64) -> Result<Tensor, Error
     }
 }
 
-/// xorshift64*: deterministic, fast, good enough to defeat branch prediction.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn byte(&mut self) -> u8 {
-        (self.next() >> 56) as u8
-    }
-    /// Uniform in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
+/// Benchmark inputs drawn from the shared deterministic generator.
+trait Draw {
     /// ±m·2^e, m in [1, 2), e in [-12, 12].
+    fn wide(&mut self) -> f64;
+    /// `n` values drawn by `f`.
+    fn take<T>(&mut self, n: usize, f: impl FnMut(&mut Self) -> T) -> Vec<T>;
+}
+
+impl Draw for Rng {
     fn wide(&mut self) -> f64 {
-        let bits = self.next();
+        let bits = self.next_u64();
         let sign = if bits & 1 == 0 { 1.0 } else { -1.0 };
         let e = ((bits >> 1) % 25) as i32 - 12;
         sign * (1.0 + self.unit()) * 2f64.powi(e)
     }
-    fn take<T>(&mut self, n: usize, mut f: impl FnMut(&mut Rng) -> T) -> Vec<T> {
+    fn take<T>(&mut self, n: usize, mut f: impl FnMut(&mut Self) -> T) -> Vec<T> {
         (0..n).map(|_| f(self)).collect()
     }
 }

@@ -13,26 +13,10 @@ use crate::proto::{ModelProto, TensorProto};
 use onnx_conformance::{DataType, Tensor, TypedField};
 use prost::Message;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use test_rng::XorShift64Star as Rng;
 
 /// Mutants per seed.
 const MUTANTS: usize = 300;
-
-/// xorshift64*: small, fast and good enough to pick mutations.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A value in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// The encoded model, input tensors and expected output of one of our own cases.
 type OwnCase = (&'static [u8], &'static [&'static [u8]], &'static [u8]);
@@ -92,13 +76,13 @@ fn tensor_seeds(rng: &mut Rng) -> Vec<Vec<u8>> {
                 typed.string_data = vec![vec![0xFF]; 5];
             }
             field => {
-                raw.raw_data = Some((0..bytes).map(|_| rng.next() as u8).collect());
+                raw.raw_data = Some((0..bytes).map(|_| rng.next_u64() as u8).collect());
                 let entries = match t {
                     DataType::Complex64 | DataType::Complex128 => 2 * n,
                     _ if t.bit_width() < 8 => bytes,
                     _ => n,
                 };
-                let v = rng.next();
+                let v = rng.next_u64();
                 match field {
                     TypedField::FloatData => typed.float_data = vec![f32::NAN; entries],
                     TypedField::Int32Data => typed.int32_data = vec![v as i32; entries],
@@ -122,9 +106,9 @@ fn push_field(rng: &mut Rng, out: &mut Vec<u8>) {
     let wire = [0u64, 1, 2, 5][rng.below(4)];
     push_varint(out, field << 3 | wire);
     match wire {
-        0 => push_varint(out, [0, 1, u64::MAX, rng.next(), 1 << 31][rng.below(5)]),
-        1 => out.extend_from_slice(&rng.next().to_le_bytes()),
-        5 => out.extend_from_slice(&(rng.next() as u32).to_le_bytes()),
+        0 => push_varint(out, [0, 1, u64::MAX, rng.next_u64(), 1 << 31][rng.below(5)]),
+        1 => out.extend_from_slice(&rng.next_u64().to_le_bytes()),
+        5 => out.extend_from_slice(&(rng.next_u64() as u32).to_le_bytes()),
         _ => {
             let len = rng.below(12);
             push_varint(
@@ -135,7 +119,7 @@ fn push_field(rng: &mut Rng, out: &mut Vec<u8>) {
                     len as u64
                 },
             );
-            out.extend((0..len).map(|_| rng.next() as u8));
+            out.extend((0..len).map(|_| rng.next_u64() as u8));
         }
     }
 }

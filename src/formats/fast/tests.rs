@@ -5,6 +5,7 @@ use super::super::exact::{CastRules, Generation, RoundMode};
 use super::super::{cast_float, FloatFormat, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
 use super::super::{I4, U4};
 use super::*;
+use test_rng::XorShift64;
 
 /// Every combination of the rules that matter to these paths.
 fn all_rules() -> Vec<CastRules> {
@@ -61,12 +62,9 @@ fn f32_inputs() -> Vec<u32> {
             }
         }
     }
-    let mut r = 0x2545_f491_4f6c_dd1du64;
+    let mut rng = XorShift64(0x2545_f491_4f6c_dd1d);
     for _ in 0..1 << 20 {
-        r ^= r << 13;
-        r ^= r >> 7;
-        r ^= r << 17;
-        v.push((r >> 32) as u32);
+        v.push((rng.next_u64() >> 32) as u32);
     }
     v.extend([
         0x7FC0_0000,
@@ -173,12 +171,9 @@ fn f64_inputs() -> Vec<u64> {
             }
         }
     }
-    let mut r = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = XorShift64(0x9e37_79b9_7f4a_7c15);
     for _ in 0..1 << 18 {
-        r ^= r << 13;
-        r ^= r >> 7;
-        r ^= r << 17;
-        v.push(r);
+        v.push(rng.next_u64());
     }
     v.extend([
         0x7FF8_0000_0000_0000,

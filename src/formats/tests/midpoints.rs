@@ -5,6 +5,7 @@ use super::reference::{self, f32_val, f64_val, Dy, Val};
 use super::{rules, targets, Bits, Checked, Failures, FloatFormat, RoundMode, Target, F8E8M0};
 use crate::dtype::DataType;
 use crate::formats::coverage::{E8M0_BOUNDARIES, MIDPOINTS};
+use test_rng::XorShift64;
 
 /// Source bits of a non-negative dyadic value in f32 and f64, when exactly representable.
 fn source_bits(d: Dy) -> (Option<u64>, u64) {
@@ -86,27 +87,15 @@ fn midpoints_of_every_target_from_f32_and_f64() {
     checked.assert_is(&MIDPOINTS);
 }
 
-/// A xorshift generator, so samples are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 #[test]
 fn random_f32_and_f64_into_every_target() {
     let mut f = Failures::default();
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = XorShift64(0x9E37_79B9_7F4A_7C15);
     let targets = targets();
     for _ in 0..20_000 {
-        let b32 = rng.next() & 0xFFFF_FFFF;
+        let b32 = rng.next_u64() & 0xFFFF_FFFF;
         // f64 samples concentrated near the small formats' range: exponents 1023 +- 160.
-        let r = rng.next();
+        let r = rng.next_u64();
         let b64 = (r & 0x800F_FFFF_FFFF_FFFF) | ((1023 - 160 + (r >> 52 & 0x7FF) % 320) << 52);
         for t in &targets {
             check::<f32>(t, b32, f32_val(b32 as u32), &mut f);

@@ -7,6 +7,7 @@ use crate::formats::{CastRules, Generation, RoundMode};
 use crate::formats::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, I4, U4};
 use crate::ops::{cast::generic, fast, OpKind, OpVersion};
 use half::{bf16, f16};
+use test_rng::XorShift64;
 
 /// Bit patterns: all 16-bit values, then a spread of wider ones (edges, powers of two and
 /// their neighbours, halves of every rounding position) so that every source sees them.
@@ -16,11 +17,9 @@ fn patterns() -> Vec<u64> {
         let p = 1u64 << shift;
         v.extend([p, p - 1, p + 1, p | (p >> 1), !p, !(p - 1), (p - 1) << 1]);
     }
-    let mut r = 0x2545_f491_4f6c_dd1du64;
+    let mut rng = XorShift64(0x2545_f491_4f6c_dd1d);
     for _ in 0..1 << 16 {
-        r ^= r << 13;
-        r ^= r >> 7;
-        r ^= r << 17;
+        let r = rng.next_u64();
         v.push(r);
         v.push(r & 0xFFFF_FFFF);
     }

@@ -11,35 +11,10 @@ use crate::ops::{run, AttrValue, Attribute, OpKind, OpVersion, VERSIONS};
 use crate::tensor::Tensor;
 use half::{bf16, f16};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use test_rng::XorShift64Star as Rng;
 
 /// Calls per operator version; with 19 versions this is several thousand calls in all.
 const ROUNDS: usize = 1500;
-
-/// xorshift64*: small, fast and good enough to pick test inputs.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A value in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// True with probability `percent`/100.
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
 
 /// Element types that can be drawn at random, with special values over-represented.
 trait Random: Sized {
@@ -68,7 +43,7 @@ impl Random for f32 {
     fn random(rng: &mut Rng) -> Self {
         match rng.below(4) {
             0 => f32::from_bits(*rng.pick(&F32_SPECIAL)),
-            1 => f32::from_bits(rng.next() as u32),
+            1 => f32::from_bits(rng.next_u64() as u32),
             // Small integers and halves, near rounding ties of the narrow formats.
             2 => (rng.below(2001) as f32 - 1000.0) / 2.0,
             _ => f32::from_bits(rng.pick(&F32_SPECIAL).wrapping_add(rng.below(3) as u32)),
@@ -80,7 +55,7 @@ impl Random for f64 {
     fn random(rng: &mut Rng) -> Self {
         match rng.below(4) {
             0 => f64::from_bits(*rng.pick(&F64_SPECIAL)),
-            1 => f64::from_bits(rng.next()),
+            1 => f64::from_bits(rng.next_u64()),
             2 => f64::from(f32::random(rng)),
             _ => (rng.below(1 << 20) as f64 - 524288.0) / 64.0,
         }
@@ -91,7 +66,7 @@ macro_rules! random_from_bits {
     ($($t:ty => |$b:ident| $make:expr),* $(,)?) => {$(
         impl Random for $t {
             fn random(rng: &mut Rng) -> Self {
-                let $b = rng.next();
+                let $b = rng.next_u64();
                 $make
             }
         }
@@ -160,7 +135,7 @@ impl Random for String {
             2 => f64::random(rng).to_string(),
             // Random code points, some outside ASCII.
             _ => (0..rng.below(6))
-                .filter_map(|_| char::from_u32(rng.next() as u32 % 0x3_0000))
+                .filter_map(|_| char::from_u32(rng.next_u64() as u32 % 0x3_0000))
                 .collect(),
         }
     }
@@ -240,9 +215,9 @@ fn random_value(rng: &mut Rng) -> AttrValue {
         0 | 1 => AttrValue::Int(*rng.pick(&ints)),
         2 => AttrValue::Int(rng.below(60) as i64 - 30),
         3 => AttrValue::String(rng.pick(&names).as_bytes().to_vec()),
-        4 => AttrValue::String(vec![0xFF, 0xFE, rng.next() as u8]),
+        4 => AttrValue::String(vec![0xFF, 0xFE, rng.next_u64() as u8]),
         5 => AttrValue::Float(f32::random(rng)),
-        6 => AttrValue::Ints(vec![rng.next() as i64; rng.below(3)]),
+        6 => AttrValue::Ints(vec![rng.next_u64() as i64; rng.below(3)]),
         7 => {
             let dtype = *rng.pick(DataType::ALL);
             AttrValue::Tensor(random_tensor(rng, dtype, vec![1]))
@@ -250,7 +225,7 @@ fn random_value(rng: &mut Rng) -> AttrValue {
         _ => match rng.below(3) {
             0 => AttrValue::Floats(vec![f32::NAN]),
             1 => AttrValue::Strings(vec![b"to".to_vec()]),
-            _ => AttrValue::Other(rng.next() as i32),
+            _ => AttrValue::Other(rng.next_u64() as i32),
         },
     }
 }
