@@ -19,25 +19,38 @@ pub fn cast_float<S: FloatFormat, T: FloatFormat>(x: S, rules: &CastRules) -> T 
     T::from_exact(&x.to_exact(rules), rules)
 }
 
-/// Implements `FloatFormat` through a format table row and the type's bit accessors.
-macro_rules! via_layout {
+/// A format with a row in the format table (`round.rs`), addressed by its code: the one
+/// place that pairs each type with its row, for the exact path here and the fast paths.
+pub(crate) trait Laid: Copy {
+    /// The format's row of the table.
+    const LAYOUT: Layout;
+    /// The code of this value, in the low bits.
+    fn code(self) -> u64;
+    /// The value with this code (bits above the format's width are dropped).
+    fn from_code(code: u64) -> Self;
+}
+
+macro_rules! laid {
     ($($t:ty => $layout:expr, $bits:ty;)*) => {$(
-        impl FloatFormat for $t {
-            fn to_exact(self, rules: &CastRules) -> Exact {
-                $layout.decode(u64::from(self.to_bits()), rules.generation)
+        impl Laid for $t {
+            const LAYOUT: Layout = $layout;
+            #[inline(always)]
+            fn code(self) -> u64 {
+                u64::from(self.to_bits())
             }
-            fn from_exact(v: &Exact, rules: &CastRules) -> Self {
-                // The encoder never sets bits above the format's width.
-                <$t>::from_bits($layout.encode(v, rules) as $bits)
+            #[inline(always)]
+            fn from_code(code: u64) -> Self {
+                <$t>::from_bits(code as $bits)
             }
         }
     )*};
 }
 
-via_layout! {
+laid! {
     f64 => round::F64, u64;
     f32 => round::F32, u32;
     f16 => round::F16, u16;
+    bf16 => round::BF16, u16;
     F8E4M3FN => round::E4M3FN, u8;
     F8E4M3FNUZ => round::E4M3FNUZ, u8;
     F8E5M2 => round::E5M2, u8;
@@ -45,9 +58,26 @@ via_layout! {
     F4E2M1 => round::E2M1, u8;
 }
 
+/// Implements `FloatFormat` straight from the table row.
+macro_rules! via_layout {
+    ($($t:ty),*) => {$(
+        impl FloatFormat for $t {
+            fn to_exact(self, rules: &CastRules) -> Exact {
+                Self::LAYOUT.decode(self.code(), rules.generation)
+            }
+            fn from_exact(v: &Exact, rules: &CastRules) -> Self {
+                // The encoder never sets bits above the format's width.
+                Self::from_code(Self::LAYOUT.encode(v, rules))
+            }
+        }
+    )*};
+}
+
+via_layout!(f64, f32, f16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F4E2M1);
+
 impl FloatFormat for bf16 {
     fn to_exact(self, rules: &CastRules) -> Exact {
-        BF16.decode(u64::from(self.to_bits()), rules.generation)
+        Self::LAYOUT.decode(self.code(), rules.generation)
     }
 
     /// Cast-24 and later round once (RNE). Cast <= 23 data was made by rounding the source to
@@ -56,7 +86,7 @@ impl FloatFormat for bf16 {
     fn from_exact(v: &Exact, rules: &CastRules) -> Self {
         match (rules.generation, v) {
             (Generation::From24, _) | (_, Exact::Nan { .. }) => {
-                bf16::from_bits(BF16.encode(v, rules) as u16)
+                Self::from_code(Self::LAYOUT.encode(v, rules))
             }
             (Generation::Before24, _) => {
                 let single = f32::from_exact(v, rules).to_bits();
@@ -65,6 +95,3 @@ impl FloatFormat for bf16 {
         }
     }
 }
-
-/// The BFLOAT16 table row.
-const BF16: Layout = round::BF16;

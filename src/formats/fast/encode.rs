@@ -2,44 +2,15 @@
 //! specials taken from the exact path), f16 widening, NaN canonicalisation, float to int4.
 
 use super::super::exact::{CastRules, Exact};
-use super::super::round::{self, Layout, Specials};
-use super::super::{FloatFormat, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
-use half::{bf16, f16};
+use super::super::float::Laid;
+use super::super::round::Specials;
+use super::super::FloatFormat;
 
-/// A float format the narrow encoder can target: its table row and its code.
-pub(crate) trait Target: FloatFormat + Copy + Send + Sync + 'static {
-    /// The format's row of the format table.
-    const LAYOUT: Layout;
-    /// The code of this value, in the low bits.
-    fn code(self) -> u32;
-    /// The value with this code (bits above the format's width are dropped).
-    fn from_code(code: u32) -> Self;
-}
+/// A float format the narrow encoder can target: its table row and its code come from
+/// [`Laid`], its special values from the exact path.
+pub(crate) trait Target: FloatFormat + Laid + Send + Sync + 'static {}
 
-macro_rules! target {
-    ($($t:ty => $layout:expr, $repr:ty;)*) => {$(
-        impl Target for $t {
-            const LAYOUT: Layout = $layout;
-            fn code(self) -> u32 {
-                u32::from(self.to_bits())
-            }
-            #[inline(always)]
-            fn from_code(code: u32) -> Self {
-                <$t>::from_bits(code as $repr)
-            }
-        }
-    )*};
-}
-
-target! {
-    f16 => round::F16, u16;
-    bf16 => round::BF16, u16;
-    F8E4M3FN => round::E4M3FN, u8;
-    F8E4M3FNUZ => round::E4M3FNUZ, u8;
-    F8E5M2 => round::E5M2, u8;
-    F8E5M2FNUZ => round::E5M2FNUZ, u8;
-    F4E2M1 => round::E2M1, u8;
-}
+impl<T: FloatFormat + Laid + Send + Sync + 'static> Target for T {}
 
 /// Everything the encoder needs for one target under one set of rules.
 #[derive(Clone, Copy, Debug)]
@@ -70,7 +41,7 @@ pub(crate) struct Narrow {
 
 /// The code the exact path gives for `v`.
 fn exact_code<T: Target>(v: Exact, rules: &CastRules) -> u32 {
-    T::from_exact(&v, rules).code()
+    T::from_exact(&v, rules).code() as u32
 }
 
 impl Narrow {
@@ -257,7 +228,7 @@ impl Widen {
             sign,
             inf: both(&|negative| Exact::Inf { negative }),
             nan: both(&|negative| Exact::Nan { negative }),
-            fnuz_nan: f32_of(T::from_code(sign).to_exact(rules)),
+            fnuz_nan: f32_of(T::from_code(u64::from(sign)).to_exact(rules)),
         }
     }
 

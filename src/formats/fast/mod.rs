@@ -76,7 +76,7 @@ pub(crate) fn f32_to_f64(src: &[f32]) -> Vec<f64> {
 /// with the rules' overflow and NaN codes.
 pub(crate) fn f32_to_narrow<T: Target>(src: &[f32], rules: &CastRules) -> Vec<T> {
     let n = Narrow::new::<T>(rules);
-    map(src, move |x| T::from_code(n.encode(x.to_bits())))
+    map(src, move |x| T::from_code(u64::from(n.encode(x.to_bits()))))
 }
 
 /// FLOAT16 to a float8 format or FLOAT4E2M1: the f16 value is widened exactly to f32 first,
@@ -84,14 +84,16 @@ pub(crate) fn f32_to_narrow<T: Target>(src: &[f32], rules: &CastRules) -> Vec<T>
 pub(crate) fn f16_to_narrow<T: Target>(src: &[f16], rules: &CastRules) -> Vec<T> {
     let n = Narrow::new::<T>(rules);
     map(src, move |h| {
-        T::from_code(n.encode(encode::f16_bits_to_f32_bits(h.to_bits())))
+        T::from_code(u64::from(
+            n.encode(encode::f16_bits_to_f32_bits(h.to_bits())),
+        ))
     })
 }
 
 /// A float8 format or FLOAT4E2M1 to f32, exactly, by bit arithmetic (no table lookups).
 pub(crate) fn narrow_to_f32<T: Target>(src: &[T], rules: &CastRules) -> Vec<f32> {
     let w = Widen::new::<T>(rules);
-    map(src, move |c| f32::from_bits(w.decode::<T>(c.code())))
+    map(src, move |c| f32::from_bits(w.decode::<T>(c.code() as u32)))
 }
 
 /// f32 to INT4: Cast-24 and later round half to even and keep the low 4 bits (NaN and

@@ -86,8 +86,8 @@ fn check_narrow_from_f32<T: Target>(name: &str) {
     let src: Vec<f32> = bits.iter().map(|&b| f32::from_bits(b)).collect();
     let inputs = as_u64(&bits, u64::from);
     for rules in all_rules() {
-        let got = as_u64(&f32_to_narrow::<T>(&src, &rules), |t| u64::from(t.code()));
-        let want = as_u64(&src, |x| u64::from(cast_float::<f32, T>(x, &rules).code()));
+        let got = as_u64(&f32_to_narrow::<T>(&src, &rules), |t| t.code());
+        let want = as_u64(&src, |x| cast_float::<f32, T>(x, &rules).code());
         compare(&format!("f32 -> {name} {rules:?}"), &inputs, &got, &want);
     }
 }
@@ -120,8 +120,8 @@ fn check_narrow_from_f16<T: Target>(name: &str) {
     let src: Vec<f16> = (0..=u16::MAX).map(f16::from_bits).collect();
     let inputs = as_u64(&src, |h| u64::from(h.to_bits()));
     for rules in all_rules() {
-        let got = as_u64(&f16_to_narrow::<T>(&src, &rules), |t| u64::from(t.code()));
-        let want = as_u64(&src, |h| u64::from(cast_float::<f16, T>(h, &rules).code()));
+        let got = as_u64(&f16_to_narrow::<T>(&src, &rules), |t| t.code());
+        let want = as_u64(&src, |h| cast_float::<f16, T>(h, &rules).code());
         compare(&format!("f16 -> {name} {rules:?}"), &inputs, &got, &want);
     }
 }
