@@ -127,6 +127,28 @@ pub struct ValueInfoProto {
     pub r#type: Option<TypeProto>,
 }
 
+impl ValueInfoProto {
+    /// A tensor-typed value with every dim given as a number (as test cases declare them).
+    pub fn tensor(name: &str, elem_type: i32, dims: &[i64]) -> ValueInfoProto {
+        let dim = dims
+            .iter()
+            .map(|&d| Dimension {
+                dim_value: Some(d),
+                dim_param: None,
+            })
+            .collect();
+        ValueInfoProto {
+            name: name.into(),
+            r#type: Some(TypeProto {
+                tensor_type: Some(TensorTypeProto {
+                    elem_type,
+                    shape: Some(TensorShapeProto { dim }),
+                }),
+            }),
+        }
+    }
+}
+
 /// TypeProto: only the tensor case is read; others leave `tensor_type` empty.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct TypeProto {

@@ -5,8 +5,8 @@ use super::tensor_tests::header;
 use super::{load_case, read_model, read_tensor};
 use crate::case::Case;
 use crate::proto::{
-    AttributeProto, Dimension, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorProto,
-    TensorShapeProto, TensorTypeProto, TypeProto, ValueInfoProto,
+    AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorProto,
+    ValueInfoProto,
 };
 use crate::testdir::TestDir;
 use half::bf16;
@@ -25,22 +25,7 @@ fn temp_case(tag: &str) -> (TestDir, PathBuf) {
 }
 
 fn value(name: &str, dtype: DataType, dims: &[i64]) -> ValueInfoProto {
-    let dim = dims
-        .iter()
-        .map(|&d| Dimension {
-            dim_value: Some(d),
-            dim_param: None,
-        })
-        .collect();
-    ValueInfoProto {
-        name: name.into(),
-        r#type: Some(TypeProto {
-            tensor_type: Some(TensorTypeProto {
-                elem_type: dtype.code(),
-                shape: Some(TensorShapeProto { dim }),
-            }),
-        }),
-    }
+    ValueInfoProto::tensor(name, dtype.code(), dims)
 }
 
 /// A CastLike model as the official data writes it: inputs `input` (FLOAT) and `like`

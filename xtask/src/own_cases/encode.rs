@@ -2,8 +2,7 @@
 
 use half::{bf16, f16};
 use harness::proto::{
-    Dimension, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorProto,
-    TensorShapeProto, TensorTypeProto, TypeProto, ValueInfoProto,
+    GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorProto, ValueInfoProto,
 };
 
 use super::specs::Spec;
@@ -99,23 +98,8 @@ pub(super) fn tensor_proto(name: &str, t: &T) -> TensorProto {
 }
 
 fn value_info(name: &str, t: &T) -> ValueInfoProto {
-    let dim = t
-        .shape
-        .iter()
-        .map(|&d| Dimension {
-            dim_value: Some(d as i64),
-            dim_param: None,
-        })
-        .collect();
-    ValueInfoProto {
-        name: name.into(),
-        r#type: Some(TypeProto {
-            tensor_type: Some(TensorTypeProto {
-                elem_type: t.values.code(),
-                shape: Some(TensorShapeProto { dim }),
-            }),
-        }),
-    }
+    let dims: Vec<i64> = t.shape.iter().map(|&d| d as i64).collect();
+    ValueInfoProto::tensor(name, t.values.code(), &dims)
 }
 
 pub(super) fn model(spec: &Spec) -> ModelProto {
