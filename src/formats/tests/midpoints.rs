@@ -1,8 +1,9 @@
 //! Midpoints between adjacent values of each target, one source ulp either side, and
 //! random f32/f64 samples, against the reference (and, for f64 -> f32, by construction).
 
-use super::reference::{self, f32_val, f64_val, Dy, Val};
-use super::{rules, targets, Bits, Checked, Failures, FloatFormat, RoundMode, Target, F8E8M0};
+use super::reference::{f32_val, f64_val, Dy, Val};
+use super::sweep::check_e8m0;
+use super::{rules, targets, Bits, Checked, Failures, FloatFormat, Target};
 use crate::dtype::DataType;
 use crate::formats::coverage::{E8M0_BOUNDARIES, MIDPOINTS};
 use test_rng::XorShift64;
@@ -176,23 +177,7 @@ fn e8m0_boundaries() {
         } else {
             f32_val((x as f32).to_bits())
         };
-        for (mode, up, down) in [
-            (RoundMode::Up, true, false),
-            (RoundMode::Down, false, true),
-            (RoundMode::Nearest, false, false),
-        ] {
-            for saturate in [false, true] {
-                let mut r = rules(saturate, true);
-                r.round_mode = mode;
-                let got = F8E8M0::from_exact(&x.to_exact(&r), &r).bits() as u32;
-                let want = reference::e8m0_encode(v, up, down, saturate);
-                f.check(got == want, || {
-                    format!(
-                        "{x:e} -> FLOAT8E8M0 {mode:?} sat={saturate}: got {got:#x}, want {want:#x}"
-                    )
-                });
-            }
-        }
+        check_e8m0("DOUBLE", x.to_bits(), x, v, &mut f);
     }
     f.assert_none("e8m0 boundaries");
     let mut checked = Checked::default();

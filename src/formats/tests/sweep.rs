@@ -51,7 +51,7 @@ fn sweep<S: Bits>(source: DataType, ebits: u32, mbits: u32, bias: i32) -> Checke
 }
 
 /// E8M0 in every round mode, saturating or not.
-fn check_e8m0<S: Bits>(name: &str, bits: u64, x: S, v: Val, f: &mut Failures) {
+pub(super) fn check_e8m0<S: Bits>(name: &str, bits: u64, x: S, v: Val, f: &mut Failures) {
     for (mode, up, down) in [
         (RoundMode::Up, true, false),
         (RoundMode::Down, false, true),
