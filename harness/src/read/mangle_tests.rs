@@ -202,6 +202,16 @@ fn no_panic(what: &str, bytes: &[u8], f: impl FnOnce()) -> Result<(), String> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|_| format!("{what} panicked on bytes {bytes:02x?}"))
 }
 
+/// Fails with the count and the first three reports, if any input panicked.
+fn assert_no_panics(panics: &[String]) {
+    assert!(
+        panics.is_empty(),
+        "{} panics:\n{}",
+        panics.len(),
+        panics[..panics.len().min(3)].join("\n")
+    );
+}
+
 fn decode_seed(bytes: &[u8]) -> Tensor {
     let tp = TensorProto::decode(bytes).expect("own case tensor decodes");
     decode_tensor(&tp, None).expect("own case tensor is valid")
@@ -235,12 +245,7 @@ fn mangled_tensors_never_panic() {
             panics.extend(report.err());
         }
     }
-    assert!(
-        panics.is_empty(),
-        "{} panics:\n{}",
-        panics.len(),
-        panics[..panics.len().min(3)].join("\n")
-    );
+    assert_no_panics(&panics);
 }
 
 #[test]
@@ -269,10 +274,5 @@ fn mangled_models_never_panic() {
             panics.extend(report.err());
         }
     }
-    assert!(
-        panics.is_empty(),
-        "{} panics:\n{}",
-        panics.len(),
-        panics[..panics.len().min(3)].join("\n")
-    );
+    assert_no_panics(&panics);
 }
