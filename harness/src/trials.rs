@@ -38,14 +38,20 @@ pub struct RuleChoice {
 }
 
 impl RuleChoice {
-    /// The label used in messages, with the tolerances where they apply (an `exact` trial has
-    /// only exact-compared outputs, so tolerances would mislead).
+    /// The (rtol, atol) that apply, if any: none in strict mode, and none for an `exact`
+    /// trial, whose outputs are all of exactly compared types.
+    pub fn tolerances(&self) -> Option<(f64, f64)> {
+        match (self.name, self.rule) {
+            ("exact", _) | (_, Rule::Strict) => None,
+            (_, Rule::Allclose { rtol, atol }) => Some((rtol, atol)),
+        }
+    }
+
+    /// The label used in messages, with the tolerances where they apply.
     pub fn label(&self) -> String {
-        match self.rule {
-            Rule::Allclose { rtol, atol } if self.name != "exact" => {
-                format!("{} rtol={rtol:e} atol={atol:e}", self.name)
-            }
-            _ => self.name.to_string(),
+        match self.tolerances() {
+            Some((rtol, atol)) => format!("{} rtol={rtol:e} atol={atol:e}", self.name),
+            None => self.name.to_string(),
         }
     }
 }
@@ -204,10 +210,7 @@ fn run_case(
 
 fn set_rule(rec: &mut TrialRecord, choice: &RuleChoice) {
     rec.rule = choice.name.to_string();
-    (rec.rtol, rec.atol) = match (choice.name, choice.rule) {
-        ("exact", _) | (_, Rule::Strict) => (None, None),
-        (_, Rule::Allclose { rtol, atol }) => (Some(rtol), Some(atol)),
-    };
+    (rec.rtol, rec.atol) = choice.tolerances().unzip();
 }
 
 /// Fills the record with what the model declares: opset, op type, version and value types.
