@@ -6,6 +6,8 @@ pub mod dtype;
 pub mod error;
 pub mod formats;
 pub mod ops;
+#[cfg(test)]
+mod spec_vectors;
 mod stream;
 pub mod tensor;
 

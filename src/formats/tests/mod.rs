@@ -182,10 +182,3 @@ fn check<S: Bits, T: Bits>(what: &str, r: &CastRules, inputs: &[S], expected: &[
         diff.join(", ")
     );
 }
-
-/// Parses a row of hex codes such as `"2f 2f 30"`.
-fn hex(row: &str) -> Vec<u64> {
-    row.split_whitespace()
-        .map(|h| u64::from_str_radix(h, 16).expect("test table holds hex"))
-        .collect()
-}

@@ -1,27 +1,24 @@
 //! The E8M0, FLOAT4E2M1 and 4-/2-bit integer vectors of the spec note (§3.2, §3.7, §3.8).
 
-use super::{check, hex, rules, CastRules, FloatFormat, RoundMode};
+use super::{check, rules, CastRules, FloatFormat, RoundMode};
 use super::{f16, F4E2M1, F8E8M0};
 use crate::formats::{I2, I4, U2, U4};
+use crate::spec_vectors::{
+    float4_decoded, float4_expected, hex, int2_inputs, int4_inputs, nibbles, E8M0_CODES,
+    E8M0_DECODE, E8M0_INPUT, E8M0_INPUT_F16, F4_ROW, INT2_EXPECTED, INT4_BYTES_BEFORE_24,
+    INT4_BYTES_FROM_24, QNAN_F16, QNAN_F32, UINT2_EXPECTED,
+};
 
 #[test]
 fn e8m0_vectors() {
-    let codes = hex("00 7C 7D 7E 80 80 81 82");
+    let codes = hex(E8M0_CODES);
     let r = CastRules {
         saturate: true,
         round_mode: RoundMode::Up,
         generation: super::Generation::From24,
     };
-    check::<f32, F8E8M0>(
-        "FLOAT -> E8M0",
-        &r,
-        &[0.0, 0.124, 0.25, 0.5, 1.1, 2.0, 4.0, 8.0],
-        &codes,
-    );
-    let h = hex("0000 2FF0 3400 3800 3C66 4000 4400 4800")
-        .into_iter()
-        .map(|b| f16::from_bits(b as u16))
-        .collect::<Vec<_>>();
+    check::<f32, F8E8M0>("FLOAT -> E8M0", &r, &E8M0_INPUT, &codes);
+    let h = E8M0_INPUT_F16.map(f16::from_bits);
     check::<f16, F8E8M0>("FLOAT16 -> E8M0", &r, &h, &codes);
     // §3.7 rules: the sign is ignored, -0 is 0x00, NaN and Inf give 0xFF, a subnormal rounds up to 0x01.
     for saturate in [false, true] {
@@ -41,72 +38,64 @@ fn e8m0_vectors() {
         );
     }
     let dec = |c: u8| F8E8M0::from_bits(c);
+    let ([zero, eighth], nan) = (E8M0_DECODE, 0xFF);
     check::<F8E8M0, f32>(
         "E8M0 -> FLOAT",
         &r,
-        &[dec(0x00), dec(0x7C), dec(0xFF)],
-        &[0x0040_0000, 0x3E00_0000, 0x7FC0_0000],
+        &[dec(zero.0), dec(eighth.0), dec(nan)],
+        &[zero.1, eighth.1, QNAN_F32].map(u64::from),
     );
+    // §3.7: f16 decoding rounds, so the codes around the f16 range edges are checked too.
     check::<F8E8M0, f16>(
         "E8M0 -> FLOAT16",
         &r,
         &[
-            dec(0x00),
+            dec(zero.0),
             dec(102),
             dec(103),
             dec(142),
             dec(143),
-            dec(0x7C),
-            dec(0xFF),
+            dec(eighth.0),
+            dec(nan),
         ],
-        &[0x0000, 0x0000, 0x0001, 0x7800, 0x7C00, 0x3000, 0x7E00],
+        &[zero.2, 0x0000, 0x0001, 0x7800, 0x7C00, eighth.2, QNAN_F16].map(u64::from),
     );
 }
 
 #[test]
 fn float4_vectors() {
-    let (inf, nan) = (f32::INFINITY, f32::NAN);
-    let input = [
-        0.48, 0.25, 1.05, -3.5, -8.0, 9.0, 1e6, 1e-7, nan, inf, inf, -inf, -4.0, 0.01, -0.0,
-    ];
-    for (from24, nan_code) in [(false, "7"), (true, "8")] {
+    for from24 in [false, true] {
+        let row: Vec<u64> = float4_expected(from24).into_iter().map(u64::from).collect();
         for saturate in [false, true] {
-            let row = format!("1 0 2 E F 7 7 0 {nan_code} 7 7 F E 0 8");
             check::<f32, F4E2M1>(
                 "FLOAT -> FLOAT4E2M1",
                 &rules(saturate, from24),
-                &input,
-                &hex(&row),
+                &F4_ROW,
+                &row,
             );
         }
-        let back: Vec<F4E2M1> = hex("1 0 2 E F 7 7 0 7 7 7 F E 0 8")
+        // Decodes the codes of version 23 (NaN slot 0x7 -> 6) in both generations: decoding
+        // does not depend on the version.
+        let back: Vec<F4E2M1> = float4_expected(false)
             .into_iter()
-            .map(|c| F4E2M1::from_bits(c as u8))
+            .map(F4E2M1::from_bits)
             .collect();
-        let want = [
-            0.5f32, 0.0, 1.0, -4.0, -6.0, 6.0, 6.0, 0.0, 6.0, 6.0, 6.0, -6.0, -4.0, 0.0, -0.0,
-        ]
-        .map(|v| u64::from(v.to_bits()));
+        let want: Vec<u64> = float4_decoded(false)
+            .into_iter()
+            .map(|v| u64::from(v.to_bits()))
+            .collect();
         check::<F4E2M1, f32>("FLOAT4E2M1 -> FLOAT", &rules(true, from24), &back, &want);
     }
     // -NaN from Cast-24 on gives +0 (the sign flips, as for +NaN -> 0x8).
-    check::<f32, F4E2M1>("FLOAT4E2M1 -NaN", &rules(true, true), &[-nan], &[0x0]);
-}
-
-/// The low nibbles of packed bytes, low nibble first.
-fn nibbles(bytes: &str) -> Vec<u8> {
-    hex(bytes)
-        .into_iter()
-        .flat_map(|b| [(b & 0xF) as u8, (b >> 4) as u8])
-        .collect()
+    check::<f32, F4E2M1>("FLOAT4E2M1 -NaN", &rules(true, true), &[-f32::NAN], &[0x0]);
 }
 
 #[test]
 fn int4_and_int2_vectors() {
-    let inputs: Vec<f32> = (-9..=15).map(|v| v as f32).collect();
+    let inputs = int4_inputs();
     // Cast-21 INT4 output of 1.17.0 (§4.1), and the Cast-24+ INT4 bytes of §3.8; last nibble is padding.
-    let before = nibbles("88 a9 cb ed 0f 21 43 65 77 77 77 77 07");
-    let after = nibbles("87 a9 cb ed 0f 21 43 65 87 a9 cb ed 0f");
+    let before = nibbles(INT4_BYTES_BEFORE_24);
+    let after = nibbles(INT4_BYTES_FROM_24);
     for (from24, want) in [(false, before), (true, after)] {
         let r = rules(true, from24);
         let got: Vec<u8> = inputs
@@ -138,8 +127,9 @@ fn int4_and_int2_vectors() {
         }
     }
     let r = rules(true, true);
-    let two: Vec<(i8, u8)> = (-3..=3)
-        .map(|v| (v as f32).to_exact(&r))
+    let two: Vec<(i8, u8)> = int2_inputs()
+        .into_iter()
+        .map(|v| v.to_exact(&r))
         .map(|e| {
             (
                 I2::from_exact(&e, &r).get(),
@@ -147,9 +137,6 @@ fn int4_and_int2_vectors() {
             )
         })
         .collect();
-    assert_eq!(
-        two,
-        [(1, 1), (-2, 2), (-1, 3), (0, 0), (1, 1), (-2, 2), (-1, 3)],
-        "INT2/UINT2 from -3..=3"
-    );
+    let want: Vec<(i8, u8)> = INT2_EXPECTED.into_iter().zip(UINT2_EXPECTED).collect();
+    assert_eq!(two, want, "INT2/UINT2 from -3..=3");
 }

@@ -4,25 +4,18 @@ use super::{cast, codes, int, map, row, run_op, tensor, text};
 use crate::dtype::DataType;
 use crate::formats::F8E4M3FN;
 use crate::ops::OpKind;
+use crate::spec_vectors::{F16_EXAMPLE_EXPECTED, F16_EXAMPLE_INPUT};
 use half::f16;
 
 #[test]
 fn ieee_floats_among_themselves_3_6() {
-    let input = row(&[
-        f32::from_bits(0x3F51_040C),
-        f32::NAN,
-        f32::INFINITY,
-        f32::NEG_INFINITY,
-    ]);
+    let input = row(&F16_EXAMPLE_INPUT);
     let out = cast(6, DataType::Float16, &[], &input);
-    assert_eq!(
-        map(&out, f16::to_bits),
-        vec![0x3A88, 0x7E00, 0x7C00, 0xFC00]
-    );
+    assert_eq!(map(&out, f16::to_bits), F16_EXAMPLE_EXPECTED.to_vec());
     let out = cast(6, DataType::Double, &[], &input);
     assert_eq!(
         map(&out, f64::to_bits)[0],
-        f64::from(f32::from_bits(0x3F51_040C)).to_bits()
+        f64::from(F16_EXAMPLE_INPUT[0]).to_bits()
     );
     // f64 → f16 rounds once from f64: 1 + 2^-11 + 2^-40 is just above the tie between
     // 1 and 1 + 2^-10, so it rounds up; through f32 it would become the tie and go to 1.

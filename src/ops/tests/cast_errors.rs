@@ -5,6 +5,7 @@ use crate::dtype::DataType;
 use crate::error::Error;
 use crate::formats::{Complex64, F8E4M3FN, I2};
 use crate::ops::{AttrValue, Attribute, OpKind, OpVersion};
+use crate::spec_vectors::{FLOAT_TO_STRING, STRING_TO_FLOAT};
 use crate::tensor::Tensor;
 use half::bf16;
 
@@ -133,15 +134,7 @@ fn rejects_unparsable_strings_naming_the_element() {
 
 #[test]
 fn strings_to_float_3_9() {
-    let s = strings(&[
-        "0.47892547",
-        "0.816468",
-        "0.7229038",
-        "NaN",
-        "INF",
-        "+INF",
-        "-INF",
-    ]);
+    let s = strings(&STRING_TO_FLOAT.map(|(text, _)| text));
     let out = cast_ok(13, DataType::Float, &s);
     let bits: Vec<u32> = out
         .as_slice::<f32>()
@@ -149,18 +142,7 @@ fn strings_to_float_3_9() {
         .iter()
         .map(|x| x.to_bits())
         .collect();
-    assert_eq!(
-        bits,
-        vec![
-            0x3EF5_35B8,
-            0x3F51_040C,
-            0x3F39_1039,
-            0x7FC0_0000,
-            0x7F80_0000,
-            0x7F80_0000,
-            0xFF80_0000
-        ]
-    );
+    assert_eq!(bits, STRING_TO_FLOAT.map(|(_, bits)| bits).to_vec());
     let s = strings(&["nan", "inf", "-Inf", "1e3", " 2.5 ", "-1.25E-1"]);
     let out = cast_ok(9, DataType::Double, &s);
     let v = out.as_slice::<f64>().expect("f64");
@@ -190,10 +172,12 @@ fn strings_to_integers_and_bool() {
 
 #[test]
 fn float_to_string_3_9() {
-    let bits = [0x3F7A_0D04u32, 0x3D20_8361, 0x3D83_5FC3, 0x3DF6_299D];
-    let input = tensor(&[4], bits.map(f32::from_bits).to_vec());
+    let input = tensor(
+        &[4],
+        FLOAT_TO_STRING.map(|(b, _)| f32::from_bits(b)).to_vec(),
+    );
     let out = cast_ok(13, DataType::String, &input);
-    let want = ["0.9767611", "0.039187793", "0.064147495", "0.12019656"];
+    let want = FLOAT_TO_STRING.map(|(_, text)| text);
     assert_eq!(out.as_slice::<String>().expect("strings"), want.as_slice());
     let special = tensor(&[4], vec![f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.0]);
     let out = cast_ok(13, DataType::String, &special);

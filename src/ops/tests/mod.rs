@@ -65,12 +65,6 @@ fn row(values: &[f32]) -> Tensor {
     tensor(&[values.len()], values.to_vec())
 }
 
-fn hex(s: &str) -> Vec<u8> {
-    s.split_whitespace()
-        .map(|h| u8::from_str_radix(h, 16).expect("hex fixture"))
-        .collect()
-}
-
 fn codes(t: &Tensor) -> Vec<u8> {
     match t.dtype() {
         DataType::Float8E4M3FN => map(t, F8E4M3FN::to_bits),
