@@ -16,5 +16,6 @@ pub mod runner;
 #[cfg(test)]
 mod testdir;
 pub mod trials;
+pub mod worker;
 
 pub use error::Error;

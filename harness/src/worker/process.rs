@@ -1,0 +1,196 @@
+//! One worker process: start, hello, one request line and one answer line per data set,
+//! with a deadline on every answer and its stderr drained into a short tail for messages.
+
+use super::protocol::{parse_hello, parse_reply, request_line, Failure, Hello, Request};
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+/// How many stderr lines a message quotes, and how long each may be.
+const TAIL_LINES: usize = 12;
+const TAIL_LINE_CHARS: usize = 300;
+
+/// A worker command: its argument vector (run without a shell) and the answer deadline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkerSpec {
+    /// The program and its arguments.
+    pub argv: Vec<String>,
+    /// How long a hello or an answer may take before the worker is killed.
+    pub timeout: Duration,
+}
+
+impl WorkerSpec {
+    /// A spec from a command line split as a POSIX shell would, without running one.
+    pub fn from_command_line(line: &str, timeout: Duration) -> Result<WorkerSpec, String> {
+        let argv = shlex::split(line)
+            .ok_or_else(|| format!("worker command line '{line}' has an unclosed quote"))?;
+        if argv.is_empty() {
+            return Err("the worker command line is empty".into());
+        }
+        Ok(WorkerSpec { argv, timeout })
+    }
+}
+
+/// The last lines a worker wrote to stderr, kept while a thread drains the pipe.
+#[derive(Clone, Default)]
+struct Tail(Arc<Mutex<VecDeque<String>>>);
+
+impl Tail {
+    fn push(&self, line: String) {
+        let mut lines = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if lines.len() == TAIL_LINES {
+            lines.pop_front();
+        }
+        let mut line = line;
+        if line.chars().count() > TAIL_LINE_CHARS {
+            line = line.chars().take(TAIL_LINE_CHARS).collect::<String>() + "...";
+        }
+        lines.push_back(line);
+    }
+
+    fn quote(&self) -> String {
+        let lines = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if lines.is_empty() {
+            return String::new();
+        }
+        let body: Vec<String> = lines.iter().map(|l| format!("  | {l}")).collect();
+        format!("\nlast lines of the worker's stderr:\n{}", body.join("\n"))
+    }
+}
+
+/// A live worker process that has said a valid hello.
+pub struct Worker {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<std::io::Result<String>>,
+    tail: Tail,
+    timeout: Duration,
+    hello: Hello,
+    next_id: u64,
+}
+
+impl Worker {
+    /// Starts `spec` and waits for its hello line.
+    pub fn start(spec: &WorkerSpec) -> Result<Worker, Failure> {
+        let mut child = Command::new(&spec.argv[0])
+            .args(&spec.argv[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| Failure::Crash(format!("cannot start worker '{}': {e}", spec.argv[0])))?;
+        let (stdin, stdout, stderr) =
+            match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
+                (Some(i), Some(o), Some(e)) => (i, o, e),
+                _ => {
+                    return Err(Failure::Crash(
+                        "the worker's pipes could not be opened".into(),
+                    ))
+                }
+            };
+        let tail = Tail::default();
+        let drain = tail.clone();
+        thread::spawn(move || {
+            BufReader::new(stderr)
+                .lines()
+                .map_while(Result::ok)
+                .for_each(|l| drain.push(l))
+        });
+        let (send, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let stop = line.is_err();
+                if send.send(line).is_err() || stop {
+                    break;
+                }
+            }
+        });
+        let mut worker = Worker {
+            child,
+            stdin,
+            lines,
+            tail,
+            timeout: spec.timeout,
+            hello: Hello::default(),
+            next_id: 1,
+        };
+        let line = worker.next_line("its hello line")?;
+        worker.hello = parse_hello(&line).map_err(|e| worker.with_tail(Failure::Protocol(e)))?;
+        Ok(worker)
+    }
+
+    /// What the worker said in its hello.
+    pub fn hello(&self) -> &Hello {
+        &self.hello
+    }
+
+    /// Sends one data set and waits for its answer. After any failure but `Unsupported` and
+    /// `Error`, the worker is in an unknown state: drop it and start a fresh one.
+    pub fn run(&mut self, request: &Request<'_>) -> Result<(), Failure> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let line = request_line(id, request);
+        if let Err(e) = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush()) {
+            let crash = self.exited(&format!("could not take the request ({e})"));
+            return Err(self.with_tail(crash));
+        }
+        let answer = self.next_line("its answer")?;
+        // A protocol failure quotes stderr; a failure the worker reported speaks for itself.
+        parse_reply(&answer, id).map_err(|f| self.with_tail(f))?
+    }
+
+    /// The next stdout line, or the failure that stands in for it.
+    fn next_line(&mut self, what: &str) -> Result<String, Failure> {
+        match self.lines.recv_timeout(self.timeout) {
+            Ok(Ok(line)) => Ok(line),
+            Ok(Err(e)) => Err(self.with_tail(Failure::Protocol(format!(
+                "stdout is not UTF-8 text while waiting for {what}: {e}"
+            )))),
+            Err(RecvTimeoutError::Timeout) => {
+                let _ = self.child.kill();
+                Err(self.with_tail(Failure::Timeout(format!(
+                    "{what} did not come within {} s (ONNX_CONFORMANCE_TIMEOUT); the worker was killed",
+                    self.timeout.as_secs_f64()
+                ))))
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let crash = self.exited(&format!("closed stdout before {what}"));
+                Err(self.with_tail(crash))
+            }
+        }
+    }
+
+    /// A crash, with the exit status if the process has ended.
+    fn exited(&mut self, what: &str) -> Failure {
+        // The stdout EOF can come a moment before the exit status is ready.
+        let status = (0..50).find_map(|_| match self.child.try_wait() {
+            Ok(Some(s)) => Some(s.to_string()),
+            Ok(None) => {
+                thread::sleep(Duration::from_millis(2));
+                None
+            }
+            Err(_) => None,
+        });
+        Failure::Crash(match status {
+            Some(s) => format!("the worker {what} and exited ({s})"),
+            None => format!("the worker {what}"),
+        })
+    }
+
+    fn with_tail(&self, failure: Failure) -> Failure {
+        // The drain thread may still be reading the last lines of a dying worker.
+        thread::sleep(Duration::from_millis(20));
+        failure.with_detail(&self.tail.quote())
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

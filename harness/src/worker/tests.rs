@@ -1,0 +1,279 @@
+//! Worker protocol tests: the line parsers, then real processes (POSIX sh scripts) that
+//! behave well, crash, hang, lie or flood stderr.
+
+use super::*;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const HELLO: &str = r#"printf '{"protocol": 1, "runtime": "fake", "version": "0.1"}\n'"#;
+
+/// A worker running `script` under sh, with a short deadline.
+fn sh(script: &str) -> WorkerBackend {
+    sh_with_timeout(script, Duration::from_secs(5))
+}
+
+fn sh_with_timeout(script: &str, timeout: Duration) -> WorkerBackend {
+    WorkerBackend::new(WorkerSpec {
+        argv: vec!["sh".into(), "-c".into(), script.into()],
+        timeout,
+    })
+}
+
+/// A loop answering every request with `answer`, where `$id` is the request's id.
+fn answering(answer: &str) -> String {
+    format!(
+        r#"{HELLO}; while read -r line; do id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/'); printf '%s\n' "{answer}"; done"#
+    )
+}
+
+fn request() -> Request<'static> {
+    Request {
+        model: Path::new("/nonexistent/model.onnx"),
+        inputs: vec![IoValue {
+            name: "x",
+            path: Path::new("/nonexistent/input_0.pb"),
+        }],
+        outputs: vec![IoValue {
+            name: "y",
+            path: Path::new("/nonexistent/output_0.pb"),
+        }],
+    }
+}
+
+fn failure(backend: &mut WorkerBackend) -> Failure {
+    match backend.run(&request()) {
+        Ok(()) => panic!("expected a failure"),
+        Err(f) => f,
+    }
+}
+
+#[test]
+fn hello_lines() {
+    let ok = parse_hello(r#"{"protocol": 1, "runtime": "rt", "version": "2.0"}"#).unwrap();
+    assert_eq!((ok.runtime.as_str(), ok.version.as_str()), ("rt", "2.0"));
+    let cases = [
+        (
+            r#"{"protocol": 2, "runtime": "rt", "version": "1"}"#,
+            "speaks protocol 2",
+        ),
+        (r#"{"runtime": "rt", "version": "1"}"#, "no \"protocol\""),
+        (r#"{"protocol": 1, "version": "1"}"#, "no \"runtime\""),
+        (
+            r#"{"protocol": 1, "runtime": 5, "version": "1"}"#,
+            "not a string",
+        ),
+        ("hello there", "not JSON"),
+        ("[1]", "not a JSON object"),
+    ];
+    for (line, expect) in cases {
+        let e = parse_hello(line).unwrap_err();
+        assert!(e.contains(expect), "{line}: {e}");
+    }
+}
+
+#[test]
+fn reply_lines() {
+    assert_eq!(parse_reply(r#"{"id": 3, "ok": true}"#, 3), Ok(Ok(())));
+    assert_eq!(
+        parse_reply(
+            r#"{"id": 3, "ok": false, "stage": "load", "error": "no kernel"}"#,
+            3
+        ),
+        Ok(Err(Failure::Unsupported("no kernel".into())))
+    );
+    for stage in ["input", "run", "output"] {
+        let line = format!(r#"{{"id": 3, "ok": false, "stage": "{stage}", "error": "boom"}}"#);
+        assert_eq!(
+            parse_reply(&line, 3),
+            Ok(Err(Failure::Error {
+                stage: stage.into(),
+                message: "boom".into()
+            }))
+        );
+    }
+    let violations = [
+        (r#"{"id": 4, "ok": true}"#, "has id 4, but request 3"),
+        (r#"{"ok": true}"#, "no \"id\""),
+        (r#"{"id": 3}"#, "no boolean \"ok\""),
+        (
+            r#"{"id": 3, "ok": false, "stage": "boot", "error": "x"}"#,
+            "stage \"boot\"",
+        ),
+        (r#"{"id": 3, "ok": false, "stage": "run"}"#, "no \"error\""),
+        ("garbage", "not JSON"),
+    ];
+    for (line, expect) in violations {
+        match parse_reply(line, 3) {
+            Err(Failure::Protocol(m)) => assert!(m.contains(expect), "{line}: {m}"),
+            other => panic!("{line}: expected a protocol violation, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_command_line_is_split_as_a_shell_would() {
+    let spec = WorkerSpec::from_command_line(
+        r#"python3 -u "my worker.py" --flag='a b'"#,
+        Duration::from_secs(1),
+    )
+    .unwrap();
+    assert_eq!(spec.argv, ["python3", "-u", "my worker.py", "--flag=a b"]);
+    assert!(WorkerSpec::from_command_line("", Duration::from_secs(1)).is_err());
+    assert!(WorkerSpec::from_command_line("python3 'open", Duration::from_secs(1)).is_err());
+}
+
+#[test]
+fn a_well_behaved_worker_answers_every_request() {
+    let mut backend = sh(&answering(r#"{\"id\": $id, \"ok\": true}"#));
+    assert_eq!(backend.hello().unwrap().runtime, "fake");
+    for _ in 0..3 {
+        assert_eq!(backend.run(&request()), Ok(()));
+    }
+}
+
+#[test]
+fn the_request_line_carries_the_paths() {
+    let dir = std::env::temp_dir().join(format!("worker-req-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let seen = dir.join("seen.txt");
+    let script = answering(r#"{\"id\": $id, \"ok\": true}"#).replace(
+        "while read -r line; do",
+        &format!(
+            "while read -r line; do printf '%s\\n' \"$line\" >> '{}';",
+            seen.display()
+        ),
+    );
+    sh(&script).run(&request()).unwrap();
+    let line = std::fs::read_to_string(&seen).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let v: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+    assert_eq!(v["id"], 1);
+    assert_eq!(v["model"], "/nonexistent/model.onnx");
+    assert_eq!(v["inputs"][0]["name"], "x");
+    assert_eq!(v["inputs"][0]["path"], "/nonexistent/input_0.pb");
+    assert_eq!(v["outputs"][0]["path"], "/nonexistent/output_0.pb");
+}
+
+#[test]
+fn refusals_and_errors_keep_the_worker() {
+    let script = format!(
+        r#"{HELLO}; n=0; while read -r line; do n=$((n+1)); id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/'); if [ $n = 1 ]; then printf '{{"id": %s, "ok": false, "stage": "load", "error": "no FLOAT4E2M1 kernel"}}\n' $id; else printf '{{"id": %s, "ok": false, "stage": "run", "error": "pid %s"}}\n' $id $$; fi; done"#
+    );
+    let mut backend = sh(&script);
+    assert_eq!(
+        failure(&mut backend),
+        Failure::Unsupported("no FLOAT4E2M1 kernel".into())
+    );
+    let first = failure(&mut backend);
+    let second = failure(&mut backend);
+    assert!(
+        matches!(&first, Failure::Error { stage, .. } if stage == "run"),
+        "{first:?}"
+    );
+    assert_eq!(first, second, "the same process answers both");
+}
+
+#[test]
+fn a_worker_without_hello_is_a_crash_or_timeout() {
+    let f = sh("echo 'starting up' >&2; exit 3").hello().unwrap_err();
+    assert!(
+        matches!(&f, Failure::Crash(m) if m.contains("before its hello") && m.contains("starting up")),
+        "{f}"
+    );
+    let started = Instant::now();
+    let f = sh_with_timeout("sleep 30", Duration::from_millis(300))
+        .hello()
+        .unwrap_err();
+    assert!(
+        matches!(&f, Failure::Timeout(m) if m.contains("its hello line did not come within 0.3 s")),
+        "{f}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn another_protocol_version_or_garbage_hello_is_refused() {
+    let f = sh(r#"printf '{"protocol": 7, "runtime": "x", "version": "1"}\n'; cat"#)
+        .hello()
+        .unwrap_err();
+    assert!(
+        matches!(&f, Failure::Protocol(m) if m.contains("speaks protocol 7")),
+        "{f}"
+    );
+    let f = sh("echo READY; cat").hello().unwrap_err();
+    assert!(
+        matches!(&f, Failure::Protocol(m) if m.contains("not JSON")),
+        "{f}"
+    );
+}
+
+#[test]
+fn a_missing_program_is_a_crash_naming_it() {
+    let mut backend = WorkerBackend::new(WorkerSpec {
+        argv: vec!["/nonexistent/worker-binary".into()],
+        timeout: Duration::from_secs(1),
+    });
+    let f = backend.hello().unwrap_err();
+    assert!(
+        matches!(&f, Failure::Crash(m) if m.contains("/nonexistent/worker-binary")),
+        "{f}"
+    );
+}
+
+#[test]
+fn a_crash_mid_run_is_reported_and_a_fresh_worker_serves_the_next_case() {
+    // Each process crashes on its second request: a fresh process serves the next one.
+    let script = format!(
+        r#"{HELLO}; n=0; while read -r line; do n=$((n+1)); id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/'); if [ $n = 2 ]; then echo "segfault in kernel" >&2; exit 139; fi; printf '{{"id": %s, "ok": true}}\n' $id; done"#
+    );
+    let mut backend = sh(&script);
+    assert_eq!(backend.run(&request()), Ok(()));
+    let f = failure(&mut backend);
+    assert!(
+        matches!(&f, Failure::Crash(m) if m.contains("segfault in kernel")),
+        "{f}"
+    );
+    assert_eq!(backend.run(&request()), Ok(()), "a fresh worker answers");
+}
+
+#[test]
+fn a_hang_is_a_timeout_and_the_worker_is_replaced() {
+    let script = format!(
+        r#"{HELLO}; n=0; while read -r line; do n=$((n+1)); id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/'); if [ $n = 1 ]; then sleep 30; fi; printf '{{"id": %s, "ok": true}}\n' $id; done"#
+    );
+    let mut backend = sh_with_timeout(&script, Duration::from_millis(500));
+    let started = Instant::now();
+    let f = failure(&mut backend);
+    assert!(matches!(&f, Failure::Timeout(_)), "{f}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    // The replacement's first request hangs as well (the same script), which shows it is new.
+    assert!(matches!(failure(&mut backend), Failure::Timeout(_)));
+}
+
+#[test]
+fn garbage_and_wrong_ids_are_protocol_violations() {
+    let f = failure(&mut sh(&answering("not json at all")));
+    assert!(
+        matches!(&f, Failure::Protocol(m) if m.contains("not JSON")),
+        "{f}"
+    );
+    let f = failure(&mut sh(&answering(r#"{\"id\": 99, \"ok\": true}"#)));
+    assert!(
+        matches!(&f, Failure::Protocol(m) if m.contains("has id 99")),
+        "{f}"
+    );
+}
+
+#[test]
+fn a_worker_flooding_stderr_still_passes() {
+    // 4 MiB of stderr before every answer: far beyond a pipe buffer, so only a drained
+    // stderr lets the worker reach its answer.
+    let flood = r#"head -c 4194304 /dev/zero | tr '\0' 'e' >&2; echo >&2"#;
+    let script = format!(
+        r#"{flood}; {HELLO}; while read -r line; do id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/'); {flood}; printf '{{"id": %s, "ok": true}}\n' $id; done"#
+    );
+    let mut backend = sh(&script);
+    for _ in 0..2 {
+        assert_eq!(backend.run(&request()), Ok(()));
+    }
+}
