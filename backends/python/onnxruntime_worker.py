@@ -1,0 +1,78 @@
+"""Protocol-1 worker over onnxruntime's Python API, feeding raw OrtValues bit for bit."""
+
+import ctypes
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+
+from worker_loop import StageError, serve, stage
+
+# onnxruntime names element types as "tensor(<name>)"; map the names, never the integers,
+# because its C enum numbers some types (UINT2, INT2, FLOAT8E8M0) unlike TensorProto.
+ONNX_TYPE_BY_ORT_NAME = {
+    name.lower(): code
+    for name, code in onnx.TensorProto.DataType.items()
+    if name != "UNDEFINED"
+}
+
+sessions = {}
+
+
+def session(path):
+    s = sessions.get(path)
+    if s is None:
+        options = ort.SessionOptions()
+        options.log_severity_level = 3
+        s = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+        sessions[path] = s
+    return s
+
+
+def to_ortvalue(tensor):
+    dims = list(tensor.dims)
+    if tensor.data_type == onnx.TensorProto.STRING:
+        values = np.array([s.decode("utf-8") for s in tensor.string_data], dtype=object)
+        return ort.OrtValue.ortvalue_from_numpy(values.reshape(dims))
+    value = ort.OrtValue.ortvalue_from_shape_and_type(dims, tensor.data_type)
+    raw = tensor.raw_data
+    size = value.tensor_size_in_bytes()
+    if len(raw) != size:
+        raise ValueError(f"raw_data has {len(raw)} bytes, the OrtValue {size}")
+    if size:
+        ctypes.memmove(value.data_ptr(), raw, size)
+    return value
+
+
+def to_tensor_proto(value, name):
+    type_name = value.data_type()
+    if not (type_name.startswith("tensor(") and type_name.endswith(")")):
+        raise ValueError(f"output '{name}' is a {type_name}, not a tensor")
+    elem = type_name[len("tensor("):-1]
+    code = ONNX_TYPE_BY_ORT_NAME.get(elem)
+    if code is None:
+        raise ValueError(f"output '{name}' has element type {elem}, unknown to onnx")
+    t = onnx.TensorProto(name=name, data_type=code, dims=value.shape())
+    if code == onnx.TensorProto.STRING:
+        t.string_data.extend(s.encode("utf-8") for s in value.numpy().reshape(-1))
+    else:
+        size = value.tensor_size_in_bytes()
+        t.raw_data = ctypes.string_at(value.data_ptr(), size) if size else b""
+    return t
+
+
+def run_case(request):
+    sess = stage("load", session, request["model"])
+    feeds = {}
+    for inp in request["inputs"]:
+        tensor = stage("input", onnx.load_tensor, inp["path"])
+        feeds[inp["name"]] = stage("input", to_ortvalue, tensor)
+    names = [o["name"] for o in request["outputs"]]
+    results = stage("run", sess.run_with_ort_values, names, feeds)
+    for o, value in zip(request["outputs"], results):
+        proto = stage("output", to_tensor_proto, value, o["name"])
+        stage("output", onnx.save_tensor, proto, o["path"])
+
+
+if __name__ == "__main__":
+    serve("onnxruntime", ort.__version__, run_case)

@@ -1,0 +1,43 @@
+"""Protocol-1 worker over onnx.reference.ReferenceEvaluator."""
+
+import onnx
+from onnx import numpy_helper
+from onnx.reference import ReferenceEvaluator
+
+from worker_loop import serve, stage
+
+evaluators = {}
+
+
+def evaluator(path):
+    e = evaluators.get(path)
+    if e is None:
+        e = ReferenceEvaluator(onnx.load(path))
+        evaluators[path] = e
+    return e
+
+
+def to_tensor_proto(value, name, code):
+    t = numpy_helper.from_array(value, name)
+    if t.data_type != code and code is not None:
+        # numpy lacks most small formats: ml_dtypes arrays carry them, plain ones do not.
+        raise ValueError(f"output '{name}' came back as data_type {t.data_type}, graph says {code}")
+    return t
+
+
+def run_case(request):
+    ev = stage("load", evaluator, request["model"])
+    declared = {o.name: o.type.tensor_type.elem_type for o in ev.proto_.graph.output}
+    feeds = {}
+    for inp in request["inputs"]:
+        tensor = stage("input", onnx.load_tensor, inp["path"])
+        feeds[inp["name"]] = stage("input", numpy_helper.to_array, tensor)
+    names = [o["name"] for o in request["outputs"]]
+    results = stage("run", ev.run, names, feeds)
+    for o, value in zip(request["outputs"], results):
+        proto = stage("output", to_tensor_proto, value, o["name"], declared.get(o["name"]))
+        stage("output", onnx.save_tensor, proto, o["path"])
+
+
+if __name__ == "__main__":
+    serve("onnx-reference", onnx.__version__, run_case)
