@@ -42,6 +42,9 @@ pub struct KnownFailure {
     /// this entry.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub expect: Vec<String>,
+    /// The failure kind the trial must fail with (`mismatch`, `unsupported`, ...), if given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure_kind: Option<crate::backend::FailureKind>,
 }
 
 /// The known-failures file.
@@ -226,6 +229,7 @@ mod tests {
             kind: "upstream data corrupt".into(),
             reason: "evidence".into(),
             expect: expect.iter().map(|s| s.to_string()).collect(),
+            failure_kind: None,
         }
     }
 

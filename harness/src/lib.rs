@@ -1,5 +1,6 @@
 //! Reads ONNX backend node-test cases, runs them against `onnx_conformance`, compares, reports.
 
+pub mod backend;
 pub mod case;
 pub mod compare;
 pub mod diag;

@@ -1,6 +1,7 @@
 //! The conformance binary's main: settings from the environment, one libtest-mimic trial per
 //! case, then the reports and the per-opset summary after the libtest summary.
 
+use crate::backend::{self, BackendHandle, Selected};
 use crate::discover::{discover, Spec, SpecKind};
 use crate::error::Error;
 use crate::known::{KnownFailures, Tolerances};
@@ -40,6 +41,7 @@ pub fn main(workspace: &Path) -> ExitCode {
         format: 1,
         strict: ctx.strict,
         data: data.display().to_string(),
+        backend: ctx.backend.info(),
         trials,
     };
     let run_id = std::env::var(nextest::RUN_ID_VAR).ok();
@@ -133,18 +135,32 @@ pub fn prepare(
         .filter(|v| !v.is_empty())
         .map(|v| workspace.join(PathBuf::from(v)));
     let tests = workspace.join("tests");
-    let known = KnownFailures::load(&tests.join("known-failures.json")).unwrap_or_else(|e| {
-        problem("settings/known-failures", e.to_string());
-        KnownFailures::default()
-    });
-    let tolerances = Tolerances::load(&tests.join("tolerances.json")).unwrap_or_else(|e| {
-        problem("settings/tolerances", e.to_string());
-        Tolerances::default()
-    });
     let target = match env("CARGO_TARGET_DIR") {
         Some(dir) if !dir.is_empty() => workspace.join(PathBuf::from(dir)),
         _ => workspace.join("target"),
     };
+    let selected = backend::select(workspace, &target, env).unwrap_or_else(|e| {
+        problem("settings/backend", e);
+        Selected {
+            backend: BackendHandle::default(),
+            known_failures: None,
+            report_subdir: "backend-unavailable".into(),
+        }
+    });
+    // The native list must exist; another backend's list is empty until one is written.
+    let known = match &selected.known_failures {
+        Some(path) if path.exists() || selected.report_subdir.is_empty() => {
+            KnownFailures::load(path).unwrap_or_else(|e| {
+                problem("settings/known-failures", e.to_string());
+                KnownFailures::default()
+            })
+        }
+        _ => KnownFailures::default(),
+    };
+    let tolerances = Tolerances::load(&tests.join("tolerances.json")).unwrap_or_else(|e| {
+        problem("settings/tolerances", e.to_string());
+        Tolerances::default()
+    });
     let mut specs = discover(workspace, data_override.as_deref());
     if data_override.is_none() && specs.iter().all(|s| matches!(s.kind, SpecKind::Case(_))) {
         let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
@@ -154,8 +170,16 @@ pub fn prepare(
             .map(|e| format!("{:?}", e.pattern))
             .collect();
         if !stale.is_empty() {
+            let list = selected
+                .known_failures
+                .as_deref()
+                .and_then(|p| p.strip_prefix(workspace).ok())
+                .map_or_else(
+                    || "the known-failures list".into(),
+                    |p| p.display().to_string(),
+                );
             let msg = format!(
-                "tests/known-failures.json has entries that match no trial (remove or fix them): {}",
+                "{list} has entries that match no trial (remove or fix them): {}",
                 stale.join(", ")
             );
             problem("settings/known-failures-stale", msg);
@@ -166,8 +190,12 @@ pub fn prepare(
         strict,
         known,
         tolerances,
-        out_dir: target.join("onnx-conformance"),
+        out_dir: match selected.report_subdir.as_str() {
+            "" => target.join("onnx-conformance"),
+            sub => target.join("onnx-conformance").join(sub),
+        },
         data_override,
+        backend: selected.backend,
     };
     (ctx, specs)
 }

@@ -1,13 +1,14 @@
 //! Running one trial: load the case, run each data set, compare, judge against the known
 //! failures, and record everything the reports need. Never panics outward.
 
+use crate::backend::{BackendHandle, FailureKind};
 use crate::case::{Case, ValueInfo};
 use crate::compare::{compare_outputs, is_exact_type, Rule};
 use crate::diag::{describe, dump, failure_dir, rerun_command};
 use crate::discover::{CaseSpec, Spec, SpecKind};
 use crate::known::{judge, KnownFailures, Outcome, Tolerances};
+use crate::read;
 use crate::report::TrialRecord;
-use crate::{exec, read};
 use onnx_conformance::ops::OpVersion;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -26,6 +27,8 @@ pub struct Context {
     pub out_dir: PathBuf,
     /// `ONNX_BACKEND_DATA`, if set.
     pub data_override: Option<PathBuf>,
+    /// The runtime under test (`ONNX_CONFORMANCE_BACKEND`; native by default).
+    pub backend: BackendHandle,
 }
 
 /// The comparison rule of a trial and how the report names it.
@@ -85,8 +88,9 @@ impl Context {
 pub fn run(ctx: &Context, spec: &Spec) -> TrialRecord {
     let start = Instant::now();
     let mut rec = blank_record(spec);
+    rec.backend = ctx.backend.info();
     let result = match &spec.kind {
-        SpecKind::Guard(msg) => Err(msg.clone()),
+        SpecKind::Guard(msg) => Err((FailureKind::Error, msg.clone())),
         SpecKind::Case(case) => {
             let attempt = || run_case(ctx, &spec.name, case, &mut rec);
             catch_unwind(AssertUnwindSafe(attempt)).unwrap_or_else(|payload| {
@@ -95,9 +99,23 @@ pub fn run(ctx: &Context, spec: &Spec) -> TrialRecord {
                     .map(String::as_str)
                     .or_else(|| payload.downcast_ref::<&str>().copied())
                     .unwrap_or("(no message)");
-                Err(format!("panicked: {what}"))
+                Err((FailureKind::Error, format!("panicked: {what}")))
             })
         }
+    };
+    let entry = ctx.known.find(&spec.name);
+    // A known failure of another kind than listed is another failure: judge it as one.
+    let (kind, result) = match result {
+        Ok(()) => (None, Ok(())),
+        Err((kind, msg)) => match entry.and_then(|e| e.failure_kind) {
+            Some(want) if want != kind => (
+                Some(kind),
+                Err(format!(
+                    "failure kind {kind}, but the known-failures entry expects {want}: {msg}"
+                )),
+            ),
+            _ => (Some(kind), Err(msg)),
+        },
     };
     let result = result.map_err(|msg| match &spec.kind {
         SpecKind::Guard(_) => msg,
@@ -106,7 +124,8 @@ pub fn run(ctx: &Context, spec: &Spec) -> TrialRecord {
             format!("{msg}\nrerun: {rerun}")
         }
     });
-    let (outcome, message) = judge(result, ctx.known.find(&spec.name));
+    let (outcome, message) = judge(result, entry);
+    rec.failure_kind = kind.filter(|_| !matches!(outcome, Outcome::Pass | Outcome::UnexpectedPass));
     rec.outcome = outcome;
     rec.message = message;
     rec.duration_ms = start.elapsed().as_secs_f64() * 1e3;
@@ -135,6 +154,8 @@ fn blank_record(spec: &Spec) -> TrialRecord {
         atol: None,
         duration_ms: 0.0,
         message: None,
+        backend: Default::default(),
+        failure_kind: None,
     }
 }
 
@@ -145,12 +166,16 @@ fn op_version(op_type: Option<&str>, opset: Option<i64>) -> Option<String> {
     Some(format!("{op}-{}", version.since))
 }
 
+/// A failed trial: its kind and message.
+type Failed = (FailureKind, String);
+
 fn run_case(
     ctx: &Context,
     name: &str,
     spec: &CaseSpec,
     rec: &mut TrialRecord,
-) -> Result<(), String> {
+) -> Result<(), Failed> {
+    let error = |msg: String| (FailureKind::Error, msg);
     let mut choice = ctx.rule_for(name);
     set_rule(rec, &choice);
     // Dumps from an earlier failing run of this trial would mislead once it passes.
@@ -164,9 +189,12 @@ fn run_case(
         } else {
             "missing"
         };
-        return Err(format!("case directory {} is {hint}", spec.dir.display()));
+        return Err(error(format!(
+            "case directory {} is {hint}",
+            spec.dir.display()
+        )));
     }
-    let case = read::load_case(&spec.dir).map_err(|e| e.to_string())?;
+    let case = read::load_case(&spec.dir).map_err(|e| error(e.to_string()))?;
     describe_case(rec, &case);
     let outputs = &case.model.graph.outputs;
     if !ctx.strict
@@ -177,15 +205,17 @@ fn run_case(
         set_rule(rec, &choice);
     }
     if case.data_sets.is_empty() {
-        return Err(format!(
+        return Err(error(format!(
             "{}: no test_data_set_N directory, nothing to compare",
             spec.dir.display()
-        ));
+        )));
     }
     let names: Vec<String> = outputs.iter().map(|o| o.name.clone()).collect();
     for (k, ds) in case.data_sets.iter().enumerate() {
-        let actual = exec::run_graph(&case.model, &ds.inputs)
-            .map_err(|e| format!("{}: running the model failed: {e}", ds.dir.display()))?;
+        let actual = ctx
+            .backend
+            .run(&case, ds)
+            .map_err(|r| (r.kind, r.message))?;
         let mismatches = compare_outputs(&ds.outputs, &actual, choice.rule);
         if mismatches.is_empty() {
             continue;
@@ -203,7 +233,7 @@ fn run_case(
             msg.push('\n');
             msg.push_str(&line);
         }
-        return Err(msg);
+        return Err((FailureKind::Mismatch, msg));
     }
     Ok(())
 }
@@ -293,6 +323,7 @@ mod tests {
             kind: "upstream data corrupt".into(),
             reason: "evidence".into(),
             expect: vec![expect.into()],
+            failure_kind: None,
         };
         ctx.known.entries.push(entry("test_x"));
         let spec = case_spec("own/test_x", dir.join("test_x"), false);

@@ -1,11 +1,13 @@
 //! Project tasks: `cargo xtask <task> [options]`. This file only picks the task; each task
 //! lives in its own module and parses its own options.
 
+mod backends;
 mod bench_compare;
 mod coverage;
 mod fetch;
 mod own_cases;
 mod report;
+mod scoreboard;
 
 use std::error::Error;
 use std::path::PathBuf;
@@ -14,11 +16,15 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: cargo xtask <task> [options]
 
 tasks:
+  backends      set up the other runtimes the suite can judge, list them, write their
+                known-failures lists (`cargo xtask backends --help`)
   bench-compare our kernel benchmarks beside onnxruntime, one table (`--help` for options)
   coverage      rewrite the README coverage table and docs/coverage.md (`--check`: only compare)
   fetch-tests   fetch the official ONNX node-test data (see `cargo xtask fetch-tests --help`)
   own-cases     rewrite our own cases under tests/cases from their generator
   report [FILE] re-render report.md and report.html from report.json
+  scoreboard [--backends a,b,...]
+                the official suite on every set-up backend, side by side
   report --nextest [RUN_ID|latest]
                 build the reports from a `cargo nextest run`";
 
@@ -28,6 +34,8 @@ fn main() -> ExitCode {
     let rest: Vec<String> = args.collect();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     match task.as_deref() {
+        Some("backends") => finish(backends::main(&root, &rest)),
+        Some("scoreboard") => finish(scoreboard::main(&root, &rest)),
         Some("bench-compare") => finish(bench_compare::run(&root, &rest)),
         Some("coverage") => finish(coverage::main(&root, &rest)),
         Some("fetch-tests") => fetch::main(&rest),

@@ -56,11 +56,15 @@ fn from_nextest(args: &[String]) -> Result<(), Box<dyn Error>> {
 
 /// `target/onnx-conformance` of this workspace, honouring `CARGO_TARGET_DIR`.
 pub(crate) fn default_dir() -> PathBuf {
+    target_dir().join("onnx-conformance")
+}
+
+/// The workspace's target directory, honouring `CARGO_TARGET_DIR`.
+pub(crate) fn target_dir() -> PathBuf {
     let xtask = Path::new(env!("CARGO_MANIFEST_DIR"));
     let workspace = xtask.parent().unwrap_or(xtask);
-    let target = match std::env::var_os("CARGO_TARGET_DIR") {
+    match std::env::var_os("CARGO_TARGET_DIR") {
         Some(dir) if !dir.is_empty() => workspace.join(dir),
         _ => workspace.join("target"),
-    };
-    target.join("onnx-conformance")
+    }
 }

@@ -5,6 +5,7 @@ pub mod html;
 pub mod md;
 pub mod nextest;
 
+use crate::backend::{BackendInfo, FailureKind};
 use crate::error::Error;
 use crate::known::Outcome;
 use serde::{Deserialize, Serialize};
@@ -42,6 +43,12 @@ pub struct TrialRecord {
     pub duration_ms: f64,
     /// Why it failed (or the known-failure note).
     pub message: Option<String>,
+    /// The backend that ran it.
+    #[serde(default)]
+    pub backend: BackendInfo,
+    /// For a trial that did not pass (known failures included): what kind of failure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure_kind: Option<FailureKind>,
 }
 
 /// The whole `report.json`.
@@ -53,6 +60,9 @@ pub struct Report {
     pub strict: bool,
     /// The data root the trials read.
     pub data: String,
+    /// The backend the run judged.
+    #[serde(default)]
+    pub backend: BackendInfo,
     /// Every trial that ran, sorted by name.
     pub trials: Vec<TrialRecord>,
 }

@@ -143,6 +143,12 @@ pub fn load(path: &Path) -> Result<Report, Error> {
         format: 1,
         strict,
         data,
+        // Every record names its backend; a run has one.
+        backend: trials
+            .values()
+            .next()
+            .map(|t| t.backend.clone())
+            .unwrap_or_default(),
         trials: trials.into_values().collect(),
     })
 }

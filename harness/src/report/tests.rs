@@ -28,6 +28,11 @@ pub(crate) fn record(
             Outcome::Pass => None,
             _ => Some("output 0: 1 of 2 elements <differ>\n  more".into()),
         },
+        backend: Default::default(),
+        failure_kind: match outcome {
+            Outcome::Fail | Outcome::KnownFailure => Some(crate::backend::FailureKind::Mismatch),
+            _ => None,
+        },
     }
 }
 
@@ -71,6 +76,7 @@ fn sample() -> Report {
         format: 1,
         strict: false,
         data: "/d".into(),
+        backend: Default::default(),
         trials,
     }
 }

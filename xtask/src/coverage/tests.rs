@@ -22,6 +22,8 @@ fn trial(release: &str, version: &str, io: (&[&str], &[&str]), outcome: Outcome)
         atol: None,
         duration_ms: 0.0,
         message: None,
+        backend: Default::default(),
+        failure_kind: None,
     }
 }
 

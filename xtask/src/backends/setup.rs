@@ -1,0 +1,118 @@
+//! `cargo xtask backends setup`: the Python workers' venv and the tract worker's build, each
+//! step shown as it runs.
+
+use harness::backend::{python_venv, tract_worker};
+use std::error::Error;
+use std::path::Path;
+use std::process::Command;
+
+/// Whether `name` is ready to run, in words.
+pub fn status(target: &Path, name: &str) -> String {
+    let ready = |p: &Path, what: &str| {
+        if p.exists() {
+            format!("ready ({})", p.display())
+        } else {
+            format!("not set up: cargo xtask backends setup {what}")
+        }
+    };
+    match name {
+        "native" => "ready (built in)".into(),
+        "onnxruntime" | "reference" => ready(&python_venv(target).join("bin/python"), name),
+        "tract" => ready(&tract_worker(target), "tract"),
+        _ => "unknown".into(),
+    }
+}
+
+/// Sets up the named backends (by default the Python ones).
+pub fn run(root: &Path, target: &Path, names: &[String]) -> Result<(), Box<dyn Error>> {
+    let mut wanted: Vec<&str> = names.iter().map(String::as_str).collect();
+    if wanted.is_empty() {
+        wanted = vec!["onnxruntime", "reference"];
+    }
+    if wanted == ["all"] {
+        wanted = super::SHIPPED.to_vec();
+    }
+    if let Some(bad) = wanted.iter().find(|n| !super::SHIPPED.contains(n)) {
+        return Err(format!(
+            "unknown backend {bad:?}: setup knows {} (native needs none; a worker: backend is \
+             yours to install)",
+            super::SHIPPED.join(", ")
+        )
+        .into());
+    }
+    if wanted
+        .iter()
+        .any(|n| *n == "onnxruntime" || *n == "reference")
+    {
+        python_venv_setup(root, target)?;
+    }
+    if wanted.contains(&"tract") {
+        tract_setup(root, target)?;
+    }
+    for name in wanted {
+        eprintln!("backends: {name}: {}", status(target, name));
+    }
+    Ok(())
+}
+
+fn step(what: &str, cmd: &mut Command) -> Result<(), Box<dyn Error>> {
+    eprintln!("backends: {what}");
+    let status = cmd
+        .status()
+        .map_err(|e| format!("{what}: cannot run {:?}: {e}", cmd.get_program()))?;
+    if !status.success() {
+        return Err(format!("{what} failed ({status})").into());
+    }
+    Ok(())
+}
+
+/// The venv both Python workers share, with the pinned requirements installed by its pip.
+fn python_venv_setup(root: &Path, target: &Path) -> Result<(), Box<dyn Error>> {
+    let venv = python_venv(target);
+    let python = venv.join("bin/python");
+    let base = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    if !python.exists() {
+        step(
+            &format!("creating {} with {base} -m venv", venv.display()),
+            Command::new(&base).arg("-m").arg("venv").arg(&venv),
+        )
+        .map_err(|e| {
+            format!(
+                "{e}\nhint: install Python 3 with its venv module (Debian: python3-venv), or \
+                 set PYTHON to an interpreter that has it"
+            )
+        })?;
+    }
+    let requirements = root.join("backends/python/requirements.txt");
+    step(
+        &format!(
+            "installing {} into the venv (pip's progress follows)",
+            requirements.display()
+        ),
+        Command::new(&python)
+            .args(["-m", "pip", "install", "--disable-pip-version-check", "-r"])
+            .arg(&requirements),
+    )?;
+    // A worker that cannot import its runtime says so here, not on the first trial.
+    step(
+        "checking that the workers' imports load",
+        Command::new(&python).args([
+            "-c",
+            "import onnxruntime, onnx, numpy, ml_dtypes; from onnx.reference import ReferenceEvaluator; \
+             print('onnxruntime', onnxruntime.__version__, '/ onnx', onnx.__version__)",
+        ]),
+    )
+}
+
+/// Builds the tract worker into `target/backends/tract`, outside the workspace build.
+fn tract_setup(root: &Path, target: &Path) -> Result<(), Box<dyn Error>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    step(
+        "building backends/tract-worker (tract-onnx; several minutes the first time)",
+        Command::new(cargo)
+            .args(["build", "--release", "--manifest-path"])
+            .arg(root.join("backends/tract-worker/Cargo.toml"))
+            .arg("--target-dir")
+            .arg(target.join("backends/tract")),
+    )
+}

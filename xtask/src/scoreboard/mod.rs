@@ -1,0 +1,190 @@
+//! `cargo xtask scoreboard`: the official suite on several backends, one after the other, and
+//! one side-by-side report of their outcomes (`target/onnx-conformance/scoreboard.*`).
+
+mod render;
+
+use harness::backend::{BackendInfo, FailureKind};
+use harness::known::Outcome;
+use harness::report::{self, TrialRecord};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::error::Error;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const USAGE: &str = "usage: cargo xtask scoreboard [--backends a,b,...]
+  runs the official cases (trials named onnx-*) on each backend and writes
+  target/onnx-conformance/scoreboard.{json,md,html}; by default native and every shipped
+  backend that is set up (see cargo xtask backends list)";
+
+/// The scoreboard's JSON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scoreboard {
+    /// sha256 of `onnx-backend-data.lock.json`: which data every backend ran.
+    pub data_lock: String,
+    /// One entry per backend, in the order run.
+    pub backends: Vec<BackendRun>,
+}
+
+/// One backend's outcomes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BackendRun {
+    /// The name it was chosen by.
+    pub name: String,
+    /// The runtime's name, from its hello.
+    pub runtime: String,
+    /// The runtime's version.
+    pub version: String,
+    /// Every official trial.
+    pub trials: Vec<Trial>,
+}
+
+/// One trial of one backend.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Trial {
+    /// The trial name.
+    pub name: String,
+    /// The onnx release.
+    pub release: Option<String>,
+    /// The case directory name.
+    pub case: Option<String>,
+    /// The model opset.
+    pub opset: Option<i64>,
+    /// The operator version, as in `Cast-19`.
+    pub op_version: Option<String>,
+    /// `pass`, `fail`, `known-failure` or `unexpected-pass`.
+    pub outcome: Outcome,
+    /// Why it did not pass.
+    pub failure_kind: Option<FailureKind>,
+    /// Declared input types.
+    pub inputs: Vec<String>,
+    /// Declared output types.
+    pub outputs: Vec<String>,
+}
+
+impl From<&TrialRecord> for Trial {
+    fn from(t: &TrialRecord) -> Trial {
+        Trial {
+            name: t.name.clone(),
+            release: t.release.clone(),
+            case: t.case.clone(),
+            opset: t.opset,
+            op_version: t.op_version.clone(),
+            outcome: t.outcome,
+            failure_kind: t.failure_kind,
+            inputs: t.inputs.clone(),
+            outputs: t.outputs.clone(),
+        }
+    }
+}
+
+/// Runs the task with the arguments after `scoreboard`.
+pub fn main(root: &Path, args: &[String]) -> Result<(), Box<dyn Error>> {
+    let target = crate::report::target_dir();
+    let names: Vec<String> = match args {
+        [] => std::iter::once("native")
+            .chain(
+                crate::backends::SHIPPED
+                    .into_iter()
+                    .filter(|n| crate::backends::is_set_up(&target, n)),
+            )
+            .map(String::from)
+            .collect(),
+        [flag, list] if flag == "--backends" => list.split(',').map(String::from).collect(),
+        [flag] if flag == "-h" || flag == "--help" => {
+            println!("{USAGE}");
+            return Ok(());
+        }
+        _ => return Err(USAGE.into()),
+    };
+    let lock = std::fs::read(root.join(harness::index::LOCK_FILE))
+        .map_err(|e| format!("cannot read the lock file: {e}"))?;
+    let mut board = Scoreboard {
+        data_lock: format!("{:x}", Sha256::digest(&lock)),
+        backends: Vec::new(),
+    };
+    for name in &names {
+        let run = run_backend(root, &target, name)?;
+        board.backends.push(run);
+    }
+    let out = target.join("onnx-conformance");
+    std::fs::create_dir_all(&out)?;
+    std::fs::write(
+        out.join("scoreboard.json"),
+        serde_json::to_string_pretty(&board)? + "\n",
+    )?;
+    std::fs::write(out.join("scoreboard.md"), render::markdown(&board))?;
+    std::fs::write(out.join("scoreboard.html"), render::html(&board))?;
+    print!("{}", render::summary(&board));
+    eprintln!("wrote {}/scoreboard.{{json,md,html}}", out.display());
+    Ok(())
+}
+
+/// Runs the official trials on backend `name` and returns its records.
+fn run_backend(root: &Path, target: &Path, name: &str) -> Result<BackendRun, Box<dyn Error>> {
+    let sub = if name == "native" {
+        String::new()
+    } else {
+        format!("backend-{}", name.split(':').next().unwrap_or(name))
+    };
+    let report_path: PathBuf = target
+        .join("onnx-conformance")
+        .join(sub)
+        .join("report.json");
+    // A report left by an earlier run must not stand in for this one.
+    let _ = std::fs::remove_file(&report_path);
+    eprintln!("scoreboard: running the official cases on {name}");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(cargo)
+        .current_dir(root)
+        .args([
+            "test",
+            "--quiet",
+            "--test",
+            "onnx_backend",
+            "--",
+            "--quiet",
+            "onnx-",
+        ])
+        .env(harness::backend::BACKEND_VAR, name)
+        .status()?;
+    let report = report::load(&report_path)
+        .map_err(|e| format!("backend {name}: the run ({status}) left no report: {e}"))?;
+    let BackendInfo {
+        name: chosen,
+        runtime,
+        version,
+    } = report.backend.clone();
+    if chosen != name {
+        return Err(format!(
+            "{} is a run of {chosen:?}, not {name:?}",
+            report_path.display()
+        )
+        .into());
+    }
+    let trials: Vec<Trial> = report
+        .trials
+        .iter()
+        .filter(|t| t.release.is_some() && t.name.starts_with("onnx-"))
+        .map(Trial::from)
+        .collect();
+    let setup_failures: Vec<&TrialRecord> = report
+        .trials
+        .iter()
+        .filter(|t| t.release.is_none() && t.outcome != Outcome::Pass)
+        .collect();
+    if let Some(t) = setup_failures.first() {
+        return Err(format!(
+            "backend {name}: the run failed before judging any case: {}: {}",
+            t.name,
+            t.message.as_deref().unwrap_or("")
+        )
+        .into());
+    }
+    Ok(BackendRun {
+        name: chosen,
+        runtime,
+        version,
+        trials,
+    })
+}

@@ -1,0 +1,292 @@
+//! The scoreboard as Markdown, HTML and a console summary: outcomes per opset and per data
+//! type, one column group per backend. A trial counts by what happened to it, whether or not
+//! its backend's known-failures list expects it.
+
+use super::{BackendRun, Scoreboard, Trial};
+use harness::backend::FailureKind;
+use harness::known::Outcome;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// What happened to a group of trials of one backend.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Trials.
+    pub total: usize,
+    /// Ran and matched.
+    pub pass: usize,
+    /// Ran, and dtype, shape or values differ.
+    pub mismatch: usize,
+    /// Refused at load.
+    pub unsupported: usize,
+    /// Errors, crashes and timeouts.
+    pub other: usize,
+}
+
+impl Counts {
+    fn add(&mut self, t: &Trial) {
+        self.total += 1;
+        match (t.outcome, t.failure_kind) {
+            (Outcome::Pass | Outcome::UnexpectedPass, _) => self.pass += 1,
+            (_, Some(FailureKind::Mismatch)) => self.mismatch += 1,
+            (_, Some(FailureKind::Unsupported)) => self.unsupported += 1,
+            _ => self.other += 1,
+        }
+    }
+
+    /// `pass/total`, then the non-passing kinds that occur.
+    fn cell(&self) -> String {
+        if self.total == 0 {
+            return String::new();
+        }
+        let mut s = format!("{}/{}", self.pass, self.total);
+        for (n, label) in [
+            (self.mismatch, "mismatch"),
+            (self.unsupported, "unsupported"),
+            (self.other, "error"),
+        ] {
+            if n > 0 {
+                let _ = write!(s, " · {n} {label}");
+            }
+        }
+        s
+    }
+
+    /// The CSS class of a cell: what dominates it.
+    fn class(&self) -> &'static str {
+        if self.total == 0 {
+            "none"
+        } else if self.pass == self.total {
+            "pass"
+        } else if self.mismatch + self.other > 0 {
+            "fail"
+        } else {
+            "unsupported"
+        }
+    }
+}
+
+/// Counts of every backend, grouped by `key` (rows sorted by key).
+fn grouped<K: Ord + Clone>(
+    board: &Scoreboard,
+    key: impl Fn(&Trial) -> K,
+) -> BTreeMap<K, Vec<Counts>> {
+    let mut rows: BTreeMap<K, Vec<Counts>> = BTreeMap::new();
+    for (b, run) in board.backends.iter().enumerate() {
+        for t in &run.trials {
+            let row = rows
+                .entry(key(t))
+                .or_insert_with(|| vec![Counts::default(); board.backends.len()]);
+            row[b].add(t);
+        }
+    }
+    rows
+}
+
+fn totals(run: &BackendRun) -> Counts {
+    let mut c = Counts::default();
+    run.trials.iter().for_each(|t| c.add(t));
+    c
+}
+
+/// The type pair of a trial: `FLOAT -> FLOAT16` for Cast and CastLike, `Concat FLOAT`.
+fn type_pair(t: &Trial) -> String {
+    let input = t.inputs.first().map_or("?", String::as_str);
+    let output = t.outputs.first().map_or("?", String::as_str);
+    match t.op_version.as_deref().and_then(|v| v.split('-').next()) {
+        Some("Concat") => format!("Concat {input}"),
+        _ => format!("{input} -> {output}"),
+    }
+}
+
+fn opset_key(t: &Trial) -> i64 {
+    t.opset.unwrap_or(-1)
+}
+
+fn header(board: &Scoreboard) -> Vec<String> {
+    board
+        .backends
+        .iter()
+        .map(|b| format!("{} ({} {})", b.name, b.runtime, b.version))
+        .collect()
+}
+
+/// The Markdown page.
+pub fn markdown(board: &Scoreboard) -> String {
+    let mut s = String::from("# Scoreboard: official Cast, CastLike and Concat cases\n\n");
+    let _ = writeln!(s, "Data lock sha256 `{}`. Cells: passed/trials, then mismatches, refusals at load (unsupported) and errors, crashes or timeouts.\n", board.data_lock);
+    let heads = header(board);
+    let table = |s: &mut String, first: &str, rows: Vec<(String, Vec<Counts>)>| {
+        let _ = writeln!(s, "| {first} | {} |", heads.join(" | "));
+        let _ = writeln!(s, "|---|{}", "---|".repeat(heads.len()));
+        for (label, counts) in rows {
+            let cells: Vec<String> = counts.iter().map(Counts::cell).collect();
+            let _ = writeln!(s, "| {label} | {} |", cells.join(" | "));
+        }
+        s.push('\n');
+    };
+    s.push_str("## All official instances\n\n");
+    table(
+        &mut s,
+        "",
+        vec![("all".into(), board.backends.iter().map(totals).collect())],
+    );
+    s.push_str("## By opset\n\n");
+    let rows = grouped(board, opset_key)
+        .into_iter()
+        .map(|(k, v)| (format!("opset {k}"), v))
+        .collect();
+    table(&mut s, "opset", rows);
+    s.push_str("## By operator version\n\n");
+    let rows = grouped(board, |t| t.op_version.clone().unwrap_or_default())
+        .into_iter()
+        .collect();
+    table(&mut s, "version", rows);
+    s.push_str("## By data type (input -> output; Concat: its type)\n\n");
+    let rows = grouped(board, type_pair).into_iter().collect();
+    table(&mut s, "types", rows);
+    s
+}
+
+fn esc(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The HTML page: the same tables, coloured by what dominates each cell.
+pub fn html(board: &Scoreboard) -> String {
+    let mut s = String::from(
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>onnx-conformance scoreboard</title><style>\
+         body{font:14px system-ui,sans-serif;margin:1.5em}table{border-collapse:collapse;margin-bottom:2em}\
+         td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;white-space:nowrap}\
+         .pass{background:#d9f2d9}.fail{background:#f7c6c6;font-weight:bold}.unsupported{background:#e6e6e6}\
+         .none{background:#fff}</style></head><body>\n<h1>Scoreboard: official Cast, CastLike and Concat cases</h1>\n",
+    );
+    let _ = writeln!(s, "<p>Data lock sha256 <code>{}</code>. Cells: passed/trials, then mismatches, refusals at load (unsupported) and errors, crashes or timeouts. Green: all pass; grey: only refusals; red: a wrong answer or an error.</p>", esc(&board.data_lock));
+    let heads = header(board);
+    let table = |s: &mut String, title: &str, rows: Vec<(String, Vec<Counts>)>| {
+        let _ = write!(s, "<h2>{}</h2><table><tr><th></th>", esc(title));
+        for h in &heads {
+            let _ = write!(s, "<th>{}</th>", esc(h));
+        }
+        s.push_str("</tr>\n");
+        for (label, counts) in rows {
+            let _ = write!(s, "<tr><th>{}</th>", esc(&label));
+            for c in counts {
+                let _ = write!(s, "<td class=\"{}\">{}</td>", c.class(), esc(&c.cell()));
+            }
+            s.push_str("</tr>\n");
+        }
+        s.push_str("</table>\n");
+    };
+    table(
+        &mut s,
+        "All official instances",
+        vec![("all".into(), board.backends.iter().map(totals).collect())],
+    );
+    let rows = grouped(board, opset_key)
+        .into_iter()
+        .map(|(k, v)| (format!("opset {k}"), v))
+        .collect();
+    table(&mut s, "By opset", rows);
+    table(
+        &mut s,
+        "By operator version",
+        grouped(board, |t| t.op_version.clone().unwrap_or_default())
+            .into_iter()
+            .collect(),
+    );
+    table(
+        &mut s,
+        "By data type (input -> output; Concat: its type)",
+        grouped(board, type_pair).into_iter().collect(),
+    );
+    s.push_str("</body></html>\n");
+    s
+}
+
+/// A few lines for the console: each backend's totals.
+pub fn summary(board: &Scoreboard) -> String {
+    let mut s = String::from("scoreboard (official instances)\n");
+    for run in &board.backends {
+        let c = totals(run);
+        let _ = writeln!(
+            s,
+            "{:14} {:>5} trials {:>5} pass {:>5} mismatch {:>5} unsupported {:>5} error  ({} {})",
+            run.name, c.total, c.pass, c.mismatch, c.unsupported, c.other, run.runtime, run.version
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trial(opset: i64, outcome: Outcome, kind: Option<FailureKind>) -> Trial {
+        Trial {
+            name: format!("onnx-1.22.0/opset{opset}/test_cast_FLOAT_to_FLOAT16"),
+            release: Some("1.22.0".into()),
+            case: Some("test_cast_FLOAT_to_FLOAT16".into()),
+            opset: Some(opset),
+            op_version: Some("Cast-21".into()),
+            outcome,
+            failure_kind: kind,
+            inputs: vec!["FLOAT".into()],
+            outputs: vec!["FLOAT16".into()],
+        }
+    }
+
+    fn board() -> Scoreboard {
+        let run = |name: &str, trials| BackendRun {
+            name: name.into(),
+            runtime: name.into(),
+            version: "1".into(),
+            trials,
+        };
+        Scoreboard {
+            data_lock: "abc".into(),
+            backends: vec![
+                run(
+                    "a",
+                    vec![
+                        trial(21, Outcome::Pass, None),
+                        trial(23, Outcome::Pass, None),
+                    ],
+                ),
+                run(
+                    "b",
+                    vec![
+                        trial(21, Outcome::KnownFailure, Some(FailureKind::Unsupported)),
+                        trial(23, Outcome::Fail, Some(FailureKind::Mismatch)),
+                    ],
+                ),
+            ],
+        }
+    }
+
+    #[test]
+    fn cells_count_what_happened_known_or_not() {
+        let md = markdown(&board());
+        assert!(
+            md.contains("| opset 21 | 1/1 | 0/1 · 1 unsupported |"),
+            "{md}"
+        );
+        assert!(md.contains("| opset 23 | 1/1 | 0/1 · 1 mismatch |"), "{md}");
+        assert!(
+            md.contains("| FLOAT -> FLOAT16 | 2/2 | 0/2 · 1 mismatch · 1 unsupported |"),
+            "{md}"
+        );
+        let html = html(&board());
+        assert!(
+            html.contains("<td class=\"unsupported\">0/1 · 1 unsupported</td>"),
+            "{html}"
+        );
+        assert!(html.contains("<td class=\"fail\">0/1 · 1 mismatch</td>"));
+        assert!(summary(&board()).contains(
+            "b                  2 trials     0 pass     1 mismatch     1 unsupported     0 error"
+        ));
+    }
+}
