@@ -24,6 +24,11 @@ def session(path):
     if s is None:
         options = ort.SessionOptions()
         options.log_severity_level = 3
+        # The cases are tiny: thread pools (and their spinning) only cost time, a lot of it
+        # on a loaded machine.
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         s = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
         sessions[path] = s
     return s
