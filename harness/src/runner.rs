@@ -17,10 +17,33 @@ pub const STRICT_VAR: &str = "ONNX_CONFORMANCE_STRICT";
 /// Environment variable naming another tree of cases to run instead of the official data.
 pub const DATA_VAR: &str = "ONNX_BACKEND_DATA";
 
-/// Runs the suite for the workspace at `workspace` with the process's arguments.
+/// Runs the suite for the workspace at `workspace` with the process's arguments, on the
+/// backend that `ONNX_CONFORMANCE_BACKEND` names.
 pub fn main(workspace: &Path) -> ExitCode {
+    run_main(workspace, None)
+}
+
+/// Runs the suite on a backend of the caller's, in-process: how a Rust runtime judges
+/// itself from a `harness = false` test of its own. `workspace` holds `onnx-backend-data/`
+/// (or set `ONNX_BACKEND_DATA`); `known_failures` is the runtime's own list, if any. Reports
+/// go to `target/onnx-conformance/backend-<name>/`.
+pub fn main_with_backend(
+    workspace: &Path,
+    backend: BackendHandle,
+    known_failures: Option<PathBuf>,
+) -> ExitCode {
+    let name = backend.info().name;
+    let selected = Selected {
+        backend,
+        known_failures,
+        report_subdir: format!("backend-{name}"),
+    };
+    run_main(workspace, Some(selected))
+}
+
+fn run_main(workspace: &Path, backend: Option<Selected>) -> ExitCode {
     let args = Arguments::from_args();
-    let (ctx, specs) = prepare(workspace, &|key| std::env::var_os(key));
+    let (ctx, specs) = prepare_with(workspace, &|key| std::env::var_os(key), backend);
     let records: Arc<Mutex<Vec<TrialRecord>>> = Arc::default();
     let ctx = Arc::new(ctx);
     let trials = specs
@@ -113,6 +136,15 @@ pub fn prepare(
     workspace: &Path,
     env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
 ) -> (Context, Vec<Spec>) {
+    prepare_with(workspace, env, None)
+}
+
+/// As [`prepare`], with the backend given instead of chosen from the environment.
+fn prepare_with(
+    workspace: &Path,
+    env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+    given: Option<Selected>,
+) -> (Context, Vec<Spec>) {
     let mut problems: Vec<Spec> = Vec::new();
     let mut problem = |name: &str, msg: String| {
         problems.push(Spec {
@@ -139,7 +171,11 @@ pub fn prepare(
         Some(dir) if !dir.is_empty() => workspace.join(PathBuf::from(dir)),
         _ => workspace.join("target"),
     };
-    let selected = backend::select(workspace, &target, env).unwrap_or_else(|e| {
+    let chosen = match given {
+        Some(selected) => Ok(selected),
+        None => backend::select(workspace, &target, env),
+    };
+    let selected = chosen.unwrap_or_else(|e| {
         problem("settings/backend", e);
         Selected {
             backend: BackendHandle::default(),

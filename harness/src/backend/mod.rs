@@ -130,3 +130,6 @@ impl std::ops::Deref for BackendHandle {
         &*self.0
     }
 }
+
+#[cfg(test)]
+mod tests;

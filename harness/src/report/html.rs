@@ -47,7 +47,7 @@ fn header(out: &mut String, report: &Report) {
         "default (the ONNX backend runner's tolerance)"
     };
     let mut all = Tally::default();
-    report.trials.iter().for_each(|t| all.add(t.outcome));
+    report.trials.iter().for_each(|t| all.add(t));
     let link = |n: usize, what: &str, id: &str| match n {
         0 => format!("{n} {what}"),
         _ => format!("<a href=\"#{id}\">{n} {what}</a>"),
@@ -161,7 +161,7 @@ fn row_key(t: &TrialRecord) -> RowKey {
 
 fn cell(out: &mut String, trials: &[&TrialRecord]) {
     let mut t = Tally::default();
-    trials.iter().for_each(|r| t.add(r.outcome));
+    trials.iter().for_each(|r| t.add(r));
     let worst = trials.iter().copied().max_by_key(|r| severity(r.outcome));
     let mut in_order = trials.to_vec();
     in_order.sort_by_key(|r| (super::md::release_key(r), &r.name));
@@ -182,7 +182,7 @@ fn cell(out: &mut String, trials: &[&TrialRecord]) {
 /// A row or column total: passed/trials, coloured like a cell, without a tooltip.
 fn total_cell(out: &mut String, trials: &[&TrialRecord]) {
     let mut t = Tally::default();
-    trials.iter().for_each(|r| t.add(r.outcome));
+    trials.iter().for_each(|r| t.add(r));
     let worst = trials
         .iter()
         .map(|r| r.outcome)

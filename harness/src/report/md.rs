@@ -20,8 +20,14 @@ pub fn render(report: &Report) -> String {
         .unwrap_or_default();
     let _ = writeln!(
         out,
-        "- trials: {} total, {} passed, {} failed, {} known failures\n",
-        all.total, all.passed, all.failed, all.known
+        "- backend: {} ({} {})",
+        report.backend.name, report.backend.runtime, report.backend.version
+    );
+    let _ = writeln!(
+        out,
+        "- trials: {} total, {} passed, {} failed, {} known failures; {} of the failures and \
+         known failures are refusals at load (unsupported)\n",
+        all.total, all.passed, all.failed, all.known, all.unsupported
     );
 
     let by_opset_op = tally_by(&report.trials, |t| {
@@ -99,25 +105,32 @@ fn table(
     let head: Vec<&str> = keys
         .iter()
         .copied()
-        .chain(["total", "passed", "failed", "known failure"])
+        .chain([
+            "total",
+            "passed",
+            "failed",
+            "known failure",
+            "of which unsupported",
+        ])
         .collect();
     let _ = writeln!(out, "| {} |", head.join(" | "));
     let rule: Vec<&str> = keys
         .iter()
         .map(|_| "---")
-        .chain(["---:", "---:", "---:", "---:"])
+        .chain(["---:", "---:", "---:", "---:", "---:"])
         .collect();
     let _ = writeln!(out, "| {} |", rule.join(" | "));
     for (key, t) in rows {
         let key: Vec<String> = key.iter().map(|k| cell(k)).collect();
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} |",
             key.join(" | "),
             t.total,
             t.passed,
             t.failed,
-            t.known
+            t.known,
+            t.unsupported
         );
     }
     out.push('\n');

@@ -183,18 +183,23 @@ fn html_tooltips_list_releases_in_version_order() {
 
 #[test]
 fn summary_table_lists_each_opset_and_the_total() {
-    let text = summary_table(&sample());
+    let row = |label: &str, counts: [usize; 5]| {
+        let [total, pass, fail, known, unsupported] = counts;
+        format!("\n{label:<8} {total:>6} {pass:>6} {fail:>6} {known:>6} {unsupported:>11}\n")
+    };
+    let mut report = sample();
+    let text = summary_table(&report);
+    assert!(text.contains(&row("9", [1, 0, 0, 1, 0])), "{text}");
+    assert!(text.contains(&row("19", [3, 2, 1, 0, 0])), "{text}");
+    assert!(text.contains(&row("all", [6, 3, 2, 1, 0])), "{text}");
+    // A refusal at load still fails, and is also counted apart.
+    let mut refused = record("1.22.0", 19, "test_cast_Z", "Cast", Outcome::Fail);
+    refused.failure_kind = Some(crate::backend::FailureKind::Unsupported);
+    report.trials.push(refused);
+    let text = summary_table(&report);
+    assert!(text.contains(&row("19", [4, 2, 2, 0, 1])), "{text}");
     assert!(
-        text.contains("\n9             1      0      0      1\n"),
-        "{text}"
-    );
-    assert!(
-        text.contains("\n19            3      2      1      0\n"),
-        "{text}"
-    );
-    assert!(
-        text.contains("\nall           6      3      2      1\n"),
-        "{text}"
+        md::render(&report).contains("1 of the failures and known failures are refusals at load")
     );
 }
 
