@@ -120,7 +120,12 @@ pub fn run(ctx: &Context, spec: &Spec) -> TrialRecord {
     let result = result.map_err(|msg| match &spec.kind {
         SpecKind::Guard(_) => msg,
         SpecKind::Case(_) => {
-            let rerun = rerun_command(&spec.name, ctx.strict, ctx.data_override.as_deref());
+            let mut rerun = rerun_command(&spec.name, ctx.strict, ctx.data_override.as_deref());
+            let backend = ctx.backend.info().name;
+            if backend != "native" {
+                let quoted = format!("'{}'", backend.replace('\'', r"'\''"));
+                rerun = format!("{}={quoted} {rerun}", crate::backend::BACKEND_VAR);
+            }
             format!("{msg}\nrerun: {rerun}")
         }
     });
