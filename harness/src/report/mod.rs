@@ -7,6 +7,7 @@ pub mod nextest;
 
 use crate::error::Error;
 use crate::known::Outcome;
+use crate::provenance::RunInfo;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -44,15 +45,21 @@ pub struct TrialRecord {
     pub message: Option<String>,
 }
 
+/// The schema version of `report.json` written today: 2 added `run`.
+pub const FORMAT: u32 = 2;
+
 /// The whole `report.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
-    /// Schema version; 1.
+    /// Schema version, [`FORMAT`].
     pub format: u32,
     /// Whether strict mode was on.
     pub strict: bool,
     /// The data root the trials read.
     pub data: String,
+    /// How the run was made; absent in reports of format 1.
+    #[serde(default)]
+    pub run: Option<RunInfo>,
     /// Every trial that ran, sorted by name.
     pub trials: Vec<TrialRecord>,
 }

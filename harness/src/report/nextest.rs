@@ -4,6 +4,7 @@
 
 use super::{Report, TrialRecord};
 use crate::error::Error;
+use crate::provenance::{RunInfo, Runner};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -13,6 +14,8 @@ use std::path::{Path, PathBuf};
 pub const RUN_ID_VAR: &str = "NEXTEST_RUN_ID";
 /// The directory, under the reports directory, holding one JSONL file per nextest run.
 pub const DIR: &str = "nextest";
+/// How many run files are kept; older ones are deleted when a new run starts.
+pub const KEEP_RUNS: usize = 10;
 
 /// One line of a run's JSONL file: a trial record with the run settings it ran under.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -21,6 +24,9 @@ pub struct Line {
     pub strict: bool,
     /// The data root the trial read.
     pub data: String,
+    /// How the process ran: its `listed` is the whole list, before nextest's filter.
+    #[serde(default)]
+    pub run: Option<RunInfo>,
     /// The trial's record.
     pub trial: TrialRecord,
 }
@@ -61,6 +67,19 @@ pub fn append(path: &Path, lines: &[Line]) -> Result<(), Error> {
     Ok(())
 }
 
+/// Appends `lines` to run `id`'s file under `out_dir`. The first process of a run (the one
+/// that creates the file) deletes all but the [`KEEP_RUNS`] newest run files, so that they
+/// do not pile up when nobody runs `cargo xtask report --nextest`.
+pub fn append_to_run(out_dir: &Path, id: &str, lines: &[Line]) -> Result<(), Error> {
+    let path = run_file(out_dir, id);
+    let first = !path.exists();
+    append(&path, lines)?;
+    if first {
+        prune(out_dir, KEEP_RUNS)?;
+    }
+    Ok(())
+}
+
 /// The JSONL file `which` names: a run id, or the newest file for `latest` or `None`.
 pub fn find(out_dir: &Path, which: Option<&str>) -> Result<PathBuf, Error> {
     if let Some(id) = which.filter(|w| *w != "latest") {
@@ -82,7 +101,13 @@ pub fn prune(out_dir: &Path, keep: usize) -> Result<usize, Error> {
     let old = runs_newest_first(&out_dir.join(DIR))?;
     let old = old.get(keep..).unwrap_or_default();
     for path in old {
-        std::fs::remove_file(path).map_err(|e| Error::at(path, format!("cannot remove: {e}")))?;
+        match std::fs::remove_file(path) {
+            // Another process of the same run pruned it first.
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(Error::at(path, format!("cannot remove: {e}")));
+            }
+            _ => {}
+        }
     }
     Ok(old.len())
 }
@@ -111,6 +136,7 @@ pub fn load(path: &Path) -> Result<Report, Error> {
         std::fs::read_to_string(path).map_err(|e| Error::at(path, format!("cannot read: {e}")))?;
     let mut trials: BTreeMap<String, TrialRecord> = BTreeMap::new();
     let mut settings: Option<(bool, String)> = None;
+    let mut runs: Vec<RunInfo> = Vec::new();
     for (i, raw) in text
         .lines()
         .enumerate()
@@ -136,15 +162,31 @@ pub fn load(path: &Path) -> Result<Report, Error> {
             Some(_) => {}
             None => settings = Some(these),
         }
+        runs.extend(line.run);
         trials.insert(line.trial.name.clone(), line.trial);
     }
     let (strict, data) = settings.ok_or_else(|| Error::at(path, "holds no trial record"))?;
+    let trials: Vec<TrialRecord> = trials.into_values().collect();
     Ok(Report {
-        format: 1,
+        format: super::FORMAT,
         strict,
         data,
-        trials: trials.into_values().collect(),
+        run: merge_runs(runs, &trials),
+        trials,
     })
+}
+
+/// The run of all processes: the earliest start, the first commit and lock hash, the
+/// largest list, and as many trials ran as distinct trials recorded.
+fn merge_runs(runs: Vec<RunInfo>, trials: &[TrialRecord]) -> Option<RunInfo> {
+    let mut merged = runs.iter().min_by(|a, b| a.started.cmp(&b.started))?.clone();
+    merged.listed = runs.iter().map(|r| r.listed).max().unwrap_or(0);
+    merged.ran = trials.len();
+    merged.runner = Runner::Nextest;
+    merged.filters = Vec::new();
+    // A setup check is recorded as a trial without a case.
+    merged.judge_complete(trials.iter().all(|t| t.case.is_some()));
+    Some(merged)
 }
 
 #[cfg(test)]
@@ -158,6 +200,7 @@ mod tests {
         Line {
             strict: false,
             data: "d".into(),
+            run: None,
             trial: record("1.22.0", 25, case, "Cast", outcome),
         }
     }

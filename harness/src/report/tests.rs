@@ -68,9 +68,10 @@ fn sample() -> Report {
     ) = (None, None, None, None, None);
     trials.push(guard);
     Report {
-        format: 1,
+        format: FORMAT,
         strict: false,
         data: "/d".into(),
+        run: None,
         trials,
     }
 }
