@@ -10,6 +10,7 @@ pub mod index;
 pub mod known;
 pub mod lockcheck;
 pub mod npy;
+pub mod origin;
 pub mod proto;
 pub mod provenance;
 pub mod read;

@@ -3,7 +3,8 @@
 
 use crate::case::{Case, ValueInfo};
 use crate::compare::{compare_outputs, is_exact_type, Rule};
-use crate::diag::{describe, dump, failure_dir, rerun_command};
+use crate::diag::{describe_with, dump, failure_dir, rerun_command};
+use crate::origin::Origins;
 use crate::discover::{CaseSpec, Spec, SpecKind};
 use crate::known::{judge, KnownFailures, Outcome, Tolerances};
 use crate::report::TrialRecord;
@@ -215,10 +216,11 @@ fn run_case(
         if case.data_sets.len() > 1 {
             dir.push(format!("test_data_set_{k}"));
         }
+        let origins = Origins::of(rec.op_type.as_deref(), &case.model.graph, &ds.inputs);
         let mut msg = format!(
             "{}:\n{}",
             ds.dir.display(),
-            describe(&mismatches, &names, &choice.label())
+            describe_with(&mismatches, &names, &choice.label(), &origins)
         );
         for line in dump(&dir, &ds.outputs, &actual) {
             msg.push('\n');
