@@ -68,10 +68,16 @@ pub fn run(workspace: &Path, args: &Arguments, env: &Env, run_id: Option<String>
     let ran = trials.len();
     let unrun = run_filtered_guards(&ctx, &prep.guards, &mut trials);
     trials.sort_by(|a, b| a.name.cmp(&b.name));
+    // Under nextest, the first process of a run records the commit and the lock hash for
+    // all: the others skip the git call and the hashing.
+    let first = match &run_id {
+        Some(id) => !nextest::run_file(&ctx.out_dir, id).exists(),
+        None => true,
+    };
     let mut run = RunInfo {
         started,
-        commit: provenance::git_commit(workspace),
-        data_lock_sha256: provenance::lock_hash(workspace),
+        commit: first.then(|| provenance::git_commit(workspace)).flatten(),
+        data_lock_sha256: first.then(|| provenance::lock_hash(workspace)).flatten(),
         source: match ctx.data_override {
             Some(_) => Source::Custom,
             None => Source::Official,
