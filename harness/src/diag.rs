@@ -250,7 +250,9 @@ mod tests {
         );
         assert!(text.contains("[1, 1] (flat 3): expected NaN (0x7fc00000), actual 4.0"));
         assert!(
-            text.contains("max abs error 0.5, max rel error 0.25 over 1 finite mismatch; 1 involves NaN"),
+            text.contains(
+                "max abs error 0.5, max rel error 0.25 over 1 finite mismatch; 1 involves NaN"
+            ),
             "{text}"
         );
     }
@@ -275,7 +277,10 @@ mod tests {
         let e = Tensor::from_vec(vec![1], vec![1.0f64]).expect("tensor");
         let a = Tensor::from_vec(vec![1], vec![1.25f64]).expect("tensor");
         let text = describe(&compare_outputs(&[e], &[a], Rule::ONNX_DEFAULT), &[], "r");
-        assert!(text.contains("max abs error 0.25, max rel error 0.25 over 1"), "{text}");
+        assert!(
+            text.contains("max abs error 0.25, max rel error 0.25 over 1"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -294,7 +299,9 @@ mod tests {
         let found = compare_outputs(&[e], &[a], Rule::ONNX_DEFAULT);
         let text = describe_with(&found, &[], "exact", &origins);
         assert!(
-            text.contains("[1] (flat 1): expected 255 (0xff), actual 44 (0x2c), input 300.0 (0x43960000)"),
+            text.contains(
+                "[1] (flat 1): expected 255 (0xff), actual 44 (0x2c), input 300.0 (0x43960000)"
+            ),
             "{text}"
         );
     }

@@ -77,7 +77,8 @@ mod tests {
 
     /// A copy of a real own case as release `9.9.9` of a locked tree, and its lock.
     fn locked_copy(root: &Path) -> (PathBuf, CaseSpec) {
-        let own = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/cases/test_cast1_FLOAT_to_INT32");
+        let own =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/cases/test_cast1_FLOAT_to_INT32");
         let dir = root.join("onnx-9.9.9/node/test_cast1_FLOAT_to_INT32");
         let mut files = BTreeMap::new();
         for entry in walkdir::WalkDir::new(&own) {
@@ -128,12 +129,18 @@ mod tests {
         bytes[last] ^= 1;
         std::fs::write(&pb, &bytes).expect("flip");
         let note = check(&lock, &spec).expect("a note");
-        assert!(note.contains("test_data_set_0/output_0.pb (sha256 "), "{note}");
+        assert!(
+            note.contains("test_data_set_0/output_0.pb (sha256 "),
+            "{note}"
+        );
         assert!(note.contains("cargo xtask fetch-tests --verify"), "{note}");
         std::fs::remove_file(spec.dir.join("test_data_set_0/input_0.pb")).expect("rm");
         std::fs::write(spec.dir.join("extra.pb"), b"x").expect("extra");
         let note = check(&lock, &spec).expect("a note");
-        assert!(note.contains("test_data_set_0/input_0.pb (missing)"), "{note}");
+        assert!(
+            note.contains("test_data_set_0/input_0.pb (missing)"),
+            "{note}"
+        );
         assert!(note.contains("extra.pb (not in the lock)"), "{note}");
     }
 
@@ -159,7 +166,10 @@ mod tests {
         };
         let msg = run(&ctx, &trial).message.unwrap_or_default();
         assert!(msg.starts_with("the data on disk is damaged"), "{msg}");
-        assert!(msg.contains("elements differ"), "the comparison still shows: {msg}");
+        assert!(
+            msg.contains("elements differ"),
+            "the comparison still shows: {msg}"
+        );
         ctx.lock_file = None;
         let msg = run(&ctx, &trial).message.unwrap_or_default();
         assert!(!msg.contains("damaged"), "{msg}");

@@ -30,7 +30,9 @@ impl<'a> Origins<'a> {
         match op_type {
             // CastLike's second input only names the type; an expanded CastLike still reads
             // its values from the first input.
-            Some("Cast" | "CastLike") => inputs.first().map_or(Origins::Unknown, Origins::Elementwise),
+            Some("Cast" | "CastLike") => inputs
+                .first()
+                .map_or(Origins::Unknown, Origins::Elementwise),
             Some("Concat") => concat(graph, inputs).unwrap_or(Origins::Unknown),
             _ => Origins::Unknown,
         }
@@ -155,8 +157,14 @@ mod tests {
         let input = [Tensor::from_vec(vec![2], vec![0.15f32, -2.5]).expect("tensor")];
         let g = graph("Cast", &["x"], None);
         let o = Origins::of(Some("Cast"), &g, &input);
-        assert_eq!(o.describe(0, &[2], 1).as_deref(), Some("input -2.5 (0xc0200000)"));
-        assert_eq!(o.describe(0, &[2], 0).as_deref(), Some("input 0.15 (0x3e19999a)"));
+        assert_eq!(
+            o.describe(0, &[2], 1).as_deref(),
+            Some("input -2.5 (0xc0200000)")
+        );
+        assert_eq!(
+            o.describe(0, &[2], 0).as_deref(),
+            Some("input 0.15 (0x3e19999a)")
+        );
         assert_eq!(o.describe(0, &[3], 0), None, "shapes that do not line up");
         assert_eq!(o.describe(1, &[2], 0), None);
     }
@@ -182,6 +190,9 @@ mod tests {
             );
         }
         let g = graph("Concat", &["a", "b"], Some(5));
-        assert!(matches!(Origins::of(Some("Concat"), &g, &inputs), Origins::Unknown));
+        assert!(matches!(
+            Origins::of(Some("Concat"), &g, &inputs),
+            Origins::Unknown
+        ));
     }
 }

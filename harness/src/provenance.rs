@@ -187,7 +187,10 @@ mod tests {
         let dir = crate::testdir::TestDir::new("provenance");
         assert_eq!(lock_hash(&dir), None);
         std::fs::write(dir.join(LOCK_FILE), b"abc").expect("write");
-        assert_eq!(lock_hash(&dir).as_deref().map(|h| &h[..8]), Some("ba7816bf"));
+        assert_eq!(
+            lock_hash(&dir).as_deref().map(|h| &h[..8]),
+            Some("ba7816bf")
+        );
         // Not a repository (the temp dir is outside any checkout): no commit, no error.
         assert_eq!(git_commit(&dir.join("nowhere")), None);
     }

@@ -182,13 +182,17 @@ fn libtest_trial(spec: Spec, ctx: Arc<Context>, records: Arc<Mutex<Vec<TrialReco
         records.lock().unwrap_or_else(|p| p.into_inner()).push(rec);
         match outcome {
             Outcome::Pass => Ok(Completion::Completed),
-            Outcome::KnownFailure => {
-                let kind = ctx.known.find(&spec.name).map_or("", |e| e.kind.as_str());
-                Ok(Completion::ignored_with(format!("known failure: {kind}")))
-            }
+            Outcome::KnownFailure => Ok(Completion::ignored_with(ignored_note(&ctx, &spec.name))),
             _ => Err(message.unwrap_or_else(|| "failed".into()).into()),
         }
     })
+}
+
+/// What libtest shows beside a known failure: `known failure: <kind>`, from the entry itself
+/// rather than from the message (which starts with the same words).
+fn ignored_note(ctx: &Context, name: &str) -> String {
+    let kind = ctx.known.find(name).map_or("?", |e| e.kind.as_str());
+    format!("known failure: {kind}")
 }
 
 /// The shared context, the case trials and the failed setup checks, from the workspace and

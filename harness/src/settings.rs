@@ -163,6 +163,9 @@ mod tests {
         assert_eq!(s.data_override, Some(PathBuf::from("/w/mine")));
         assert_eq!(s.target, Path::new("/t"));
         let (s, _) = read(Path::new("/w"), &Env::of(&[(DATA_VAR, "")]));
-        assert_eq!((s.data_override, s.target), (None, PathBuf::from("/w/target")));
+        assert_eq!(
+            (s.data_override, s.target),
+            (None, PathBuf::from("/w/target"))
+        );
     }
 }

@@ -4,9 +4,9 @@
 use crate::case::{Case, ValueInfo};
 use crate::compare::{compare_outputs, is_exact_type, Rule};
 use crate::diag::{describe_with, dump, failure_dir, rerun_command};
-use crate::origin::Origins;
 use crate::discover::{CaseSpec, Spec, SpecKind};
 use crate::known::{judge, KnownFailures, Outcome, Tolerances};
+use crate::origin::Origins;
 use crate::report::TrialRecord;
 use crate::{exec, lockcheck, read};
 use onnx_conformance::ops::OpVersion;

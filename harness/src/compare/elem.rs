@@ -141,7 +141,11 @@ impl MiniFloat {
             true => self.decode(magnitude + 1),
             false => f64::NAN,
         };
-        let above = if above.is_finite() { above } else { x + (x - below) };
+        let above = if above.is_finite() {
+            above
+        } else {
+            x + (x - below)
+        };
         let (lo, hi) = (x - (x - below) / 2.0, x + (above - x) / 2.0);
         for digits in 0..17 {
             let Ok(d) = format!("{x:.digits$e}").parse::<f64>() else {
@@ -415,11 +419,13 @@ mod tests {
         for code in 0..=u16::MAX {
             let text = FLOAT16.shortest(u32::from(code));
             let back: f16 = text.parse().expect("f16 parses");
-            let same = back.to_bits() == code || (back.is_nan() && FLOAT16.decode(code.into()).is_nan());
+            let same =
+                back.to_bits() == code || (back.is_nan() && FLOAT16.decode(code.into()).is_nan());
             assert!(same, "f16 {code:#06x}: {text}");
             let text = BFLOAT16.shortest(u32::from(code));
             let back: bf16 = text.parse().expect("bf16 parses");
-            let same = back.to_bits() == code || (back.is_nan() && BFLOAT16.decode(code.into()).is_nan());
+            let same =
+                back.to_bits() == code || (back.is_nan() && BFLOAT16.decode(code.into()).is_nan());
             assert!(same, "bf16 {code:#06x}: {text}");
         }
     }

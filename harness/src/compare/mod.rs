@@ -286,7 +286,10 @@ impl ErrorStats {
         };
         if pairs.iter().any(|(e, a)| e.is_nan() || a.is_nan()) {
             self.nan += 1;
-        } else if pairs.iter().any(|(e, a)| e.is_infinite() || a.is_infinite()) {
+        } else if pairs
+            .iter()
+            .any(|(e, a)| e.is_infinite() || a.is_infinite())
+        {
             self.inf += 1;
         } else {
             pairs.into_iter().for_each(|(e, a)| self.pair(e, a));

@@ -133,6 +133,14 @@ fn write(path: &Path, text: &str) -> Result<(), Error> {
     std::fs::write(path, text).map_err(|e| Error::at(path, format!("cannot write: {e}")))
 }
 
+/// How the run was made, for people: from `report.run`, or a note that it is not recorded.
+pub fn provenance_text(report: &Report) -> String {
+    match &report.run {
+        Some(run) => run.summary(),
+        None => "how the run was made is not recorded (a report of format 1)".to_string(),
+    }
+}
+
 /// The short per-opset table printed after the libtest summary.
 pub fn summary_table(report: &Report) -> String {
     let by_opset = tally_by(&report.trials, |t| {

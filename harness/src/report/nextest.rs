@@ -199,7 +199,10 @@ pub fn not_run_note(report: &Report) -> Option<String> {
 /// recorded, the
 /// largest list, and as many trials ran as distinct trials recorded.
 fn merge_runs(runs: Vec<RunInfo>, trials: &[TrialRecord]) -> Option<RunInfo> {
-    let mut merged = runs.iter().min_by(|a, b| a.started.cmp(&b.started))?.clone();
+    let mut merged = runs
+        .iter()
+        .min_by(|a, b| a.started.cmp(&b.started))?
+        .clone();
     merged.commit = runs.iter().find_map(|r| r.commit.clone());
     merged.data_lock_sha256 = runs.iter().find_map(|r| r.data_lock_sha256.clone());
     merged.listed = runs.iter().map(|r| r.listed).max().unwrap_or(0);
@@ -300,7 +303,10 @@ mod tests {
         assert_eq!((run.listed, run.ran, run.complete), (26, 2, false));
         assert_eq!(run.commit.as_deref(), Some("abc"));
         let note = not_run_note(&report).expect("a note");
-        assert!(note.starts_with("24 of 26 listed trials did not run"), "{note}");
+        assert!(
+            note.starts_with("24 of 26 listed trials did not run"),
+            "{note}"
+        );
         let mut whole = report.clone();
         whole.run = Some(RunInfo { ran: 26, ..run });
         assert_eq!(not_run_note(&whole), None);
@@ -312,8 +318,12 @@ mod tests {
     fn a_new_run_prunes_old_run_files() {
         let out = scratch("nextest-prune");
         for i in 0..KEEP_RUNS + 3 {
-            append_to_run(&out, &format!("old-{i:02}"), &[line("test_a", Outcome::Pass)])
-                .expect("append");
+            append_to_run(
+                &out,
+                &format!("old-{i:02}"),
+                &[line("test_a", Outcome::Pass)],
+            )
+            .expect("append");
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
         let count = || std::fs::read_dir(out.join(DIR)).expect("dir").count();
@@ -339,8 +349,14 @@ mod tests {
                 found.push((section, key.trim(), value.trim()));
             }
         }
-        assert!(found.contains(&("[profile.default]", "fail-fast", "false")), "{found:?}");
-        assert!(found.contains(&("[profile.default]", "retries", "0")), "{found:?}");
+        assert!(
+            found.contains(&("[profile.default]", "fail-fast", "false")),
+            "{found:?}"
+        );
+        assert!(
+            found.contains(&("[profile.default]", "retries", "0")),
+            "{found:?}"
+        );
     }
 
     #[test]

@@ -18,7 +18,8 @@ fn args(list: &[&str]) -> Arguments {
 
 /// A workspace with one own case copied from the real `tests/cases`.
 fn with_own_case(ws: &Path) {
-    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/cases/test_cast13_BOOL_to_INT64");
+    let from =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/cases/test_cast13_BOOL_to_INT64");
     let to = ws.join("tests/cases/test_cast13_BOOL_to_INT64");
     for entry in walkdir::WalkDir::new(&from) {
         let entry = entry.expect("list");
@@ -62,13 +63,17 @@ fn bad_lists_and_stale_entries_are_failing_checks() {
     std::fs::write(ws.join("tests/tolerances.json"), "[]").expect("write");
     let prep = prepare(&ws, &Env::of(&[]));
     assert!(names(&prep.guards).contains(&"settings/tolerances"));
-    let known = r#"{"format":1,"entries":[{"pattern":"gone","match":"exact","kind":"k","reason":"r"}]}"#;
+    let known =
+        r#"{"format":1,"entries":[{"pattern":"gone","match":"exact","kind":"k","reason":"r"}]}"#;
     std::fs::write(ws.join("tests/known-failures.json"), known).expect("write");
     std::fs::create_dir_all(ws.join("tests/cases/test_a")).expect("dir");
     std::fs::write(ws.join("tests/cases/test_a/model.onnx"), b"").expect("write");
     let stale = |prep: &Prepared| names(&prep.guards).contains(&"settings/known-failures-stale");
     // Checked only against the full official list, never against another tree.
-    assert!(!stale(&prepare(&ws, &Env::of(&[(DATA_VAR, "tests/cases")]))));
+    assert!(!stale(&prepare(
+        &ws,
+        &Env::of(&[(DATA_VAR, "tests/cases")])
+    )));
     write_index(&ws, vec![instance("1.22.0", "test_a", 25)]);
     write_lock(&ws, "1.22.0", &["test_a"]);
     assert!(stale(&prepare(&ws, &Env::of(&[]))));
@@ -112,9 +117,19 @@ fn a_filter_cannot_switch_off_a_bad_variable() {
     for bad in [(STRICT_VAR, "yes"), ("ONNX_CONFORMANCE_STRCT", "1")] {
         let env = Env::of(&[data, bad]);
         assert!(!run(&ws, &args(&["opset13"]), &env, None), "{bad:?}");
-        assert!(!run(&ws, &args(&["--exact", "own/opset13/test_cast13_BOOL_to_INT64"]), &env, None));
+        assert!(!run(
+            &ws,
+            &args(&["--exact", "own/opset13/test_cast13_BOOL_to_INT64"]),
+            &env,
+            None
+        ));
     }
-    assert!(run(&ws, &args(&["opset13"]), &Env::of(&[data, (STRICT_VAR, "true")]), None));
+    assert!(run(
+        &ws,
+        &args(&["opset13"]),
+        &Env::of(&[data, (STRICT_VAR, "true")]),
+        None
+    ));
 }
 
 #[test]
@@ -134,7 +149,10 @@ fn the_report_records_how_the_run_was_made() {
     };
     let info = run_info(&[], &Env::of(&[]));
     assert!(info.complete, "{info:?}");
-    assert_eq!((info.listed, info.ran, info.source), (1, 1, Source::Official));
+    assert_eq!(
+        (info.listed, info.ran, info.source),
+        (1, 1, Source::Official)
+    );
     assert!(info.filters.is_empty() && info.data_lock_sha256.is_some());
     assert!(info.started.ends_with('Z'));
     let info = run_info(&["opset13"], &Env::of(&[]));
@@ -146,4 +164,22 @@ fn the_report_records_how_the_run_was_made() {
     assert!(!info.complete);
     assert_eq!(info.source, Source::Custom);
     let _ = PathBuf::new();
+}
+
+#[test]
+fn a_known_failure_is_named_once() {
+    let ws = scratch("known-note");
+    let prep = prepare(&ws, &Env::of(&[]));
+    let mut ctx = prep.ctx;
+    ctx.known.entries.push(crate::known::KnownFailure {
+        pattern: "t".into(),
+        how: crate::known::Match::Exact,
+        kind: "upstream data corrupt".into(),
+        reason: "r".into(),
+        expect: vec![],
+    });
+    assert_eq!(
+        ignored_note(&ctx, "t"),
+        "known failure: upstream data corrupt"
+    );
 }

@@ -157,7 +157,10 @@ fn only_a_complete_official_run_is_counted() {
         trials: vec![],
     };
     let err = complete_official(&report).expect_err("no provenance");
-    assert!(err.contains("older harness") && err.contains("cargo test"), "{err}");
+    assert!(
+        err.contains("older harness") && err.contains("cargo test"),
+        "{err}"
+    );
     let mut run = RunInfo {
         started: "2026-11-23T20:00:00Z".to_owned(),
         commit: None,
@@ -171,14 +174,19 @@ fn only_a_complete_official_run_is_counted() {
     };
     report.run = Some(run.clone());
     let err = complete_official(&report).expect_err("filtered");
-    assert!(err.contains("filter opset19") && err.contains("3 of 10 listed"), "{err}");
+    assert!(
+        err.contains("filter opset19") && err.contains("3 of 10 listed"),
+        "{err}"
+    );
     assert!(err.contains("with no filter after `--` and without ONNX_BACKEND_DATA"));
     run.filters.clear();
     run.ran = 10;
     run.source = Source::Custom;
     run.judge_complete(true);
     report.run = Some(run.clone());
-    assert!(complete_official(&report).expect_err("custom").contains("ONNX_BACKEND_DATA"));
+    assert!(complete_official(&report)
+        .expect_err("custom")
+        .contains("ONNX_BACKEND_DATA"));
     run.source = Source::Official;
     run.judge_complete(true);
     report.run = Some(run);
@@ -201,6 +209,11 @@ fn the_task_refuses_a_filtered_report_before_writing_anything() {
     let args = ["--report".to_owned(), json.display().to_string()];
     let err = main(dir.path(), &args).expect_err("refused").to_string();
     assert!(err.contains("complete run"), "{err}");
-    assert_eq!(std::fs::read_to_string(dir.path().join("README.md")).ok().as_deref(), Some("x"));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("README.md"))
+            .ok()
+            .as_deref(),
+        Some("x")
+    );
     assert!(!dir.path().join("docs").exists());
 }
