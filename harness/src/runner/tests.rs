@@ -10,9 +10,13 @@ fn names(specs: &[Spec]) -> Vec<&str> {
     specs.iter().map(|s| s.name.as_str()).collect()
 }
 
-/// libtest arguments as after `cargo test --test onnx_backend --`.
-fn args(list: &[&str]) -> Arguments {
-    let argv = std::iter::once("onnx_backend").chain(list.iter().copied());
+/// libtest arguments as after `cargo test --test onnx_backend --`, with libtest's own output
+/// sent to a log file in the workspace (it bypasses the test harness's capture).
+fn args(ws: &Path, list: &[&str]) -> Arguments {
+    let log = ws.join("libtest.log").display().to_string();
+    let argv = ["onnx_backend", "--logfile", &log]
+        .into_iter()
+        .chain(list.iter().copied());
     Arguments::from_iter(argv.map(String::from))
 }
 
@@ -88,10 +92,10 @@ fn a_filter_cannot_switch_off_the_missing_data_check() {
     with_own_case(&ws);
     // The own case alone passes.
     let env = Env::of(&[(DATA_VAR, "tests/cases")]);
-    assert!(run(&ws, &args(&["opset13"]), &env, None));
+    assert!(run(&ws, &args(&ws, &["opset13"]), &env, None));
     // No official data: the filter selects only the passing own case, the run still fails,
     // and the report holds the check that the filter left out.
-    assert!(!run(&ws, &args(&["opset13"]), &Env::of(&[]), None));
+    assert!(!run(&ws, &args(&ws, &["opset13"]), &Env::of(&[]), None));
     let report = load(&ws.join("target/onnx-conformance/report.json")).expect("report");
     let got: Vec<(&str, Outcome)> = report
         .trials
@@ -106,7 +110,12 @@ fn a_filter_cannot_switch_off_the_missing_data_check() {
         ]
     );
     // A filter matching nothing at all fails too.
-    assert!(!run(&ws, &args(&["no-such-trial"]), &Env::of(&[]), None));
+    assert!(!run(
+        &ws,
+        &args(&ws, &["no-such-trial"]),
+        &Env::of(&[]),
+        None
+    ));
 }
 
 #[test]
@@ -116,17 +125,17 @@ fn a_filter_cannot_switch_off_a_bad_variable() {
     let data = (DATA_VAR, "tests/cases");
     for bad in [(STRICT_VAR, "yes"), ("ONNX_CONFORMANCE_STRCT", "1")] {
         let env = Env::of(&[data, bad]);
-        assert!(!run(&ws, &args(&["opset13"]), &env, None), "{bad:?}");
+        assert!(!run(&ws, &args(&ws, &["opset13"]), &env, None), "{bad:?}");
         assert!(!run(
             &ws,
-            &args(&["--exact", "own/opset13/test_cast13_BOOL_to_INT64"]),
+            &args(&ws, &["--exact", "own/opset13/test_cast13_BOOL_to_INT64"]),
             &env,
             None
         ));
     }
     assert!(run(
         &ws,
-        &args(&["opset13"]),
+        &args(&ws, &["opset13"]),
         &Env::of(&[data, (STRICT_VAR, "true")]),
         None
     ));
@@ -144,7 +153,7 @@ fn the_report_records_how_the_run_was_made() {
     .expect("lock");
     let json = ws.join("target/onnx-conformance/report.json");
     let run_info = |a: &[&str], env: &Env| {
-        assert!(run(&ws, &args(a), env, None));
+        assert!(run(&ws, &args(&ws, a), env, None));
         load(&json).expect("report").run.expect("run info")
     };
     let info = run_info(&[], &Env::of(&[]));
