@@ -33,7 +33,8 @@ pub enum Runner {
 pub struct RunInfo {
     /// When the run started, UTC, as in `2026-11-23T20:16:29Z`.
     pub started: String,
-    /// The workspace's git commit (`git rev-parse HEAD`), if git and a repository are there.
+    /// The workspace's git commit (`git rev-parse HEAD`, with `-dirty` when tracked files
+    /// differ from it), if git and a repository are there.
     pub commit: Option<String>,
     /// sha256 of `onnx-backend-data.lock.json`, if the file is there.
     pub data_lock_sha256: Option<String>,
@@ -149,7 +150,21 @@ pub fn git_commit(workspace: &Path) -> Option<String> {
         .ok()?;
     let text = String::from_utf8(out.stdout).ok()?;
     let hash = text.trim();
-    (out.status.success() && !hash.is_empty()).then(|| hash.to_string())
+    if !out.status.success() || hash.is_empty() {
+        return None;
+    }
+    // Tracked files that differ from HEAD make the hash alone a claim the run cannot back.
+    let clean = std::process::Command::new("git")
+        .arg("-C")
+        .arg(workspace)
+        .args(["diff", "--quiet", "HEAD", "--"])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    Some(match clean {
+        true => hash.to_string(),
+        false => format!("{hash}-dirty"),
+    })
 }
 
 /// sha256 of the lock file at the workspace root, if it can be read.
@@ -193,6 +208,22 @@ mod tests {
         );
         // Not a repository (the temp dir is outside any checkout): no commit, no error.
         assert_eq!(git_commit(&dir.join("nowhere")), None);
+        let git = |args: &[&str]| {
+            std::process::Command::new("git")
+                .arg("-C")
+                .arg(&*dir)
+                .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+                .args(args)
+                .output()
+                .is_ok_and(|o| o.status.success())
+        };
+        // Where git is installed: a clean checkout gives its hash, a changed one says so.
+        if git(&["init", "-q"]) && git(&["add", "."]) && git(&["commit", "-qm", "x"]) {
+            let clean = git_commit(&dir).expect("a commit");
+            assert_eq!(clean.len(), 40, "{clean}");
+            std::fs::write(dir.join(LOCK_FILE), b"abd").expect("write");
+            assert_eq!(git_commit(&dir), Some(format!("{clean}-dirty")));
+        }
     }
 
     #[test]
