@@ -68,32 +68,8 @@ pub fn run(workspace: &Path, args: &Arguments, env: &Env, run_id: Option<String>
     let ran = trials.len();
     let unrun = run_filtered_guards(&ctx, &prep.guards, &mut trials);
     trials.sort_by(|a, b| a.name.cmp(&b.name));
-    // Under nextest, the first process of a run records the commit and the lock hash for
-    // all: the others skip the git call and the hashing.
-    let first = match &run_id {
-        Some(id) => !nextest::run_file(&ctx.out_dir, id).exists(),
-        None => true,
-    };
-    let mut run = RunInfo {
-        started,
-        commit: first.then(|| provenance::git_commit(workspace)).flatten(),
-        data_lock_sha256: first.then(|| provenance::lock_hash(workspace)).flatten(),
-        source: match ctx.data_override {
-            Some(_) => Source::Custom,
-            None => Source::Official,
-        },
-        runner: match run_id {
-            Some(_) => Runner::Nextest,
-            None => Runner::Libtest,
-        },
-        filters: match run_id {
-            Some(_) => Vec::new(),
-            None => provenance::filters(args),
-        },
-        listed,
-        ran,
-        complete: false,
-    };
+    let mut run = provenance_of(workspace, &ctx, args, run_id.as_deref(), started);
+    (run.listed, run.ran) = (listed, ran);
     run.judge_complete(prep.guards.is_empty());
     let report = Report {
         format: report::FORMAT,
@@ -123,6 +99,39 @@ pub fn run(workspace: &Path, args: &Arguments, env: &Env, run_id: Option<String>
         return false;
     }
     !conclusion.has_failed()
+}
+
+/// The run's provenance, less the trial counts.
+fn provenance_of(
+    workspace: &Path,
+    ctx: &Context,
+    args: &Arguments,
+    run_id: Option<&str>,
+    started: String,
+) -> RunInfo {
+    // Under nextest, the first process of a run records the commit and the lock hash for
+    // all: the others skip the git call and the hashing.
+    let first = run_id.is_none_or(|id| !nextest::run_file(&ctx.out_dir, id).exists());
+    RunInfo {
+        started,
+        commit: first.then(|| provenance::git_commit(workspace)).flatten(),
+        data_lock_sha256: first.then(|| provenance::lock_hash(workspace)).flatten(),
+        source: match ctx.data_override {
+            Some(_) => Source::Custom,
+            None => Source::Official,
+        },
+        runner: match run_id {
+            Some(_) => Runner::Nextest,
+            None => Runner::Libtest,
+        },
+        filters: match run_id {
+            Some(_) => Vec::new(),
+            None => provenance::filters(args),
+        },
+        listed: 0,
+        ran: 0,
+        complete: false,
+    }
 }
 
 /// Runs the failed setup checks that a filter kept from running, so that they still reach
