@@ -1,5 +1,6 @@
 //! The conformance suite: one libtest-mimic trial per official ONNX backend case instance
-//! (named `onnx-<release>/opset<N>/<case>`), plus `ONNX_BACKEND_DATA` and `tests/cases/` trees.
+//! (named `onnx-<release>/opset<N>/<case>`), plus `ONNX_BACKEND_DATA` and `tests/cases/` trees
+//! (`custom/opset<N>/...`, `own/opset<N>/...`); failed setup checks fail it whatever the filter.
 //! All logic lives in the harness crate (`harness::runner`); this file only names the workspace.
 
 fn main() -> std::process::ExitCode {

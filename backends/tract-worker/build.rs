@@ -8,8 +8,8 @@ fn main() {
     let lock = Path::new(&env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"))
         .join("Cargo.lock");
     println!("cargo:rerun-if-changed={}", lock.display());
-    let text = fs::read_to_string(&lock)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", lock.display()));
+    let text =
+        fs::read_to_string(&lock).unwrap_or_else(|e| panic!("cannot read {}: {e}", lock.display()));
     let version = tract_onnx_version(&text)
         .unwrap_or_else(|| panic!("no tract-onnx package in {}", lock.display()));
     println!("cargo:rustc-env=TRACT_ONNX_VERSION={version}");

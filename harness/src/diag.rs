@@ -3,12 +3,24 @@
 
 use crate::compare::{multi_index, Mismatch, ValueDiff};
 use crate::npy;
-use onnx_conformance::Tensor;
+use crate::origin::Origins;
+use onnx_conformance::{DataType, Tensor};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Spells out every mismatch, one block per output. `names` are the graph's output names.
 pub fn describe(mismatches: &[Mismatch], names: &[String], rule: &str) -> String {
+    describe_with(mismatches, names, rule, &Origins::Unknown)
+}
+
+/// [`describe`], with the input element each differing output element came from, where
+/// `origins` knows it.
+pub fn describe_with(
+    mismatches: &[Mismatch],
+    names: &[String],
+    rule: &str,
+    origins: &Origins<'_>,
+) -> String {
     let label = |index: usize| match names.get(index) {
         Some(name) => format!("output {index} ({name:?})"),
         None => format!("output {index}"),
@@ -39,7 +51,8 @@ pub fn describe(mismatches: &[Mismatch], names: &[String], rule: &str) -> String
                 label(*index)
             ),
             Mismatch::Values { index, diff } => {
-                describe_values(&mut out, &label(*index), diff, rule);
+                let origin = |flat| origins.describe(*index, &diff.shape, flat);
+                describe_values(&mut out, &label(*index), diff, rule, &origin);
                 Ok(())
             }
         };
@@ -47,20 +60,23 @@ pub fn describe(mismatches: &[Mismatch], names: &[String], rule: &str) -> String
     out.trim_end().to_string()
 }
 
-fn describe_values(out: &mut String, label: &str, diff: &ValueDiff, rule: &str) {
+fn describe_values(
+    out: &mut String,
+    label: &str,
+    diff: &ValueDiff,
+    rule: &str,
+    origin: &dyn Fn(usize) -> Option<String>,
+) {
     let _ = writeln!(
         out,
         "{label}: {} of {} elements differ ({}, shape {:?}, rule {rule})",
         diff.differing, diff.total, diff.dtype, diff.shape
     );
-    if let (Some(abs), Some(rel)) = (diff.max_abs, diff.max_rel) {
-        let _ = writeln!(
-            out,
-            "  max abs error {abs:e}, max rel error {rel:e} (finite mismatches)"
-        );
+    if let Some(line) = error_summary(diff) {
+        let _ = writeln!(out, "  {line}");
     }
     for d in &diff.first {
-        let _ = writeln!(
+        let _ = write!(
             out,
             "  [{}] (flat {}): expected {} ({}), actual {} ({})",
             join(&multi_index(&diff.shape, d.flat)),
@@ -70,10 +86,59 @@ fn describe_values(out: &mut String, label: &str, diff: &ValueDiff, rule: &str) 
             d.actual,
             d.actual_hex
         );
+        match origin(d.flat) {
+            Some(from) => {
+                let _ = writeln!(out, ", {from}");
+            }
+            None => out.push('\n'),
+        }
     }
     let more = diff.differing - diff.first.len();
     if more > 0 {
         let _ = writeln!(out, "  ... and {more} more");
+    }
+}
+
+/// The error summary: the largest errors over the finite mismatches, and how many involve
+/// NaN or an infinity, so that the line stays when some or all of them do.
+fn error_summary(diff: &ValueDiff) -> Option<String> {
+    let involve = |n: usize| match n {
+        1 => "1 involves".to_string(),
+        n => format!("{n} involve"),
+    };
+    let mut special = Vec::new();
+    if diff.nan > 0 {
+        special.push(format!("{} NaN", involve(diff.nan)));
+    }
+    if diff.inf > 0 {
+        special.push(format!("{} an infinity", involve(diff.inf)));
+    }
+    let special = special.join(", ");
+    match (diff.max_abs, diff.max_rel) {
+        (Some(abs), Some(rel)) => {
+            let finite = diff.differing - diff.nan - diff.inf;
+            let plural = if finite == 1 { "" } else { "es" };
+            let mut line = format!(
+                "max abs error {}, max rel error {} over {finite} finite mismatch{plural}",
+                error_text(abs, diff.dtype),
+                error_text(rel, diff.dtype)
+            );
+            if !special.is_empty() {
+                line = format!("{line}; {special}");
+            }
+            Some(line)
+        }
+        _ if !special.is_empty() => Some(format!("no finite mismatch: {special}")),
+        _ => None,
+    }
+}
+
+/// An error value in the precision of the compared type: f64's shortest spelling for DOUBLE
+/// and COMPLEX128, f32's for every narrower type (`0.15023474`, not `1.5023474178403756e-1`).
+fn error_text(x: f64, dtype: DataType) -> String {
+    match dtype {
+        DataType::Double | DataType::Complex128 => format!("{x:?}"),
+        _ => format!("{:?}", x as f32),
     }
 }
 
@@ -184,7 +249,61 @@ mod tests {
             text.contains("[0, 1] (flat 1): expected 2.0 (0x40000000), actual 2.5 (0x40200000)")
         );
         assert!(text.contains("[1, 1] (flat 3): expected NaN (0x7fc00000), actual 4.0"));
-        assert!(text.contains("max abs error 5e-1"), "{text}");
+        assert!(
+            text.contains(
+                "max abs error 0.5, max rel error 0.25 over 1 finite mismatch; 1 involves NaN"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_error_line_stays_when_every_mismatch_is_nan_or_infinite() {
+        let e = Tensor::from_vec(vec![3], vec![f32::NAN, f32::INFINITY, 1.0]).expect("tensor");
+        let a = Tensor::from_vec(vec![3], vec![0.0f32, 1.0, 1.0]).expect("tensor");
+        let text = describe(&compare_outputs(&[e], &[a], Rule::Strict), &[], "strict");
+        assert!(
+            text.contains("\n  no finite mismatch: 1 involves NaN, 1 involves an infinity\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn errors_print_shortest_in_the_compared_precision() {
+        let e = Tensor::from_vec(vec![1], vec![1.0f32]).expect("tensor");
+        let a = Tensor::from_vec(vec![1], vec![1.1502347f32]).expect("tensor");
+        let text = describe(&compare_outputs(&[e], &[a], Rule::ONNX_DEFAULT), &[], "r");
+        assert!(text.contains("max abs error 0.1502347, max rel"), "{text}");
+        let e = Tensor::from_vec(vec![1], vec![1.0f64]).expect("tensor");
+        let a = Tensor::from_vec(vec![1], vec![1.25f64]).expect("tensor");
+        let text = describe(&compare_outputs(&[e], &[a], Rule::ONNX_DEFAULT), &[], "r");
+        assert!(
+            text.contains("max abs error 0.25, max rel error 0.25 over 1"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn cast_mismatches_show_the_input_element() {
+        let input = [Tensor::from_vec(vec![2], vec![0.15f32, 300.0]).expect("tensor")];
+        let e = Tensor::from_vec(vec![2], vec![0u8, 255]).expect("tensor");
+        let a = Tensor::from_vec(vec![2], vec![0u8, 44]).expect("tensor");
+        let graph = crate::case::Graph {
+            name: "g".into(),
+            nodes: vec![],
+            inputs: vec![],
+            outputs: vec![],
+            initializers: vec![],
+        };
+        let origins = Origins::of(Some("Cast"), &graph, &input);
+        let found = compare_outputs(&[e], &[a], Rule::ONNX_DEFAULT);
+        let text = describe_with(&found, &[], "exact", &origins);
+        assert!(
+            text.contains(
+                "[1] (flat 1): expected 255 (0xff), actual 44 (0x2c), input 300.0 (0x43960000)"
+            ),
+            "{text}"
+        );
     }
 
     #[test]

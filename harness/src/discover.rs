@@ -159,7 +159,7 @@ fn lock_guard(workspace: &Path, index: &Index) -> Option<Spec> {
     Some(guard("onnx-backend-data/incomplete", msg))
 }
 
-/// Trials for every case directory under `root` (named `custom/<relative path>`).
+/// Trials for every case directory under `root` (named `custom/opset<N>/<relative path>`).
 pub fn custom(root: &Path) -> Vec<Spec> {
     if !root.is_dir() {
         let msg = format!("ONNX_BACKEND_DATA={}: not a directory", root.display());
@@ -168,7 +168,8 @@ pub fn custom(root: &Path) -> Vec<Spec> {
     let specs = walk_cases(root, "custom");
     if specs.is_empty() {
         let msg = format!(
-            "ONNX_BACKEND_DATA={}: no case directory (one holding model.onnx) found",
+            "ONNX_BACKEND_DATA={}: no case directory (one holding model.onnx or \
+             test_data_set_N) found",
             root.display()
         );
         return vec![guard("custom/empty", msg)];
@@ -176,10 +177,14 @@ pub fn custom(root: &Path) -> Vec<Spec> {
     specs
 }
 
-/// Trials `<prefix>/<relative dir>` for every directory under `root` holding a `model.onnx`.
-/// Only directory entries are listed; no file is opened.
+/// Trials for every case directory under `root`: each directory holding a `model.onnx` or a
+/// `test_data_set_N` directory (a case without its model then fails, saying so). A trial is
+/// named `<prefix>/opset<N>/<relative dir>` with the model's opset, as the official trials
+/// are, so that an opset filter selects it; only `model.onnx` is read, never a `.pb`. A model
+/// that cannot be read leaves the opset out of the name, and its trial fails with the reason.
 pub fn walk_cases(root: &Path, prefix: &str) -> Vec<Spec> {
     let mut specs: Vec<Spec> = Vec::new();
+    let mut dirs: BTreeSet<PathBuf> = BTreeSet::new();
     for entry in walkdir::WalkDir::new(root).follow_links(true) {
         let entry = match entry {
             Ok(entry) => entry,
@@ -189,37 +194,50 @@ pub fn walk_cases(root: &Path, prefix: &str) -> Vec<Spec> {
                 continue;
             }
         };
-        if entry.file_name() != "model.onnx" || !entry.file_type().is_file() {
-            continue;
+        let name = entry.file_name().to_string_lossy();
+        let is_case_part = match entry.file_type().is_dir() {
+            true => name.starts_with("test_data_set_"),
+            false => name == "model.onnx" && entry.file_type().is_file(),
+        };
+        if let (true, Some(dir)) = (is_case_part, entry.path().parent()) {
+            dirs.insert(dir.to_path_buf());
         }
-        let Some(dir) = entry.path().parent() else {
-            continue;
-        };
-        let rel = dir.strip_prefix(root).unwrap_or(dir);
-        let rel: Vec<String> = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        let case = rel.last().cloned().unwrap_or_else(|| prefix.to_string());
-        let name = if rel.is_empty() {
-            prefix.to_string()
-        } else {
-            format!("{prefix}/{}", rel.join("/"))
-        };
-        specs.push(Spec {
-            name,
-            kind: SpecKind::Case(CaseSpec {
-                dir: dir.to_path_buf(),
-                release: prefix.to_string(),
-                case,
-                op_type: None,
-                opset: None,
-                indexed: false,
-            }),
-        });
     }
+    specs.extend(dirs.into_iter().map(|dir| case_spec(root, prefix, dir)));
     specs.sort_by(|a, b| a.name.cmp(&b.name));
     specs
+}
+
+/// The trial of case directory `dir` under `root`.
+fn case_spec(root: &Path, prefix: &str, dir: PathBuf) -> Spec {
+    let rel = dir.strip_prefix(root).unwrap_or(&dir);
+    let rel: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let case = rel.last().cloned().unwrap_or_else(|| prefix.to_string());
+    let opset = crate::read::read_model(&dir.join("model.onnx"))
+        .ok()
+        .map(|m| m.opset);
+    let mut name = prefix.to_string();
+    if let Some(opset) = opset {
+        name.push_str(&format!("/opset{opset}"));
+    }
+    if !rel.is_empty() {
+        name.push('/');
+        name.push_str(&rel.join("/"));
+    }
+    Spec {
+        name,
+        kind: SpecKind::Case(CaseSpec {
+            dir,
+            release: prefix.to_string(),
+            case,
+            op_type: None,
+            opset,
+            indexed: false,
+        }),
+    }
 }
 
 #[cfg(test)]

@@ -9,11 +9,15 @@ pub mod error;
 pub mod exec;
 pub mod index;
 pub mod known;
+pub mod lockcheck;
 pub mod npy;
+pub mod origin;
 pub mod proto;
+pub mod provenance;
 pub mod read;
 pub mod report;
 pub mod runner;
+pub mod settings;
 #[cfg(test)]
 mod testdir;
 pub mod trials;

@@ -3,24 +3,52 @@
 
 use crate::backend::{self, BackendHandle, Selected};
 use crate::discover::{discover, Spec, SpecKind};
-use crate::error::Error;
-use crate::known::{KnownFailures, Tolerances};
+use crate::known::{KnownFailures, Outcome, Tolerances};
+use crate::provenance::{self, RunInfo, Runner, Source};
 use crate::report::{self, nextest, Report, TrialRecord};
+use crate::settings::{self, Env};
 use crate::trials::{self, Context};
 use libtest_mimic::{Arguments, Completion, FormatSetting, Trial};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-/// Environment variable selecting strict (bit-exact) comparison.
-pub const STRICT_VAR: &str = "ONNX_CONFORMANCE_STRICT";
-/// Environment variable naming another tree of cases to run instead of the official data.
-pub const DATA_VAR: &str = "ONNX_BACKEND_DATA";
+pub use crate::settings::{DATA_VAR, STRICT_VAR};
 
-/// Runs the suite for the workspace at `workspace` with the process's arguments, on the
-/// backend that `ONNX_CONFORMANCE_BACKEND` names.
+/// What a run needs before its first trial.
+pub struct Prepared {
+    /// What every trial shares.
+    pub ctx: Context,
+    /// One trial per case (a case that cannot be read still is one, and fails).
+    pub cases: Vec<Spec>,
+    /// Setup checks that failed: bad settings, missing or incomplete data, bad lists. They
+    /// fail the run whatever the filter.
+    pub guards: Vec<Spec>,
+}
+
+impl Prepared {
+    /// Every trial: the cases, then the failed setup checks.
+    pub fn all(&self) -> impl Iterator<Item = &Spec> {
+        self.cases.iter().chain(&self.guards)
+    }
+}
+
+/// Runs the suite for the workspace at `workspace` with the process's arguments.
 pub fn main(workspace: &Path) -> ExitCode {
-    run_main(workspace, None)
+    let args = Arguments::from_args();
+    let run_id = std::env::var(nextest::RUN_ID_VAR).ok();
+    let run_id = nextest::run_id(run_id.as_deref());
+    match run(workspace, &args, &Env::from_process(), run_id) {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::FAILURE,
+    }
+}
+
+/// Runs (or lists) the trials `args` select, writes the reports, and says whether the run
+/// succeeded. A failed setup check fails the run even when the filter left it out.
+pub fn run(workspace: &Path, args: &Arguments, env: &Env, run_id: Option<String>) -> bool {
+    run_with(workspace, args, env, run_id, None)
 }
 
 /// Runs the suite on a backend of the caller's, in-process: how a Rust runtime judges
@@ -33,58 +61,138 @@ pub fn main_with_backend(
     known_failures: Option<PathBuf>,
 ) -> ExitCode {
     let name = backend.info().name;
-    let selected = Selected {
+    let given = Selected {
         backend,
         known_failures,
         report_subdir: format!("backend-{name}"),
     };
-    run_main(workspace, Some(selected))
+    let args = Arguments::from_args();
+    let run_id = std::env::var(nextest::RUN_ID_VAR).ok();
+    let run_id = nextest::run_id(run_id.as_deref());
+    match run_with(workspace, &args, &Env::from_process(), run_id, Some(given)) {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::FAILURE,
+    }
 }
 
-fn run_main(workspace: &Path, backend: Option<Selected>) -> ExitCode {
-    let args = Arguments::from_args();
-    let (ctx, specs) = prepare_with(workspace, &|key| std::env::var_os(key), backend);
+/// As [`run`], with the backend given instead of chosen from the environment.
+fn run_with(
+    workspace: &Path,
+    args: &Arguments,
+    env: &Env,
+    run_id: Option<String>,
+    given: Option<Selected>,
+) -> bool {
+    let started = provenance::now();
+    let prep = prepare_with(workspace, env, given);
+    let listed = prep.cases.len() + prep.guards.len();
     let records: Arc<Mutex<Vec<TrialRecord>>> = Arc::default();
-    let ctx = Arc::new(ctx);
-    let trials = specs
-        .into_iter()
+    let ctx = Arc::new(prep.ctx.clone());
+    let trials = prep
+        .all()
+        .cloned()
         .map(|spec| libtest_trial(spec, Arc::clone(&ctx), Arc::clone(&records)))
         .collect();
-    let conclusion = libtest_mimic::run(&args, trials);
+    let conclusion = libtest_mimic::run(args, trials);
     if args.list {
-        return conclusion.exit_code();
+        for g in &prep.guards {
+            eprintln!("warning: setup check {} fails: {}", g.name, guard_text(g));
+        }
+        return !conclusion.has_failed();
     }
     let mut trials = std::mem::take(&mut *records.lock().unwrap_or_else(|p| p.into_inner()));
+    let ran = trials.len();
+    let unrun = run_filtered_guards(&ctx, &prep.guards, &mut trials);
     trials.sort_by(|a, b| a.name.cmp(&b.name));
-    let data = match &ctx.data_override {
-        Some(dir) => dir.clone(),
-        None => workspace.join(crate::index::DATA_DIR),
-    };
+    let mut run = provenance_of(workspace, &ctx, args, run_id.as_deref(), started);
+    (run.listed, run.ran) = (listed, ran);
+    run.judge_complete(prep.guards.is_empty());
     let report = Report {
-        format: 1,
+        format: report::FORMAT,
         strict: ctx.strict,
-        data: data.display().to_string(),
+        data: ctx.data_root.display().to_string(),
+        run: Some(run),
         backend: ctx.backend.info(),
         trials,
     };
-    let run_id = std::env::var(nextest::RUN_ID_VAR).ok();
-    let written = match nextest::run_id(run_id.as_deref()) {
+    let written = match &run_id {
         // One process per trial: each appends its record; `cargo xtask report --nextest`
         // assembles the reports, since any file written here would hold one trial only.
-        Some(id) => append_for_nextest(&ctx.out_dir, &id, report),
-        None => write_reports(&ctx.out_dir, &report, &args),
+        Some(id) => append_for_nextest(&ctx.out_dir, id, report),
+        None => write_reports(&ctx.out_dir, &report, args),
     };
-    match written {
-        Ok(()) => conclusion.exit_code(),
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
+    if let Err(e) = written {
+        eprintln!("error: {e}");
+        return false;
+    }
+    if !unrun.is_empty() {
+        eprintln!(
+            "error: the setup is broken, so this run fails whatever the filter; \
+             the filter left out these checks:"
+        );
+        for g in &unrun {
+            eprintln!("  {}: {}", g.name, guard_text(g));
         }
+        return false;
+    }
+    !conclusion.has_failed()
+}
+
+/// The run's provenance, less the trial counts.
+fn provenance_of(
+    workspace: &Path,
+    ctx: &Context,
+    args: &Arguments,
+    run_id: Option<&str>,
+    started: String,
+) -> RunInfo {
+    // Under nextest, the first process of a run records the commit and the lock hash for
+    // all: the others skip the git call and the hashing.
+    let first = run_id.is_none_or(|id| !nextest::run_file(&ctx.out_dir, id).exists());
+    RunInfo {
+        started,
+        commit: first.then(|| provenance::git_commit(workspace)).flatten(),
+        data_lock_sha256: first.then(|| provenance::lock_hash(workspace)).flatten(),
+        source: match ctx.data_override {
+            Some(_) => Source::Custom,
+            None => Source::Official,
+        },
+        runner: match run_id {
+            Some(_) => Runner::Nextest,
+            None => Runner::Libtest,
+        },
+        filters: match run_id {
+            Some(_) => Vec::new(),
+            None => provenance::filters(args),
+        },
+        listed: 0,
+        ran: 0,
+        complete: false,
+    }
+}
+
+/// Runs the failed setup checks that a filter kept from running, so that they still reach
+/// the report; returns them.
+fn run_filtered_guards<'a>(
+    ctx: &Context,
+    guards: &'a [Spec],
+    records: &mut Vec<TrialRecord>,
+) -> Vec<&'a Spec> {
+    let ran: BTreeSet<String> = records.iter().map(|r| r.name.clone()).collect();
+    let unrun: Vec<&Spec> = guards.iter().filter(|g| !ran.contains(&g.name)).collect();
+    records.extend(unrun.iter().map(|g| trials::run(ctx, g)));
+    unrun
+}
+
+fn guard_text(spec: &Spec) -> &str {
+    match &spec.kind {
+        SpecKind::Guard(msg) => msg,
+        SpecKind::Case(_) => "",
     }
 }
 
 /// Writes the three reports and, unless libtest prints JSON, the per-opset table.
-fn write_reports(out_dir: &Path, report: &Report, args: &Arguments) -> Result<(), Error> {
+fn write_reports(out_dir: &Path, report: &Report, args: &Arguments) -> Result<(), crate::Error> {
     let written = report::write_all(out_dir, report);
     if !matches!(args.format, Some(FormatSetting::Json)) {
         print!("{}", report::summary_table(report));
@@ -93,18 +201,21 @@ fn write_reports(out_dir: &Path, report: &Report, args: &Arguments) -> Result<()
     written
 }
 
-/// Appends this process's trial records to the nextest run's JSONL file.
-fn append_for_nextest(out_dir: &Path, run_id: &str, report: Report) -> Result<(), Error> {
+/// Appends this process's trial records to the nextest run's JSONL file; the first process
+/// of a run prunes old run files.
+fn append_for_nextest(out_dir: &Path, run_id: &str, report: Report) -> Result<(), crate::Error> {
+    let run = report.run.clone();
     let lines: Vec<nextest::Line> = report
         .trials
         .into_iter()
         .map(|trial| nextest::Line {
             strict: report.strict,
             data: report.data.clone(),
+            run: run.clone(),
             trial,
         })
         .collect();
-    nextest::append(&nextest::run_file(out_dir, run_id), &lines)
+    nextest::append_to_run(out_dir, run_id, &lines)
 }
 
 /// Wraps one spec as a libtest trial that records its result. A known failure shows as
@@ -116,64 +227,49 @@ fn libtest_trial(spec: Spec, ctx: Arc<Context>, records: Arc<Mutex<Vec<TrialReco
         let (outcome, message) = (rec.outcome, rec.message.clone());
         records.lock().unwrap_or_else(|p| p.into_inner()).push(rec);
         match outcome {
-            crate::known::Outcome::Pass => Ok(Completion::Completed),
-            crate::known::Outcome::KnownFailure => {
-                let first = message
-                    .as_deref()
-                    .and_then(|m| m.lines().next())
-                    .unwrap_or("");
-                let kind = first.split(':').next().unwrap_or("known failure");
-                Ok(Completion::ignored_with(kind))
-            }
+            Outcome::Pass => Ok(Completion::Completed),
+            Outcome::KnownFailure => Ok(Completion::ignored_with(ignored_note(&ctx, &spec.name))),
             _ => Err(message.unwrap_or_else(|| "failed".into()).into()),
         }
     })
 }
 
-/// The shared context and the trial list, from the workspace and the environment `env`.
-/// Problems with the settings or the lists become failing trials, never a panic.
-pub fn prepare(
-    workspace: &Path,
-    env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
-) -> (Context, Vec<Spec>) {
+/// What libtest shows beside a known failure: `known failure: <kind>`, from the entry itself
+/// rather than from the message (which starts with the same words).
+fn ignored_note(ctx: &Context, name: &str) -> String {
+    let kind = ctx.known.find(name).map_or("?", |e| e.kind.as_str());
+    format!("known failure: {kind}")
+}
+
+/// The shared context, the case trials and the failed setup checks, from the workspace and
+/// the environment `env`. Problems with the settings or the lists become failing checks,
+/// never a panic.
+pub fn prepare(workspace: &Path, env: &Env) -> Prepared {
     prepare_with(workspace, env, None)
 }
 
 /// As [`prepare`], with the backend given instead of chosen from the environment.
-fn prepare_with(
-    workspace: &Path,
-    env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
-    given: Option<Selected>,
-) -> (Context, Vec<Spec>) {
-    let mut problems: Vec<Spec> = Vec::new();
+fn prepare_with(workspace: &Path, env: &Env, given: Option<Selected>) -> Prepared {
+    let (settings, problems) = settings::read(workspace, env);
+    let mut guards: Vec<Spec> = problems
+        .into_iter()
+        .map(|(name, msg)| Spec {
+            name,
+            kind: SpecKind::Guard(msg),
+        })
+        .collect();
     let mut problem = |name: &str, msg: String| {
-        problems.push(Spec {
+        guards.push(Spec {
             name: name.to_string(),
             kind: SpecKind::Guard(msg),
         })
     };
-    let strict = match env(STRICT_VAR).as_deref().and_then(|v| v.to_str()) {
-        None | Some("" | "0") => false,
-        Some("1") => true,
-        Some(other) => {
-            problem(
-                "settings/strict",
-                format!("{STRICT_VAR}={other:?}: use 1 (strict) or 0"),
-            );
-            false
-        }
-    };
-    let data_override = env(DATA_VAR)
-        .filter(|v| !v.is_empty())
-        .map(|v| workspace.join(PathBuf::from(v)));
     let tests = workspace.join("tests");
-    let target = match env("CARGO_TARGET_DIR") {
-        Some(dir) if !dir.is_empty() => workspace.join(PathBuf::from(dir)),
-        _ => workspace.join("target"),
-    };
     let chosen = match given {
         Some(selected) => Ok(selected),
-        None => backend::select(workspace, &target, env),
+        None => backend::select(workspace, &settings.target, &|k| {
+            env.get(k).map(|v| v.to_os_string())
+        }),
     };
     let selected = chosen.unwrap_or_else(|e| {
         problem("settings/backend", e);
@@ -197,9 +293,12 @@ fn prepare_with(
         problem("settings/tolerances", e.to_string());
         Tolerances::default()
     });
-    let mut specs = discover(workspace, data_override.as_deref());
-    if data_override.is_none() && specs.iter().all(|s| matches!(s.kind, SpecKind::Case(_))) {
-        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+    let data_override = settings.data_override;
+    let (cases, found): (Vec<Spec>, Vec<Spec>) = discover(workspace, data_override.as_deref())
+        .into_iter()
+        .partition(|s| matches!(s.kind, SpecKind::Case(_)));
+    if data_override.is_none() && found.is_empty() {
+        let names: Vec<&str> = cases.iter().map(|s| s.name.as_str()).collect();
         let stale: Vec<String> = known
             .unmatched(&names)
             .iter()
@@ -221,87 +320,26 @@ fn prepare_with(
             problem("settings/known-failures-stale", msg);
         }
     }
-    specs.extend(problems);
+    guards.extend(found);
     let ctx = Context {
-        strict,
+        strict: settings.strict,
         known,
         tolerances,
         out_dir: match selected.report_subdir.as_str() {
-            "" => target.join("onnx-conformance"),
-            sub => target.join("onnx-conformance").join(sub),
+            "" => settings.target.join("onnx-conformance"),
+            sub => settings.target.join("onnx-conformance").join(sub),
         },
-        data_override,
         backend: selected.backend,
+        lock_file: data_override
+            .is_none()
+            .then(|| workspace.join(crate::index::LOCK_FILE)),
+        data_root: data_override
+            .clone()
+            .unwrap_or_else(|| workspace.join(crate::index::DATA_DIR)),
+        data_override,
     };
-    (ctx, specs)
+    Prepared { ctx, cases, guards }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::discover::tests::{instance, scratch, write_index, write_lock};
-    use std::ffi::OsString;
-
-    fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<OsString> {
-        let pairs: Vec<(String, String)> = pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        move |key| {
-            pairs
-                .iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| OsString::from(v))
-        }
-    }
-
-    #[test]
-    fn settings_come_from_the_environment() {
-        let ws = scratch("prepare");
-        let (ctx, specs) = prepare(&ws, &env_of(&[]));
-        assert!(!ctx.strict && ctx.data_override.is_none());
-        assert_eq!(ctx.out_dir, ws.join("target/onnx-conformance"));
-        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(names, [crate::discover::MISSING_TRIAL]);
-        let vars = [
-            (STRICT_VAR, "1"),
-            (DATA_VAR, "mine"),
-            ("CARGO_TARGET_DIR", "/t"),
-        ];
-        let (ctx, specs) = prepare(&ws, &env_of(&vars));
-        assert!(ctx.strict);
-        assert_eq!(ctx.data_override, Some(ws.join("mine")));
-        assert_eq!(ctx.out_dir, Path::new("/t/onnx-conformance"));
-        assert_eq!(specs[0].name, "custom/missing");
-        let (_, specs) = prepare(&ws, &env_of(&[(STRICT_VAR, "yes")]));
-        assert!(specs.iter().any(|s| s.name == "settings/strict"));
-    }
-
-    #[test]
-    fn bad_lists_and_stale_entries_are_failing_trials() {
-        let ws = scratch("prepare-lists");
-        std::fs::create_dir_all(ws.join("tests")).expect("dir");
-        std::fs::write(ws.join("tests/tolerances.json"), "[]").expect("write");
-        let (_, specs) = prepare(&ws, &env_of(&[]));
-        assert!(specs.iter().any(|s| s.name == "settings/tolerances"));
-        let known = r#"{"format":1,"entries":[{"pattern":"gone","match":"exact","kind":"k","reason":"r"}]}"#;
-        std::fs::write(ws.join("tests/known-failures.json"), known).expect("write");
-        std::fs::create_dir_all(ws.join("tests/cases/test_a")).expect("dir");
-        std::fs::write(ws.join("tests/cases/test_a/model.onnx"), b"").expect("write");
-        let stale = |specs: &[Spec]| {
-            specs
-                .iter()
-                .any(|s| s.name == "settings/known-failures-stale")
-        };
-        // Checked only against the full official list, never against another tree.
-        assert!(!stale(
-            &prepare(&ws, &env_of(&[(DATA_VAR, "tests/cases")])).1
-        ));
-        write_index(&ws, vec![instance("1.22.0", "test_a", 25)]);
-        write_lock(&ws, "1.22.0", &["test_a"]);
-        assert!(stale(&prepare(&ws, &env_of(&[])).1));
-        let known = known.replace("\"gone\"", "\"onnx-1.22.0/opset25/test_a\"");
-        std::fs::write(ws.join("tests/known-failures.json"), known).expect("write");
-        assert!(!stale(&prepare(&ws, &env_of(&[])).1));
-    }
-}
+mod tests;

@@ -4,11 +4,12 @@
 use crate::backend::{BackendHandle, FailureKind};
 use crate::case::{Case, ValueInfo};
 use crate::compare::{compare_outputs, is_exact_type, Rule};
-use crate::diag::{describe, dump, failure_dir, rerun_command};
+use crate::diag::{describe_with, dump, failure_dir, rerun_command};
 use crate::discover::{CaseSpec, Spec, SpecKind};
 use crate::known::{judge, KnownFailures, Outcome, Tolerances};
-use crate::read;
+use crate::origin::Origins;
 use crate::report::TrialRecord;
+use crate::{lockcheck, read};
 use onnx_conformance::ops::OpVersion;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -27,6 +28,11 @@ pub struct Context {
     pub out_dir: PathBuf,
     /// `ONNX_BACKEND_DATA`, if set.
     pub data_override: Option<PathBuf>,
+    /// The data root the trials read: `onnx-backend-data` or `ONNX_BACKEND_DATA`.
+    pub data_root: PathBuf,
+    /// The lock file that official cases are checked against when they fail; `None` when
+    /// another tree runs.
+    pub lock_file: Option<PathBuf>,
     /// The runtime under test (`ONNX_CONFORMANCE_BACKEND`; native by default).
     pub backend: BackendHandle,
 }
@@ -119,7 +125,14 @@ pub fn run(ctx: &Context, spec: &Spec) -> TrialRecord {
     };
     let result = result.map_err(|msg| match &spec.kind {
         SpecKind::Guard(_) => msg,
-        SpecKind::Case(_) => {
+        SpecKind::Case(case) => {
+            let mut msg = msg;
+            if let (Some(lock), true) = (&ctx.lock_file, case.indexed) {
+                // A damaged file on disk reads like a kernel bug; say so when it is one.
+                if let Some(note) = lockcheck::check(lock, case) {
+                    msg = format!("{note}\n{msg}");
+                }
+            }
             let mut rerun = rerun_command(&spec.name, ctx.strict, ctx.data_override.as_deref());
             let backend = ctx.backend.info().name;
             if backend != "native" {
@@ -199,6 +212,15 @@ fn run_case(
             spec.dir.display()
         )));
     }
+    let model = spec.dir.join("model.onnx");
+    if !model.is_file() {
+        return Err(error(format!(
+            "{}: no model.onnx in this case directory (it holds {}); a case needs model.onnx \
+             beside its test_data_set_N directories",
+            spec.dir.display(),
+            listing(&spec.dir)
+        )));
+    }
     let case = read::load_case(&spec.dir).map_err(|e| error(e.to_string()))?;
     describe_case(rec, &case);
     let outputs = &case.model.graph.outputs;
@@ -229,10 +251,11 @@ fn run_case(
         if case.data_sets.len() > 1 {
             dir.push(format!("test_data_set_{k}"));
         }
+        let origins = Origins::of(rec.op_type.as_deref(), &case.model.graph, &ds.inputs);
         let mut msg = format!(
             "{}:\n{}",
             ds.dir.display(),
-            describe(&mismatches, &names, &choice.label())
+            describe_with(&mismatches, &names, &choice.label(), &origins)
         );
         for line in dump(&dir, &ds.outputs, &actual) {
             msg.push('\n');
@@ -241,6 +264,22 @@ fn run_case(
         return Err((FailureKind::Mismatch, msg));
     }
     Ok(())
+}
+
+/// The entry names of `dir`, sorted, for a message.
+fn listing(dir: &std::path::Path) -> String {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|list| {
+            list.filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    match names.is_empty() {
+        true => "nothing".to_string(),
+        false => names.join(", "),
+    }
 }
 
 fn set_rule(rec: &mut TrialRecord, choice: &RuleChoice) {

@@ -10,11 +10,18 @@ use std::path::{Path, PathBuf};
 const USAGE: &str =
     "usage: cargo xtask report [path/to/report.json] | cargo xtask report --nextest [RUN_ID|latest]";
 
-/// How many nextest runs' record files to keep; older ones are deleted.
-const KEEP_RUNS: usize = 10;
+const HELP: &str = "
+Re-renders report.md and report.html beside a report.json (default: the last run's, under
+target/onnx-conformance/). With --nextest, builds all three reports from the records that the
+processes of a `cargo nextest run` appended (default: the latest run), says how many listed
+trials did not run, and keeps the newest run files only.";
 
 /// Runs the task with the arguments after `report`.
 pub fn main(args: &[String]) -> Result<(), Box<dyn Error>> {
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        println!("{USAGE}\n{HELP}");
+        return Ok(());
+    }
     match args {
         [flag, rest @ ..] if flag == "--nextest" => from_nextest(rest),
         [] => rerender(&default_dir().join("report.json")),
@@ -43,8 +50,11 @@ fn from_nextest(args: &[String]) -> Result<(), Box<dyn Error>> {
     let jsonl = nextest::find(&dir, which)?;
     let report = nextest::load(&jsonl)?;
     report::write_all(&dir, &report)?;
-    nextest::prune(&dir, KEEP_RUNS)?;
+    nextest::prune(&dir, nextest::KEEP_RUNS)?;
     print!("{}", report::summary_table(&report));
+    if let Some(note) = nextest::not_run_note(&report) {
+        eprintln!("warning: {note}");
+    }
     eprintln!(
         "wrote {}/report.{{json,md,html}} from {} ({} trials)",
         dir.display(),
@@ -66,5 +76,19 @@ pub(crate) fn target_dir() -> PathBuf {
     match std::env::var_os("CARGO_TARGET_DIR") {
         Some(dir) if !dir.is_empty() => workspace.join(dir),
         _ => workspace.join("target"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_is_an_answer_not_an_error() {
+        for args in [&["--help"][..], &["-h"], &["--nextest", "--help"]] {
+            let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+            assert!(main(&args).is_ok(), "{args:?}");
+        }
+        assert!(main(&["--bogus".to_string()]).is_err());
     }
 }

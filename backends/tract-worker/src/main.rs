@@ -14,6 +14,7 @@ use prost::Message;
 use serde_json::{json, Value};
 use tract_onnx::pb::TensorProto;
 use tract_onnx::prelude::*;
+use tract_onnx::tract_core::internal::{bail, TractErrorContext};
 
 /// The tract-onnx version Cargo resolved, read from Cargo.lock by build.rs.
 const TRACT_VERSION: &str = env!("TRACT_ONNX_VERSION");
@@ -56,7 +57,10 @@ trait At<T> {
 impl<T> At<T> for TractResult<T> {
     fn at(self, stage: Stage) -> Result<T, Failure> {
         // `{:#}` prints anyhow's whole context chain on one line.
-        self.map_err(|e| Failure { stage, error: format!("{e:#}") })
+        self.map_err(|e| Failure {
+            stage,
+            error: format!("{e:#}"),
+        })
     }
 }
 
@@ -119,14 +123,19 @@ fn main() -> ExitCode {
 
 /// Writes one protocol line and flushes it.
 fn say(out: &mut impl Write, line: &Value) -> io::Result<()> {
-    writeln!(out, "{line}").and_then(|()| out.flush()).inspect_err(|e| {
-        eprintln!("tract-worker: cannot write stdout: {e}");
-    })
+    writeln!(out, "{line}")
+        .and_then(|()| out.flush())
+        .inspect_err(|e| {
+            eprintln!("tract-worker: cannot write stdout: {e}");
+        })
 }
 
 /// Runs one request, turning a panic anywhere inside into a failure at stage `run`.
 fn answer(message: &Value, cache: &mut HashMap<String, Loaded>) -> Result<(), Failure> {
-    let request = parse_request(message).map_err(|error| Failure { stage: Stage::Input, error })?;
+    let request = parse_request(message).map_err(|error| Failure {
+        stage: Stage::Input,
+        error,
+    })?;
     let reached = Cell::new(Stage::Load);
     match panic::catch_unwind(AssertUnwindSafe(|| serve(&request, cache, &reached))) {
         Ok(result) => result,
@@ -137,25 +146,40 @@ fn answer(message: &Value, cache: &mut HashMap<String, Loaded>) -> Result<(), Fa
                 .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
                 .unwrap_or("(no message)");
             let error = format!("tract panicked at stage {}: {what}", reached.get());
-            Err(Failure { stage: Stage::Run, error })
+            Err(Failure {
+                stage: Stage::Run,
+                error,
+            })
         }
     }
 }
 
 /// Reads the request's fields; a malformed one is reported at stage `input`.
 fn parse_request(message: &Value) -> Result<Request, String> {
-    let model = message["model"].as_str().ok_or("request has no string 'model'")?;
+    let model = message["model"]
+        .as_str()
+        .ok_or("request has no string 'model'")?;
     let pairs = |key: &str| -> Result<Vec<(String, String)>, String> {
-        let items = message[key].as_array().ok_or(format!("request has no array '{key}'"))?;
+        let items = message[key]
+            .as_array()
+            .ok_or(format!("request has no array '{key}'"))?;
         items
             .iter()
-            .map(|item| match (item["name"].as_str(), item["path"].as_str()) {
-                (Some(name), Some(path)) => Ok((name.to_owned(), path.to_owned())),
-                _ => Err(format!("an entry of '{key}' lacks a string name or path: {item}")),
-            })
+            .map(
+                |item| match (item["name"].as_str(), item["path"].as_str()) {
+                    (Some(name), Some(path)) => Ok((name.to_owned(), path.to_owned())),
+                    _ => Err(format!(
+                        "an entry of '{key}' lacks a string name or path: {item}"
+                    )),
+                },
+            )
             .collect()
     };
-    Ok(Request { model: model.to_owned(), inputs: pairs("inputs")?, outputs: pairs("outputs")? })
+    Ok(Request {
+        model: model.to_owned(),
+        inputs: pairs("inputs")?,
+        outputs: pairs("outputs")?,
+    })
 }
 
 /// Loads (or reuses) the model, feeds the inputs, runs it and writes the outputs.
@@ -188,40 +212,59 @@ fn load(path: &str) -> TractResult<Loaded> {
     let model = tract_onnx::onnx().model_for_path(path)?;
     // Sources are named after their graph inputs and outputs are labelled with their graph
     // names; both keep their order through optimization.
-    let inputs =
-        model.input_outlets()?.iter().map(|o| model.node(o.node).name.clone()).collect();
+    let inputs = model
+        .input_outlets()?
+        .iter()
+        .map(|o| model.node(o.node).name.clone())
+        .collect();
     let outputs = model
         .output_outlets()?
         .iter()
         .map(|&o| model.outlet_label(o).unwrap_or_default().to_owned())
         .collect();
     let plan = model.into_optimized()?.into_runnable()?;
-    Ok(Loaded { plan, inputs, outputs })
+    Ok(Loaded {
+        plan,
+        inputs,
+        outputs,
+    })
 }
 
 /// The input tensors in the model's input order, decoded by tract's own TensorProto reader.
 fn feeds(model: &Loaded, given: &[(String, String)]) -> TractResult<TVec<TValue>> {
     if let Some((name, _)) = given.iter().find(|(name, _)| !model.inputs.contains(name)) {
-        bail!("the model has no input '{name}' to feed (its inputs: {:?})", model.inputs);
+        bail!(
+            "the model has no input '{name}' to feed (its inputs: {:?})",
+            model.inputs
+        );
     }
+    let typed = model.plan.model();
     model
         .inputs
         .iter()
-        .map(|name| {
+        .enumerate()
+        .map(|(ix, name)| {
             let (_, path) = given
                 .iter()
                 .find(|(n, _)| n == name)
                 .with_context(|| format!("no tensor given for model input '{name}'"))?;
-            read_tensor(path).with_context(|| format!("input '{name}' from {path}"))
+            let tensor =
+                read_tensor(path).with_context(|| format!("input '{name}' from {path}"))?;
+            // tract trusts its inputs; a mismatch would surface later as an obscure run error.
+            let fact = typed.input_fact(ix)?;
+            if !fact.matches(&tensor, None)? {
+                bail!("input '{name}' from {path} is {tensor:?}, the model expects {fact:?}");
+            }
+            Ok(tensor.into_tvalue())
         })
         .collect()
 }
 
-fn read_tensor(path: &str) -> TractResult<TValue> {
+fn read_tensor(path: &str) -> TractResult<Tensor> {
     let bytes = std::fs::read(path).context("cannot read the file")?;
     let proto = TensorProto::decode(bytes.as_slice()).context("not a TensorProto")?;
     let resolver = tract_onnx::data_resolver::default();
-    Ok(tract_onnx::tensor::load_tensor(&*resolver, &proto, None)?.into_tvalue())
+    tract_onnx::tensor::load_tensor(&*resolver, &proto, None)
 }
 
 /// Writes the result named `name` as a serialized TensorProto at `path`.
@@ -230,8 +273,15 @@ fn write_output(model: &Loaded, results: &[TValue], name: &str, path: &str) -> T
         .outputs
         .iter()
         .position(|n| n == name)
-        .with_context(|| format!("the model has no output '{name}' (its outputs: {:?})", model.outputs))?;
-    let tensor = results.get(index).with_context(|| format!("tract returned no output '{name}'"))?;
+        .with_context(|| {
+            format!(
+                "the model has no output '{name}' (its outputs: {:?})",
+                model.outputs
+            )
+        })?;
+    let tensor = results
+        .get(index)
+        .with_context(|| format!("tract returned no output '{name}'"))?;
     let proto = to_proto(name, tensor).with_context(|| format!("output '{name}'"))?;
     std::fs::write(path, proto.encode_to_vec()).with_context(|| format!("cannot write {path}"))
 }
@@ -239,10 +289,20 @@ fn write_output(model: &Loaded, results: &[TValue], name: &str, path: &str) -> T
 /// Encodes a tract tensor as a TensorProto: the ONNX data type code of its datum type, its
 /// dims, and its values in little-endian `raw_data` (strings in `string_data`).
 fn to_proto(name: &str, tensor: &Tensor) -> TractResult<TensorProto> {
+    // tract's ONNX Cast turns `to = INT64` into its symbolic dimension type TDim (for shape
+    // arithmetic), so an INT64 graph output can arrive as TDim. Concrete values are plain
+    // integers; a symbol left in one is an error from the cast.
+    let tensor = match tensor.datum_type() {
+        DatumType::TDim => tensor.cast_to::<i64>()?,
+        _ => std::borrow::Cow::Borrowed(tensor),
+    };
     let view = tensor.try_as_plain_ram()?;
     macro_rules! raw {
         ($t:ty) => {
-            view.as_slice::<$t>()?.iter().flat_map(|x| x.to_le_bytes()).collect()
+            view.as_slice::<$t>()?
+                .iter()
+                .flat_map(|x| x.to_le_bytes())
+                .collect()
         };
     }
     let mut proto = TensorProto {
@@ -264,7 +324,13 @@ fn to_proto(name: &str, tensor: &Tensor) -> TractResult<TensorProto> {
             proto.string_data = strings.iter().map(|s| s.as_bytes().to_vec()).collect();
             (8, Vec::new())
         }
-        DatumType::Bool => (9, view.as_slice::<bool>()?.iter().map(|&b| u8::from(b)).collect()),
+        DatumType::Bool => (
+            9,
+            view.as_slice::<bool>()?
+                .iter()
+                .map(|&b| u8::from(b))
+                .collect(),
+        ),
         DatumType::F16 => (10, raw!(f16)),
         DatumType::F64 => (11, raw!(f64)),
         DatumType::U32 => (12, raw!(u32)),

@@ -123,6 +123,42 @@ impl MiniFloat {
     }
 }
 
+impl MiniFloat {
+    /// The shortest decimal that reads back as `code` in this format (not the longer
+    /// spelling of the widened f64): FLOAT16 0x30cf is `0.1503`, not `0.1502685546875`.
+    pub fn shortest(&self, code: u32) -> String {
+        let value = self.decode(code);
+        if !value.is_finite() || value == 0.0 {
+            return fmt_f64(value);
+        }
+        let sign_bit = 1u32 << (self.exp_bits + self.man_bits);
+        let magnitude = code & (sign_bit - 1);
+        let x = value.abs();
+        // Every decimal strictly nearer to x than half the gap to either neighbour reads
+        // back as x. The largest finite code extends its gap upwards by the one below it.
+        let below = self.decode(magnitude - 1);
+        let above = match magnitude + 1 < sign_bit {
+            true => self.decode(magnitude + 1),
+            false => f64::NAN,
+        };
+        let above = if above.is_finite() {
+            above
+        } else {
+            x + (x - below)
+        };
+        let (lo, hi) = (x - (x - below) / 2.0, x + (above - x) / 2.0);
+        for digits in 0..17 {
+            let Ok(d) = format!("{x:.digits$e}").parse::<f64>() else {
+                break;
+            };
+            if lo < d && d < hi {
+                return fmt_f64(d.copysign(value));
+            }
+        }
+        fmt_f64(value)
+    }
+}
+
 /// 2^k, built from its bits so it is exact; k must lie in f64's normal range.
 fn pow2(k: i32) -> f64 {
     f64::from_bits(((k + 1023) as u64) << 52)
@@ -217,7 +253,13 @@ macro_rules! minifloat_views {
             }
             fn decimal(&self) -> String {
                 let bits: u32 = $bits(*self);
-                fmt_f64($layout.decode(bits))
+                // 16-bit formats print their shortest round-trip decimal, as f32 does. The
+                // 8- and 4-bit formats print exact values: with 1 to 3 mantissa bits, the
+                // shortest spelling would read as another number (450 for E4M3FN 448).
+                match $digits {
+                    4 => $layout.shortest(bits),
+                    _ => fmt_f64($layout.decode(bits)),
+                }
             }
         }
     )*};
@@ -352,6 +394,39 @@ mod tests {
         for (code, &v) in e2m1.iter().enumerate() {
             check(&E2M1, code as u32, v);
             check(&E2M1, code as u32 | 8, -v);
+        }
+    }
+
+    #[test]
+    fn small_floats_print_their_own_shortest_decimal() {
+        assert_eq!(FLOAT16.shortest(0x30cf), "0.1503");
+        assert_eq!(FLOAT16.shortest(0x3c00), "1.0");
+        assert_eq!(FLOAT16.shortest(0xfbff), "-65500.0");
+        assert_eq!(FLOAT16.shortest(0x0001), "6e-8");
+        assert_eq!(FLOAT16.shortest(0x8000), "-0.0");
+        assert_eq!(FLOAT16.shortest(0x7c00), "inf");
+        assert_eq!(BFLOAT16.shortest(0x3e1a), "0.15");
+        assert_eq!(E4M3FN.shortest(0x7e), "450.0");
+        assert_eq!(F8E4M3FN::from_bits(0x7e).decimal(), "448.0");
+        assert_eq!(f16::from_bits(0x30cf).decimal(), "0.1503");
+        assert_eq!(bf16::from_bits(0x3e1a).decimal(), "0.15");
+    }
+
+    // The shortest spelling reads back as the same code, for every 16-bit code: f16 through
+    // the half crate's parser, bf16 through f32 (bf16 is the top half of an f32).
+    #[test]
+    fn shortest_decimals_round_trip() {
+        for code in 0..=u16::MAX {
+            let text = FLOAT16.shortest(u32::from(code));
+            let back: f16 = text.parse().expect("f16 parses");
+            let same =
+                back.to_bits() == code || (back.is_nan() && FLOAT16.decode(code.into()).is_nan());
+            assert!(same, "f16 {code:#06x}: {text}");
+            let text = BFLOAT16.shortest(u32::from(code));
+            let back: bf16 = text.parse().expect("bf16 parses");
+            let same =
+                back.to_bits() == code || (back.is_nan() && BFLOAT16.decode(code.into()).is_nan());
+            assert!(same, "bf16 {code:#06x}: {text}");
         }
     }
 

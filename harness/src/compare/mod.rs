@@ -140,6 +140,10 @@ pub struct ValueDiff {
     pub max_abs: Option<f64>,
     /// Largest |a - e| / |e| over the same elements (infinite when e is 0 and a is not).
     pub max_rel: Option<f64>,
+    /// Differing elements where either side is NaN.
+    pub nan: usize,
+    /// Differing elements where either side is infinite (and neither is NaN).
+    pub inf: usize,
 }
 
 /// One differing element.
@@ -241,6 +245,8 @@ fn diff_values<T: Element + Compared>(
     }
     diff.max_abs = errors.max_abs;
     diff.max_rel = errors.max_rel;
+    diff.nan = errors.nan;
+    diff.inf = errors.inf;
     Some(diff)
 }
 
@@ -254,34 +260,43 @@ impl ValueDiff {
             first: Vec::new(),
             max_abs: None,
             max_rel: None,
+            nan: 0,
+            inf: 0,
         }
     }
 }
 
-/// Running maxima of absolute and relative error over differing finite numeric pairs.
+/// Running maxima of absolute and relative error over differing finite numeric pairs, and
+/// counts of the differing pairs that involve NaN or an infinity.
 #[derive(Default)]
 struct ErrorStats {
     max_abs: Option<f64>,
     max_rel: Option<f64>,
+    nan: usize,
+    inf: usize,
 }
 
 impl ErrorStats {
     fn add(&mut self, expected: View<'_>, actual: View<'_>) {
-        match (expected, actual) {
-            (View::Int(e), View::Int(a)) => self.pair(e as f64, a as f64),
-            (View::Float { value: e, .. }, View::Float { value: a, .. }) => self.pair(e, a),
-            (View::Complex(e), View::Complex(a)) => {
-                self.pair(e[0].0, a[0].0);
-                self.pair(e[1].0, a[1].0);
-            }
-            _ => {}
+        let pairs: Vec<(f64, f64)> = match (expected, actual) {
+            (View::Int(e), View::Int(a)) => vec![(e as f64, a as f64)],
+            (View::Float { value: e, .. }, View::Float { value: a, .. }) => vec![(e, a)],
+            (View::Complex(e), View::Complex(a)) => vec![(e[0].0, a[0].0), (e[1].0, a[1].0)],
+            _ => return,
+        };
+        if pairs.iter().any(|(e, a)| e.is_nan() || a.is_nan()) {
+            self.nan += 1;
+        } else if pairs
+            .iter()
+            .any(|(e, a)| e.is_infinite() || a.is_infinite())
+        {
+            self.inf += 1;
+        } else {
+            pairs.into_iter().for_each(|(e, a)| self.pair(e, a));
         }
     }
 
     fn pair(&mut self, e: f64, a: f64) {
-        if !e.is_finite() || !a.is_finite() {
-            return;
-        }
         let abs = (a - e).abs();
         let rel = if abs == 0.0 {
             0.0

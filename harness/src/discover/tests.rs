@@ -146,22 +146,29 @@ fn invalid_index_is_a_failing_trial() {
 fn override_tree_and_own_cases_are_walked() {
     let ws = scratch("walk");
     let data = ws.join("mine");
+    let real = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/cases/test_cast13_BOOL_to_INT64/model.onnx");
     for dir in ["rel/node/test_a", "rel/node/test_b", "loose"] {
         std::fs::create_dir_all(data.join(dir)).expect("dir");
         std::fs::write(data.join(dir).join("model.onnx"), b"").expect("model");
     }
-    std::fs::create_dir_all(data.join("rel/node/no_model")).expect("dir");
+    std::fs::copy(&real, data.join("rel/node/test_a/model.onnx")).expect("copy");
+    std::fs::create_dir_all(data.join("rel/node/empty_dir")).expect("dir");
+    std::fs::create_dir_all(data.join("rel/node/no_model/test_data_set_0")).expect("dir");
     std::fs::create_dir_all(ws.join("tests/cases/test_own")).expect("dir");
-    std::fs::write(ws.join("tests/cases/test_own/model.onnx"), b"").expect("model");
+    std::fs::copy(&real, ws.join("tests/cases/test_own/model.onnx")).expect("copy");
     let specs = discover(&ws, Some(&data));
     let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+    // Named with the model's opset where the model can be read; a directory with a data set
+    // but no model is a case too (its trial fails saying so).
     assert_eq!(
         names,
         [
             "custom/loose",
-            "custom/rel/node/test_a",
+            "custom/opset13/rel/node/test_a",
+            "custom/rel/node/no_model",
             "custom/rel/node/test_b",
-            "own/test_own"
+            "own/opset13/test_own"
         ]
     );
     let SpecKind::Case(case) = &specs[1].kind else {
@@ -169,7 +176,15 @@ fn override_tree_and_own_cases_are_walked() {
     };
     assert_eq!(
         (case.case.as_str(), case.release.as_str(), case.opset),
-        ("test_a", "custom", None)
+        ("test_a", "custom", Some(13))
+    );
+    let ctx = crate::trials::Context::default();
+    let rec = crate::trials::run(&ctx, &specs[2]);
+    let msg = rec.message.unwrap_or_default();
+    assert_eq!(rec.outcome, crate::known::Outcome::Fail);
+    assert!(
+        msg.contains("no_model: no model.onnx in this case directory (it holds test_data_set_0)"),
+        "{msg}"
     );
     let empty = ws.join("empty");
     std::fs::create_dir_all(&empty).expect("dir");

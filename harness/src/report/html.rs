@@ -21,7 +21,8 @@ td.c a{color:inherit}td.c.fail{font-weight:bold;color:#700}\
 ul.legend{list-style:none;padding:0}ul.legend li{margin:.2em 0}\
 div.trial{margin:.6em 0;padding:.3em .6em;border-left:6px solid}\
 div.trial.fail{border-color:#d33;background:#fdf0f0}div.trial.known{border-color:#d9a400;background:#fdf8ea}\
-pre{margin:.3em 0;white-space:pre-wrap;font-size:13px}";
+pre{margin:.3em 0;white-space:pre-wrap;font-size:13px}p.run{color:#555}\
+label.only{display:block;margin:.4em 0}#failing-only:checked~table tr.ok{display:none}";
 
 /// The HTML report.
 pub fn render(report: &Report) -> String {
@@ -55,9 +56,10 @@ fn header(out: &mut String, report: &Report) {
     let _ = write!(
         out,
         "<h1>ONNX conformance</h1><p>Comparison: {}. Data: <code>{}</code>.</p>\
-         <p><b>{} trials</b>: {} passed, {}, {}.</p>",
+         <p class=\"run\">Run: {}.</p><p><b>{} trials</b>: {} passed, {}, {}.</p>",
         esc(mode),
         esc(&report.data),
+        esc(&super::provenance_text(report)),
         all.total,
         all.passed,
         link(all.failed, "failed", "failures"),
@@ -67,7 +69,8 @@ fn header(out: &mut String, report: &Report) {
         "<p>Rows are case groups, columns the opset the model declares. A cell counts \
          <b>passed/trials</b>: one trial per onnx release that ships the case at that opset, \
          with an <code>_expanded</code> twin counted in its case's row. Hover over a cell to \
-         list its trials; click a red or amber cell to jump to its messages.</p>\
+         list its trials; click a red or amber cell to jump to its messages. Totals (the \
+         <code>all</code> row and column) do the same for a whole row or column.</p>\
          <ul class=\"legend\">\
          <li><span class=\"key pass\">2/2</span> every trial passes</li>\
          <li><span class=\"key known\">0/1</span> a known failure (upstream data; listed in \
@@ -104,25 +107,36 @@ fn matrix(out: &mut String, report: &Report) {
         cells.entry(opset_label(t)).or_default().push(t);
     }
     out.push_str(
-        "<h2>By case group and opset</h2><table><tr><th class=\"name\">case group \\ opset</th>",
+        "<h2>By case group and opset</h2><input type=\"checkbox\" id=\"failing-only\">\
+         <label class=\"only\" for=\"failing-only\"> show only rows with a failure or a known \
+         failure</label><table><tr><th class=\"name\">case group \\ opset</th>",
     );
     for (_, label) in &columns {
         let number = label.trim_start_matches("opset");
         let _ = write!(out, "<th title=\"model opset {0}\">{0}</th>", esc(number));
     }
     out.push_str("<th title=\"all opsets\">all</th></tr>");
+    let clean = |cells: &BTreeMap<String, Vec<&TrialRecord>>| {
+        cells.values().flatten().all(|t| t.outcome == Outcome::Pass)
+    };
     let mut section = None;
     for ((_, title, name), cells) in &rows {
         if section != Some(title) {
+            let all_clean = rows
+                .iter()
+                .filter(|((_, t, _), _)| t == title)
+                .all(|(_, c)| clean(c));
             let _ = write!(
                 out,
-                "<tr class=\"sec\"><th colspan=\"{}\">{}</th></tr>",
+                "<tr class=\"sec{}\"><th colspan=\"{}\">{}</th></tr>",
+                if all_clean { " ok" } else { "" },
                 columns.len() + 2,
                 esc(title)
             );
             section = Some(title);
         }
-        let _ = write!(out, "<tr><td class=\"name\">{}</td>", esc(name));
+        let class = if clean(cells) { " class=\"ok\"" } else { "" };
+        let _ = write!(out, "<tr{class}><td class=\"name\">{}</td>", esc(name));
         for (_, label) in &columns {
             match cells.get(label) {
                 Some(trials) => cell(out, trials),
@@ -130,7 +144,7 @@ fn matrix(out: &mut String, report: &Report) {
             }
         }
         let row: Vec<&TrialRecord> = cells.values().flatten().copied().collect();
-        total_cell(out, &row);
+        total_cell(out, name, &row);
         out.push_str("</tr>");
     }
     out.push_str("<tr><th class=\"name\">all</th>");
@@ -140,9 +154,9 @@ fn matrix(out: &mut String, report: &Report) {
             .filter(|c| &opset_label(c) == label)
             .copied()
             .collect();
-        total_cell(out, &column);
+        total_cell(out, label, &column);
     }
-    total_cell(out, &cases);
+    total_cell(out, "all trials", &cases);
     out.push_str("</tr></table>");
 }
 
@@ -160,12 +174,47 @@ fn row_key(t: &TrialRecord) -> RowKey {
 }
 
 fn cell(out: &mut String, trials: &[&TrialRecord]) {
-    let mut t = Tally::default();
-    trials.iter().for_each(|r| t.add(r));
-    let worst = trials.iter().copied().max_by_key(|r| severity(r.outcome));
     let mut in_order = trials.to_vec();
     in_order.sort_by_key(|r| (super::md::release_key(r), &r.name));
     let title: Vec<String> = in_order.iter().map(|r| tooltip_line(r)).collect();
+    linked_cell(out, "c", trials, &title.join("\n"));
+}
+
+/// A row or column total: passed/trials, coloured like a cell; its tooltip counts the
+/// outcomes and names the trials that did not pass, and it links to the first of them.
+fn total_cell(out: &mut String, what: &str, trials: &[&TrialRecord]) {
+    let mut t = Tally::default();
+    trials.iter().for_each(|r| t.add(r));
+    let mut title = format!(
+        "{what}: {} trials, {} passed, {} failed, {} known failures",
+        t.total, t.passed, t.failed, t.known
+    );
+    let mut bad: Vec<&TrialRecord> = trials
+        .iter()
+        .copied()
+        .filter(|r| r.outcome != Outcome::Pass)
+        .collect();
+    bad.sort_by_key(|r| (std::cmp::Reverse(severity(r.outcome)), &r.name));
+    for r in bad.iter().take(TOTAL_NAMES) {
+        let _ = write!(title, "\n{}: {}", r.name, r.outcome.label());
+    }
+    if bad.len() > TOTAL_NAMES {
+        let _ = write!(title, "\n… and {} more", bad.len() - TOTAL_NAMES);
+    }
+    linked_cell(out, "c all", trials, &title);
+}
+
+/// How many trials a total's tooltip names.
+const TOTAL_NAMES: usize = 12;
+
+/// A cell counting passed/trials, coloured by the worst outcome, with `title` as tooltip;
+/// a cell with a failure or known failure links to the worst trial's message block.
+fn linked_cell(out: &mut String, class_prefix: &str, trials: &[&TrialRecord], title: &str) {
+    let mut t = Tally::default();
+    trials.iter().for_each(|r| t.add(r));
+    let mut worst_first = trials.to_vec();
+    worst_first.sort_by_key(|r| (std::cmp::Reverse(severity(r.outcome)), &r.name));
+    let worst = worst_first.first().copied();
     let counts = format!("{}/{}", t.passed, t.total);
     let text = match worst.filter(|w| w.outcome != Outcome::Pass) {
         Some(w) => format!("<a href=\"#{}\">{counts}</a>", esc(&anchor_id(&w.name))),
@@ -173,28 +222,15 @@ fn cell(out: &mut String, trials: &[&TrialRecord]) {
     };
     let _ = write!(
         out,
-        "<td class=\"c {}\" title=\"{}\">{text}</td>",
+        "<td class=\"{class_prefix} {}\" title=\"{}\">{text}</td>",
         worst.map_or("none", |w| class(w.outcome)),
-        esc(&title.join("\n")),
+        esc(title),
     );
 }
 
-/// A row or column total: passed/trials, coloured like a cell, without a tooltip.
-fn total_cell(out: &mut String, trials: &[&TrialRecord]) {
-    let mut t = Tally::default();
-    trials.iter().for_each(|r| t.add(r));
-    let worst = trials
-        .iter()
-        .map(|r| r.outcome)
-        .max_by_key(|o| severity(*o));
-    let _ = write!(
-        out,
-        "<td class=\"c all {}\">{}/{}</td>",
-        worst.map_or("none", class),
-        t.passed,
-        t.total
-    );
-}
+/// How much of a message a cell's tooltip shows.
+const TOOLTIP_LINES: usize = 4;
+const TOOLTIP_CHARS: usize = 400;
 
 fn tooltip_line(t: &TrialRecord) -> String {
     let mut line = format!("{}: {}", t.name, t.outcome.label());
@@ -202,8 +238,17 @@ fn tooltip_line(t: &TrialRecord) -> String {
         line.push_str(&format!(" [{v}, {}]", t.rule));
     }
     if let Some(msg) = &t.message {
-        let short: String = msg.lines().take(4).collect::<Vec<_>>().join("\n  ");
-        let short: String = short.chars().take(400).collect();
+        let lines: Vec<&str> = msg.lines().collect();
+        let mut short = lines[..lines.len().min(TOOLTIP_LINES)].join("\n  ");
+        let mut cut = lines.len() > TOOLTIP_LINES;
+        if short.chars().count() > TOOLTIP_CHARS {
+            short = short.chars().take(TOOLTIP_CHARS).collect();
+            cut = true;
+        }
+        if cut {
+            // Say that the message goes on; the whole of it is in the block below.
+            short.push_str(" …");
+        }
         line.push_str(&format!("\n  {short}"));
     }
     line

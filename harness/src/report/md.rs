@@ -15,6 +15,7 @@ pub fn render(report: &Report) -> String {
     };
     let _ = writeln!(out, "- comparison: {mode}");
     let _ = writeln!(out, "- data: `{}`", report.data);
+    let _ = writeln!(out, "- run: {}", super::provenance_text(report));
     let all = tally_by(&report.trials, |_| ())
         .remove(&())
         .unwrap_or_default();

@@ -8,6 +8,7 @@ pub mod nextest;
 use crate::backend::{BackendInfo, FailureKind};
 use crate::error::Error;
 use crate::known::Outcome;
+use crate::provenance::RunInfo;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -51,10 +52,14 @@ pub struct TrialRecord {
     pub failure_kind: Option<FailureKind>,
 }
 
+/// The schema version of `report.json` written today: 2 added `run`; 3 `backend` and each
+/// trial's `backend` and `failure_kind`.
+pub const FORMAT: u32 = 3;
+
 /// The whole `report.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
-    /// Schema version; 1.
+    /// Schema version, [`FORMAT`].
     pub format: u32,
     /// Whether strict mode was on.
     pub strict: bool,
@@ -63,6 +68,9 @@ pub struct Report {
     /// The backend the run judged.
     #[serde(default)]
     pub backend: BackendInfo,
+    /// How the run was made; absent in reports of format 1.
+    #[serde(default)]
+    pub run: Option<RunInfo>,
     /// Every trial that ran, sorted by name.
     pub trials: Vec<TrialRecord>,
 }
@@ -141,6 +149,14 @@ pub fn load(path: &Path) -> Result<Report, Error> {
 
 fn write(path: &Path, text: &str) -> Result<(), Error> {
     std::fs::write(path, text).map_err(|e| Error::at(path, format!("cannot write: {e}")))
+}
+
+/// How the run was made, for people: from `report.run`, or a note that it is not recorded.
+pub fn provenance_text(report: &Report) -> String {
+    match &report.run {
+        Some(run) => run.summary(),
+        None => "how the run was made is not recorded (a report of format 1)".to_string(),
+    }
 }
 
 /// The short per-opset table printed after the libtest summary.

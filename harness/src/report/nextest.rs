@@ -4,6 +4,7 @@
 
 use super::{Report, TrialRecord};
 use crate::error::Error;
+use crate::provenance::{RunInfo, Runner};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -13,6 +14,8 @@ use std::path::{Path, PathBuf};
 pub const RUN_ID_VAR: &str = "NEXTEST_RUN_ID";
 /// The directory, under the reports directory, holding one JSONL file per nextest run.
 pub const DIR: &str = "nextest";
+/// How many run files are kept; older ones are deleted when a new run starts.
+pub const KEEP_RUNS: usize = 10;
 
 /// One line of a run's JSONL file: a trial record with the run settings it ran under.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -21,6 +24,9 @@ pub struct Line {
     pub strict: bool,
     /// The data root the trial read.
     pub data: String,
+    /// How the process ran: its `listed` is the whole list, before nextest's filter.
+    #[serde(default)]
+    pub run: Option<RunInfo>,
     /// The trial's record.
     pub trial: TrialRecord,
 }
@@ -61,6 +67,19 @@ pub fn append(path: &Path, lines: &[Line]) -> Result<(), Error> {
     Ok(())
 }
 
+/// Appends `lines` to run `id`'s file under `out_dir`. The first process of a run (the one
+/// that creates the file) deletes all but the [`KEEP_RUNS`] newest run files, so that they
+/// do not pile up when nobody runs `cargo xtask report --nextest`.
+pub fn append_to_run(out_dir: &Path, id: &str, lines: &[Line]) -> Result<(), Error> {
+    let path = run_file(out_dir, id);
+    let first = !path.exists();
+    append(&path, lines)?;
+    if first {
+        prune(out_dir, KEEP_RUNS)?;
+    }
+    Ok(())
+}
+
 /// The JSONL file `which` names: a run id, or the newest file for `latest` or `None`.
 pub fn find(out_dir: &Path, which: Option<&str>) -> Result<PathBuf, Error> {
     if let Some(id) = which.filter(|w| *w != "latest") {
@@ -82,7 +101,13 @@ pub fn prune(out_dir: &Path, keep: usize) -> Result<usize, Error> {
     let old = runs_newest_first(&out_dir.join(DIR))?;
     let old = old.get(keep..).unwrap_or_default();
     for path in old {
-        std::fs::remove_file(path).map_err(|e| Error::at(path, format!("cannot remove: {e}")))?;
+        match std::fs::remove_file(path) {
+            // Another process of the same run pruned it first.
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(Error::at(path, format!("cannot remove: {e}")));
+            }
+            _ => {}
+        }
     }
     Ok(old.len())
 }
@@ -111,6 +136,7 @@ pub fn load(path: &Path) -> Result<Report, Error> {
         std::fs::read_to_string(path).map_err(|e| Error::at(path, format!("cannot read: {e}")))?;
     let mut trials: BTreeMap<String, TrialRecord> = BTreeMap::new();
     let mut settings: Option<(bool, String)> = None;
+    let mut runs: Vec<RunInfo> = Vec::new();
     for (i, raw) in text
         .lines()
         .enumerate()
@@ -136,21 +162,61 @@ pub fn load(path: &Path) -> Result<Report, Error> {
             Some(_) => {}
             None => settings = Some(these),
         }
+        runs.extend(line.run);
         trials.insert(line.trial.name.clone(), line.trial);
     }
     let (strict, data) = settings.ok_or_else(|| Error::at(path, "holds no trial record"))?;
+    let trials: Vec<TrialRecord> = trials.into_values().collect();
     Ok(Report {
-        format: 1,
+        format: super::FORMAT,
         strict,
         data,
+        run: merge_runs(runs, &trials),
         // Every record names its backend; a run has one.
         backend: trials
-            .values()
-            .next()
+            .first()
             .map(|t| t.backend.clone())
             .unwrap_or_default(),
-        trials: trials.into_values().collect(),
+        trials,
     })
+}
+
+/// A warning when fewer trials ran than the binary listed (nextest stopped early, or a
+/// filter was given), or when the run files do not say how many were listed.
+pub fn not_run_note(report: &Report) -> Option<String> {
+    let Some(run) = &report.run else {
+        return Some(
+            "the run file does not say how many trials were listed (written by an older \
+             harness), so the report may be partial"
+                .to_string(),
+        );
+    };
+    let missing = run.listed.checked_sub(run.ran).filter(|&n| n > 0)?;
+    Some(format!(
+        "{missing} of {} listed trials did not run, so the report covers only the {} that \
+         did: nextest stopped early (without the suite's .config/nextest.toml, it stops at \
+         the first failure) or a filter was given",
+        run.listed, run.ran
+    ))
+}
+
+/// The run of all processes: the earliest start, the commit and lock hash the first process
+/// recorded, the
+/// largest list, and as many trials ran as distinct trials recorded.
+fn merge_runs(runs: Vec<RunInfo>, trials: &[TrialRecord]) -> Option<RunInfo> {
+    let mut merged = runs
+        .iter()
+        .min_by(|a, b| a.started.cmp(&b.started))?
+        .clone();
+    merged.commit = runs.iter().find_map(|r| r.commit.clone());
+    merged.data_lock_sha256 = runs.iter().find_map(|r| r.data_lock_sha256.clone());
+    merged.listed = runs.iter().map(|r| r.listed).max().unwrap_or(0);
+    merged.ran = trials.len();
+    merged.runner = Runner::Nextest;
+    merged.filters = Vec::new();
+    // A setup check is recorded as a trial without a case.
+    merged.judge_complete(trials.iter().all(|t| t.case.is_some()));
+    Some(merged)
 }
 
 #[cfg(test)]
@@ -164,6 +230,7 @@ mod tests {
         Line {
             strict: false,
             data: "d".into(),
+            run: None,
             trial: record("1.22.0", 25, case, "Cast", outcome),
         }
     }
@@ -208,6 +275,93 @@ mod tests {
         assert_eq!(find(&out, None).expect("latest"), later);
         assert_eq!(prune(&out, 1).expect("prune"), 1);
         assert!(!path.exists() && later.exists());
+    }
+
+    fn run_info(listed: usize) -> RunInfo {
+        RunInfo {
+            started: "2026-11-23T20:00:00Z".into(),
+            commit: None,
+            data_lock_sha256: None,
+            source: crate::provenance::Source::Official,
+            runner: Runner::Nextest,
+            filters: vec![],
+            listed,
+            ran: 1,
+            complete: false,
+        }
+    }
+
+    #[test]
+    fn the_report_says_how_many_listed_trials_did_not_run() {
+        let out = scratch("nextest-partial");
+        let path = run_file(&out, "r");
+        let mut first = line("test_a", Outcome::Fail);
+        first.run = Some(RunInfo {
+            commit: Some("abc".into()),
+            ..run_info(26)
+        });
+        let mut second = line("test_b", Outcome::Pass);
+        second.run = Some(run_info(26));
+        append(&path, &[first, second]).expect("append");
+        let report = load(&path).expect("load");
+        let run = report.run.clone().expect("merged run");
+        assert_eq!((run.listed, run.ran, run.complete), (26, 2, false));
+        assert_eq!(run.commit.as_deref(), Some("abc"));
+        let note = not_run_note(&report).expect("a note");
+        assert!(
+            note.starts_with("24 of 26 listed trials did not run"),
+            "{note}"
+        );
+        let mut whole = report.clone();
+        whole.run = Some(RunInfo { ran: 26, ..run });
+        assert_eq!(not_run_note(&whole), None);
+        whole.run = None;
+        assert!(not_run_note(&whole).is_some());
+    }
+
+    #[test]
+    fn a_new_run_prunes_old_run_files() {
+        let out = scratch("nextest-prune");
+        for i in 0..KEEP_RUNS + 3 {
+            append_to_run(
+                &out,
+                &format!("old-{i:02}"),
+                &[line("test_a", Outcome::Pass)],
+            )
+            .expect("append");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let count = || std::fs::read_dir(out.join(DIR)).expect("dir").count();
+        assert_eq!(count(), KEEP_RUNS);
+        assert!(run_file(&out, "old-12").exists() && !run_file(&out, "old-02").exists());
+        // Later processes of a run append without pruning anything.
+        append_to_run(&out, "old-12", &[line("test_b", Outcome::Pass)]).expect("append");
+        assert_eq!(count(), KEEP_RUNS);
+    }
+
+    // nextest's default profile stops at the first failure, which leaves a report of a few
+    // trials; the workspace's configuration must turn that off.
+    #[test]
+    fn the_shipped_nextest_profile_runs_every_trial() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.config/nextest.toml");
+        let text = std::fs::read_to_string(&path).expect(".config/nextest.toml is shipped");
+        let mut section = "";
+        let mut found = Vec::new();
+        for line in text.lines().map(str::trim).filter(|l| !l.starts_with('#')) {
+            if line.starts_with('[') {
+                section = line;
+            } else if let Some((key, value)) = line.split_once('=') {
+                found.push((section, key.trim(), value.trim()));
+            }
+        }
+        assert!(
+            found.contains(&("[profile.default]", "fail-fast", "false")),
+            "{found:?}"
+        );
+        assert!(
+            found.contains(&("[profile.default]", "retries", "0")),
+            "{found:?}"
+        );
     }
 
     #[test]

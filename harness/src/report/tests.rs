@@ -73,9 +73,10 @@ fn sample() -> Report {
     ) = (None, None, None, None, None);
     trials.push(guard);
     Report {
-        format: 1,
+        format: FORMAT,
         strict: false,
         data: "/d".into(),
+        run: None,
         backend: Default::default(),
         trials,
     }
@@ -153,16 +154,75 @@ fn html_has_a_legend_operator_sections_and_totals() {
     // Row test_cast_C: opset 13 and 19 pass, so the row total is 2/2.
     let row = html.find(">test_cast_C</td>").expect("row");
     let end = row + html[row..].find("</tr>").expect("row end");
+    let total = "<td class=\"c all pass\" title=\"test_cast_C: 2 trials, 2 passed, 0 failed, \
+                 0 known failures\">2/2</td>";
+    assert!(html[row..end].ends_with(total), "{}", &html[row..end]);
+    // Bottom row: every case trial, worst outcome fail, linked to the failure and naming the
+    // trials that did not pass.
+    let bottom = "<td class=\"c all fail\" title=\"all trials: 5 trials, 3 passed, 1 failed, 1 known \
+                  failures\nonnx-1.14.1/opset19/test_castlike_A_to_B_expanded: fail\n\
+                  onnx-1.4.1/opset9/test_cast_FLOAT_to_STRING: known-failure\">\
+                  <a href=\"#t-onnx-1.14.1-opset19-test_castlike_A_to_B_expanded\">3/5</a></td></tr></table>";
+    assert!(html.contains(bottom), "{html}");
+    // The opset 9 column total links to the known failure.
     assert!(
-        html[row..end].ends_with("<td class=\"c all pass\">2/2</td>"),
-        "{}",
-        &html[row..end]
-    );
-    // Bottom row: every case trial, worst outcome fail.
-    assert!(
-        html.contains("<td class=\"c all fail\">3/5</td></tr></table>"),
+        html.contains("<a href=\"#t-onnx-1.4.1-opset9-test_cast_FLOAT_to_STRING\">0/1</a>"),
         "{html}"
     );
+}
+
+#[test]
+fn html_offers_failing_rows_only_without_scripts() {
+    let html = html::render(&sample());
+    assert!(!html.contains("<script"));
+    assert!(html.contains("<input type=\"checkbox\" id=\"failing-only\">"));
+    assert!(html.contains("#failing-only:checked~table tr.ok{display:none}"));
+    // A passing row hides, a failing one stays; the Cast section keeps its known failure.
+    assert!(html.contains("<tr class=\"ok\"><td class=\"name\">test_cast_C</td>"));
+    assert!(html.contains("<tr><td class=\"name\">test_castlike_A_to_B</td>"));
+    assert!(html.contains("<tr class=\"sec\"><th colspan=\"5\">Cast</th>"));
+}
+
+#[test]
+fn tooltips_say_when_they_cut_a_message() {
+    let mut report = sample();
+    let long = (0..6)
+        .map(|i| format!("line {i}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    report.trials[1].message = Some(long);
+    let html = html::render(&report);
+    assert!(html.contains("line 3 …"), "{html}");
+    assert!(!html.contains("line 4 …"));
+    report.trials[1].message = Some("x".repeat(1000));
+    let html = html::render(&report);
+    assert!(html.contains(&format!("{} …", "x".repeat(400))));
+}
+
+#[test]
+fn reports_show_how_the_run_was_made() {
+    use crate::provenance::{RunInfo, Runner, Source};
+    let mut report = sample();
+    let md = md::render(&report);
+    assert!(
+        md.contains("- run: how the run was made is not recorded"),
+        "{md}"
+    );
+    report.run = Some(RunInfo {
+        started: "2026-11-23T20:00:00Z".into(),
+        commit: Some("0123456789abcdef".into()),
+        data_lock_sha256: Some("fedcba9876543210".into()),
+        source: Source::Official,
+        runner: Runner::Libtest,
+        filters: vec!["opset19".into()],
+        listed: 1475,
+        ran: 140,
+        complete: false,
+    });
+    let want = "started 2026-11-23T20:00:00Z, commit 0123456789ab, data lock fedcba987654, \
+                data official, filter opset19, 140 of 1475 listed trials ran, not complete";
+    assert!(md::render(&report).contains(&format!("- run: {want}")));
+    assert!(html::render(&report).contains(&format!("<p class=\"run\">Run: {want}.</p>")));
 }
 
 #[test]

@@ -118,9 +118,11 @@ fn splice(text: &str, section: &str) -> Option<String> {
 
 /// Everything the tables show, one entry per row of the version table.
 fn collect(report: &Path) -> Result<Vec<VersionCoverage>, Box<dyn Error>> {
-    let report = harness::report::load(report).map_err(|e| {
+    let loaded = harness::report::load(report).map_err(|e| {
         format!("{e}\nrun `cargo test --test onnx_backend` first, or pass --report FILE")
     })?;
+    complete_official(&loaded).map_err(|why| format!("{}: {why}", report.display()))?;
+    let report = loaded;
     let exercised = measure::exercised(&report.trials);
     Ok(VERSIONS
         .iter()
@@ -134,6 +136,35 @@ fn collect(report: &Path) -> Result<Vec<VersionCoverage>, Box<dyn Error>> {
             v
         })
         .collect())
+}
+
+/// How to make a run that the coverage tables may count.
+const COMPLETE_RUN: &str = "make a complete run first: `cargo xtask fetch-tests && cargo test \
+     --test onnx_backend` with no filter after `--` and without ONNX_BACKEND_DATA, then run \
+     `cargo xtask coverage` again";
+
+/// `Ok` when `report` is of a complete run of the official data; the tables would be wrong
+/// after a filtered run, a run of another tree, or one whose setup checks failed.
+fn complete_official(report: &harness::report::Report) -> Result<(), String> {
+    // The tables describe this repository's implementation: another backend's run says
+    // nothing about it. (Reports from before backends existed name none: native.)
+    let backend = report.backend.name.as_str();
+    if !backend.is_empty() && backend != "native" {
+        return Err(format!(
+            "a run of backend {backend}, not of the native implementation; {COMPLETE_RUN}"
+        ));
+    }
+    match &report.run {
+        Some(run) if run.complete => Ok(()),
+        Some(run) => Err(format!(
+            "not a complete run of the official data ({}); {COMPLETE_RUN}",
+            run.summary()
+        )),
+        None => Err(format!(
+            "written by an older harness, which did not record how the run was made; \
+             {COMPLETE_RUN}"
+        )),
+    }
 }
 
 /// The allowed pairs some exhaustive format sweep checks under the version's Cast generation.

@@ -147,3 +147,81 @@ fn tables_have_a_row_per_version() {
     assert!(details.contains("| **Concat-13** |"));
     assert!(!details.contains("| !") && !details.contains("rejected**"));
 }
+
+#[test]
+fn only_a_complete_official_run_is_counted() {
+    use harness::provenance::{RunInfo, Runner, Source};
+    let mut report = harness::report::Report {
+        format: harness::report::FORMAT,
+        strict: false,
+        data: "d".to_owned(),
+        run: None,
+        backend: Default::default(),
+        trials: vec![],
+    };
+    let err = complete_official(&report).expect_err("no provenance");
+    assert!(
+        err.contains("older harness") && err.contains("cargo test"),
+        "{err}"
+    );
+    let mut run = RunInfo {
+        started: "2026-11-23T20:00:00Z".to_owned(),
+        commit: None,
+        data_lock_sha256: None,
+        source: Source::Official,
+        runner: Runner::Libtest,
+        filters: vec!["opset19".to_owned()],
+        listed: 10,
+        ran: 3,
+        complete: false,
+    };
+    report.run = Some(run.clone());
+    let err = complete_official(&report).expect_err("filtered");
+    assert!(
+        err.contains("filter opset19") && err.contains("3 of 10 listed"),
+        "{err}"
+    );
+    assert!(err.contains("with no filter after `--` and without ONNX_BACKEND_DATA"));
+    run.filters.clear();
+    run.ran = 10;
+    run.source = Source::Custom;
+    run.judge_complete(true);
+    report.run = Some(run.clone());
+    assert!(complete_official(&report)
+        .expect_err("custom")
+        .contains("ONNX_BACKEND_DATA"));
+    run.source = Source::Official;
+    run.judge_complete(true);
+    report.run = Some(run);
+    assert_eq!(complete_official(&report), Ok(()));
+    report.backend.name = "onnxruntime".to_owned();
+    assert!(complete_official(&report)
+        .expect_err("another backend")
+        .contains("a run of backend onnxruntime"));
+}
+
+#[test]
+fn the_task_refuses_a_filtered_report_before_writing_anything() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let report = harness::report::Report {
+        format: harness::report::FORMAT,
+        strict: false,
+        data: "d".to_owned(),
+        run: None,
+        backend: Default::default(),
+        trials: vec![],
+    };
+    let json = dir.path().join("report.json");
+    std::fs::write(&json, serde_json::to_string(&report).expect("json")).expect("write");
+    std::fs::write(dir.path().join("README.md"), "x").expect("readme");
+    let args = ["--report".to_owned(), json.display().to_string()];
+    let err = main(dir.path(), &args).expect_err("refused").to_string();
+    assert!(err.contains("complete run"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("README.md"))
+            .ok()
+            .as_deref(),
+        Some("x")
+    );
+    assert!(!dir.path().join("docs").exists());
+}

@@ -1,0 +1,258 @@
+//! How a run was made, recorded in `report.json`: start time, commit, data-lock hash, data
+//! source, filters, and whether the run was complete. `cargo xtask coverage` trusts only a
+//! complete run of the official data.
+
+use crate::index::LOCK_FILE;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Where a run's cases came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    /// The fetched official data (`onnx-backend-data/index.json`), plus `tests/cases/`.
+    Official,
+    /// The tree `ONNX_BACKEND_DATA` names, plus `tests/cases/`.
+    Custom,
+}
+
+/// Which test runner drove the trials.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Runner {
+    /// `cargo test`: one process ran every selected trial.
+    Libtest,
+    /// `cargo nextest run`: one process per trial.
+    Nextest,
+}
+
+/// The provenance of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// When the run started, UTC, as in `2026-11-23T20:16:29Z`.
+    pub started: String,
+    /// The workspace's git commit (`git rev-parse HEAD`, with `-dirty` when tracked files
+    /// differ from it), if git and a repository are there.
+    pub commit: Option<String>,
+    /// sha256 of `onnx-backend-data.lock.json`, if the file is there.
+    pub data_lock_sha256: Option<String>,
+    /// Where the cases came from.
+    pub source: Source,
+    /// The test runner.
+    pub runner: Runner,
+    /// The libtest filters and `--skip`/`--exact` options given; empty for none. Under
+    /// nextest, where each process runs one trial, nextest's own filter is not known here.
+    pub filters: Vec<String>,
+    /// Trials the binary listed before any filter: every case and every setup check.
+    pub listed: usize,
+    /// Trials that ran.
+    pub ran: usize,
+    /// No filter, the official data, no failed setup check, and every listed trial ran.
+    pub complete: bool,
+}
+
+impl RunInfo {
+    /// Whether these facts make a complete run: no filter, official data, no setup problem,
+    /// and as many trials ran as were listed.
+    pub fn judge_complete(&mut self, setup_ok: bool) {
+        self.complete = self.filters.is_empty()
+            && self.source == Source::Official
+            && setup_ok
+            && self.listed > 0
+            && self.ran == self.listed;
+    }
+
+    /// One line for people: time, commit, data lock, source, filters, complete or not.
+    pub fn summary(&self) -> String {
+        let short = |h: &Option<String>| {
+            h.as_deref()
+                .map_or("none".to_string(), |h| h.chars().take(12).collect())
+        };
+        let filters = match self.filters.is_empty() {
+            true => "none".to_string(),
+            false => self.filters.join(" "),
+        };
+        let source = match self.source {
+            Source::Official => "official",
+            Source::Custom => "ONNX_BACKEND_DATA",
+        };
+        format!(
+            "started {}, commit {}, data lock {}, data {source}, filter {filters}, \
+             {} of {} listed trials ran, {}",
+            self.started,
+            short(&self.commit),
+            short(&self.data_lock_sha256),
+            self.ran,
+            self.listed,
+            if self.complete {
+                "complete"
+            } else {
+                "not complete"
+            }
+        )
+    }
+}
+
+/// The libtest options that select trials, as given on the command line.
+pub fn filters(args: &libtest_mimic::Arguments) -> Vec<String> {
+    let mut out: Vec<String> = args.filter.iter().cloned().collect();
+    if args.exact && !out.is_empty() {
+        out.insert(0, "--exact".to_string());
+    }
+    for s in &args.skip {
+        out.push(format!("--skip {s}"));
+    }
+    if args.ignored {
+        out.push("--ignored".to_string());
+    }
+    out
+}
+
+/// The current time, UTC, as `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn now() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    rfc3339(secs)
+}
+
+/// `secs` since the Unix epoch as `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian, UTC).
+pub fn rfc3339(secs: u64) -> String {
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Civil date from a day count, by eras of 400 years (146097 days each).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+/// The workspace's HEAD commit, or `None` when git is missing or this is no repository.
+pub fn git_commit(workspace: &Path) -> Option<String> {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(workspace)
+        .args(["rev-parse", "HEAD"])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    let hash = text.trim();
+    if !out.status.success() || hash.is_empty() {
+        return None;
+    }
+    // Tracked files that differ from HEAD make the hash alone a claim the run cannot back.
+    let clean = std::process::Command::new("git")
+        .arg("-C")
+        .arg(workspace)
+        .args(["diff", "--quiet", "HEAD", "--"])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    Some(match clean {
+        true => hash.to_string(),
+        false => format!("{hash}-dirty"),
+    })
+}
+
+/// sha256 of the lock file at the workspace root, if it can be read.
+pub fn lock_hash(workspace: &Path) -> Option<String> {
+    let bytes = std::fs::read(workspace.join(LOCK_FILE)).ok()?;
+    Some(sha256_hex(&bytes))
+}
+
+/// Lowercase hex sha256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_utc_calendar_dates() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        // 2000-02-29 (a leap day of a century leap year), 12:34:56.
+        assert_eq!(rfc3339(951_827_696), "2000-02-29T12:34:56Z");
+        assert_eq!(rfc3339(1_795_000_000), "2026-11-18T11:06:40Z");
+    }
+
+    #[test]
+    fn hashes_and_commits_without_failing() {
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        let dir = crate::testdir::TestDir::new("provenance");
+        assert_eq!(lock_hash(&dir), None);
+        std::fs::write(dir.join(LOCK_FILE), b"abc").expect("write");
+        assert_eq!(
+            lock_hash(&dir).as_deref().map(|h| &h[..8]),
+            Some("ba7816bf")
+        );
+        // Not a repository (the temp dir is outside any checkout): no commit, no error.
+        assert_eq!(git_commit(&dir.join("nowhere")), None);
+        let git = |args: &[&str]| {
+            std::process::Command::new("git")
+                .arg("-C")
+                .arg(&*dir)
+                .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+                .args(args)
+                .output()
+                .is_ok_and(|o| o.status.success())
+        };
+        // Where git is installed: a clean checkout gives its hash, a changed one says so.
+        if git(&["init", "-q"]) && git(&["add", "."]) && git(&["commit", "-qm", "x"]) {
+            let clean = git_commit(&dir).expect("a commit");
+            assert_eq!(clean.len(), 40, "{clean}");
+            std::fs::write(dir.join(LOCK_FILE), b"abd").expect("write");
+            assert_eq!(git_commit(&dir), Some(format!("{clean}-dirty")));
+        }
+    }
+
+    #[test]
+    fn complete_needs_everything() {
+        let mut info = RunInfo {
+            started: now(),
+            commit: None,
+            data_lock_sha256: None,
+            source: Source::Official,
+            runner: Runner::Libtest,
+            filters: vec![],
+            listed: 3,
+            ran: 3,
+            complete: false,
+        };
+        info.judge_complete(true);
+        assert!(info.complete);
+        info.judge_complete(false);
+        assert!(!info.complete);
+        info.filters = vec!["opset19".into()];
+        info.judge_complete(true);
+        assert!(!info.complete && info.summary().contains("filter opset19"));
+        info.filters.clear();
+        info.ran = 2;
+        info.judge_complete(true);
+        assert!(!info.complete);
+        info.ran = 3;
+        info.source = Source::Custom;
+        info.judge_complete(true);
+        assert!(!info.complete);
+    }
+}

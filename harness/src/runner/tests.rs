@@ -1,0 +1,195 @@
+//! The runner on throw-away workspaces: settings, lists, and setup checks that no filter can
+//! switch off.
+
+use super::*;
+use crate::discover::tests::{instance, scratch, write_index, write_lock};
+use crate::report::load;
+use std::path::PathBuf;
+
+fn names(specs: &[Spec]) -> Vec<&str> {
+    specs.iter().map(|s| s.name.as_str()).collect()
+}
+
+/// libtest arguments as after `cargo test --test onnx_backend --`, with libtest's own output
+/// sent to a log file in the workspace (it bypasses the test harness's capture).
+fn args(ws: &Path, list: &[&str]) -> Arguments {
+    let log = ws.join("libtest.log").display().to_string();
+    let argv = ["onnx_backend", "--logfile", &log]
+        .into_iter()
+        .chain(list.iter().copied());
+    Arguments::from_iter(argv.map(String::from))
+}
+
+/// A workspace with one own case copied from the real `tests/cases`.
+fn with_own_case(ws: &Path) {
+    let from =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/cases/test_cast13_BOOL_to_INT64");
+    let to = ws.join("tests/cases/test_cast13_BOOL_to_INT64");
+    for entry in walkdir::WalkDir::new(&from) {
+        let entry = entry.expect("list");
+        let dest = to.join(entry.path().strip_prefix(&from).expect("inside"));
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).expect("dir");
+        } else {
+            std::fs::copy(entry.path(), &dest).expect("copy");
+        }
+    }
+}
+
+#[test]
+fn settings_come_from_the_environment() {
+    let ws = scratch("prepare");
+    let prep = prepare(&ws, &Env::of(&[]));
+    assert!(!prep.ctx.strict && prep.ctx.data_override.is_none());
+    assert_eq!(prep.ctx.out_dir, ws.join("target/onnx-conformance"));
+    assert_eq!(prep.ctx.lock_file, Some(ws.join(crate::index::LOCK_FILE)));
+    assert_eq!(names(&prep.guards), [crate::discover::MISSING_TRIAL]);
+    assert!(prep.cases.is_empty());
+    let vars = [
+        (STRICT_VAR, "1"),
+        (DATA_VAR, "mine"),
+        ("CARGO_TARGET_DIR", "/t"),
+    ];
+    let prep = prepare(&ws, &Env::of(&vars));
+    assert!(prep.ctx.strict);
+    assert_eq!(prep.ctx.data_override, Some(ws.join("mine")));
+    assert_eq!(prep.ctx.lock_file, None);
+    assert_eq!(prep.ctx.out_dir, Path::new("/t/onnx-conformance"));
+    assert_eq!(names(&prep.guards), ["custom/missing"]);
+    let prep = prepare(&ws, &Env::of(&[(STRICT_VAR, "yes")]));
+    assert!(names(&prep.guards).contains(&"settings/strict"));
+}
+
+#[test]
+fn bad_lists_and_stale_entries_are_failing_checks() {
+    let ws = scratch("prepare-lists");
+    std::fs::create_dir_all(ws.join("tests")).expect("dir");
+    std::fs::write(ws.join("tests/tolerances.json"), "[]").expect("write");
+    let prep = prepare(&ws, &Env::of(&[]));
+    assert!(names(&prep.guards).contains(&"settings/tolerances"));
+    let known =
+        r#"{"format":1,"entries":[{"pattern":"gone","match":"exact","kind":"k","reason":"r"}]}"#;
+    std::fs::write(ws.join("tests/known-failures.json"), known).expect("write");
+    std::fs::create_dir_all(ws.join("tests/cases/test_a")).expect("dir");
+    std::fs::write(ws.join("tests/cases/test_a/model.onnx"), b"").expect("write");
+    let stale = |prep: &Prepared| names(&prep.guards).contains(&"settings/known-failures-stale");
+    // Checked only against the full official list, never against another tree.
+    assert!(!stale(&prepare(
+        &ws,
+        &Env::of(&[(DATA_VAR, "tests/cases")])
+    )));
+    write_index(&ws, vec![instance("1.22.0", "test_a", 25)]);
+    write_lock(&ws, "1.22.0", &["test_a"]);
+    assert!(stale(&prepare(&ws, &Env::of(&[]))));
+    let known = known.replace("\"gone\"", "\"onnx-1.22.0/opset25/test_a\"");
+    std::fs::write(ws.join("tests/known-failures.json"), known).expect("write");
+    assert!(!stale(&prepare(&ws, &Env::of(&[]))));
+}
+
+#[test]
+fn a_filter_cannot_switch_off_the_missing_data_check() {
+    let ws = scratch("guard-filter");
+    with_own_case(&ws);
+    // The own case alone passes.
+    let env = Env::of(&[(DATA_VAR, "tests/cases")]);
+    assert!(run(&ws, &args(&ws, &["opset13"]), &env, None));
+    // No official data: the filter selects only the passing own case, the run still fails,
+    // and the report holds the check that the filter left out.
+    assert!(!run(&ws, &args(&ws, &["opset13"]), &Env::of(&[]), None));
+    let report = load(&ws.join("target/onnx-conformance/report.json")).expect("report");
+    let got: Vec<(&str, Outcome)> = report
+        .trials
+        .iter()
+        .map(|t| (t.name.as_str(), t.outcome))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (crate::discover::MISSING_TRIAL, Outcome::Fail),
+            ("own/opset13/test_cast13_BOOL_to_INT64", Outcome::Pass)
+        ]
+    );
+    // A filter matching nothing at all fails too.
+    assert!(!run(
+        &ws,
+        &args(&ws, &["no-such-trial"]),
+        &Env::of(&[]),
+        None
+    ));
+}
+
+#[test]
+fn a_filter_cannot_switch_off_a_bad_variable() {
+    let ws = scratch("guard-env");
+    with_own_case(&ws);
+    let data = (DATA_VAR, "tests/cases");
+    for bad in [(STRICT_VAR, "yes"), ("ONNX_CONFORMANCE_STRCT", "1")] {
+        let env = Env::of(&[data, bad]);
+        assert!(!run(&ws, &args(&ws, &["opset13"]), &env, None), "{bad:?}");
+        assert!(!run(
+            &ws,
+            &args(&ws, &["--exact", "own/opset13/test_cast13_BOOL_to_INT64"]),
+            &env,
+            None
+        ));
+    }
+    assert!(run(
+        &ws,
+        &args(&ws, &["opset13"]),
+        &Env::of(&[data, (STRICT_VAR, "true")]),
+        None
+    ));
+}
+
+#[test]
+fn the_report_records_how_the_run_was_made() {
+    let ws = scratch("provenance-run");
+    with_own_case(&ws);
+    write_index(&ws, vec![]);
+    std::fs::write(
+        ws.join(crate::index::LOCK_FILE),
+        r#"{"format":1,"ops":[],"releases":[]}"#,
+    )
+    .expect("lock");
+    let json = ws.join("target/onnx-conformance/report.json");
+    let run_info = |a: &[&str], env: &Env| {
+        assert!(run(&ws, &args(&ws, a), env, None));
+        load(&json).expect("report").run.expect("run info")
+    };
+    let info = run_info(&[], &Env::of(&[]));
+    assert!(info.complete, "{info:?}");
+    assert_eq!(
+        (info.listed, info.ran, info.source),
+        (1, 1, Source::Official)
+    );
+    assert!(info.filters.is_empty() && info.data_lock_sha256.is_some());
+    assert!(info.started.ends_with('Z'));
+    let info = run_info(&["opset13"], &Env::of(&[]));
+    assert!(!info.complete);
+    assert_eq!(info.filters, ["opset13"]);
+    let info = run_info(&["--skip", "x"], &Env::of(&[]));
+    assert!(!info.complete);
+    let info = run_info(&[], &Env::of(&[(DATA_VAR, "tests/cases")]));
+    assert!(!info.complete);
+    assert_eq!(info.source, Source::Custom);
+    let _ = PathBuf::new();
+}
+
+#[test]
+fn a_known_failure_is_named_once() {
+    let ws = scratch("known-note");
+    let prep = prepare(&ws, &Env::of(&[]));
+    let mut ctx = prep.ctx;
+    ctx.known.entries.push(crate::known::KnownFailure {
+        pattern: "t".into(),
+        how: crate::known::Match::Exact,
+        kind: "upstream data corrupt".into(),
+        reason: "r".into(),
+        expect: vec![],
+        failure_kind: None,
+    });
+    assert_eq!(
+        ignored_note(&ctx, "t"),
+        "known failure: upstream data corrupt"
+    );
+}

@@ -1,0 +1,187 @@
+//! The environment variables the conformance binary reads, each with the values it accepts.
+//! A bad value, or an `ONNX_CONFORMANCE_*` name we do not know (a typo would otherwise be
+//! ignored in silence), is a setup problem: it fails the run whatever the filter.
+
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+
+/// Environment variable selecting strict (bit-exact) comparison.
+pub const STRICT_VAR: &str = "ONNX_CONFORMANCE_STRICT";
+/// Environment variable naming another tree of cases to run instead of the official data.
+pub const DATA_VAR: &str = "ONNX_BACKEND_DATA";
+/// The prefix of our own variables; an unknown name with it is an error.
+pub const PREFIX: &str = "ONNX_CONFORMANCE_";
+
+/// Every variable of ours that the suite reads, with the values it accepts. A new variable
+/// must be added here, or setting it fails the run as an unknown name.
+pub const VARIABLES: &[(&str, &str)] = &[
+    (
+        STRICT_VAR,
+        "1 or true: strict; 0, false or empty: default rules",
+    ),
+    (
+        DATA_VAR,
+        "a directory of cases to run instead of the official data; empty: the official data",
+    ),
+    (
+        crate::backend::BACKEND_VAR,
+        "native (default), onnxruntime, reference, tract or worker:<command line>",
+    ),
+    (
+        crate::backend::TIMEOUT_VAR,
+        "seconds a worker may take per data set, above 0; default 30",
+    ),
+    (
+        crate::backend::PYTHON_VAR,
+        "the Python for the onnxruntime and reference workers; default the venv of `cargo xtask backends setup`",
+    ),
+    (
+        crate::backend::KNOWN_VAR,
+        "the known-failures list of a worker: backend",
+    ),
+];
+
+/// A snapshot of the environment, so that tests can hand in their own.
+#[derive(Clone, Debug, Default)]
+pub struct Env(Vec<(OsString, OsString)>);
+
+impl Env {
+    /// The process's environment.
+    pub fn from_process() -> Env {
+        Env(std::env::vars_os().collect())
+    }
+
+    /// An environment holding exactly `pairs`.
+    pub fn of(pairs: &[(&str, &str)]) -> Env {
+        Env(pairs
+            .iter()
+            .map(|(k, v)| (OsString::from(k), OsString::from(v)))
+            .collect())
+    }
+
+    /// The value of `key`, if set.
+    pub fn get(&self, key: &str) -> Option<&OsStr> {
+        self.0
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_os_str())
+    }
+}
+
+/// The settings a run takes from the environment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// `ONNX_CONFORMANCE_STRICT`: bit-exact comparison.
+    pub strict: bool,
+    /// `ONNX_BACKEND_DATA`, resolved against the workspace, if set and not empty.
+    pub data_override: Option<PathBuf>,
+    /// The cargo target directory (`CARGO_TARGET_DIR`, default `<workspace>/target`).
+    pub target: PathBuf,
+}
+
+/// A setup problem: the name of the check that failed and what to do about it.
+pub type Problem = (String, String);
+
+/// Reads the settings from `env`; every bad value or unknown name is a problem.
+pub fn read(workspace: &Path, env: &Env) -> (Settings, Vec<Problem>) {
+    let mut problems = Vec::new();
+    for (key, _) in &env.0 {
+        let key = key.to_string_lossy();
+        if key.starts_with(PREFIX) && !VARIABLES.iter().any(|(k, _)| *k == key) {
+            problems.push((
+                "settings/unknown-variable".to_string(),
+                format!(
+                    "{key} is set, but the suite reads no such variable (a typo?); \
+                     it knows: {}",
+                    known_list()
+                ),
+            ));
+        }
+    }
+    let strict = match flag(env, STRICT_VAR) {
+        Ok(on) => on,
+        Err(msg) => {
+            problems.push(("settings/strict".to_string(), msg));
+            false
+        }
+    };
+    let data_override = env
+        .get(DATA_VAR)
+        .filter(|v| !v.is_empty())
+        .map(|v| workspace.join(PathBuf::from(v)));
+    let target = match env.get("CARGO_TARGET_DIR") {
+        Some(dir) if !dir.is_empty() => workspace.join(PathBuf::from(dir)),
+        _ => workspace.join("target"),
+    };
+    let settings = Settings {
+        strict,
+        data_override,
+        target,
+    };
+    (settings, problems)
+}
+
+/// A yes/no variable: unset, empty, `0` or `false` is off; `1` or `true` is on.
+fn flag(env: &Env, key: &str) -> Result<bool, String> {
+    let Some(value) = env.get(key) else {
+        return Ok(false);
+    };
+    match value.to_str() {
+        Some("" | "0" | "false") => Ok(false),
+        Some("1" | "true") => Ok(true),
+        _ => Err(format!(
+            "{key}={value:?} is not a value the suite accepts: use 1 or true (on), \
+             0, false or empty (off)"
+        )),
+    }
+}
+
+fn known_list() -> String {
+    let names: Vec<&str> = VARIABLES.iter().map(|(k, _)| *k).collect();
+    names.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_accept_the_documented_values_only() {
+        let ws = Path::new("/w");
+        for (value, want) in [("1", true), ("true", true), ("0", false), ("false", false)] {
+            let (s, problems) = read(ws, &Env::of(&[(STRICT_VAR, value)]));
+            assert_eq!((s.strict, problems.len()), (want, 0), "{value}");
+        }
+        let (s, problems) = read(ws, &Env::of(&[(STRICT_VAR, "")]));
+        assert!(!s.strict && problems.is_empty());
+        for bad in ["yes", "TRUE", "2", " 1", "on"] {
+            let (_, problems) = read(ws, &Env::of(&[(STRICT_VAR, bad)]));
+            assert_eq!(problems.len(), 1, "{bad}");
+            assert_eq!(problems[0].0, "settings/strict");
+            assert!(problems[0].1.contains("use 1 or true"), "{problems:?}");
+        }
+    }
+
+    #[test]
+    fn unknown_names_with_our_prefix_are_problems() {
+        let env = Env::of(&[("ONNX_CONFORMANCE_STRCT", "1"), ("OTHER_VAR", "x")]);
+        let (s, problems) = read(Path::new("/w"), &env);
+        assert!(!s.strict);
+        assert_eq!(problems.len(), 1);
+        assert!(problems[0].1.contains("ONNX_CONFORMANCE_STRCT is set"));
+        assert!(problems[0].1.contains(STRICT_VAR));
+    }
+
+    #[test]
+    fn paths_resolve_against_the_workspace() {
+        let env = Env::of(&[(DATA_VAR, "mine"), ("CARGO_TARGET_DIR", "/t")]);
+        let (s, _) = read(Path::new("/w"), &env);
+        assert_eq!(s.data_override, Some(PathBuf::from("/w/mine")));
+        assert_eq!(s.target, Path::new("/t"));
+        let (s, _) = read(Path::new("/w"), &Env::of(&[(DATA_VAR, "")]));
+        assert_eq!(
+            (s.data_override, s.target),
+            (None, PathBuf::from("/w/target"))
+        );
+    }
+}
