@@ -99,6 +99,23 @@ fn type_pair(t: &Trial) -> String {
     }
 }
 
+/// Rows by operator version, in version order within each operator (Cast-6 before Cast-13).
+fn by_version(board: &Scoreboard) -> Vec<(String, Vec<Counts>)> {
+    let key = |t: &Trial| {
+        let label = t.op_version.clone().unwrap_or_default();
+        let (op, since) = label.split_once('-').unwrap_or((label.as_str(), ""));
+        (
+            op.to_string(),
+            since.parse::<u32>().unwrap_or(0),
+            label.clone(),
+        )
+    };
+    grouped(board, key)
+        .into_iter()
+        .map(|((_, _, label), counts)| (label, counts))
+        .collect()
+}
+
 fn opset_key(t: &Trial) -> i64 {
     t.opset.unwrap_or(-1)
 }
@@ -138,10 +155,7 @@ pub fn markdown(board: &Scoreboard) -> String {
         .collect();
     table(&mut s, "opset", rows);
     s.push_str("## By operator version\n\n");
-    let rows = grouped(board, |t| t.op_version.clone().unwrap_or_default())
-        .into_iter()
-        .collect();
-    table(&mut s, "version", rows);
+    table(&mut s, "version", by_version(board));
     s.push_str("## By data type (input -> output; Concat: its type)\n\n");
     let rows = grouped(board, type_pair).into_iter().collect();
     table(&mut s, "types", rows);
@@ -191,13 +205,7 @@ pub fn html(board: &Scoreboard) -> String {
         .map(|(k, v)| (format!("opset {k}"), v))
         .collect();
     table(&mut s, "By opset", rows);
-    table(
-        &mut s,
-        "By operator version",
-        grouped(board, |t| t.op_version.clone().unwrap_or_default())
-            .into_iter()
-            .collect(),
-    );
+    table(&mut s, "By operator version", by_version(board));
     table(
         &mut s,
         "By data type (input -> output; Concat: its type)",
@@ -237,6 +245,17 @@ mod tests {
             inputs: vec!["FLOAT".into()],
             outputs: vec!["FLOAT16".into()],
         }
+    }
+
+    #[test]
+    fn versions_sort_by_number_within_an_operator() {
+        let mut b = board();
+        b.backends[0].trials[1].op_version = Some("Cast-6".into());
+        let md = markdown(&b);
+        assert!(
+            md.find("| Cast-6 |").unwrap() < md.find("| Cast-21 |").unwrap(),
+            "{md}"
+        );
     }
 
     fn board() -> Scoreboard {
