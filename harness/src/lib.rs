@@ -6,10 +6,8 @@ pub mod diag;
 pub mod discover;
 pub mod error;
 pub mod exec;
-pub mod index;
 pub mod known;
 pub mod npy;
-pub mod proto;
 pub mod read;
 pub mod report;
 pub mod runner;
@@ -18,3 +16,5 @@ mod testdir;
 pub mod trials;
 
 pub use error::Error;
+/// The index, lock and onnx.proto formats live in their own crate, shared with the fetch.
+pub use schema::{index, proto};
