@@ -20,21 +20,23 @@ const USAGE: &str = "usage: cargo xtask own-cases [--check]
 
 /// Runs the task with the arguments after `own-cases` on the cases directory `root`.
 pub fn main(root: &Path, args: &[String]) -> Result<(), Box<dyn Error>> {
+    // `xtask/../tests/cases` reads better resolved.
+    let canonical = root.canonicalize().ok();
+    let shown = canonical.as_deref().unwrap_or(root).display();
     match args {
         [] => {
             let n = write(root)?;
-            eprintln!("wrote {n} files under {}", root.display());
+            eprintln!("wrote {n} files under {shown}");
             Ok(())
         }
         [a] if a == "--check" => {
             let stale = check(root)?;
             if stale.is_empty() {
-                eprintln!("{} is up to date", root.display());
+                eprintln!("{shown} is up to date");
                 return Ok(());
             }
             Err(format!(
-                "{} differs from the generator: {}; run `cargo xtask own-cases`",
-                root.display(),
+                "{shown} differs from the generator: {}; run `cargo xtask own-cases`",
                 stale.join(", ")
             )
             .into())
