@@ -7,12 +7,10 @@ pub mod diag;
 pub mod discover;
 pub mod error;
 pub mod exec;
-pub mod index;
 pub mod known;
 pub mod lockcheck;
 pub mod npy;
 pub mod origin;
-pub mod proto;
 pub mod provenance;
 pub mod read;
 pub mod report;
@@ -24,3 +22,5 @@ pub mod trials;
 pub mod worker;
 
 pub use error::Error;
+/// The index, lock and onnx.proto formats live in their own crate, shared with the fetch.
+pub use schema::{index, proto};

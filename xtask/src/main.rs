@@ -1,12 +1,17 @@
 //! Project tasks: `cargo xtask <task> [options]`. This file only picks the task; each task
 //! lives in its own module and parses its own options.
 
+#[cfg(feature = "full")]
 mod backends;
 mod bench_compare;
+#[cfg(feature = "full")]
 mod coverage;
 mod fetch;
+#[cfg(feature = "full")]
 mod own_cases;
+#[cfg(feature = "full")]
 mod report;
+#[cfg(feature = "full")]
 mod scoreboard;
 
 use std::error::Error;
@@ -21,7 +26,8 @@ tasks:
   bench-compare our kernel benchmarks beside onnxruntime, one table (`--help` for options)
   coverage      rewrite the README coverage table and docs/coverage.md (`--check`: only compare)
   fetch-tests   fetch the official ONNX node-test data (see `cargo xtask fetch-tests --help`)
-  own-cases     rewrite our own cases under tests/cases from their generator
+  own-cases     rewrite our own cases under tests/cases from their generator (`--check`:
+                only compare)
   report [FILE] re-render report.md and report.html from report.json
   scoreboard [--backends a,b,...]
                 the official suite on every set-up backend, side by side
@@ -34,15 +40,20 @@ fn main() -> ExitCode {
     let rest: Vec<String> = args.collect();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     match task.as_deref() {
+        Some(t) if !cfg!(feature = "full") && FULL_TASKS.contains(&t) => {
+            rerun_full(&root, t, &rest)
+        }
+        #[cfg(feature = "full")]
         Some("backends") => finish(backends::main(&root, &rest)),
+        #[cfg(feature = "full")]
         Some("scoreboard") => finish(scoreboard::main(&root, &rest)),
         Some("bench-compare") => finish(bench_compare::run(&root, &rest)),
+        #[cfg(feature = "full")]
         Some("coverage") => finish(coverage::main(&root, &rest)),
         Some("fetch-tests") => fetch::main(&rest),
-        Some("own-cases") => finish(
-            own_cases::write(&root.join("tests/cases"))
-                .map(|n| eprintln!("wrote {n} files under tests/cases")),
-        ),
+        #[cfg(feature = "full")]
+        Some("own-cases") => finish(own_cases::main(&root.join("tests/cases"), &rest)),
+        #[cfg(feature = "full")]
         Some("report") => finish(report::main(&rest)),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
@@ -55,6 +66,29 @@ fn main() -> ExitCode {
         None => {
             eprintln!("{USAGE}");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// The tasks built only with the `full` feature (they need the harness, the kernels or half).
+const FULL_TASKS: &[&str] = &["backends", "coverage", "own-cases", "report", "scoreboard"];
+
+/// `cargo xtask` builds without the `full` feature, so that `fetch-tests` on a fresh clone does
+/// not wait for the kernels to compile. The other tasks run through this: the same command
+/// again, built with default features. Cargo's own progress shows while that builds.
+fn rerun_full(root: &std::path::Path, task: &str, args: &[String]) -> ExitCode {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = std::process::Command::new(&cargo)
+        .current_dir(root)
+        .args(["run", "--package", "xtask", "--"])
+        .arg(task)
+        .args(args)
+        .status();
+    match status {
+        Ok(s) => ExitCode::from(s.code().map_or(1, |c| c.clamp(0, 255) as u8)),
+        Err(e) => {
+            eprintln!("error: cannot run {}: {e}", cargo.to_string_lossy());
+            ExitCode::FAILURE
         }
     }
 }

@@ -19,27 +19,11 @@ pub fn convert_model(mp: ModelProto) -> Result<Model, Error> {
     })
 }
 
-/// Whether `domain` names the default operator set.
-pub fn is_default_domain(domain: &str) -> bool {
-    domain.is_empty() || domain == "ai.onnx"
-}
+pub use schema::is_default_domain;
 
 /// The opset imported for the default domain (`""`, absent, or `"ai.onnx"`).
 fn default_opset(mp: &ModelProto) -> Result<i64, Error> {
-    let mut versions = mp
-        .opset_import
-        .iter()
-        .filter(|o| is_default_domain(&o.domain))
-        .map(|o| o.version);
-    let first = versions.next().ok_or_else(|| {
-        Error::msg("model imports no opset for the default domain (\"\" or \"ai.onnx\")")
-    })?;
-    if let Some(other) = versions.find(|&v| v != first) {
-        return Err(Error::msg(format!(
-            "model imports the default domain twice, at opsets {first} and {other}"
-        )));
-    }
-    Ok(first)
+    schema::default_opset(mp).map_err(Error::msg)
 }
 
 fn convert_graph(gp: GraphProto) -> Result<Graph, Error> {

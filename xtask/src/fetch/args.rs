@@ -1,7 +1,7 @@
 //! Command-line options of `cargo xtask fetch-tests`.
 
 use super::error::{Error, Result};
-use super::releases::{is_release, DEFAULT_OPS};
+use super::releases::is_release;
 use std::path::PathBuf;
 
 /// Help text, printed by `--help`.
@@ -18,7 +18,9 @@ options:
                     has onnx/backend/test/data/node (the release comes from --release, the
                     wheel's file name, or the checkout's VERSION_NUMBER)
   --update-lock     record what was fetched in the lock file instead of checking against it
-  --ops P1,P2,...   case-directory prefixes to extract (default: test_cast,test_concat)
+  --ops P1,P2,...   more case-directory prefixes to extract beside the lock's (test_cast,
+                    test_concat), which stay verified; the extra files are not in the lock,
+                    and the next run without --ops removes them
   --verify          re-hash every extracted file against the lock (default: a cheap check of
                     the file list and sizes recorded when the release was verified)
   --generate V      export the cases of onnx V from its Python case generators into
@@ -29,7 +31,7 @@ environment:
   PYTHON            the Python interpreter to run pip with (default: python3)";
 
 /// Parsed options.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Options {
     /// Releases to process; empty means all default releases.
     pub releases: Vec<String>,
@@ -39,29 +41,14 @@ pub struct Options {
     pub from: Option<PathBuf>,
     /// Write the lock from what was fetched.
     pub update_lock: bool,
-    /// Case-directory prefixes to extract.
-    pub ops: Vec<String>,
+    /// Case-directory prefixes to extract beside the lock's (`--ops`).
+    pub extra_ops: Vec<String>,
     /// Re-hash installed files instead of the cheap presence check.
     pub verify: bool,
     /// Export generated cases of these releases instead of fetching.
     pub generate: Vec<String>,
     /// Print help and exit.
     pub help: bool,
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            releases: Vec::new(),
-            offline: false,
-            from: None,
-            update_lock: false,
-            ops: DEFAULT_OPS.iter().map(|s| s.to_string()).collect(),
-            verify: false,
-            generate: Vec::new(),
-            help: false,
-        }
-    }
 }
 
 /// Parses the options after `fetch-tests`.
@@ -88,7 +75,7 @@ pub fn parse(args: &[String]) -> Result<Options> {
                 .generate
                 .push(release_arg("--generate", value("--generate")?)?),
             "--from" => o.from = Some(PathBuf::from(value("--from")?)),
-            "--ops" => o.ops = ops_arg(&value("--ops")?)?,
+            "--ops" => o.extra_ops = ops_arg(&value("--ops")?)?,
             "--offline" | "--update-lock" | "--verify" | "-h" | "--help" if inline.is_some() => {
                 return Err(usage_error(format!("{name} takes no value")))
             }
@@ -160,9 +147,9 @@ mod tests {
         assert_eq!(o.releases, ["1.22.0", "1.2.3"]);
         assert!(o.offline && o.update_lock && !o.verify);
         let o = p(&["--ops", "test_add,test_sub", "--verify", "--from", "x.whl"]).expect("valid");
-        assert_eq!(o.ops, ["test_add", "test_sub"]);
+        assert_eq!(o.extra_ops, ["test_add", "test_sub"]);
         assert_eq!(o.from, Some(PathBuf::from("x.whl")));
-        assert_eq!(p(&[]).expect("empty").ops, ["test_cast", "test_concat"]);
+        assert!(p(&[]).expect("empty").extra_ops.is_empty());
     }
 
     #[test]

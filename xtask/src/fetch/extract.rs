@@ -62,6 +62,12 @@ pub fn target_of(name: &str, ops: &[String]) -> std::result::Result<Option<Strin
     Ok((!is_dir).then(|| format!("node/{rest}")))
 }
 
+/// Whether `rel` (`node/<case>/...`) belongs to a case that one of `prefixes` selects.
+pub fn covered_by(rel: &str, prefixes: &[String]) -> bool {
+    let case = rel.split('/').nth(1).unwrap_or("");
+    prefixes.iter().any(|p| case.starts_with(p.as_str()))
+}
+
 /// Extracts the selected cases of the wheel at `wheel` into `dest` (which must exist).
 pub fn from_wheel(wheel: &Path, ops: &[String], dest: &Path) -> Result<Extracted> {
     let damaged = |e: &dyn std::fmt::Display| {

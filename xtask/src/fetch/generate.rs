@@ -64,8 +64,8 @@ pub fn generate(paths: &Paths, release: &str, ops: &[String]) -> Result<Stats> {
     let stats = Stats::of(&files);
     let dir = install::release_dir(&paths.data, &name);
     eprintln!(
-        "  onnx {release}: exported {} cases into {}",
-        stats.cases,
+        "  onnx {release}: exported {} into {}",
+        super::plural(stats.cases, "case"),
         dir.display()
     );
     Ok(stats)

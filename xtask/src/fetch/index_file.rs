@@ -2,7 +2,9 @@
 //! op type and opset read from its `model.onnx`, so the test runner never opens a model to list.
 
 use super::error::{Error, Result};
-use harness::index::{release_cmp, Index, Instance, INDEX_FILE};
+use prost::Message;
+use schema::index::{release_cmp, Index, Instance, INDEX_FILE};
+use schema::proto::ModelProto;
 use std::fs;
 use std::path::Path;
 
@@ -75,20 +77,23 @@ fn release_dirs(data: &Path) -> Result<Vec<String>> {
     Ok(out)
 }
 
-/// The op_type of the model's first node and its default-domain opset, read by the same
-/// reader the test runner uses, so the index and the trials agree on both.
+/// The op_type of the model's first node and its default-domain opset, by the same rule the
+/// test runner's reader follows (`schema::default_opset`), so the index and the trials agree.
 pub fn describe(model: &Path) -> Result<(String, i64)> {
     let bad = |what: String| {
-        Error::new(what).hint("delete this release directory and re-run `cargo xtask fetch-tests`")
+        Error::new(format!("{}: {what}", model.display()))
+            .hint("delete this release directory and re-run `cargo xtask fetch-tests`")
     };
-    let m = harness::read::read_model(model).map_err(|e| bad(e.to_string()))?;
+    let bytes = fs::read(model).map_err(|e| Error::io("read", model, e))?;
+    let m = ModelProto::decode(bytes.as_slice())
+        .map_err(|e| bad(format!("not a valid ModelProto: {e}")))?;
+    let opset = schema::default_opset(&m).map_err(bad)?;
     let op_type = m
         .graph
-        .nodes
-        .first()
-        .map(|n| n.op_type.clone())
-        .ok_or_else(|| bad(format!("{}: the graph has no node", model.display())))?;
-    Ok((op_type, m.opset))
+        .and_then(|g| g.node.into_iter().next())
+        .map(|n| n.op_type)
+        .ok_or_else(|| bad("the graph has no node".into()))?;
+    Ok((op_type, opset))
 }
 
 /// Writes the index to `data/index.json`, leaving the file untouched when nothing changed.

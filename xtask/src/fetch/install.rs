@@ -93,11 +93,13 @@ pub fn install(data: &Path, release: &str, tmp: &Path) -> Result<()> {
 }
 
 /// Cleans up what a killed run left in `data`: puts a set-aside old tree back when its
-/// release directory is missing, removes partial temporary directories. Directories of a
-/// fetch that is still running are an error. Returns one message per action.
+/// release directory is missing, removes partial temporary directories and pip's staging
+/// directories in `.cache`. Directories of a fetch that is still running are an error.
+/// Returns one message per action.
 pub fn clean_leftovers(data: &Path) -> Result<Vec<String>> {
+    let mut messages = clean_downloads(&data.join(".cache"))?;
     let Ok(entries) = fs::read_dir(data) else {
-        return Ok(Vec::new());
+        return Ok(messages);
     };
     let mut names: Vec<String> = entries
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
@@ -105,19 +107,12 @@ pub fn clean_leftovers(data: &Path) -> Result<Vec<String>> {
         .collect();
     // `.old-` before `.tmp-`: restore first, then drop partial extractions.
     names.sort();
-    let mut messages = Vec::new();
     for name in names {
         let path = data.join(&name);
         let Some((release, pid)) = split_leftover(&name) else {
             continue;
         };
-        if pid != std::process::id() && fetch_running(pid) {
-            return Err(Error::new(format!(
-                "{} belongs to a fetch that is still running (pid {pid})",
-                path.display()
-            ))
-            .hint("wait for it to finish; if it is not a fetch, delete the directory by hand"));
-        }
+        refuse_if_running(&path, pid)?;
         let dest = release_dir(data, release);
         if name.starts_with(".old-") && !dest.exists() {
             fs::rename(&path, &dest).map_err(|e| Error::io("restore", &path, e))?;
@@ -134,6 +129,43 @@ pub fn clean_leftovers(data: &Path) -> Result<Vec<String>> {
         }
     }
     Ok(messages)
+}
+
+/// Removes the `.download-<pid>` staging directories a killed download left in `cache`.
+fn clean_downloads(cache: &Path) -> Result<Vec<String>> {
+    let Ok(entries) = fs::read_dir(cache) else {
+        return Ok(Vec::new());
+    };
+    let mut stages: Vec<(PathBuf, u32)> = entries
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            let pid = name.strip_prefix(".download-")?.parse().ok()?;
+            Some((cache.join(name), pid))
+        })
+        .collect();
+    stages.sort();
+    let mut messages = Vec::new();
+    for (path, pid) in stages {
+        refuse_if_running(&path, pid)?;
+        fs::remove_dir_all(&path).map_err(|e| Error::io("remove", &path, e))?;
+        messages.push(format!(
+            "removed {} left by an interrupted download",
+            path.display()
+        ));
+    }
+    Ok(messages)
+}
+
+/// A leftover of process `pid` is only removed once that process is gone.
+fn refuse_if_running(path: &Path, pid: u32) -> Result<()> {
+    if pid != std::process::id() && fetch_running(pid) {
+        return Err(Error::new(format!(
+            "{} belongs to a fetch that is still running (pid {pid})",
+            path.display()
+        ))
+        .hint("wait for it to finish; if it is not a fetch, delete the directory by hand"));
+    }
+    Ok(())
 }
 
 /// `.tmp-onnx-<release>-<pid>` -> (release, pid).

@@ -1,7 +1,7 @@
 //! Reading, checking and writing the lock file (`onnx-backend-data.lock.json`).
 
 use super::error::{Error, Result};
-use harness::index::{release_cmp, Lock, LockedRelease};
+use schema::index::{release_cmp, Lock, LockedRelease};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::io::Read;

@@ -20,9 +20,9 @@ mod tests;
 pub use args::Options;
 pub use error::{Error, Result};
 
-use harness::index::{Lock, LockedRelease, DATA_DIR, LOCK_FILE};
 use present::{Expect, Stats};
 use release::{Ctx, Source};
+use schema::index::{Lock, LockedRelease, DATA_DIR, LOCK_FILE};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -91,19 +91,20 @@ pub fn run(opts: &Options, paths: &Paths) -> Result<()> {
     }
     let releases = releases::selected(opts)?;
     let lock = lock_for_run(opts, paths, &releases)?;
-    let files_locked = lock.ops == opts.ops;
-    if !files_locked && !opts.update_lock {
+    let ops = with_extra_ops(&lock.ops, &opts.extra_ops);
+    if ops.len() > lock.ops.len() && !opts.update_lock {
         eprintln!(
-            "note: --ops differs from the lock's ({}): wheels are checked, extracted files are not",
+            "note: --ops extracts {} beside the lock's {}: those files are not covered by the lock",
+            ops[lock.ops.len()..].join(","),
             lock.ops.join(",")
         );
     }
-    let plan = plan(opts, paths, &lock, &releases, files_locked)?;
+    let plan = plan(opts, paths, &lock, &ops, &releases)?;
     let ctx = Ctx {
         data: &paths.data,
-        ops: &opts.ops,
+        ops: &ops,
+        locked_ops: &lock.ops,
         update_lock: opts.update_lock,
-        files_locked,
     };
     let mut totals = Totals::default();
     let mut new_lock = lock.clone();
@@ -112,7 +113,10 @@ pub fn run(opts: &Options, paths: &Paths) -> Result<()> {
         let stats = match step {
             Step::Present(stats) => {
                 let how = if opts.verify { ", files re-hashed" } else { "" };
-                eprintln!("{tag}: present and verified ({} cases{how})", stats.cases);
+                eprintln!(
+                    "{tag}: present and verified ({}{how})",
+                    plural(stats.cases, "case")
+                );
                 stats
             }
             Step::Fetch(why) => {
@@ -127,16 +131,20 @@ pub fn run(opts: &Options, paths: &Paths) -> Result<()> {
         totals.add(stats);
     }
     if opts.update_lock {
-        save_lock(paths, opts, new_lock, &releases)?;
+        save_lock(paths, &ops, new_lock, &releases)?;
     }
     let index = index_file::build(&paths.data)?;
     index_file::write(&paths.data, &index)?;
-    totals.print(releases.len(), index.instances.len(), start);
+    eprintln!(
+        "{}",
+        totals.summary(releases.len(), index.instances.len(), start)
+    );
     Ok(())
 }
 
 /// `--generate`: exports each release's cases, then re-indexes.
 fn generate_all(opts: &Options, paths: &Paths, start: Instant) -> Result<()> {
+    let ops = with_extra_ops(&releases::default_ops(), &opts.extra_ops);
     let mut totals = Totals::default();
     for (i, release) in opts.generate.iter().enumerate() {
         eprintln!(
@@ -144,12 +152,15 @@ fn generate_all(opts: &Options, paths: &Paths, start: Instant) -> Result<()> {
             i + 1,
             opts.generate.len()
         );
-        totals.add(generate::generate(paths, release, &opts.ops)?);
+        totals.add(generate::generate(paths, release, &ops)?);
         totals.extracted += 1;
     }
     let index = index_file::build(&paths.data)?;
     index_file::write(&paths.data, &index)?;
-    totals.print(opts.generate.len(), index.instances.len(), start);
+    eprintln!(
+        "{}",
+        totals.summary(opts.generate.len(), index.instances.len(), start)
+    );
     Ok(())
 }
 
@@ -160,7 +171,7 @@ fn lock_for_run(opts: &Options, paths: &Paths, releases: &[String]) -> Result<Lo
         (Some(l), _) => l,
         (None, true) => Lock {
             format: 1,
-            ops: opts.ops.clone(),
+            ops: releases::default_ops(),
             releases: Vec::new(),
         },
         (None, false) => {
@@ -185,6 +196,17 @@ fn lock_for_run(opts: &Options, paths: &Paths, releases: &[String]) -> Result<Lo
     Ok(lock)
 }
 
+/// The lock's case prefixes followed by those of `--ops` that they do not already name.
+fn with_extra_ops(locked: &[String], extra: &[String]) -> Vec<String> {
+    let mut ops = locked.to_vec();
+    for p in extra {
+        if !ops.contains(p) {
+            ops.push(p.clone());
+        }
+    }
+    ops
+}
+
 fn entry<'a>(lock: &'a Lock, release: &str) -> Option<&'a LockedRelease> {
     lock.releases.iter().find(|r| r.release == release)
 }
@@ -202,8 +224,8 @@ fn plan(
     opts: &Options,
     paths: &Paths,
     lock: &Lock,
+    ops: &[String],
     releases: &[String],
-    files_locked: bool,
 ) -> Result<Vec<Step>> {
     let steps: Vec<Step> = releases
         .iter()
@@ -220,8 +242,8 @@ fn plan(
             }
             let want = Expect {
                 entry: entry(lock, r),
-                files_locked,
-                ops: &opts.ops,
+                locked_ops: &lock.ops,
+                ops,
                 rehash: opts.verify,
             };
             match present::check(&paths.data, r, &want) {
@@ -294,17 +316,17 @@ fn describe_file(p: &Path) -> String {
     format!("{name} ({})", human_bytes(size))
 }
 
-/// Writes the lock after `--update-lock`; entries made with other ops are dropped.
-fn save_lock(paths: &Paths, opts: &Options, mut lock: Lock, fetched: &[String]) -> Result<()> {
-    if lock.ops != opts.ops {
+/// Writes the lock after `--update-lock`; entries made with fewer ops are dropped.
+fn save_lock(paths: &Paths, ops: &[String], mut lock: Lock, fetched: &[String]) -> Result<()> {
+    if lock.ops != ops {
         lock.releases.retain(|r| fetched.contains(&r.release));
-        lock.ops = opts.ops.clone();
+        lock.ops = ops.to_vec();
     }
     lock::save(&paths.lock, &lock)?;
     eprintln!(
-        "wrote {} ({} releases); review and commit it",
+        "wrote {} ({}); review and commit it",
         paths.lock.display(),
-        lock.releases.len()
+        plural(lock.releases.len(), "release")
     );
     Ok(())
 }
@@ -326,17 +348,28 @@ impl Totals {
         self.bytes += s.bytes;
     }
 
-    fn print(&self, releases: usize, indexed: usize, start: Instant) {
-        eprintln!(
-            "fetch-tests: {releases} releases, {} cases, {} files, {} ({} downloaded, {} \
-             extracted); index.json lists {indexed} cases; {:.2} s",
-            self.cases,
-            self.files,
+    /// The closing line of a run.
+    fn summary(&self, releases: usize, indexed: usize, start: Instant) -> String {
+        format!(
+            "fetch-tests: {}, {}, {}, {} ({} downloaded, {} extracted); index.json lists {}; \
+             {:.2} s",
+            plural(releases, "release"),
+            plural(self.cases, "case"),
+            plural(self.files, "file"),
             human_bytes(self.bytes),
             self.downloaded,
             self.extracted,
+            plural(indexed, "case"),
             start.elapsed().as_secs_f64()
-        );
+        )
+    }
+}
+
+/// `1 case`, `2 cases`: a count with its noun, in the singular for one.
+pub fn plural(n: usize, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        _ => format!("{n} {noun}s"),
     }
 }
 

@@ -2,14 +2,15 @@
 //!
 //! "Present and verified" means: the release directory has a stamp, written only after every
 //! extracted file matched the lock; the stamp names the lock's wheel sha256 and the same case
-//! prefixes; the stamp's file list equals the lock's; and the files on disk are exactly the
-//! stamp's, with the recorded sizes. That costs a directory walk, not a re-hash of 33 MB;
-//! `--verify` re-hashes every file against the lock as well.
+//! prefixes; the stamp's file list under the lock's prefixes equals the lock's; and the files
+//! on disk are exactly the stamp's, with the recorded sizes. That costs a directory walk, not a
+//! re-hash of 33 MB; `--verify` re-hashes every file the lock covers as well.
 
-use super::extract::{list_files, rehash};
+use super::extract::{covered_by, list_files, rehash};
 use super::install::{read_stamp, release_dir};
-use harness::index::LockedRelease;
-use std::collections::BTreeMap;
+use super::plural;
+use schema::index::LockedRelease;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Counts of one release's data.
@@ -40,9 +41,9 @@ impl Stats {
 pub struct Expect<'a> {
     /// The lock entry, if the lock has the release.
     pub entry: Option<&'a LockedRelease>,
-    /// Whether the lock's file list applies (the lock was made with the same `--ops`).
-    pub files_locked: bool,
-    /// The case prefixes asked for.
+    /// The lock's case prefixes, whose files the lock lists.
+    pub locked_ops: &'a [String],
+    /// The case prefixes asked for: the lock's, then those `--ops` adds.
     pub ops: &'a [String],
     /// Re-hash every file (`--verify`).
     pub rehash: bool,
@@ -55,7 +56,8 @@ pub fn check(data: &Path, release: &str, want: &Expect) -> Result<Stats, String>
         return Err("not fetched yet".into());
     }
     let stamp = read_stamp(&dir).ok_or("no readable fetch stamp (an unverified tree)")?;
-    if stamp.release != release || stamp.ops != want.ops {
+    let sorted = |ops: &[String]| ops.iter().cloned().collect::<BTreeSet<String>>();
+    if stamp.release != release || sorted(&stamp.ops) != sorted(want.ops) {
         return Err(format!(
             "fetched with other case prefixes ({})",
             stamp.ops.join(",")
@@ -65,15 +67,24 @@ pub fn check(data: &Path, release: &str, want: &Expect) -> Result<Stats, String>
     if stamp.wheel_sha256 != entry.sha256 {
         return Err("fetched from another wheel than the lock pins".into());
     }
-    if want.files_locked && !stamp.files.keys().eq(entry.files.keys()) {
+    let locked_files = stamp
+        .files
+        .keys()
+        .filter(|p| covered_by(p, want.locked_ops));
+    if !locked_files.eq(entry.files.keys()) {
         return Err("its file list differs from the lock's".into());
     }
     let on_disk = list_files(&dir).map_err(|e| e.to_string())?;
     if let Some(diff) = first_difference(&stamp.files, &on_disk) {
         return Err(diff);
     }
-    if want.rehash && want.files_locked {
-        let hashes = rehash(&dir, &on_disk).map_err(|e| e.to_string())?;
+    if want.rehash {
+        let locked: BTreeMap<String, u64> = on_disk
+            .iter()
+            .filter(|(p, _)| covered_by(p, want.locked_ops))
+            .map(|(p, n)| (p.clone(), *n))
+            .collect();
+        let hashes = rehash(&dir, &locked).map_err(|e| e.to_string())?;
         for (path, got) in &hashes {
             let want = entry.files.get(path).map_or("", String::as_str);
             if got != want {
@@ -93,7 +104,11 @@ fn first_difference(
         match disk.get(path) {
             None => return Some(format!("{path} is missing")),
             Some(s) if s != size => {
-                return Some(format!("{path} has {s} bytes, {size} were extracted"))
+                return Some(format!(
+                    "{path} is {} on disk, but {} when extracted",
+                    plural(*s as usize, "byte"),
+                    plural(*size as usize, "byte")
+                ))
             }
             Some(_) => {}
         }

@@ -2,11 +2,13 @@
 //! check every file against the lock, stamp, and rename into place.
 
 use super::error::{Error, Result};
-use super::extract::{self, Extracted, NODE_PREFIX};
+use super::extract::{self, covered_by, Extracted, NODE_PREFIX};
 use super::install::{self, Stamp};
 use super::lock::{check_files, check_wheel, sha256_file};
+use super::plural;
 use super::present::Stats;
-use harness::index::LockedRelease;
+use schema::index::LockedRelease;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Where a release's data comes from.
@@ -22,12 +24,12 @@ pub enum Source {
 pub struct Ctx<'a> {
     /// The data directory.
     pub data: &'a Path,
-    /// Case prefixes to extract.
+    /// Case prefixes to extract: the lock's, then those `--ops` adds.
     pub ops: &'a [String],
+    /// The lock's case prefixes: the files under them are checked against the lock.
+    pub locked_ops: &'a [String],
     /// Record instead of check.
     pub update_lock: bool,
-    /// Whether the lock's file lists apply (it was made with the same ops).
-    pub files_locked: bool,
 }
 
 /// The result of fetching one release: its counts and the lock entry describing it.
@@ -136,17 +138,28 @@ fn extract_checked(
         );
     }
     let checked = match entry {
-        Some(e) if !ctx.update_lock && ctx.files_locked => {
-            check_files(e, &ex.hashes())?;
-            "every file matches the lock"
+        _ if ctx.update_lock => "hashes recorded for the lock".to_string(),
+        Some(e) => {
+            let (locked, extra): (BTreeMap<_, _>, BTreeMap<_, _>) = ex
+                .hashes()
+                .into_iter()
+                .partition(|(path, _)| covered_by(path, ctx.locked_ops));
+            check_files(e, &locked)?;
+            match extra.len() {
+                0 => "every file matches the lock".to_string(),
+                n => format!(
+                    "every file of {} matches the lock, {} of --ops not covered by it",
+                    ctx.locked_ops.join(","),
+                    plural(n, "file")
+                ),
+            }
         }
-        _ if ctx.update_lock => "hashes recorded for the lock",
-        _ => "files not covered by the lock (other --ops)",
+        None => "no lock entry to check the files against".to_string(),
     };
     eprintln!(
-        "  onnx {release}: extracted {} cases, {} files, {}; {checked}",
-        stats.cases,
-        stats.files,
+        "  onnx {release}: extracted {}, {}, {}; {checked}",
+        plural(stats.cases, "case"),
+        plural(stats.files, "file"),
         super::human_bytes(stats.bytes)
     );
     Ok(ex)

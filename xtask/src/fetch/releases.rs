@@ -2,7 +2,7 @@
 
 use super::args::Options;
 use super::error::{Error, Result};
-use harness::index::release_numbers;
+use schema::index::release_numbers;
 use std::path::Path;
 
 /// The releases fetched by default: the last patch of every minor release that ships
@@ -15,6 +15,11 @@ pub const RELEASES: [&str; 21] = [
 
 /// The case-directory prefixes extracted by default (`test_cast` includes `test_castlike`).
 pub const DEFAULT_OPS: [&str; 2] = ["test_cast", "test_concat"];
+
+/// [`DEFAULT_OPS`] as owned strings, for a new lock.
+pub fn default_ops() -> Vec<String> {
+    DEFAULT_OPS.iter().map(|s| s.to_string()).collect()
+}
 
 /// Python versions to ask pip for, best guess first: a release's wheels exist only for the
 /// Python versions current when it came out (measured: 1.2-1.6 need 3.6, 1.7-1.12 3.8, 1.13+ 3.11).
@@ -92,7 +97,7 @@ fn release_of_source(from: &Path) -> Result<Option<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use harness::index::release_cmp;
+    use schema::index::release_cmp;
 
     #[test]
     fn the_release_list_is_in_version_order() {

@@ -1,8 +1,8 @@
 //! Test fixtures: small onnx wheels built by the tests, and a throw-away workspace.
 
 use super::*;
-use harness::proto::{GraphProto, ModelProto, NodeProto, OperatorSetIdProto};
 use prost::Message;
+use schema::proto::{GraphProto, ModelProto, NodeProto, OperatorSetIdProto};
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;

@@ -3,6 +3,7 @@
 use super::install::STAMP_FILE;
 use super::testkit::{entries, wheel, Setup, NODE, REL};
 use super::*;
+use prost::Message;
 use std::fs;
 
 #[test]
@@ -49,7 +50,7 @@ fn a_recorded_fetch_extracts_selected_cases_and_indexes_them() {
     );
     let on_disk = fs::read_to_string(s.paths.data.join("index.json")).expect("index.json");
     assert_eq!(
-        serde_json::from_str::<harness::index::Index>(&on_disk).ok(),
+        serde_json::from_str::<schema::index::Index>(&on_disk).ok(),
         Some(index)
     );
 }
@@ -342,4 +343,117 @@ fn the_index_lists_every_release_on_disk_in_version_order() {
     fs::write(&bad, b"\xff\xff").expect("corrupt");
     let e = index_file::build(&s.paths.data).expect_err("corrupt model");
     assert!(e.message.contains("test_concat_z/model.onnx"), "{e}");
+    // The opset rule is the test runner's: one default-domain import, "" or "ai.onnx".
+    let mut two = schema::proto::ModelProto::decode(super::testkit::model("Concat", 13).as_slice())
+        .expect("decode");
+    two.opset_import.push(schema::proto::OperatorSetIdProto {
+        domain: "ai.onnx".into(),
+        version: 11,
+    });
+    fs::write(&bad, two.encode_to_vec()).expect("two default imports");
+    let e = index_file::build(&s.paths.data).expect_err("ambiguous opset");
+    assert!(e.message.contains("at opsets 13 and 11"), "{e}");
+}
+
+/// The case directories installed for [`REL`].
+fn cases(s: &Setup) -> Vec<String> {
+    let mut found: Vec<String> = fs::read_dir(s.release_dir().join("node"))
+        .expect("list")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn ops_adds_cases_beside_the_locked_ones_which_stay_verified() {
+    let s = Setup::new().locked();
+    let before = s.snapshot();
+    let lock_before = fs::read(&s.paths.lock).expect("lock");
+    let add = Options {
+        offline: true,
+        extra_ops: vec!["test_add".into()],
+        ..Options::default()
+    };
+    s.run(add.clone()).expect("extra prefix");
+    assert_eq!(cases(&s), ["test_add_c", "test_cast_a", "test_concat_b"]);
+    let index = index_file::build(&s.paths.data).expect("index");
+    assert_eq!(index.instances.len(), 3);
+    assert_eq!(fs::read(&s.paths.lock).ok(), Some(lock_before));
+    // A second identical run is the cheap no-op, with or without re-hashing.
+    fs::rename(s.wheel_path(), s.dir.path().join("aside.whl")).expect("hide wheel");
+    s.run(add.clone()).expect("no-op");
+    s.run(Options {
+        verify: true,
+        ..add.clone()
+    })
+    .expect("verified no-op");
+    fs::rename(s.dir.path().join("aside.whl"), s.wheel_path()).expect("restore wheel");
+
+    // The locked cases are still checked file by file when extras come along: a checkout
+    // (no wheel hash to stop it earlier) whose cast input differs from the lock is refused.
+    let checkout = s.dir.path().join("onnx-src");
+    for (name, bytes) in entries(b"input v2") {
+        if let Some(rel) = name.strip_prefix(NODE).filter(|n| !n.ends_with('/')) {
+            let p = checkout.join(NODE).join(rel);
+            fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            fs::write(p, bytes).expect("write");
+        }
+    }
+    let e = s
+        .run(Options {
+            from: Some(checkout),
+            ..add
+        })
+        .expect_err("a locked file differs");
+    assert!(
+        e.message.contains("test_cast_a/test_data_set_0/input_0.pb"),
+        "{e}"
+    );
+
+    // Without --ops the extra cases go again and the tree is as the lock alone makes it.
+    s.run(Options {
+        offline: true,
+        ..Options::default()
+    })
+    .expect("back to the lock's prefixes");
+    assert_eq!(cases(&s), ["test_cast_a", "test_concat_b"]);
+    assert_eq!(s.snapshot(), before);
+}
+
+#[test]
+fn a_killed_download_leaves_nothing_behind_after_the_next_run() {
+    let s = Setup::new().locked();
+    // pid_max is at most 2^22 on Linux, so this process cannot exist.
+    let stage = s.paths.cache().join(".download-4000000");
+    fs::create_dir_all(&stage).expect("stage");
+    fs::write(stage.join("onnx-9.0.0-py3-none-any.whl"), b"half a wheel").expect("partial");
+    s.run(Options {
+        offline: true,
+        ..Options::default()
+    })
+    .expect("run");
+    assert!(
+        !stage.exists(),
+        "the staging directory of a dead download is left"
+    );
+    assert!(s.wheel_path().is_file(), "the cached wheel was removed");
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    let totals = Totals {
+        cases: 1,
+        files: 1,
+        bytes: 1,
+        downloaded: 0,
+        extracted: 1,
+    };
+    let line = totals.summary(1, 1, Instant::now());
+    assert!(
+        line.starts_with("fetch-tests: 1 release, 1 case, 1 file, 1 B (0 downloaded, 1 extracted); index.json lists 1 case;"),
+        "{line}"
+    );
+    assert_eq!(plural(2, "release"), "2 releases");
+    assert_eq!(plural(0, "case"), "0 cases");
 }

@@ -1,7 +1,7 @@
 //! Encoding an own case as ONNX protobuf: typed values, tensors, value infos and the model.
 
 use half::{bf16, f16};
-use harness::proto::{
+use schema::proto::{
     GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorProto, ValueInfoProto,
 };
 

@@ -2,7 +2,7 @@
 
 use super::encode::{t, Values, T};
 use half::{bf16, f16};
-use harness::proto::AttributeProto;
+use schema::proto::AttributeProto;
 
 /// One case: a single node, its inputs and the expected outputs.
 pub(super) struct Spec {

@@ -1,0 +1,30 @@
+//! The on-disk formats shared by `cargo xtask fetch-tests` and the harness: the data index
+//! and the lock file (`index`), and the part of `onnx.proto` both read (`proto`). A crate of
+//! its own so that fetching the data does not compile the kernels.
+
+pub mod index;
+pub mod proto;
+
+/// Whether `domain` names the default operator set (`""` or `"ai.onnx"`).
+pub fn is_default_domain(domain: &str) -> bool {
+    domain.is_empty() || domain == "ai.onnx"
+}
+
+/// The opset a model imports for the default domain: the one rule the index (written by the
+/// fetch) and the trials (read by the harness) both follow.
+pub fn default_opset(mp: &proto::ModelProto) -> Result<i64, String> {
+    let mut versions = mp
+        .opset_import
+        .iter()
+        .filter(|o| is_default_domain(&o.domain))
+        .map(|o| o.version);
+    let first = versions
+        .next()
+        .ok_or("model imports no opset for the default domain (\"\" or \"ai.onnx\")")?;
+    if let Some(other) = versions.find(|&v| v != first) {
+        return Err(format!(
+            "model imports the default domain twice, at opsets {first} and {other}"
+        ));
+    }
+    Ok(first)
+}
