@@ -9,6 +9,10 @@
 //! The rounding immediates are explicit, so MXCSR's rounding mode does not matter; the
 //! scalar paths assume MXCSR's FTZ/DAZ are off (Rust's default), as they always did.
 //! Vector tails go through the scalar function, which the tests hold to the exact path.
+//!
+//! AVX512-FP16 has no path here: its f32 <-> f16 conversions (`vcvtps2phx`, `vcvtph2psx`)
+//! round exactly as the ones above, and it converts nothing to or from float8 (that is
+//! AVX10.2), so it would add code that the machines this is tested on cannot run.
 
 use super::map::{fill, fill_plain};
 use crate::tuning::SimdLevel;
