@@ -3,7 +3,9 @@
 //! `cargo bench --bench kernels` runs the divan benchmarks (human output, elements/s and
 //! bytes/s; bytes are input plus output, sub-byte types counted packed).
 //! `cargo bench --bench kernels -- --json [--repeat N] [FILTER]` instead prints one JSON object
-//! per case (best of N wall-clock times, plus a memcpy moving the same number of bytes);
+//! per case: best of N wall-clock times on one thread and on all threads, plus a memcpy moving
+//! the same number of bytes on one thread and on all threads; the first line says the SIMD
+//! level in effect (`ONNX_CONFORMANCE_SIMD` caps it) and the thread count.
 //! `cargo xtask bench-compare` reads that.
 
 #[path = "kernels/cases.rs"]
@@ -12,6 +14,7 @@ mod cases;
 use cases::{Case, Gen, Kind, Prepared, CASES};
 use divan::counter::{BytesCount, ItemsCount};
 use divan::Bencher;
+use onnx_conformance::tuning::{self, SimdLevel};
 use onnx_conformance::Tensor;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -129,6 +132,18 @@ fn json_main(args: &[String]) {
             other => filter = Some(other.to_owned()),
         }
     }
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let level = match std::env::var(tuning::SIMD_VAR) {
+        Ok(v) => SimdLevel::parse(&v)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .min(SimdLevel::detected()),
+        Err(_) => SimdLevel::detected(),
+    };
+    println!(
+        "{{\"meta\":true,\"simd\":\"{}\",\"detected\":\"{}\",\"threads\":{threads}}}",
+        level.name(),
+        SimdLevel::detected().name()
+    );
     for case in CASES {
         if filter
             .as_ref()
@@ -137,23 +152,45 @@ fn json_main(args: &[String]) {
             continue;
         }
         let p = prepare_checked(case);
-        let ours = best_of(repeat, || {
-            black_box(p.run().ok());
-        });
+        let time_at = |n| {
+            tuning::set_threads(n);
+            best_of(repeat, || {
+                black_box(p.run().ok());
+            })
+        };
+        let ours = (time_at(1), time_at(threads));
+        tuning::set_threads(0);
         drop(p);
-        let memcpy = case.traffic_bytes().map(|b| memcpy_best(b / 2, repeat));
+        let memcpy = case.traffic_bytes().map(|b| {
+            (
+                memcpy_best(b / 2, repeat, 1),
+                memcpy_best(b / 2, repeat, threads),
+            )
+        });
         println!("{}", json_line(case, ours, memcpy));
     }
 }
 
-/// Best time to copy `bytes` bytes between two buffers that are already faulted in.
-fn memcpy_best(bytes: usize, repeat: usize) -> Duration {
+/// Best time to copy `bytes` bytes between two buffers that are already faulted in, split
+/// into `threads` contiguous pieces copied at once.
+fn memcpy_best(bytes: usize, repeat: usize, threads: usize) -> Duration {
     let src = vec![1u8; bytes];
     let mut dst = vec![0u8; bytes];
-    best_of(repeat, || dst.copy_from_slice(black_box(&src)))
+    let piece = bytes.div_ceil(threads).next_multiple_of(64).max(64);
+    best_of(repeat, || {
+        std::thread::scope(|s| {
+            for (d, from) in dst.chunks_mut(piece).zip(src.chunks(piece)) {
+                s.spawn(move || d.copy_from_slice(black_box(from)));
+            }
+        })
+    })
 }
 
-fn json_line(case: &Case, ours: Duration, memcpy: Option<Duration>) -> String {
+fn json_line(
+    case: &Case,
+    ours: (Duration, Duration),
+    memcpy: Option<(Duration, Duration)>,
+) -> String {
     let mut s = format!("{{\"name\":\"{}\",", case.name);
     match case.kind {
         Kind::Cast {
@@ -184,9 +221,17 @@ fn json_line(case: &Case, ours: Duration, memcpy: Option<Duration>) -> String {
     if let Some(b) = case.traffic_bytes() {
         s += &format!("\"bytes\":{b},");
     }
-    s += &format!("\"status\":\"ok\",\"seconds\":{:e}", ours.as_secs_f64());
-    if let Some(m) = memcpy {
-        s += &format!(",\"memcpy_seconds\":{:e}", m.as_secs_f64());
+    s += &format!(
+        "\"status\":\"ok\",\"seconds_1t\":{:e},\"seconds_mt\":{:e}",
+        ours.0.as_secs_f64(),
+        ours.1.as_secs_f64()
+    );
+    if let Some((one, all)) = memcpy {
+        s += &format!(
+            ",\"memcpy_1t_seconds\":{:e},\"memcpy_mt_seconds\":{:e}",
+            one.as_secs_f64(),
+            all.as_secs_f64()
+        );
     }
     s += "}";
     s

@@ -160,6 +160,15 @@ pub enum Error {
         /// The cast target.
         target: DataType,
     },
+    /// A run-time setting (an environment variable of [`crate::tuning`]) has a bad value.
+    Setting {
+        /// The variable's name.
+        name: &'static str,
+        /// The value found.
+        value: String,
+        /// What it may be.
+        expected: &'static str,
+    },
 }
 
 impl fmt::Display for Error {
@@ -294,6 +303,11 @@ impl fmt::Display for Error {
                 f,
                 "{op} cannot parse string element {index} ({value:?}) as a {target} number"
             ),
+            Error::Setting {
+                name,
+                value,
+                expected,
+            } => write!(f, "{name} is {value:?}; expected {expected}"),
         }
     }
 }

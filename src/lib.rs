@@ -10,6 +10,7 @@ pub mod ops;
 mod spec_vectors;
 mod stream;
 pub mod tensor;
+pub mod tuning;
 
 pub use dtype::{DataType, Element, Storage, TypedField};
 pub use error::Error;

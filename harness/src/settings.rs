@@ -39,6 +39,16 @@ pub const VARIABLES: &[(&str, &str)] = &[
         crate::backend::KNOWN_VAR,
         "the known-failures list of a worker: backend",
     ),
+    // Read by the implementation crate itself (`onnx_conformance::tuning`), not by the harness;
+    // listed so that setting them is not taken for a typo.
+    (
+        onnx_conformance::tuning::SIMD_VAR,
+        "the highest SIMD level the kernels use: native, avx512, avx2 or baseline",
+    ),
+    (
+        onnx_conformance::tuning::THREADS_VAR,
+        "threads per kernel call; 0 or unset: the available parallelism",
+    ),
 ];
 
 /// A snapshot of the environment, so that tests can hand in their own.

@@ -42,7 +42,7 @@ pub fn cast(
             encode_all(op, to, &exact, rules)?
         }
         // The hot pairs have fast paths that give the same bits (see `fast`).
-        (source, _) => match super::fast::cast(source, to, rules) {
+        (source, _) => match super::fast::cast(&crate::tuning::current()?, source, to, rules) {
             Some(fast) => fast,
             None => generic(op, source, to, rules)?,
         },
@@ -58,8 +58,34 @@ pub(super) fn generic(
     to: DataType,
     rules: &CastRules,
 ) -> Result<Storage, Error> {
-    let exact = with_storage!(source, v => decode_all(op, v, rules)?);
-    encode_all(op, to, &exact, rules)
+    with_storage!(source, v => generic_from(op, v, to, rules))
+}
+
+/// Elements the generic path decodes at a time: an [`Exact`] takes 32 bytes, so a whole
+/// tensor's worth would take 512 MiB for 16M elements; a chunk stays in the L2 cache.
+const CHUNK: usize = 4096;
+
+/// `v` decoded and encoded into `T`, one chunk of exact values at a time.
+fn convert_chunked<S: CastElem, T: CastElem>(
+    op: OpVersion,
+    v: &[S],
+    rules: &CastRules,
+) -> Result<Vec<T>, Error> {
+    let mut out = Vec::with_capacity(v.len());
+    let mut exact = Vec::with_capacity(CHUNK.min(v.len()));
+    for chunk in v.chunks(CHUNK) {
+        exact.clear();
+        for x in chunk {
+            exact.push(
+                x.decode(rules)
+                    .ok_or_else(|| no_cast(op, S::DTYPE, "input 0"))?,
+            );
+        }
+        for e in &exact {
+            out.push(T::encode(e, rules).ok_or_else(|| no_cast(op, T::DTYPE, "target type"))?);
+        }
+    }
+    Ok(out)
 }
 
 /// An element type as Cast sees it. Methods return `None` where the type takes no part in
@@ -218,15 +244,6 @@ fn no_cast(op: OpVersion, dtype: DataType, role: &str) -> Error {
     }
 }
 
-fn decode_all<T: CastElem>(op: OpVersion, v: &[T], rules: &CastRules) -> Result<Vec<Exact>, Error> {
-    v.iter()
-        .map(|x| {
-            x.decode(rules)
-                .ok_or_else(|| no_cast(op, T::DTYPE, "input 0"))
-        })
-        .collect()
-}
-
 fn encode_slice<T: CastElem>(
     op: OpVersion,
     v: &[Exact],
@@ -259,3 +276,20 @@ macro_rules! define_encode_all {
     };
 }
 crate::for_each_dtype!(define_encode_all);
+
+macro_rules! define_generic_from {
+    ($(($variant:ident, $code:literal, $name:literal, $ty:ty, $bits:literal, $field:ident)),* $(,)?) => {
+        /// Source elements cast to a storage of type `to` by the generic path.
+        fn generic_from<S: CastElem>(
+            op: OpVersion,
+            v: &[S],
+            to: DataType,
+            rules: &CastRules,
+        ) -> Result<Storage, Error> {
+            Ok(match to {
+                $(DataType::$variant => Storage::$variant(convert_chunked::<S, $ty>(op, v, rules)?),)*
+            })
+        }
+    };
+}
+crate::for_each_dtype!(define_generic_from);

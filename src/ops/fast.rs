@@ -1,65 +1,132 @@
 //! Fast paths for the hot Cast pairs, tried before the generic exact path. Each returns what
 //! the generic path would, bit for bit (tests: `formats/fast/tests.rs` for the element
-//! kernels, `ops/tests/fast.rs` for this dispatch); `None` leaves a pair to the generic path.
+//! kernels at every SIMD level, `ops/tests/fast.rs` for this dispatch); `None` leaves a pair
+//! to the generic path. [`FAST_PAIRS`] lists the pairs served here, and a test holds the
+//! dispatch to exactly that list, so a lost arm fails a test instead of only costing speed.
 
 use crate::dtype::{DataType, Storage};
 use crate::formats::fast as f;
 use crate::formats::CastRules;
 use crate::formats::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, I4, U4};
-use half::f16;
+use crate::tuning::Exec;
 
-/// Encodes slice `$v` into the narrow float type `$to` (f16, float8, float4) with `f::$enc`;
-/// returns `None` from the enclosing function for any other target.
+#[cfg(test)]
+/// The integer types the fast paths take as a source, and as a target of an integer source.
+const INTEGERS: [DataType; 8] = [
+    DataType::Uint8,
+    DataType::Int8,
+    DataType::Uint16,
+    DataType::Int16,
+    DataType::Uint32,
+    DataType::Int32,
+    DataType::Uint64,
+    DataType::Int64,
+];
+
+#[cfg(test)]
+/// The narrow float formats with an encoder from f32 (and from f16).
+const NARROW: [DataType; 6] = [
+    DataType::Float16,
+    DataType::Float8E4M3FN,
+    DataType::Float8E4M3FNUZ,
+    DataType::Float8E5M2,
+    DataType::Float8E5M2FNUZ,
+    DataType::Float4E2M1,
+];
+
+/// Every (source, target) pair [`cast`] serves, under every rule combination: the float pairs,
+/// then every integer source to every integer type, FLOAT and DOUBLE.
+#[cfg(test)]
+pub(crate) fn fast_pairs() -> Vec<(DataType, DataType)> {
+    use DataType as D;
+    let mut v = vec![
+        (D::Float, D::Bfloat16),
+        (D::Float, D::Double),
+        (D::Float, D::Int4),
+        (D::Float, D::Uint4),
+        (D::Float16, D::Float),
+        (D::Bfloat16, D::Float),
+        (D::Double, D::Float),
+        (D::Int4, D::Float),
+        (D::Uint4, D::Float),
+    ];
+    v.extend(NARROW.iter().map(|&t| (D::Float, t)));
+    v.extend(NARROW.iter().map(|&t| (D::Float16, t)));
+    v.extend(NARROW[1..].iter().map(|&s| (s, D::Float)));
+    for s in INTEGERS {
+        v.extend(
+            INTEGERS
+                .iter()
+                .chain(&[D::Float, D::Double])
+                .map(|&t| (s, t)),
+        );
+    }
+    v
+}
+
+/// Encodes slice `$v` into the float8 or float4 type `$to` with `f::$enc`; returns `None`
+/// from the enclosing function for any other target.
 macro_rules! narrow {
-    ($enc:ident, $v:expr, $to:expr, $rules:expr) => {
+    ($enc:ident, $x:expr, $v:expr, $to:expr, $rules:expr) => {
         match $to {
-            DataType::Float16 => Storage::Float16(f::$enc::<f16>($v, $rules)),
-            DataType::Float8E4M3FN => Storage::Float8E4M3FN(f::$enc::<F8E4M3FN>($v, $rules)),
-            DataType::Float8E4M3FNUZ => Storage::Float8E4M3FNUZ(f::$enc::<F8E4M3FNUZ>($v, $rules)),
-            DataType::Float8E5M2 => Storage::Float8E5M2(f::$enc::<F8E5M2>($v, $rules)),
-            DataType::Float8E5M2FNUZ => Storage::Float8E5M2FNUZ(f::$enc::<F8E5M2FNUZ>($v, $rules)),
-            DataType::Float4E2M1 => Storage::Float4E2M1(f::$enc::<F4E2M1>($v, $rules)),
+            DataType::Float8E4M3FN => Storage::Float8E4M3FN(f::$enc::<F8E4M3FN>($x, $v, $rules)),
+            DataType::Float8E4M3FNUZ => {
+                Storage::Float8E4M3FNUZ(f::$enc::<F8E4M3FNUZ>($x, $v, $rules))
+            }
+            DataType::Float8E5M2 => Storage::Float8E5M2(f::$enc::<F8E5M2>($x, $v, $rules)),
+            DataType::Float8E5M2FNUZ => {
+                Storage::Float8E5M2FNUZ(f::$enc::<F8E5M2FNUZ>($x, $v, $rules))
+            }
+            DataType::Float4E2M1 => Storage::Float4E2M1(f::$enc::<F4E2M1>($x, $v, $rules)),
             _ => return None,
         }
     };
 }
 
-/// `source` cast to `to` by a fast path, or `None` when the pair has none.
-pub(crate) fn cast(source: &Storage, to: DataType, rules: &CastRules) -> Option<Storage> {
+/// `source` cast to `to` by a fast path, run as `exec` says, or `None` when the pair has none.
+pub(crate) fn cast(
+    exec: &Exec,
+    source: &Storage,
+    to: DataType,
+    rules: &CastRules,
+) -> Option<Storage> {
     use DataType as D;
     use Storage as S;
+    let x = exec;
     Some(match (source, to) {
-        (S::Float(v), D::Bfloat16) => S::Bfloat16(f::f32_to_bf16(v, rules)),
-        (S::Float(v), D::Double) => S::Double(f::f32_to_f64(v)),
-        (S::Float(v), D::Int4) => S::Int4(f::f32_to_i4(v, rules)),
-        (S::Float(v), D::Uint4) => S::Uint4(f::f32_to_u4(v, rules)),
-        (S::Float(v), _) => narrow!(f32_to_narrow, v, to, rules),
-        (S::Float16(v), D::Float) => S::Float(f::f16_to_f32(v)),
-        (S::Float16(v), _) => narrow!(f16_to_narrow, v, to, rules),
-        (S::Bfloat16(v), D::Float) => S::Float(f::bf16_to_f32(v)),
-        (S::Double(v), D::Float) => S::Float(f::f64_to_f32(v)),
-        (S::Float8E4M3FN(v), D::Float) => S::Float(f::narrow_to_f32(v, rules)),
-        (S::Float8E4M3FNUZ(v), D::Float) => S::Float(f::narrow_to_f32(v, rules)),
-        (S::Float8E5M2(v), D::Float) => S::Float(f::narrow_to_f32(v, rules)),
-        (S::Float8E5M2FNUZ(v), D::Float) => S::Float(f::narrow_to_f32(v, rules)),
-        (S::Float4E2M1(v), D::Float) => S::Float(f::narrow_to_f32(v, rules)),
-        (S::Int4(v), D::Float) => S::Float(f::convert(v, |x: I4| f32::from(x.get()))),
-        (S::Uint4(v), D::Float) => S::Float(f::convert(v, |x: U4| f32::from(x.to_bits()))),
-        (S::Uint8(v), _) => from_int(v, to)?,
-        (S::Int8(v), _) => from_int(v, to)?,
-        (S::Uint16(v), _) => from_int(v, to)?,
-        (S::Int16(v), _) => from_int(v, to)?,
-        (S::Int32(v), _) => from_int(v, to)?,
-        (S::Int64(v), _) => from_int(v, to)?,
-        (S::Uint32(v), _) => from_int(v, to)?,
-        (S::Uint64(v), _) => from_int(v, to)?,
+        (S::Float(v), D::Bfloat16) => S::Bfloat16(f::f32_to_bf16(x, v, rules)),
+        (S::Float(v), D::Double) => S::Double(f::f32_to_f64(x, v)),
+        (S::Float(v), D::Int4) => S::Int4(f::f32_to_i4(x, v, rules)),
+        (S::Float(v), D::Uint4) => S::Uint4(f::f32_to_u4(x, v, rules)),
+        (S::Float(v), D::Float16) => S::Float16(f::f32_to_f16(x, v, rules)),
+        (S::Float(v), _) => narrow!(f32_to_narrow, x, v, to, rules),
+        (S::Float16(v), D::Float) => S::Float(f::f16_to_f32(x, v)),
+        (S::Float16(v), D::Float16) => S::Float16(f::f16_to_narrow(x, v, rules)),
+        (S::Float16(v), _) => narrow!(f16_to_narrow, x, v, to, rules),
+        (S::Bfloat16(v), D::Float) => S::Float(f::bf16_to_f32(x, v)),
+        (S::Double(v), D::Float) => S::Float(f::f64_to_f32(x, v)),
+        (S::Float8E4M3FN(v), D::Float) => S::Float(f::narrow_to_f32(x, v, rules)),
+        (S::Float8E4M3FNUZ(v), D::Float) => S::Float(f::narrow_to_f32(x, v, rules)),
+        (S::Float8E5M2(v), D::Float) => S::Float(f::narrow_to_f32(x, v, rules)),
+        (S::Float8E5M2FNUZ(v), D::Float) => S::Float(f::narrow_to_f32(x, v, rules)),
+        (S::Float4E2M1(v), D::Float) => S::Float(f::narrow_to_f32(x, v, rules)),
+        (S::Int4(v), D::Float) => S::Float(f::convert(x, v, |i: I4| f32::from(i.get()))),
+        (S::Uint4(v), D::Float) => S::Float(f::convert(x, v, |u: U4| f32::from(u.to_bits()))),
+        (S::Uint8(v), _) => from_int(x, v, to)?,
+        (S::Int8(v), _) => from_int(x, v, to)?,
+        (S::Uint16(v), _) => from_int(x, v, to)?,
+        (S::Int16(v), _) => from_int(x, v, to)?,
+        (S::Int32(v), _) => from_int(x, v, to)?,
+        (S::Int64(v), _) => from_int(x, v, to)?,
+        (S::Uint32(v), _) => from_int(x, v, to)?,
+        (S::Uint64(v), _) => from_int(x, v, to)?,
         _ => return None,
     })
 }
 
 /// Integer sources: the exact path's rules (integer targets keep the low bits, float targets
 /// round half to even) are exactly Rust's `as` for these pairs.
-trait AsPrim: Copy {
+trait AsPrim: Copy + Sync {
     fn u8(self) -> u8;
     fn i8(self) -> i8;
     fn u16(self) -> u16;
@@ -91,19 +158,19 @@ macro_rules! as_prim {
 as_prim!(u8, i8, u16, i16, u32, i32, u64, i64);
 
 /// An integer slice cast to an integer or float type by `as`; `None` for other targets.
-fn from_int<S: AsPrim>(v: &[S], to: DataType) -> Option<Storage> {
+fn from_int<S: AsPrim>(x: &Exec, v: &[S], to: DataType) -> Option<Storage> {
     use DataType as D;
     Some(match to {
-        D::Uint8 => Storage::Uint8(f::convert(v, S::u8)),
-        D::Int8 => Storage::Int8(f::convert(v, S::i8)),
-        D::Uint16 => Storage::Uint16(f::convert(v, S::u16)),
-        D::Int16 => Storage::Int16(f::convert(v, S::i16)),
-        D::Uint32 => Storage::Uint32(f::convert(v, S::u32)),
-        D::Int32 => Storage::Int32(f::convert(v, S::i32)),
-        D::Uint64 => Storage::Uint64(f::convert(v, S::u64)),
-        D::Int64 => Storage::Int64(f::convert(v, S::i64)),
-        D::Float => Storage::Float(f::convert(v, S::f32)),
-        D::Double => Storage::Double(f::convert(v, S::f64)),
+        D::Uint8 => Storage::Uint8(f::convert(x, v, S::u8)),
+        D::Int8 => Storage::Int8(f::convert(x, v, S::i8)),
+        D::Uint16 => Storage::Uint16(f::convert(x, v, S::u16)),
+        D::Int16 => Storage::Int16(f::convert(x, v, S::i16)),
+        D::Uint32 => Storage::Uint32(f::convert(x, v, S::u32)),
+        D::Int32 => Storage::Int32(f::convert(x, v, S::i32)),
+        D::Uint64 => Storage::Uint64(f::convert(x, v, S::u64)),
+        D::Int64 => Storage::Int64(f::convert(x, v, S::i64)),
+        D::Float => Storage::Float(f::convert(x, v, S::f32)),
+        D::Double => Storage::Double(f::convert(x, v, S::f64)),
         _ => return None,
     })
 }

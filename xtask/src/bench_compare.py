@@ -116,30 +116,75 @@ def fmt(x, digits=3):
     return f"{x:.{digits}g}" if isinstance(x, float) else x
 
 
-def row(case, ort1, ortn):
-    """One markdown table row."""
-    name, elems, nbytes = case["name"], case["elements"], case.get("bytes")
-    ours = case.get("seconds")
-    memcpy = case.get("memcpy_seconds")
+def cpu():
+    """CPU model and its SIMD-related flags, from /proc/cpuinfo (Linux) or platform."""
+    model, flags = platform.processor() or platform.machine(), []
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() == "model name":
+                    model = value.strip()
+                elif key.strip() == "flags":
+                    flags = value.split()
+                    break
+    except OSError:
+        pass
+    simd = ("sse4_2", "avx", "avx2", "fma", "f16c", "avx512", "amx", "avx_vnni", "avx10")
+    wanted = sorted(f for f in flags if f.startswith(simd))
+    return f"{model}; flags: {' '.join(wanted) or 'unknown'}"
 
-    def rate(s):
-        if not isinstance(s, float):
-            return s
-        rate = elems / s
-        g = f"{fmt(rate / 1e9)} Gelem/s" if rate >= 1e8 else f"{fmt(rate / 1e6)} Melem/s"
-        return g + (f" ({fmt(nbytes / s / 1e9)} GB/s)" if nbytes else "")
+
+def gelem(case, seconds):
+    """Gelem/s, or None where there is no time."""
+    return case["elements"] / seconds / 1e9 if isinstance(seconds, float) else None
+
+
+def gbs(nbytes, seconds):
+    return nbytes / seconds / 1e9 if nbytes and isinstance(seconds, float) else None
+
+
+def record(case, ort1, ortn):
+    """One row of the --json output."""
+    nbytes = case.get("bytes")
+    return {
+        "operation": case["name"],
+        "ours_1t": gelem(case, case.get("seconds_1t")),
+        "ours_mt": gelem(case, case.get("seconds_mt")),
+        "ort_1t": gelem(case, ort1),
+        "ort_mt": gelem(case, ortn),
+        "ours_mt_gbs": gbs(nbytes, case.get("seconds_mt")),
+        "memcpy_1t_gbs": gbs(nbytes, case.get("memcpy_1t_seconds")),
+        "memcpy_mt_gbs": gbs(nbytes, case.get("memcpy_mt_seconds")),
+    }
+
+
+def row(rec, ort1, ortn):
+    """One markdown table row; `ort1`/`ortn` give the reason where onnxruntime has no time."""
+
+    def rate(g):
+        if g is None:
+            return None
+        return f"{fmt(g)} Gelem/s" if g >= 0.1 else f"{fmt(g * 1e3)} Melem/s"
 
     def ratio(a, b):
-        return f"{b / a:.2f}x" if isinstance(a, float) and isinstance(b, float) else "-"
+        return f"{a / b:.2f}x" if a is not None and b is not None else "-"
+
+    def gb(x):
+        return f"{fmt(x)} GB/s" if x is not None else "-"
 
     cells = [
-        name,
-        rate(ours) if ours else "skipped (not implemented)",
-        rate(ort1),
-        rate(ortn),
-        f"{fmt(nbytes / memcpy / 1e9)} GB/s" if memcpy else "-",
-        ratio(ours, ort1),
-        ratio(ours, memcpy),
+        rec["operation"],
+        rate(rec["ours_1t"]) or "skipped (not implemented)",
+        rate(rec["ours_mt"]) or "-",
+        rate(rec["ort_1t"]) or ort1,
+        rate(rec["ort_mt"]) or ortn,
+        gb(rec["ours_mt_gbs"]),
+        gb(rec["memcpy_1t_gbs"]),
+        gb(rec["memcpy_mt_gbs"]),
+        ratio(rec["ours_1t"], rec["ort_1t"]),
+        ratio(rec["ours_mt"], rec["ort_mt"]),
+        ratio(rec["ours_mt_gbs"], rec["memcpy_mt_gbs"]),
     ]
     return "| " + " | ".join(cells) + " |"
 
@@ -148,28 +193,46 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ours", required=True, help="JSON lines from the kernels bench")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--json", help="also write the rows here as JSON")
     args = ap.parse_args()
     with open(args.ours, encoding="utf-8") as f:
-        cases = [json.loads(line) for line in f if line.startswith("{")]
-    rows = []
+        lines = [json.loads(line) for line in f if line.startswith("{")]
+    meta = next((x for x in lines if x.get("meta")), {})
+    cases = [x for x in lines if not x.get("meta")]
+    records, rows = [], []
     for case in cases:
         model, names, values = build(case)
         ort1 = time_ort(model, names, values, 1, args.repeat)
         ortn = time_ort(model, names, values, 0, args.repeat)
-        rows.append(row(case, ort1, ortn))
+        rec = record(case, ort1, ortn)
+        records.append(rec)
+        rows.append(row(rec, ort1, ortn))
         print(f"  timed {case['name']}", flush=True)
+    threads = meta.get("threads", "?")
     print()
+    print(f"CPU: {cpu()}")
     print(
-        f"onnxruntime {ort.__version__}, numpy {np.__version__}, onnx {onnx.__version__}, "
+        f"ours: SIMD level {meta.get('simd', '?')} (CPU has {meta.get('detected', '?')}), "
+        f"all threads = {threads}; onnxruntime {ort.__version__}, numpy {np.__version__}, "
+        f"onnx {onnx.__version__}, ml_dtypes {ml_dtypes.__version__}, "
         f"python {platform.python_version()}; best of {args.repeat}; "
         "GB/s = input + output bytes, int4/float4 counted packed (half a byte)"
     )
     print()
-    print("| operation | ours, 1 thread | onnxruntime 1t | onnxruntime default threads "
-          "| memcpy, same bytes | ours / ort 1t | ours / memcpy |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| operation | ours 1t | ours all threads | onnxruntime 1t | onnxruntime default "
+        "threads | ours all threads, GB/s | memcpy 1t | memcpy all threads "
+        "| ours / ort 1t | ours / ort, all threads | ours / memcpy, all threads |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(r)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"cpu": cpu(), "simd": meta.get("simd"), "threads": meta.get("threads"),
+                       "onnxruntime": ort.__version__, "rows": records}, f, indent=1)
+            f.write("\n")
+        print(f"\nwrote {args.json}")
 
 
 if __name__ == "__main__":

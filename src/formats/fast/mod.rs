@@ -1,13 +1,16 @@
 //! Fast slice conversions for the hot Cast pairs. Each reproduces the exact path
-//! ([`super::cast_float`] and friends) bit for bit; the tests in `tests.rs` hold them to it,
-//! exhaustively over every 8- and 16-bit code and over every f32 midpoint class.
+//! ([`super::cast_float`] and friends) bit for bit at every SIMD level and thread count; the
+//! tests in `tests.rs` hold them to it, exhaustively over every 8- and 16-bit code and over
+//! every f32 midpoint class, at every level the CPU has.
 //!
 //! Specials (NaN codes, infinities, overflow codes, the zero of FNUZ formats) are never
 //! hand-written here: they are asked of the exact path once per call, so a rule change there
 //! cannot leave a fast path behind.
 
 mod encode;
+mod hw;
 mod map;
+pub(crate) mod par;
 #[cfg(test)]
 mod tests;
 
@@ -15,17 +18,27 @@ pub(crate) use encode::Target;
 
 use super::exact::{CastRules, Generation};
 use super::{I4, U4};
+use crate::tuning::Exec;
 use encode::{Narrow, Widen};
 use half::{bf16, f16};
-use map::map;
+use map::{map, run};
 
 /// f32 to BFLOAT16: Cast-24 and later round half to even; earlier versions keep the top 16
 /// bits (spec §3.2); NaN is canonical with its sign kept in both.
-pub(crate) fn f32_to_bf16(src: &[f32], rules: &CastRules) -> Vec<bf16> {
+pub(crate) fn f32_to_bf16(exec: &Exec, src: &[f32], rules: &CastRules) -> Vec<bf16> {
     let n = Narrow::new::<bf16>(rules);
     match rules.generation {
-        Generation::From24 => map(src, move |x| bf16::from_bits(n.encode(x.to_bits()) as u16)),
-        Generation::Before24 => map(src, move |x| {
+        Generation::From24 => {
+            let scalar = move |x: f32| bf16::from_bits(n.encode(x.to_bits()) as u16);
+            let nan = (n.nan(0) as u16, n.nan(0x8000_0000) as u16);
+            // SAFETY: f32_to_bf16_rne writes its whole output piece.
+            unsafe {
+                run(exec, src, &|level, s, d| {
+                    hw::f32_to_bf16_rne(level, s, d, nan, scalar)
+                })
+            }
+        }
+        Generation::Before24 => map(exec, src, move |x| {
             let bits = x.to_bits();
             let code = if bits & 0x7FFF_FFFF > 0x7F80_0000 {
                 n.nan(bits)
@@ -37,16 +50,24 @@ pub(crate) fn f32_to_bf16(src: &[f32], rules: &CastRules) -> Vec<bf16> {
     }
 }
 
+/// The scalar f16 widening, exact, NaN canonical with its sign kept.
+fn widen_f16(h: f16) -> f32 {
+    f32::from_bits(encode::f16_bits_to_f32_bits(h.to_bits()))
+}
+
 /// FLOAT16 to f32, exact; NaN becomes the canonical quiet NaN with its sign kept.
-pub(crate) fn f16_to_f32(src: &[f16]) -> Vec<f32> {
-    map(src, move |h| {
-        f32::from_bits(encode::f16_bits_to_f32_bits(h.to_bits()))
-    })
+pub(crate) fn f16_to_f32(exec: &Exec, src: &[f16]) -> Vec<f32> {
+    // SAFETY: hw::f16_to_f32 writes its whole output piece.
+    unsafe {
+        run(exec, src, &|level, s, d| {
+            hw::f16_to_f32(level, s, d, widen_f16)
+        })
+    }
 }
 
 /// BFLOAT16 to f32, exact; NaN becomes the canonical quiet NaN with its sign kept.
-pub(crate) fn bf16_to_f32(src: &[bf16]) -> Vec<f32> {
-    map(src, move |h| {
+pub(crate) fn bf16_to_f32(exec: &Exec, src: &[bf16]) -> Vec<f32> {
+    map(exec, src, move |h| {
         let bits = u32::from(h.to_bits()) << 16;
         f32::from_bits(encode::canonical_nan_f32(bits))
     })
@@ -54,15 +75,15 @@ pub(crate) fn bf16_to_f32(src: &[bf16]) -> Vec<f32> {
 
 /// f64 to f32, round half to even (the hardware conversion), NaN made canonical explicitly
 /// because `as` does not promise which NaN it gives.
-pub(crate) fn f64_to_f32(src: &[f64]) -> Vec<f32> {
-    map(src, move |x| {
+pub(crate) fn f64_to_f32(exec: &Exec, src: &[f64]) -> Vec<f32> {
+    map(exec, src, move |x| {
         f32::from_bits(encode::canonical_nan_f32((x as f32).to_bits()))
     })
 }
 
 /// f32 to f64, exact; NaN made canonical with its sign kept.
-pub(crate) fn f32_to_f64(src: &[f32]) -> Vec<f64> {
-    map(src, move |x| {
+pub(crate) fn f32_to_f64(exec: &Exec, src: &[f32]) -> Vec<f64> {
+    map(exec, src, move |x| {
         let bits = x.to_bits();
         if bits & 0x7FFF_FFFF > 0x7F80_0000 {
             f64::from_bits((u64::from(bits >> 31) << 63) | 0x7FF8_0000_0000_0000)
@@ -72,49 +93,77 @@ pub(crate) fn f32_to_f64(src: &[f32]) -> Vec<f64> {
     })
 }
 
-/// f32 to FLOAT16, BFLOAT16 (Cast-24 rules), a float8 format or FLOAT4E2M1, rounding once
-/// with the rules' overflow and NaN codes.
-pub(crate) fn f32_to_narrow<T: Target>(src: &[f32], rules: &CastRules) -> Vec<T> {
-    let n = Narrow::new::<T>(rules);
-    map(src, move |x| T::from_code(u64::from(n.encode(x.to_bits()))))
+/// f32 to FLOAT16 with the hardware conversion where the level has it; the exact path's NaN
+/// codes replace the hardware's NaNs.
+pub(crate) fn f32_to_f16(exec: &Exec, src: &[f32], rules: &CastRules) -> Vec<f16> {
+    let n = Narrow::new::<f16>(rules);
+    let scalar = move |x: f32| f16::from_bits(n.encode(x.to_bits()) as u16);
+    let nan = (n.nan(0) as u16, n.nan(0x8000_0000) as u16);
+    // SAFETY: hw::f32_to_f16 writes its whole output piece.
+    unsafe {
+        run(exec, src, &|level, s, d| {
+            hw::f32_to_f16(level, s, d, nan, scalar)
+        })
+    }
 }
 
-/// FLOAT16 to a float8 format or FLOAT4E2M1: the f16 value is widened exactly to f32 first,
-/// so there is still only one rounding.
-pub(crate) fn f16_to_narrow<T: Target>(src: &[f16], rules: &CastRules) -> Vec<T> {
+/// f32 to a float8 format or FLOAT4E2M1 (FLOAT16 has [`f32_to_f16`]), rounding once with the
+/// rules' overflow and NaN codes.
+pub(crate) fn f32_to_narrow<T: Target>(exec: &Exec, src: &[f32], rules: &CastRules) -> Vec<T> {
     let n = Narrow::new::<T>(rules);
-    map(src, move |h| {
-        T::from_code(u64::from(
-            n.encode(encode::f16_bits_to_f32_bits(h.to_bits())),
-        ))
+    map(exec, src, move |x| {
+        T::from_code(u64::from(n.encode(x.to_bits())))
     })
 }
 
+/// FLOAT16 to a float8 format or FLOAT4E2M1: the f16 value is widened exactly to f32 first
+/// (by the hardware where the level has it), so there is still only one rounding.
+pub(crate) fn f16_to_narrow<T: Target>(exec: &Exec, src: &[f16], rules: &CastRules) -> Vec<T> {
+    let n = Narrow::new::<T>(rules);
+    let encode = move |x: f32| T::from_code(u64::from(n.encode(x.to_bits())));
+    // SAFETY: hw::f16_then writes its whole output piece.
+    unsafe {
+        run(exec, src, &|level, s, d| {
+            hw::f16_then(level, s, d, widen_f16, encode)
+        })
+    }
+}
+
 /// A float8 format or FLOAT4E2M1 to f32, exactly, by bit arithmetic (no table lookups).
-pub(crate) fn narrow_to_f32<T: Target>(src: &[T], rules: &CastRules) -> Vec<f32> {
+pub(crate) fn narrow_to_f32<T: Target>(exec: &Exec, src: &[T], rules: &CastRules) -> Vec<f32> {
     let w = Widen::new::<T>(rules);
-    map(src, move |c| f32::from_bits(w.decode::<T>(c.code() as u32)))
+    map(exec, src, move |c| {
+        f32::from_bits(w.decode::<T>(c.code() as u32))
+    })
 }
 
 /// f32 to INT4: Cast-24 and later round half to even and keep the low 4 bits (NaN and
 /// infinities give 0); earlier versions clamp to [-8, 7] first (spec §3.2).
-pub(crate) fn f32_to_i4(src: &[f32], rules: &CastRules) -> Vec<I4> {
+pub(crate) fn f32_to_i4(exec: &Exec, src: &[f32], rules: &CastRules) -> Vec<I4> {
     match rules.generation {
-        Generation::From24 => map(src, |x| I4::from_bits(encode::f32_wrap_bits(x))),
-        Generation::Before24 => map(src, |x| I4::from_bits(encode::f32_clamp_bits(x, -8.0, 7.0))),
+        Generation::From24 => map(exec, src, |x| I4::from_bits(encode::f32_wrap_bits(x))),
+        Generation::Before24 => map(exec, src, |x| {
+            I4::from_bits(encode::f32_clamp_bits(x, -8.0, 7.0))
+        }),
     }
 }
 
 /// f32 to UINT4, by the same rules as [`f32_to_i4`] with the range [0, 15].
-pub(crate) fn f32_to_u4(src: &[f32], rules: &CastRules) -> Vec<U4> {
+pub(crate) fn f32_to_u4(exec: &Exec, src: &[f32], rules: &CastRules) -> Vec<U4> {
     match rules.generation {
-        Generation::From24 => map(src, |x| U4::from_bits(encode::f32_wrap_bits(x))),
-        Generation::Before24 => map(src, |x| U4::from_bits(encode::f32_clamp_bits(x, 0.0, 15.0))),
+        Generation::From24 => map(exec, src, |x| U4::from_bits(encode::f32_wrap_bits(x))),
+        Generation::Before24 => map(exec, src, |x| {
+            U4::from_bits(encode::f32_clamp_bits(x, 0.0, 15.0))
+        }),
     }
 }
 
 /// Applies a plain `as`-style conversion to every element (integer wrapping, int to float
 /// round half to even): the exact path's rules for these pairs coincide with Rust's `as`.
-pub(crate) fn convert<S: Copy, D>(src: &[S], f: impl Fn(S) -> D + Copy) -> Vec<D> {
-    map(src, f)
+pub(crate) fn convert<S: Copy + Sync, D: Send>(
+    exec: &Exec,
+    src: &[S],
+    f: impl Fn(S) -> D + Copy + Sync,
+) -> Vec<D> {
+    map(exec, src, f)
 }

@@ -1,11 +1,33 @@
 //! The fast paths against the exact path: every 16-bit source code, every f32 exponent with
-//! mantissas at, beside and between every rounding position, random bits, all NaN kinds.
+//! mantissas at, beside and between every rounding position, random bits, all NaN kinds; at
+//! every SIMD level the CPU has (hardware conversions included) and split over threads.
 
 use super::super::exact::{CastRules, Generation, RoundMode};
 use super::super::{cast_float, FloatFormat, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
 use super::super::{I4, U4};
 use super::*;
+use crate::tuning::SimdLevel;
 use test_rng::XorShift64;
+
+/// Every way to run a fast path this CPU allows: each supported SIMD level on one thread,
+/// and the best level split over 3 threads in small pieces (so the piece edges fall inside
+/// the vector bodies and tails of the hardware kernels).
+fn execs() -> Vec<Exec> {
+    let mut v: Vec<Exec> = SimdLevel::supported().map(Exec::single).collect();
+    v.push(Exec {
+        level: SimdLevel::detected(),
+        threads: 3,
+        min_per_thread: 1000,
+    });
+    v
+}
+
+/// Runs `fast` under every [`execs`] entry and compares each result with `want`.
+fn compare_all(what: &str, inputs: &[u64], want: &[u64], fast: impl Fn(&Exec) -> Vec<u64>) {
+    for exec in execs() {
+        compare(&format!("{what} {exec:?}"), inputs, &fast(&exec), want);
+    }
+}
 
 /// Every combination of the rules that matter to these paths.
 fn all_rules() -> Vec<CastRules> {
@@ -86,19 +108,51 @@ fn check_narrow_from_f32<T: Target>(name: &str) {
     let src: Vec<f32> = bits.iter().map(|&b| f32::from_bits(b)).collect();
     let inputs = as_u64(&bits, u64::from);
     for rules in all_rules() {
-        let got = as_u64(&f32_to_narrow::<T>(&src, &rules), |t| t.code());
         let want = as_u64(&src, |x| cast_float::<f32, T>(x, &rules).code());
-        compare(&format!("f32 -> {name} {rules:?}"), &inputs, &got, &want);
+        compare_all(&format!("f32 -> {name} {rules:?}"), &inputs, &want, |x| {
+            as_u64(&f32_to_narrow::<T>(x, &src, &rules), |t| t.code())
+        });
+    }
+}
+
+// One test per format, so that the test runner spreads them over the cores.
+#[test]
+fn f32_to_f16_hardware_and_scalar() {
+    let bits = f32_inputs();
+    let src: Vec<f32> = bits.iter().map(|&b| f32::from_bits(b)).collect();
+    let inputs = as_u64(&bits, u64::from);
+    for rules in all_rules() {
+        let want = as_u64(&src, |x| {
+            u64::from(cast_float::<f32, f16>(x, &rules).to_bits())
+        });
+        compare_all(&format!("f32 -> FLOAT16 {rules:?}"), &inputs, &want, |x| {
+            as_u64(&f32_to_f16(x, &src, &rules), |t| u64::from(t.to_bits()))
+        });
     }
 }
 
 #[test]
-fn f32_to_every_narrow_format() {
-    check_narrow_from_f32::<f16>("FLOAT16");
+fn f32_to_e4m3fn() {
     check_narrow_from_f32::<F8E4M3FN>("FLOAT8E4M3FN");
+}
+
+#[test]
+fn f32_to_e4m3fnuz() {
     check_narrow_from_f32::<F8E4M3FNUZ>("FLOAT8E4M3FNUZ");
+}
+
+#[test]
+fn f32_to_e5m2() {
     check_narrow_from_f32::<F8E5M2>("FLOAT8E5M2");
+}
+
+#[test]
+fn f32_to_e5m2fnuz() {
     check_narrow_from_f32::<F8E5M2FNUZ>("FLOAT8E5M2FNUZ");
+}
+
+#[test]
+fn f32_to_f4e2m1() {
     check_narrow_from_f32::<F4E2M1>("FLOAT4E2M1");
 }
 
@@ -108,11 +162,12 @@ fn f32_to_bf16_both_generations() {
     let src: Vec<f32> = bits.iter().map(|&b| f32::from_bits(b)).collect();
     let inputs = as_u64(&bits, u64::from);
     for rules in all_rules() {
-        let got = as_u64(&f32_to_bf16(&src, &rules), |t| u64::from(t.to_bits()));
         let want = as_u64(&src, |x| {
             u64::from(cast_float::<f32, bf16>(x, &rules).to_bits())
         });
-        compare(&format!("f32 -> BFLOAT16 {rules:?}"), &inputs, &got, &want);
+        compare_all(&format!("f32 -> BFLOAT16 {rules:?}"), &inputs, &want, |x| {
+            as_u64(&f32_to_bf16(x, &src, &rules), |t| u64::from(t.to_bits()))
+        });
     }
 }
 
@@ -120,14 +175,16 @@ fn check_narrow_from_f16<T: Target>(name: &str) {
     let src: Vec<f16> = (0..=u16::MAX).map(f16::from_bits).collect();
     let inputs = as_u64(&src, |h| u64::from(h.to_bits()));
     for rules in all_rules() {
-        let got = as_u64(&f16_to_narrow::<T>(&src, &rules), |t| t.code());
         let want = as_u64(&src, |h| cast_float::<f16, T>(h, &rules).code());
-        compare(&format!("f16 -> {name} {rules:?}"), &inputs, &got, &want);
+        compare_all(&format!("f16 -> {name} {rules:?}"), &inputs, &want, |x| {
+            as_u64(&f16_to_narrow::<T>(x, &src, &rules), |t| t.code())
+        });
     }
 }
 
 #[test]
 fn every_f16_code_to_every_float8_and_float4() {
+    check_narrow_from_f16::<f16>("FLOAT16");
     check_narrow_from_f16::<F8E4M3FN>("FLOAT8E4M3FN");
     check_narrow_from_f16::<F8E4M3FNUZ>("FLOAT8E4M3FNUZ");
     check_narrow_from_f16::<F8E5M2>("FLOAT8E5M2");
@@ -140,17 +197,19 @@ fn every_f16_and_bf16_code_to_f32() {
     let rules = CastRules::default();
     let codes: Vec<u64> = (0..=u64::from(u16::MAX)).collect();
     let halves: Vec<f16> = (0..=u16::MAX).map(f16::from_bits).collect();
-    let got = as_u64(&f16_to_f32(&halves), |x| u64::from(x.to_bits()));
     let want = as_u64(&halves, |h| {
         u64::from(cast_float::<f16, f32>(h, &rules).to_bits())
     });
-    compare("f16 -> f32", &codes, &got, &want);
+    compare_all("f16 -> f32", &codes, &want, |x| {
+        as_u64(&f16_to_f32(x, &halves), |x| u64::from(x.to_bits()))
+    });
     let brains: Vec<bf16> = (0..=u16::MAX).map(bf16::from_bits).collect();
-    let got = as_u64(&bf16_to_f32(&brains), |x| u64::from(x.to_bits()));
     let want = as_u64(&brains, |h| {
         u64::from(cast_float::<bf16, f32>(h, &rules).to_bits())
     });
-    compare("bf16 -> f32", &codes, &got, &want);
+    compare_all("bf16 -> f32", &codes, &want, |x| {
+        as_u64(&bf16_to_f32(x, &brains), |x| u64::from(x.to_bits()))
+    });
 }
 
 /// f64 patterns around every f32 rounding boundary class, including the subnormal range and
@@ -189,16 +248,18 @@ fn f64_to_f32_and_back() {
     let rules = CastRules::default();
     let inputs = f64_inputs();
     let src: Vec<f64> = inputs.iter().map(|&b| f64::from_bits(b)).collect();
-    let got = as_u64(&f64_to_f32(&src), |x| u64::from(x.to_bits()));
     let want = as_u64(&src, |x| {
         u64::from(cast_float::<f64, f32>(x, &rules).to_bits())
     });
-    compare("f64 -> f32", &inputs, &got, &want);
+    compare_all("f64 -> f32", &inputs, &want, |x| {
+        as_u64(&f64_to_f32(x, &src), |x| u64::from(x.to_bits()))
+    });
     let bits = f32_inputs();
     let singles: Vec<f32> = bits.iter().map(|&b| f32::from_bits(b)).collect();
-    let got = as_u64(&f32_to_f64(&singles), f64::to_bits);
     let want = as_u64(&singles, |x| cast_float::<f32, f64>(x, &rules).to_bits());
-    compare("f32 -> f64", &as_u64(&bits, u64::from), &got, &want);
+    compare_all("f32 -> f64", &as_u64(&bits, u64::from), &want, |x| {
+        as_u64(&f32_to_f64(x, &singles), f64::to_bits)
+    });
 }
 
 #[test]
@@ -212,16 +273,18 @@ fn f32_to_int4_and_uint4() {
     let src: Vec<f32> = bits.iter().map(|&b| f32::from_bits(b)).collect();
     let inputs = as_u64(&bits, u64::from);
     for rules in all_rules() {
-        let got = as_u64(&f32_to_i4(&src, &rules), |t| u64::from(t.to_bits()));
         let want = as_u64(&src, |x| {
             u64::from(I4::from_exact(&x.to_exact(&rules), &rules).to_bits())
         });
-        compare(&format!("f32 -> INT4 {rules:?}"), &inputs, &got, &want);
-        let got = as_u64(&f32_to_u4(&src, &rules), |t| u64::from(t.to_bits()));
+        compare_all(&format!("f32 -> INT4 {rules:?}"), &inputs, &want, |x| {
+            as_u64(&f32_to_i4(x, &src, &rules), |t| u64::from(t.to_bits()))
+        });
         let want = as_u64(&src, |x| {
             u64::from(U4::from_exact(&x.to_exact(&rules), &rules).to_bits())
         });
-        compare(&format!("f32 -> UINT4 {rules:?}"), &inputs, &got, &want);
+        compare_all(&format!("f32 -> UINT4 {rules:?}"), &inputs, &want, |x| {
+            as_u64(&f32_to_u4(x, &src, &rules), |t| u64::from(t.to_bits()))
+        });
     }
 }
 
@@ -229,11 +292,12 @@ fn check_widen<T: Target>(name: &str) {
     let src: Vec<T> = (0..=255).map(T::from_code).collect();
     let inputs: Vec<u64> = (0..=255).collect();
     for rules in all_rules() {
-        let got = as_u64(&narrow_to_f32(&src, &rules), |x| u64::from(x.to_bits()));
         let want = as_u64(&src, |c| {
             u64::from(cast_float::<T, f32>(c, &rules).to_bits())
         });
-        compare(&format!("{name} -> f32 {rules:?}"), &inputs, &got, &want);
+        compare_all(&format!("{name} -> f32 {rules:?}"), &inputs, &want, |x| {
+            as_u64(&narrow_to_f32(x, &src, &rules), |x| u64::from(x.to_bits()))
+        });
     }
 }
 

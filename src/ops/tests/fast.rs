@@ -6,6 +6,7 @@ use crate::dtype::{DataType, Storage};
 use crate::formats::{CastRules, Generation, RoundMode};
 use crate::formats::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, I4, U4};
 use crate::ops::{cast::generic, fast, OpKind, OpVersion};
+use crate::tuning::{Exec, SimdLevel};
 use half::{bf16, f16};
 use test_rng::XorShift64;
 
@@ -63,6 +64,22 @@ fn sources() -> Vec<Storage> {
     ]
 }
 
+/// Whether two storages hold the same bits: floats by bit pattern (so NaN payloads and signs
+/// count), every other type by `==`, which is exact for integers and bit newtypes. Cheap, so
+/// that [`first_difference`] formats only what differs.
+fn same_bits(a: &Storage, b: &Storage) -> bool {
+    fn eq<T: Copy, B: PartialEq>(x: &[T], y: &[T], bits: fn(T) -> B) -> bool {
+        x.len() == y.len() && x.iter().zip(y).all(|(&p, &q)| bits(p) == bits(q))
+    }
+    match (a, b) {
+        (Storage::Float(x), Storage::Float(y)) => eq(x, y, f32::to_bits),
+        (Storage::Double(x), Storage::Double(y)) => eq(x, y, f64::to_bits),
+        (Storage::Float16(x), Storage::Float16(y)) => eq(x, y, f16::to_bits),
+        (Storage::Bfloat16(x), Storage::Bfloat16(y)) => eq(x, y, bf16::to_bits),
+        _ => a == b,
+    }
+}
+
 /// Where two storages differ: floats compared by bit pattern (so NaN payloads and signs
 /// count), every other type by its Debug form (the code for bit newtypes).
 fn first_difference(a: &Storage, b: &Storage) -> Option<String> {
@@ -87,37 +104,192 @@ fn first_difference(a: &Storage, b: &Storage) -> Option<String> {
     ))
 }
 
-#[test]
-fn every_fast_pair_matches_the_generic_path() {
+/// Every way to run the fast paths this CPU allows: each supported SIMD level on one
+/// thread, and the best level on 2 and 7 threads in small pieces.
+fn execs() -> Vec<Exec> {
+    let mut v: Vec<Exec> = SimdLevel::supported().map(Exec::single).collect();
+    for threads in [2, 7] {
+        v.push(Exec {
+            level: SimdLevel::detected(),
+            threads,
+            min_per_thread: 4096,
+        });
+    }
+    v
+}
+
+/// Every rule combination that matters to the fast paths.
+fn all_rules() -> Vec<CastRules> {
+    let mut v = Vec::new();
+    for saturate in [true, false] {
+        for generation in [Generation::Before24, Generation::From24] {
+            v.push(CastRules {
+                saturate,
+                round_mode: RoundMode::Up,
+                generation,
+            });
+        }
+    }
+    v
+}
+
+/// Every fast pair from the sources `which` picks, at every [`execs`] entry, against the
+/// generic path. Returns how many (pair, rules) combinations it checked.
+fn check_sources(which: impl Fn(DataType) -> bool) -> usize {
     let op = OpVersion {
         op: OpKind::Cast,
         since: 25,
     };
+    let one = Exec::single(SimdLevel::Baseline);
     let mut pairs = 0;
-    for source in sources() {
+    for source in sources().into_iter().filter(|s| which(s.dtype())) {
         for &to in DataType::ALL {
-            for saturate in [true, false] {
-                for generation in [Generation::Before24, Generation::From24] {
-                    let rules = CastRules {
-                        saturate,
-                        round_mode: RoundMode::Up,
-                        generation,
-                    };
-                    let Some(fast) = fast::cast(&source, to, &rules) else {
-                        continue;
-                    };
-                    pairs += 1;
-                    let want = generic(op, &source, to, &rules).expect("generic path casts");
-                    assert_eq!(fast.dtype(), to);
-                    assert_eq!(fast.len(), want.len());
+            for rules in all_rules() {
+                if fast::cast(&one, &source, to, &rules).is_none() {
+                    continue;
+                }
+                pairs += 1;
+                let want = generic(op, &source, to, &rules).expect("generic path casts");
+                for exec in execs() {
+                    let got = fast::cast(&exec, &source, to, &rules).expect("a fast pair");
+                    assert_eq!(got.dtype(), to);
+                    assert_eq!(got.len(), want.len());
                     // Floats: compare bit patterns, so NaN payloads and signs count.
-                    if let Some(d) = first_difference(&fast, &want) {
-                        panic!("{} -> {to} {rules:?}: {d}", source.dtype());
+                    if !same_bits(&got, &want) {
+                        let d = first_difference(&got, &want).unwrap_or_default();
+                        panic!("{} -> {to} {rules:?} {exec:?}: {d}", source.dtype());
                     }
                 }
             }
         }
     }
-    // 19 sources; guards against the dispatch silently losing its pairs.
-    assert!(pairs > 300, "only {pairs} fast pairs exercised");
+    pairs
+}
+
+// Split by source, so that the test runner spreads the work over the cores.
+#[test]
+fn fast_pairs_from_float_match_the_generic_path() {
+    assert_eq!(check_sources(|t| t == DataType::Float), 10 * 4);
+}
+
+#[test]
+fn fast_pairs_from_double_and_16_bit_floats_match_the_generic_path() {
+    use DataType as D;
+    let n = check_sources(|t| matches!(t, D::Double | D::Float16 | D::Bfloat16));
+    assert_eq!(n, (1 + 7 + 1) * 4);
+}
+
+#[test]
+fn fast_pairs_from_narrow_formats_match_the_generic_path() {
+    // The float8 and float4 formats, INT4 and UINT4.
+    let narrow = |t: DataType| t.bit_width() <= 8 && !is_integer(t);
+    assert_eq!(check_sources(narrow), 7 * 4);
+}
+
+#[test]
+fn fast_pairs_from_integers_match_the_generic_path() {
+    assert_eq!(check_sources(is_integer), 8 * 10 * 4);
+}
+
+/// The 8- to 64-bit integer types.
+fn is_integer(t: DataType) -> bool {
+    use DataType as D;
+    matches!(
+        t,
+        D::Uint8 | D::Int8 | D::Uint16 | D::Int16 | D::Uint32 | D::Int32 | D::Uint64 | D::Int64
+    )
+}
+
+/// The dispatch serves exactly the listed pairs, under every rule combination: a lost match
+/// arm (which would only cost speed, the generic path giving the same bits) fails here.
+#[test]
+fn the_dispatch_serves_exactly_the_listed_pairs() {
+    let listed = fast::fast_pairs();
+    let exec = Exec::single(SimdLevel::Baseline);
+    let mut served = 0;
+    for &from in DataType::ALL {
+        let source = Storage::empty(from);
+        for &to in DataType::ALL {
+            for rules in all_rules() {
+                let fast = fast::cast(&exec, &source, to, &rules).is_some();
+                assert_eq!(
+                    fast,
+                    listed.contains(&(from, to)),
+                    "{from} -> {to} {rules:?}"
+                );
+                served += usize::from(fast);
+            }
+        }
+    }
+    // 10 pairs from FLOAT, 7 from FLOAT16, 9 other sources to FLOAT, and 8 integer sources
+    // to 10 targets: 106 pairs, each under 4 rule combinations.
+    assert_eq!(listed.len(), 106);
+    assert_eq!(served, 106 * 4);
+}
+
+/// The same bits at 1, 2, 3 and 7 threads, for lengths around the piece boundaries (pieces
+/// are multiples of 64 elements here) and around the 256-element blocks of the f16 widening.
+#[test]
+fn cast_output_does_not_depend_on_the_thread_count() {
+    let rules = CastRules::default();
+    let mut rng = XorShift64(7);
+    let lengths = [
+        1, 63, 64, 65, 127, 128, 129, 255, 256, 257, 447, 448, 449, 1000, 4099,
+    ];
+    for len in lengths {
+        let bits: Vec<u64> = (0..len).map(|_| rng.next_u64()).collect();
+        let f32s: Vec<f32> = bits.iter().map(|&b| f32::from_bits(b as u32)).collect();
+        let sources = [
+            Storage::Float(f32s),
+            Storage::Float16(bits.iter().map(|&b| f16::from_bits(b as u16)).collect()),
+            Storage::Uint8(bits.iter().map(|&b| b as u8).collect()),
+        ];
+        let targets = [
+            DataType::Float16,
+            DataType::Bfloat16,
+            DataType::Float8E5M2,
+            DataType::Float,
+            DataType::Int64,
+        ];
+        for source in &sources {
+            for to in targets {
+                let one = Exec::single(SimdLevel::detected());
+                let Some(want) = fast::cast(&one, source, to, &rules) else {
+                    continue;
+                };
+                for threads in [2, 3, 7] {
+                    let exec = Exec {
+                        threads,
+                        min_per_thread: 64,
+                        ..one
+                    };
+                    let got = fast::cast(&exec, source, to, &rules).expect("a fast pair");
+                    if !same_bits(&got, &want) {
+                        let d = first_difference(&got, &want).unwrap_or_default();
+                        panic!(
+                            "{} -> {to}, {len} elements, {threads} threads: {d}",
+                            source.dtype()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The comparison the tests above rely on tells differing bits apart, NaN payloads included.
+#[test]
+fn same_bits_sees_every_difference() {
+    let nan = |b| Storage::Float(vec![f32::from_bits(b)]);
+    assert!(same_bits(&nan(0x7FC0_0000), &nan(0x7FC0_0000)));
+    assert!(!same_bits(&nan(0x7FC0_0000), &nan(0x7FC0_0001)));
+    assert!(!same_bits(&nan(0x7FC0_0000), &nan(0xFFC0_0000)));
+    assert!(!same_bits(
+        &Storage::Float8E5M2(vec![F8E5M2::from_bits(1)]),
+        &Storage::Float8E5M2(vec![F8E5M2::from_bits(2)])
+    ));
+    assert!(!same_bits(
+        &Storage::Uint8(vec![1]),
+        &Storage::Uint8(vec![1, 1])
+    ));
 }

@@ -1,0 +1,260 @@
+//! Hardware conversions: F16C and AVX-512 `vcvtps2ph` / `vcvtph2ps` for f32 <-> f16, and
+//! AVX512-BF16 `vcvtneps2bf16` for the Cast-24 bf16 rounding. All three round half to even
+//! and keep subnormals, as the exact path does, with two exceptions patched here:
+//! * a NaN keeps (part of) its payload and `vcvtps2ph` quiets it, where the exact path gives
+//!   its canonical NaN: every NaN lane is replaced by the exact path's code for its sign;
+//! * `vcvtneps2bf16` treats subnormal inputs as zero (Intel SDM: "input denormals are always
+//!   treated as zero"): a vector holding one goes through the scalar function instead.
+//!
+//! The rounding immediates are explicit, so MXCSR's rounding mode does not matter; the
+//! scalar paths assume MXCSR's FTZ/DAZ are off (Rust's default), as they always did.
+//! Vector tails go through the scalar function, which the tests hold to the exact path.
+//!
+//! AVX512-FP16 has no path here: its f32 <-> f16 conversions (`vcvtps2phx`, `vcvtph2psx`)
+//! round exactly as the ones above, and it converts nothing to or from float8 (that is
+//! AVX10.2), so it would add code that the machines this is tested on cannot run.
+
+use super::map::{fill, fill_plain};
+use crate::tuning::SimdLevel;
+use half::{bf16, f16};
+use std::mem::MaybeUninit;
+
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::*;
+
+/// f32 to f16 into `dst`: `nan` holds the exact path's codes for +NaN and -NaN; `scalar` is the
+/// element function for the baseline level and the tail.
+pub(super) fn f32_to_f16(
+    level: SimdLevel,
+    src: &[f32],
+    dst: &mut [MaybeUninit<f16>],
+    nan: (u16, u16),
+    scalar: impl Fn(f32) -> f16 + Copy,
+) {
+    match level.min(SimdLevel::detected()) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the level is at most what the CPU has; the function needs only its features.
+        SimdLevel::Avx512 => unsafe { f32_to_f16_v4(src, dst, nan, scalar) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        SimdLevel::Avx2 => unsafe { f32_to_f16_v3(src, dst, nan, scalar) },
+        other => fill(other, src, dst, scalar),
+    }
+}
+
+/// f16 to f32 into `dst`, NaNs made canonical with their sign kept; `scalar` as above.
+pub(super) fn f16_to_f32(
+    level: SimdLevel,
+    src: &[f16],
+    dst: &mut [MaybeUninit<f32>],
+    scalar: impl Fn(f16) -> f32 + Copy,
+) {
+    match level.min(SimdLevel::detected()) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the level is at most what the CPU has; the function needs only its features.
+        SimdLevel::Avx512 => unsafe { f16_to_f32_v4(src, dst, scalar) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        SimdLevel::Avx2 => unsafe { f16_to_f32_v3(src, dst, scalar) },
+        other => fill(other, src, dst, scalar),
+    }
+}
+
+/// f32 to bf16, Cast-24 rounding (half to even), with `vcvtneps2bf16` where the CPU has it at
+/// this level, else `scalar` compiled for the level.
+pub(super) fn f32_to_bf16_rne(
+    level: SimdLevel,
+    src: &[f32],
+    dst: &mut [MaybeUninit<bf16>],
+    nan: (u16, u16),
+    scalar: impl Fn(f32) -> bf16 + Copy,
+) {
+    let level = level.min(SimdLevel::detected());
+    #[cfg(target_arch = "x86_64")]
+    if level == SimdLevel::Avx512 && crate::tuning::has_avx512bf16() {
+        // SAFETY: AVX-512 (the level, at most what the CPU has) and AVX512-BF16 are present.
+        return unsafe { f32_to_bf16_v4(src, dst, nan, scalar) };
+    }
+    let _ = nan;
+    fill(level, src, dst, scalar)
+}
+
+/// Replaces NaN lanes of eight or sixteen f16 codes by `pos` or `neg` by their sign.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn fix_f16_nans(h: __m256i, pos: __m256i, neg: __m256i) -> __m256i {
+    let mag = _mm256_and_si256(h, _mm256_set1_epi16(0x7FFF));
+    let is_nan = _mm256_cmpgt_epi16(mag, _mm256_set1_epi16(0x7C00));
+    let code = _mm256_blendv_epi8(pos, neg, _mm256_srai_epi16(h, 15));
+    _mm256_blendv_epi8(h, code, is_nan)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
+fn f32_to_f16_v3(
+    src: &[f32],
+    dst: &mut [MaybeUninit<f16>],
+    nan: (u16, u16),
+    scalar: impl Fn(f32) -> f16 + Copy,
+) {
+    let (pos, neg) = (
+        _mm256_set1_epi16(nan.0 as i16),
+        _mm256_set1_epi16(nan.1 as i16),
+    );
+    let body = src.len().min(dst.len()) / 8 * 8;
+    for i in (0..body).step_by(8) {
+        // SAFETY: i + 8 <= body <= both lengths; unaligned loads and stores.
+        unsafe {
+            let x = _mm256_loadu_ps(src.as_ptr().add(i));
+            let h = _mm256_castsi128_si256(_mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(x));
+            let h = _mm256_castsi256_si128(fix_f16_nans(h, pos, neg));
+            _mm_storeu_si128(dst.as_mut_ptr().add(i).cast(), h);
+        }
+    }
+    fill_plain(&src[body..], &mut dst[body..], scalar);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
+fn f32_to_f16_v4(
+    src: &[f32],
+    dst: &mut [MaybeUninit<f16>],
+    nan: (u16, u16),
+    scalar: impl Fn(f32) -> f16 + Copy,
+) {
+    let (pos, neg) = (
+        _mm256_set1_epi16(nan.0 as i16),
+        _mm256_set1_epi16(nan.1 as i16),
+    );
+    let body = src.len().min(dst.len()) / 16 * 16;
+    for i in (0..body).step_by(16) {
+        // SAFETY: i + 16 <= body <= both lengths; unaligned loads and stores.
+        unsafe {
+            let x = _mm512_loadu_ps(src.as_ptr().add(i));
+            let h = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(x);
+            _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), fix_f16_nans(h, pos, neg));
+        }
+    }
+    fill_plain(&src[body..], &mut dst[body..], scalar);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
+fn f16_to_f32_v3(src: &[f16], dst: &mut [MaybeUninit<f32>], scalar: impl Fn(f16) -> f32 + Copy) {
+    let body = src.len().min(dst.len()) / 8 * 8;
+    let (abs, inf) = (
+        _mm256_set1_epi32(0x7FFF_FFFF),
+        _mm256_set1_epi32(0x7F80_0000),
+    );
+    let (sign, quiet) = (
+        _mm256_set1_epi32(0x8000_0000_u32 as i32),
+        _mm256_set1_epi32(0x7FC0_0000),
+    );
+    for i in (0..body).step_by(8) {
+        // SAFETY: i + 8 <= body <= both lengths; unaligned loads and stores.
+        unsafe {
+            let h = _mm_loadu_si128(src.as_ptr().add(i).cast());
+            let x = _mm256_castps_si256(_mm256_cvtph_ps(h));
+            let is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, abs), inf);
+            let canonical = _mm256_or_si256(_mm256_and_si256(x, sign), quiet);
+            let x = _mm256_blendv_epi8(x, canonical, is_nan);
+            _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), x);
+        }
+    }
+    fill_plain(&src[body..], &mut dst[body..], scalar);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
+fn f16_to_f32_v4(src: &[f16], dst: &mut [MaybeUninit<f32>], scalar: impl Fn(f16) -> f32 + Copy) {
+    let body = src.len().min(dst.len()) / 16 * 16;
+    let (abs, inf) = (
+        _mm512_set1_epi32(0x7FFF_FFFF),
+        _mm512_set1_epi32(0x7F80_0000),
+    );
+    let (sign, quiet) = (
+        _mm512_set1_epi32(0x8000_0000_u32 as i32),
+        _mm512_set1_epi32(0x7FC0_0000),
+    );
+    for i in (0..body).step_by(16) {
+        // SAFETY: i + 16 <= body <= both lengths; unaligned loads and stores.
+        unsafe {
+            let h = _mm256_loadu_si256(src.as_ptr().add(i).cast());
+            let x = _mm512_castps_si512(_mm512_cvtph_ps(h));
+            let is_nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(x, abs), inf);
+            let canonical = _mm512_or_si512(_mm512_and_si512(x, sign), quiet);
+            let x = _mm512_mask_blend_epi32(is_nan, x, canonical);
+            _mm512_storeu_si512(dst.as_mut_ptr().add(i).cast(), x);
+        }
+    }
+    fill_plain(&src[body..], &mut dst[body..], scalar);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx512bf16")]
+fn f32_to_bf16_v4(
+    src: &[f32],
+    dst: &mut [MaybeUninit<bf16>],
+    nan: (u16, u16),
+    scalar: impl Fn(f32) -> bf16 + Copy,
+) {
+    let (pos, neg) = (
+        _mm256_set1_epi16(nan.0 as i16),
+        _mm256_set1_epi16(nan.1 as i16),
+    );
+    let (abs, exp, inf) = (
+        _mm512_set1_epi32(0x7FFF_FFFF),
+        _mm512_set1_epi32(0x7F80_0000),
+        _mm512_set1_epi32(0x7F80_0000),
+    );
+    let zero = _mm512_setzero_si512();
+    let body = src.len().min(dst.len()) / 16 * 16;
+    for i in (0..body).step_by(16) {
+        // SAFETY: i + 16 <= body <= both lengths; unaligned loads and stores; __m256bh and
+        // __m256i are both 32 plain bytes.
+        unsafe {
+            let x = _mm512_loadu_ps(src.as_ptr().add(i));
+            let bits = _mm512_castps_si512(x);
+            let mag = _mm512_and_si512(bits, abs);
+            let nonzero = _mm512_cmpneq_epi32_mask(mag, zero);
+            let subnormal =
+                _mm512_mask_cmpeq_epi32_mask(nonzero, _mm512_and_si512(bits, exp), zero);
+            if subnormal != 0 {
+                fill_plain(&src[i..i + 16], &mut dst[i..i + 16], scalar);
+                continue;
+            }
+            let h: __m256i = std::mem::transmute(_mm512_cvtneps_pbh(x));
+            let is_nan = _mm512_cmpgt_epi32_mask(mag, inf);
+            let code = _mm256_mask_blend_epi16(_mm512_movepi32_mask(bits), pos, neg);
+            let h = _mm256_mask_blend_epi16(is_nan, h, code);
+            _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), h);
+        }
+    }
+    fill_plain(&src[body..], &mut dst[body..], scalar);
+}
+
+/// Elements widened per step by [`f16_then`]: the f32 buffer stays in L1.
+const WIDEN_BLOCK: usize = 256;
+
+/// f16 widened to f32 by [`f16_to_f32`] (hardware where the level has it), a block at a
+/// time, then each f32 passed through `encode` compiled for the level.
+pub(super) fn f16_then<D>(
+    level: SimdLevel,
+    src: &[f16],
+    dst: &mut [MaybeUninit<D>],
+    widen: impl Fn(f16) -> f32 + Copy,
+    encode: impl Fn(f32) -> D + Copy,
+) {
+    let mut buf = [MaybeUninit::<f32>::uninit(); WIDEN_BLOCK];
+    for (s, d) in src.chunks(WIDEN_BLOCK).zip(dst.chunks_mut(WIDEN_BLOCK)) {
+        let wide = &mut buf[..s.len()];
+        f16_to_f32(level, s, wide, widen);
+        // SAFETY: f16_to_f32 initialised every element of `wide` (it writes its whole output).
+        let wide = unsafe { std::slice::from_raw_parts(wide.as_ptr().cast::<f32>(), wide.len()) };
+        fill(level, wide, d, encode);
+    }
+}
