@@ -94,7 +94,9 @@ pub(crate) fn parse_all(
 /// "+INF", "-INF" (any case, also "inf"/"infinity") are the non-finite values.
 /// * FLOAT: parsed as f32 directly, so correctly rounded.
 /// * Integer targets: an integer literal is taken exactly (then wrapped); anything else is
-///   parsed as f64 and converted like a float (truncated toward zero).
+///   parsed as f64 and converted like a float (truncated toward zero), except that
+///   INT4/UINT4/INT2/UINT2 keep the low bits at every version: a string is not a floating
+///   source, so the clamp of Cast ≤ 23 does not apply.
 /// * BOOL: "true"/"false" (any case), else a number (nonzero is true).
 /// * Other floating targets: parsed as f64 (correctly rounded), then rounded once more into
 ///   the target; numpy converts strings to FLOAT16 the same way.
