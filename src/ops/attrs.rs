@@ -351,6 +351,26 @@ mod tests {
     }
 
     #[test]
+    fn a_rejected_string_value_is_quoted_and_cut() {
+        let e = reject(v(OpKind::Cast, 1), &[text("to", "float")]);
+        assert_eq!(
+            e.to_string(),
+            "Cast-1 attribute \"to\" has value \"float\"; expected a TensorProto.DataType name \
+             such as \"FLOAT\""
+        );
+        let long = "x".repeat(50);
+        let e = reject(v(OpKind::CastLike, 24), &[text("round_mode", &long)]);
+        let shown = format!("has value \"{}\";", "x".repeat(40));
+        assert!(e.to_string().contains(&shown), "{e}");
+        let bytes = Attribute {
+            name: "round_mode".into(),
+            value: AttrValue::String(vec![b'u', 0xFF]),
+        };
+        let e = reject(v(OpKind::Cast, 25), &[int("to", 1), bytes]);
+        assert!(e.to_string().contains("has value \"u\u{fffd}\""), "{e}");
+    }
+
+    #[test]
     fn cast_28_refuses_the_float6_types_by_name() {
         let cast_28 = v(OpKind::Cast, 28);
         // The float6 codes follow INT2 (26); whatever they are, they are not ours.

@@ -21,12 +21,12 @@ const NEG_INF: &str = "-INF";
 /// f32 → string: the shortest decimal that round-trips to the same f32, in plain positional
 /// form (Rust's `{}`; it reproduces every official FLOAT → STRING string).
 pub(crate) fn f32_text(x: f32) -> String {
-    special(x.is_nan(), x.is_infinite(), x < 0.0).unwrap_or_else(|| x.to_string())
+    special(x.is_nan(), x.is_infinite(), x.is_sign_negative()).unwrap_or_else(|| x.to_string())
 }
 
 /// f64 → string: as for f32, in f64 precision.
 pub(crate) fn f64_text(x: f64) -> String {
-    special(x.is_nan(), x.is_infinite(), x < 0.0).unwrap_or_else(|| x.to_string())
+    special(x.is_nan(), x.is_infinite(), x.is_sign_negative()).unwrap_or_else(|| x.to_string())
 }
 
 fn special(nan: bool, inf: bool, negative: bool) -> Option<String> {

@@ -224,6 +224,19 @@ fn float_to_string_3_9() {
 }
 
 #[test]
+fn double_to_string_3_9() {
+    let input = tensor(
+        &[6],
+        vec![f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 1e-5, 0.1],
+    );
+    let out = cast_ok(13, DataType::String, &input);
+    assert_eq!(
+        out.as_slice::<String>().expect("strings"),
+        ["NaN", "INF", "-INF", "-0", "0.00001", "0.1"].as_slice()
+    );
+}
+
+#[test]
 fn small_floats_to_string_use_the_source_precision() {
     let input = tensor(
         &[3],
