@@ -186,6 +186,24 @@ fn strings_next_to_f32_ties_round_once() {
 }
 
 #[test]
+fn strings_to_other_floats_go_through_f64_first() {
+    // The documented rule for targets other than FLOAT: parse as f64, then round into the
+    // target (numpy's way), even for an integer literal. N = 2^60 + 2^52 + 1 is just above the
+    // BFLOAT16 midpoint 2^60 + 2^52 between 2^60 (0x5D80) and 2^60 + 2^53 (0x5D81). The f64
+    // nearest N is the midpoint itself (f64 spacing there is 2^8), which Cast-24's
+    // round-half-even sends to 0x5D80; rounding N once would give 0x5D81.
+    let s = strings(&["1157425104234217473"]);
+    for since in [24, 25] {
+        let out = cast_ok(since, DataType::Bfloat16, &s);
+        assert_eq!(
+            out.as_slice::<bf16>().map(|v| v[0].to_bits()),
+            Some(0x5D80),
+            "Cast-{since}"
+        );
+    }
+}
+
+#[test]
 fn strings_to_integers_and_bool() {
     let s = strings(&["200", "-1", "3.9", "1e2", "99999999999999999999"]);
     let out = cast_ok(13, DataType::Uint8, &s);
