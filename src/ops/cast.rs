@@ -15,7 +15,7 @@
 //! * CastLike-24/25 apply `round_mode` to FLOAT8E8M0 targets as Cast does, as the CastLike
 //!   page documents. Its expanded function body (`Cast<to, saturate>`) does not forward
 //!   `round_mode`; that is a defect of the expansion, not the documented behaviour. No official
-//!   case sets a non-default `round_mode` on CastLike, so the two never disagree in the data.
+//!   case casts to FLOAT8E8M0 with CastLike, so the two never disagree in the data.
 
 use super::cast_string;
 use super::OpVersion;
