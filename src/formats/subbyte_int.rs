@@ -1,4 +1,5 @@
-//! Conversions into INT4, UINT4, INT2 and UINT2 (spec §3.2, §3.8).
+//! Conversions into INT4, UINT4, INT2 and UINT2 (spec §3.2, §3.8). The clamp of Cast ≤ 23 is
+//! for floating sources; callers with integer sources use the wrapping rule at every version.
 
 use super::exact::{CastRules, Exact, Generation};
 use super::{I2, I4, U2, U4};
@@ -47,6 +48,13 @@ macro_rules! subbyte_int {
                     Rule::Clamp
                 };
                 $t::wrapping_from_i128(convert(v, rule, $min, $max))
+            }
+
+            /// The value `v` converts to under the wrapping rule at every version: for an
+            /// integer `v` its low bits, as integer → integer casts keep them (the rule of
+            /// integer, bool and string sources; only floating sources clamp before 24).
+            pub fn from_exact_wrapping(v: &Exact) -> $t {
+                $t::wrapping_from_i128(convert(v, Rule::Wrap, $min, $max))
             }
 
             /// The low bits of `v` ("discard high bits", as integer casts do).

@@ -92,7 +92,7 @@ fn apply(
             let t = i32::try_from(*i)
                 .ok()
                 .and_then(DataType::from_code)
-                .ok_or_else(|| bad(i.to_string(), "a TensorProto.DataType code, 1 to 26".into()))?;
+                .ok_or_else(|| bad(i.to_string(), expected_code(spec)))?;
             out.to = Some(allowed_target(spec, t)?);
         }
         (AttrKind::Flag, AttrValue::Int(i)) => match i {
@@ -119,6 +119,20 @@ fn apply(
         }
     }
     Ok(())
+}
+
+/// What a `to` code must be; names the types the page allows that this crate lacks (their
+/// codes are unknown here, so such a `to` lands in this error).
+fn expected_code(spec: &VersionSpec) -> String {
+    let codes = "a TensorProto.DataType code, 1 to 26";
+    match spec.not_implemented {
+        [] => codes.to_owned(),
+        missing => format!(
+            "{codes} ({} allows {} too, which are not implemented)",
+            spec.version,
+            missing.join(", ")
+        ),
+    }
 }
 
 /// `t` if the version allows it as a cast target.
@@ -334,6 +348,55 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn a_rejected_string_value_is_quoted_and_cut() {
+        let e = reject(v(OpKind::Cast, 1), &[text("to", "float")]);
+        assert_eq!(
+            e.to_string(),
+            "Cast-1 attribute \"to\" has value \"float\"; expected a TensorProto.DataType name \
+             such as \"FLOAT\""
+        );
+        let long = "x".repeat(50);
+        let e = reject(v(OpKind::CastLike, 24), &[text("round_mode", &long)]);
+        let shown = format!("has value \"{}\";", "x".repeat(40));
+        assert!(e.to_string().contains(&shown), "{e}");
+        let bytes = Attribute {
+            name: "round_mode".into(),
+            value: AttrValue::String(vec![b'u', 0xFF]),
+        };
+        let e = reject(v(OpKind::Cast, 25), &[int("to", 1), bytes]);
+        assert!(e.to_string().contains("has value \"u\u{fffd}\""), "{e}");
+    }
+
+    #[test]
+    fn cast_28_refuses_the_float6_types_by_name() {
+        let cast_28 = v(OpKind::Cast, 28);
+        // The float6 codes follow INT2 (26); whatever they are, they are not ours.
+        for code in [27, 28] {
+            let e = reject(cast_28, &[int("to", code)]);
+            assert!(matches!(e, Error::AttributeValue { name: "to", .. }), "{e}");
+            let msg = e.to_string();
+            assert!(
+                msg.contains(
+                    "Cast-28 allows FLOAT6E2M3, FLOAT6E3M2 too, which are not implemented"
+                ),
+                "{msg}"
+            );
+        }
+        // Versions without missing types say nothing of them.
+        let e = reject(v(OpKind::Cast, 25), &[int("to", 27)]);
+        assert_eq!(
+            e.to_string(),
+            "Cast-25 attribute \"to\" has value 27; expected a TensorProto.DataType code, 1 to 26"
+        );
+        // Every implemented type still works at Cast-28.
+        let r = resolve(cast_28, &[int("to", 26), text("round_mode", "down")]);
+        assert_eq!(
+            r.map(|r| (r.to, r.round_mode)),
+            Ok((Some(DataType::Int2), RoundMode::Down))
+        );
     }
 
     #[test]

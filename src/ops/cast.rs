@@ -5,12 +5,17 @@
 //! Choices where the spec is silent (the official data never tests them):
 //! * float → integer (8 to 64 bits): truncate toward zero, then keep the low bits, the same
 //!   "discard high bits" rule as integer → integer; NaN and ±Inf give 0. (numpy's result is
-//!   platform-dependent there.) Sub-byte integer targets follow the format layer's rule:
-//!   clamp before version 24, wrap from 24.
-//! * Integer → INT4/UINT4 also clamps before version 24, as the reference clipped every source.
+//!   platform-dependent there.) Float → INT4/UINT4 follows the format layer's rule: clamp
+//!   before version 24 (the data shows it), wrap from 24.
+//! * Integer, bool and string sources → INT4/UINT4/INT2/UINT2 keep the low bits at every
+//!   version: 4- and 2-bit integers are integers, and the Cast page's integer → integer rule
+//!   is "discard the high bits" (INT16 15 → INT4 −1, INT4 −1 → UINT4 15). The ≤ 23 clamp is
+//!   evidence for floating sources only; no official case has an integer source there.
 //! * bool → string is "1"/"0", like bool → number; see [`cast_string`] for the string rules.
-//! * CastLike ignores `round_mode` (always "up"): its function body does not forward it and the
-//!   reference CastLike ignores it, so CastLike and its expanded form agree.
+//! * CastLike-24/25 apply `round_mode` to FLOAT8E8M0 targets as Cast does, as the CastLike
+//!   page documents. Its expanded function body (`Cast<to, saturate>`) does not forward
+//!   `round_mode`; that is a defect of the expansion, not the documented behaviour. No official
+//!   case casts to FLOAT8E8M0 with CastLike, so the two never disagree in the data.
 
 use super::cast_string;
 use super::OpVersion;
@@ -39,7 +44,7 @@ pub fn cast(
         }
         (Storage::String(v), _) => {
             let exact = cast_string::parse_all(op, v, to, rules)?;
-            encode_all(op, to, &exact, rules)?
+            encode_all(op, to, &exact, rules, Source::NotFloating)?
         }
         // The hot pairs have fast paths that give the same bits (see `fast`).
         (source, _) => match super::fast::cast(&crate::tuning::current()?, source, to, rules) {
@@ -82,19 +87,34 @@ fn convert_chunked<S: CastElem, T: CastElem>(
             );
         }
         for e in &exact {
-            out.push(T::encode(e, rules).ok_or_else(|| no_cast(op, T::DTYPE, "target type"))?);
+            out.push(
+                T::encode(e, rules, S::SOURCE)
+                    .ok_or_else(|| no_cast(op, T::DTYPE, "target type"))?,
+            );
         }
     }
     Ok(out)
 }
 
+/// Whether a source type is floating-point: the one fact about the source that an encoder
+/// needs (INT4/UINT4 clamp a floating source before Cast-24 and keep the low bits of any other).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// FLOAT, DOUBLE, FLOAT16, BFLOAT16, float8, float4, E8M0.
+    Floating,
+    /// Integers, bool and strings.
+    NotFloating,
+}
+
 /// An element type as Cast sees it. Methods return `None` where the type takes no part in
 /// numeric casts (strings go through [`cast_string`], complex types are never allowed).
 pub(crate) trait CastElem: Element {
+    /// Whether this type, as a source, is floating-point.
+    const SOURCE: Source;
     /// The exact value.
     fn decode(&self, rules: &CastRules) -> Option<Exact>;
-    /// The value of this type that `v` converts to.
-    fn encode(v: &Exact, rules: &CastRules) -> Option<Self>;
+    /// The value of this type that `v`, decoded from a source of kind `from`, converts to.
+    fn encode(v: &Exact, rules: &CastRules, from: Source) -> Option<Self>;
     /// The string form (number to string).
     fn to_text(&self) -> Option<String>;
 }
@@ -112,10 +132,9 @@ fn trunc_wrapping(v: &Exact) -> u128 {
         return 0;
     };
     let magnitude = match exp {
-        // At 2^128 and above every low bit is zero.
-        128.. => 0,
         0..=127 => mant.wrapping_shl(exp.unsigned_abs()),
         -127..=-1 => mant >> exp.unsigned_abs(),
+        // From 2^128 up every low bit is zero; below 2^-127 a u128 significand is < 1.
         _ => 0,
     };
     if negative {
@@ -128,10 +147,11 @@ fn trunc_wrapping(v: &Exact) -> u128 {
 macro_rules! int_elem {
     ($($t:ty),*) => {$(
         impl CastElem for $t {
+            const SOURCE: Source = Source::NotFloating;
             fn decode(&self, _: &CastRules) -> Option<Exact> {
                 Some(Exact::from_i128(i128::from(*self)))
             }
-            fn encode(v: &Exact, _: &CastRules) -> Option<Self> {
+            fn encode(v: &Exact, _: &CastRules, _: Source) -> Option<Self> {
                 // `as` from u128 keeps the low bits, which is the rule.
                 Some(trunc_wrapping(v) as $t)
             }
@@ -146,10 +166,11 @@ int_elem!(u8, i8, u16, i16, u32, i32, u64, i64);
 macro_rules! float_elem {
     ($($t:ty => $text:path),* $(,)?) => {$(
         impl CastElem for $t {
+            const SOURCE: Source = Source::Floating;
             fn decode(&self, rules: &CastRules) -> Option<Exact> {
                 Some(self.to_exact(rules))
             }
-            fn encode(v: &Exact, rules: &CastRules) -> Option<Self> {
+            fn encode(v: &Exact, rules: &CastRules, _: Source) -> Option<Self> {
                 Some(<$t as FloatFormat>::from_exact(v, rules))
             }
             fn to_text(&self) -> Option<String> {
@@ -174,14 +195,18 @@ float_elem!(
 macro_rules! subbyte_elem {
     ($($t:ident => $value:ident),*) => {$(
         impl CastElem for $t {
+            const SOURCE: Source = Source::NotFloating;
             fn decode(&self, _: &CastRules) -> Option<Exact> {
                 Some(Exact::from_i128(i128::from(self.$value())))
             }
             // Float → INT4/UINT4 clamps up to version 23 and wraps from 24 (spec §3.2); the
-            // format layer owns that rule, for integer sources too (the reference clipped
-            // every source before 24).
-            fn encode(v: &Exact, rules: &CastRules) -> Option<Self> {
-                Some($t::from_exact(v, rules))
+            // format layer owns that rule. Every other source keeps the low bits, as
+            // integer → integer does at every version.
+            fn encode(v: &Exact, rules: &CastRules, from: Source) -> Option<Self> {
+                Some(match from {
+                    Source::Floating => $t::from_exact(v, rules),
+                    Source::NotFloating => $t::from_exact_wrapping(v),
+                })
             }
             fn to_text(&self) -> Option<String> {
                 Some(self.$value().to_string())
@@ -192,11 +217,12 @@ macro_rules! subbyte_elem {
 subbyte_elem!(I4 => get, I2 => get, U4 => to_bits, U2 => to_bits);
 
 impl CastElem for bool {
+    const SOURCE: Source = Source::NotFloating;
     fn decode(&self, _: &CastRules) -> Option<Exact> {
         Some(Exact::from_i128(i128::from(*self)))
     }
     /// Nonzero is true; NaN, being nonzero, is true; ±0 is false.
-    fn encode(v: &Exact, _: &CastRules) -> Option<Self> {
+    fn encode(v: &Exact, _: &CastRules, _: Source) -> Option<Self> {
         Some(!v.is_zero())
     }
     /// "1" / "0", matching bool → number.
@@ -205,25 +231,16 @@ impl CastElem for bool {
     }
 }
 
-impl CastElem for String {
-    fn decode(&self, _: &CastRules) -> Option<Exact> {
-        None
-    }
-    fn encode(_: &Exact, _: &CastRules) -> Option<Self> {
-        None
-    }
-    fn to_text(&self) -> Option<String> {
-        Some(self.clone())
-    }
-}
-
+/// Types outside the numeric path: [`cast`] handles STRING on either side before it (parsing
+/// and formatting need the other side's type), and no version allows the complex types.
 macro_rules! no_cast_elem {
     ($($t:ty),*) => {$(
         impl CastElem for $t {
+            const SOURCE: Source = Source::NotFloating;
             fn decode(&self, _: &CastRules) -> Option<Exact> {
                 None
             }
-            fn encode(_: &Exact, _: &CastRules) -> Option<Self> {
+            fn encode(_: &Exact, _: &CastRules, _: Source) -> Option<Self> {
                 None
             }
             fn to_text(&self) -> Option<String> {
@@ -232,7 +249,7 @@ macro_rules! no_cast_elem {
         }
     )*};
 }
-no_cast_elem!(Complex64, Complex128);
+no_cast_elem!(String, Complex64, Complex128);
 
 /// The error for a type Cast cannot convert (only reachable by bypassing the version check).
 fn no_cast(op: OpVersion, dtype: DataType, role: &str) -> Error {
@@ -248,9 +265,10 @@ fn encode_slice<T: CastElem>(
     op: OpVersion,
     v: &[Exact],
     rules: &CastRules,
+    from: Source,
 ) -> Result<Vec<T>, Error> {
     v.iter()
-        .map(|x| T::encode(x, rules).ok_or_else(|| no_cast(op, T::DTYPE, "target type")))
+        .map(|x| T::encode(x, rules, from).ok_or_else(|| no_cast(op, T::DTYPE, "target type")))
         .collect()
 }
 
@@ -268,9 +286,10 @@ macro_rules! define_encode_all {
             to: DataType,
             v: &[Exact],
             rules: &CastRules,
+            from: Source,
         ) -> Result<Storage, Error> {
             Ok(match to {
-                $(DataType::$variant => Storage::$variant(encode_slice::<$ty>(op, v, rules)?),)*
+                $(DataType::$variant => Storage::$variant(encode_slice::<$ty>(op, v, rules, from)?),)*
             })
         }
     };

@@ -19,23 +19,27 @@ const INF: &str = "INF";
 const NEG_INF: &str = "-INF";
 
 /// f32 → string: the shortest decimal that round-trips to the same f32, in plain positional
-/// form (Rust's `{}`; it reproduces every official FLOAT → STRING string).
+/// form (Rust's `{}`; it reproduces every official FLOAT → STRING string). Rust already
+/// writes every NaN as "NaN", the page's token; only the infinities need ours.
 pub(crate) fn f32_text(x: f32) -> String {
-    special(x.is_nan(), x.is_infinite(), x < 0.0).unwrap_or_else(|| x.to_string())
+    if x.is_infinite() {
+        infinity_text(x.is_sign_negative())
+    } else {
+        x.to_string()
+    }
 }
 
 /// f64 → string: as for f32, in f64 precision.
 pub(crate) fn f64_text(x: f64) -> String {
-    special(x.is_nan(), x.is_infinite(), x < 0.0).unwrap_or_else(|| x.to_string())
+    if x.is_infinite() {
+        infinity_text(x.is_sign_negative())
+    } else {
+        x.to_string()
+    }
 }
 
-fn special(nan: bool, inf: bool, negative: bool) -> Option<String> {
-    match (nan, inf, negative) {
-        (true, ..) => Some(NAN.to_owned()),
-        (false, true, false) => Some(INF.to_owned()),
-        (false, true, true) => Some(NEG_INF.to_owned()),
-        _ => None,
-    }
+fn infinity_text(negative: bool) -> String {
+    if negative { NEG_INF } else { INF }.to_owned()
 }
 
 /// The rules used to test whether a decimal rounds back to a small-float value: plain
@@ -53,7 +57,7 @@ pub(crate) fn small_float_text<T: FloatFormat + PartialEq>(x: T) -> String {
     // Every value of these formats is exact in f64, so `wide` is the value itself.
     let wide = match exact {
         Exact::Nan { .. } => return NAN.to_owned(),
-        Exact::Inf { negative } => return special(false, true, negative).unwrap_or_default(),
+        Exact::Inf { negative } => return infinity_text(negative),
         Exact::Finite { .. } => f64::from_exact(&exact, &ROUND_TRIP),
     };
     for digits in 0..17 {
@@ -94,7 +98,9 @@ pub(crate) fn parse_all(
 /// "+INF", "-INF" (any case, also "inf"/"infinity") are the non-finite values.
 /// * FLOAT: parsed as f32 directly, so correctly rounded.
 /// * Integer targets: an integer literal is taken exactly (then wrapped); anything else is
-///   parsed as f64 and converted like a float (truncated toward zero).
+///   parsed as f64 and converted like a float (truncated toward zero), except that
+///   INT4/UINT4/INT2/UINT2 keep the low bits at every version: a string is not a floating
+///   source, so the clamp of Cast ≤ 23 does not apply.
 /// * BOOL: "true"/"false" (any case), else a number (nonzero is true).
 /// * Other floating targets: parsed as f64 (correctly rounded), then rounded once more into
 ///   the target; numpy converts strings to FLOAT16 the same way.

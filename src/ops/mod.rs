@@ -14,7 +14,7 @@ mod tests;
 
 use crate::dtype::DataType;
 use crate::error::Error;
-use crate::formats::{CastRules, Generation, RoundMode};
+use crate::formats::{CastRules, Generation};
 use crate::tensor::Tensor;
 use std::fmt;
 use version::VersionSpec;
@@ -142,11 +142,8 @@ pub fn run(
             let [input, like] = exact_inputs(version, inputs, "exactly 2 inputs")?;
             check_type(spec, input.dtype(), "input 0")?;
             check_type(spec, like.dtype(), "input 1 (target_type)")?;
-            let mut rules = rules(version, &resolved);
-            // CastLike's function body expands to Cast without forwarding `round_mode`, and the
-            // reference CastLike ignores it too; so CastLike always rounds E8M0 "up".
-            rules.round_mode = RoundMode::Up;
-            cast(version, input, like.dtype(), &rules)?
+            // `round_mode` applies as in Cast (see `cast`'s module docs on the expansion).
+            cast(version, input, like.dtype(), &rules(version, &resolved))?
         }
         OpKind::Concat => {
             let axis = resolved.axis.ok_or(Error::MissingAttribute {

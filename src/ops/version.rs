@@ -368,6 +368,35 @@ mod tests {
             Some(24)
         );
         assert_eq!(attr_allowed_from(OpKind::CastLike, 15, "to"), None);
+        // "After": a version that already has the attribute or type, exactly at the version
+        // that introduced it, names the next version that has it, never itself.
+        assert_eq!(attr_allowed_from(OpKind::Cast, 19, "saturate"), Some(21));
+        assert_eq!(attr_allowed_from(OpKind::Cast, 18, "saturate"), Some(19));
+        assert_eq!(attr_allowed_from(OpKind::Cast, 24, "round_mode"), Some(25));
+        assert_eq!(attr_allowed_from(OpKind::CastLike, 25, "round_mode"), None);
+        assert_eq!(type_allowed_from(OpKind::Cast, 19, Float8E4M3FN), Some(21));
+        assert_eq!(type_allowed_from(OpKind::Cast, 25, Int2), Some(28));
+    }
+
+    #[test]
+    fn only_cast_28_lists_types_it_does_not_implement() {
+        for s in VERSIONS {
+            let want: &[&str] = match (s.version.op, s.version.since) {
+                (OpKind::Cast, 28) => &["FLOAT6E2M3", "FLOAT6E3M2"],
+                _ => &[],
+            };
+            assert_eq!(s.not_implemented, want, "{}", s.version);
+            for name in s.not_implemented {
+                assert_eq!(
+                    crate::DataType::from_name(name),
+                    None,
+                    "{name} is implemented"
+                );
+            }
+        }
+        // Cast-28 is Cast-25 for every type this crate has.
+        let types = |since| spec_of(OpVersion { op: Cast, since }).map(|s| s.types);
+        assert_eq!(types(25), types(28));
     }
 
     #[test]

@@ -119,9 +119,14 @@ fn shape_is_kept_and_empty_tensors_work() {
     let out = cast(25, DataType::Float8E4M3FN, &[], &input);
     assert_eq!(out.shape(), &[2, 0, 3]);
     assert_eq!(out.dtype(), DataType::Float8E4M3FN);
+    assert!(out.is_empty());
+    assert_eq!(out.len(), 0);
     let scalar = tensor(&[], vec![2.5f64]);
     let out = cast(6, DataType::Int16, &[], &scalar);
     assert_eq!(out.shape(), &[] as &[usize]);
+    // A scalar has one element.
+    assert!(!out.is_empty());
+    assert_eq!(out.len(), 1);
     assert_eq!(out.as_slice::<i16>(), Some(&[2i16][..]));
 }
 

@@ -154,6 +154,56 @@ fn strings_to_float_3_9() {
 }
 
 #[test]
+fn strings_next_to_f32_ties_round_once() {
+    // 2^-24 = 0.000000059604644775390625 exactly, so 1 + 2^-24 is the midpoint between 1
+    // (0x3F800000) and 1 + 2^-23 (0x3F800001), and 1 + 3·2^-24 the midpoint between
+    // 0x3F800001 and 0x3F800002. 2^128 - 2^103 is the midpoint between f32::MAX
+    // (0x7F7FFFFF, 2^128 - 2^104) and 2^128, which rounds to +Inf. A string a hair off a
+    // midpoint must round to the near side. Through f64 first, the hair (far below half an
+    // f64 ulp) is lost, the f64 is the midpoint itself, and the tie then goes to even:
+    // the wrong side in every "off" row below.
+    let cases = [
+        ("1.000000059604644775390625000001", 0x3F80_0001), // via f64: 0x3F800000
+        ("-1.000000059604644775390625000001", 0xBF80_0001),
+        ("1.000000059604644775390625", 0x3F80_0000), // the tie itself: to even
+        ("1.000000059604644775390624999999", 0x3F80_0000),
+        ("1.000000178813934326171874999999", 0x3F80_0001), // via f64: 0x3F800002
+        ("1.000000178813934326171875", 0x3F80_0002),       // the tie: to even
+        ("340282356779733661637539395458142568447.9", 0x7F7F_FFFF), // via f64: +Inf
+        ("340282356779733661637539395458142568448", 0x7F80_0000), // the tie: to even (Inf)
+    ];
+    let s = strings(&cases.map(|(text, _)| text));
+    for since in [9, 13, 25] {
+        let out = cast_ok(since, DataType::Float, &s);
+        let bits: Vec<u32> = out
+            .as_slice::<f32>()
+            .expect("f32")
+            .iter()
+            .map(|x| x.to_bits())
+            .collect();
+        assert_eq!(bits, cases.map(|(_, b)| b).to_vec(), "Cast-{since}");
+    }
+}
+
+#[test]
+fn strings_to_other_floats_go_through_f64_first() {
+    // The documented rule for targets other than FLOAT: parse as f64, then round into the
+    // target (numpy's way), even for an integer literal. N = 2^60 + 2^52 + 1 is just above the
+    // BFLOAT16 midpoint 2^60 + 2^52 between 2^60 (0x5D80) and 2^60 + 2^53 (0x5D81). The f64
+    // nearest N is the midpoint itself (f64 spacing there is 2^8), which Cast-24's
+    // round-half-even sends to 0x5D80; rounding N once would give 0x5D81.
+    let s = strings(&["1157425104234217473"]);
+    for since in [24, 25] {
+        let out = cast_ok(since, DataType::Bfloat16, &s);
+        assert_eq!(
+            out.as_slice::<bf16>().map(|v| v[0].to_bits()),
+            Some(0x5D80),
+            "Cast-{since}"
+        );
+    }
+}
+
+#[test]
 fn strings_to_integers_and_bool() {
     let s = strings(&["200", "-1", "3.9", "1e2", "99999999999999999999"]);
     let out = cast_ok(13, DataType::Uint8, &s);
@@ -189,6 +239,19 @@ fn float_to_string_3_9() {
     let again = cast_ok(13, DataType::Float, &out);
     let text = cast_ok(13, DataType::String, &again);
     assert_eq!(text, out);
+}
+
+#[test]
+fn double_to_string_3_9() {
+    let input = tensor(
+        &[6],
+        vec![f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 1e-5, 0.1],
+    );
+    let out = cast_ok(13, DataType::String, &input);
+    assert_eq!(
+        out.as_slice::<String>().expect("strings"),
+        ["NaN", "INF", "-INF", "-0", "0.00001", "0.1"].as_slice()
+    );
 }
 
 #[test]
