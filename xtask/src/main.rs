@@ -4,6 +4,7 @@
 mod bench_compare;
 mod coverage;
 mod fetch;
+mod fuzz;
 mod own_cases;
 mod report;
 
@@ -17,6 +18,8 @@ tasks:
   bench-compare our kernel benchmarks beside onnxruntime, one table (`--help` for options)
   coverage      rewrite the README coverage table and docs/coverage.md (`--check`: only compare)
   fetch-tests   fetch the official ONNX node-test data (see `cargo xtask fetch-tests --help`)
+  fuzz [TARGET] [--seconds N] [--smoke]
+                run the cargo-fuzz targets (nightly; `cargo xtask fuzz --help`)
   own-cases     rewrite our own cases under tests/cases from their generator
   report [FILE] re-render report.md and report.html from report.json
   report --nextest [RUN_ID|latest]
@@ -31,6 +34,7 @@ fn main() -> ExitCode {
         Some("bench-compare") => finish(bench_compare::run(&root, &rest)),
         Some("coverage") => finish(coverage::main(&root, &rest)),
         Some("fetch-tests") => fetch::main(&rest),
+        Some("fuzz") => finish(fuzz::main(&root, &rest)),
         Some("own-cases") => finish(
             own_cases::write(&root.join("tests/cases"))
                 .map(|n| eprintln!("wrote {n} files under tests/cases")),
