@@ -26,17 +26,52 @@ pub(crate) fn fence() {
     }
 }
 
+/// Element types whose values are nothing but initialised bytes: `Copy`, with no padding, so
+/// that copying a value's bytes is cloning it. [`append_streaming`] copies bytes, and a padding
+/// byte would be an uninitialised read. Crate-private, so no other crate can implement it.
+///
+/// # Safety
+///
+/// Implement only for `Copy` types without padding bytes; [`no_padding!`] checks the size of
+/// each against the bytes of its fields.
+pub(crate) unsafe trait NoPadding: Copy {}
+
+/// Implements [`NoPadding`] for each `type = bytes of its fields`, with a compile-time check
+/// that the type's size is exactly those bytes (a larger size would be padding).
+macro_rules! no_padding {
+    ($($t:ty = $bytes:expr),* $(,)?) => {$(
+        const _: () = assert!(std::mem::size_of::<$t>() == $bytes);
+        // SAFETY: `$t` is `Copy` and its size is the sum of its fields' sizes (checked just
+        // above), so it has no padding.
+        unsafe impl NoPadding for $t {}
+    )*};
+}
+
+use crate::formats::{
+    Complex128, Complex64, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
+};
+use half::{bf16, f16};
+
+// The fixed-width element types of the dtype table: primitives, and newtypes over one byte or
+// one u16; the complex types are two floats.
+no_padding!(
+    u8 = 1, i8 = 1, bool = 1, u16 = 2, i16 = 2, u32 = 4, i32 = 4, u64 = 8, i64 = 8,
+    f32 = 4, f64 = 8, f16 = 2, bf16 = 2,
+    F8E4M3FN = 1, F8E4M3FNUZ = 1, F8E5M2 = 1, F8E5M2FNUZ = 1, F8E8M0 = 1, F4E2M1 = 1,
+    U4 = 1, I4 = 1, U2 = 1, I2 = 1,
+    Complex64 = 2 * 4, Complex128 = 2 * 8,
+);
+
 /// Appends `src` with 16-byte non-temporal stores (SSE2, part of the x86-64 baseline); the
 /// unaligned head and the tail are copied normally. The caller fences (see [`fence`]).
 #[cfg(target_arch = "x86_64")]
-pub(crate) fn append_streaming<T: Copy>(out: &mut Vec<T>, src: &[T]) {
+pub(crate) fn append_streaming<T: NoPadding>(out: &mut Vec<T>, src: &[T]) {
     use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
     out.reserve(src.len());
     let (len, count, bytes) = (out.len(), src.len(), std::mem::size_of_val(src));
     // SAFETY: `reserve` made room for `count` more elements after `len`, so the destination
     // bytes are allocated, and they cannot overlap `src`, which is borrowed immutably. `T` is
-    // `Copy` and none of the table's element types has padding, so every byte read is
-    // initialised and a bitwise copy is exactly a clone. Streaming stores only go to
+    // `NoPadding`: every byte read is initialised and a bitwise copy is exactly a clone. Streaming stores only go to
     // 16-byte-aligned addresses (`head` aligns them; if `align_offset` gives up, `head` covers
     // everything). All `bytes` bytes are written before `set_len`; this thread sees its own
     // streaming stores in program order, and the caller's `fence` publishes them to others.
@@ -66,6 +101,39 @@ pub(crate) fn append_streaming<T: Copy>(out: &mut Vec<T>, src: &[T]) {
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-pub(crate) fn append_streaming<T: Copy>(out: &mut Vec<T>, src: &[T]) {
+pub(crate) fn append_streaming<T: NoPadding>(out: &mut Vec<T>, src: &[T]) {
     out.extend_from_slice(src);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::marker::PhantomData;
+
+    /// `Probe::<T>::NO_PADDING` is true exactly when `T: NoPadding`: the inherent constant
+    /// exists only under that bound, and the trait's constant is the fallback.
+    struct Probe<T>(PhantomData<T>);
+    trait Fallback {
+        const NO_PADDING: bool = false;
+    }
+    impl<T> Fallback for Probe<T> {}
+    impl<T: NoPadding> Probe<T> {
+        const NO_PADDING: bool = true;
+    }
+
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    struct Padded {
+        a: u8,
+        b: u16,
+    }
+
+    #[test]
+    fn only_padding_free_types_may_be_streamed() {
+        assert!(Probe::<Complex128>::NO_PADDING && Probe::<F4E2M1>::NO_PADDING);
+        assert!(Probe::<bool>::NO_PADDING && Probe::<bf16>::NO_PADDING);
+        // `Copy`, so the old bound accepted them, but they hold a padding byte.
+        assert!(!Probe::<Padded>::NO_PADDING);
+        assert!(!Probe::<(u8, u32)>::NO_PADDING);
+    }
 }

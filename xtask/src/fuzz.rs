@@ -206,7 +206,7 @@ fn run_target(root: &Path, target: &str, seconds: u64) -> Result<Stats, Box<dyn 
     std::fs::create_dir_all(&seeds)?;
     let start = std::time::Instant::now();
     let mut child = Command::new("cargo")
-        .args(["+nightly", "fuzz", "run", target])
+        .args(["+nightly", "fuzz", "run", "--debug-assertions", target])
         .arg(&corpus)
         .arg(&seeds)
         .args([

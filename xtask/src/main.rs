@@ -1,5 +1,6 @@
 //! Project tasks: `cargo xtask <task> [options]`. This file only picks the task; each task
 //! lives in its own module and parses its own options.
+#![forbid(unsafe_code)]
 
 mod bench_compare;
 mod coverage;
