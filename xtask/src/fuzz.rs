@@ -6,7 +6,7 @@ use harness::read::bundle;
 use sha2::{Digest, Sha256};
 use std::error::Error;
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// The targets, in the order they run.
@@ -20,10 +20,10 @@ const DEFAULT_SECONDS: u64 = 300;
 
 /// Committed seeds per target: enough to reach every operator and several types, small
 /// enough to read in a review.
-const COMMITTED_SEEDS: usize = 12;
+const COMMITTED_SEEDS: usize = 16;
 
 /// Largest file taken as a committed seed.
-const MAX_COMMITTED_SEED_BYTES: usize = 600;
+const MAX_COMMITTED_SEED_BYTES: usize = 1000;
 
 const USAGE: &str = "usage: cargo xtask fuzz [TARGET] [--seconds N] [--smoke] [--write-seeds]
 
@@ -232,8 +232,9 @@ fn run_target(root: &Path, target: &str, seconds: u64) -> Result<Stats, Box<dyn 
     Ok(stats)
 }
 
-/// Writes seeds for `target` made from the official data into `dir`, each named by its hash;
-/// at most `limit` of them, none larger than `max_bytes`. Returns how many it wrote.
+/// Writes seeds for `target` made from the official data into `dir`, each named by its hash:
+/// at most `limit` of them, none larger than `max_bytes`, spread evenly over the releases and
+/// cases. Returns how many it wrote.
 fn write_official_seeds(
     root: &Path,
     target: &str,
@@ -241,31 +242,34 @@ fn write_official_seeds(
     limit: usize,
     max_bytes: usize,
 ) -> Result<usize, Box<dyn Error>> {
-    let data = root.join("onnx-backend-data");
-    let mut cases: Vec<PathBuf> = walkdir::WalkDir::new(&data)
+    let cases = walkdir::WalkDir::new(root.join("onnx-backend-data"))
         .sort_by_file_name()
         .into_iter()
         .filter_map(Result::ok)
         .filter(|e| e.file_name() == "model.onnx")
-        .filter_map(|e| Some(e.path().parent()?.to_path_buf()))
-        .collect();
-    // Newest releases first: they hold the most types.
-    cases.reverse();
-    let mut written = std::collections::BTreeSet::new();
+        .filter_map(|e| Some(e.path().parent()?.to_path_buf()));
+    let mut seeds = std::collections::BTreeMap::new();
     for case in cases {
-        if written.len() >= limit {
-            break;
-        }
+        let case_name = case.file_name().unwrap_or_default().to_string_lossy().into_owned();
         for seed in seeds_of(target, &case)? {
-            if seed.len() <= max_bytes && written.len() < limit {
+            if seed.len() <= max_bytes {
                 let name = hex(&Sha256::digest(&seed)[..8]);
-                if written.insert(name.clone()) {
-                    std::fs::write(dir.join(name), &seed)?;
-                }
+                let order = (case_name.clone(), seeds.len());
+                seeds.entry(name).or_insert((order, seed));
             }
         }
     }
-    Ok(written.len())
+    // By case name, so that every k-th takes from each operator and type pair alike.
+    let mut found: Vec<((String, usize), String, Vec<u8>)> =
+        seeds.into_iter().map(|(name, (key, seed))| (key, name, seed)).collect();
+    found.sort();
+    let step = found.len().div_ceil(limit.max(1)).max(1);
+    let mut written = 0;
+    for (_, name, seed) in found.into_iter().step_by(step).take(limit) {
+        std::fs::write(dir.join(name), seed)?;
+        written += 1;
+    }
+    Ok(written)
 }
 
 /// The seeds one official case gives `target`: the whole case for `trial`, each tensor file
