@@ -19,11 +19,15 @@ pub(crate) const STREAM_MIN_BYTES: usize = 16 << 20;
 /// that receives the output sees all of it. One fence per output: a fence per block drains the
 /// write-combining buffers each time and made streaming slower than ordinary stores.
 pub(crate) fn fence() {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
     // SAFETY: sfence has no preconditions; SSE is part of the x86-64 baseline.
     unsafe {
         std::arch::x86_64::_mm_sfence();
     }
+    // Miri has no sfence; it treats streaming stores as plain stores, which a sequentially
+    // consistent fence orders, so the copies themselves can still be checked under Miri.
+    #[cfg(miri)]
+    std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
 }
 
 /// Element types whose values are nothing but initialised bytes: `Copy`, with no padding, so
@@ -66,13 +70,13 @@ no_padding!(
 /// unaligned head and the tail are copied normally. The caller fences (see [`fence`]).
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn append_streaming<T: NoPadding>(out: &mut Vec<T>, src: &[T]) {
-    use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
+    use std::arch::x86_64::{__m128i, _mm_loadu_si128};
     out.reserve(src.len());
     let (len, count, bytes) = (out.len(), src.len(), std::mem::size_of_val(src));
     // SAFETY: `reserve` made room for `count` more elements after `len`, so the destination
     // bytes are allocated, and they cannot overlap `src`, which is borrowed immutably. `T` is
-    // `NoPadding`: every byte read is initialised and a bitwise copy is exactly a clone. Streaming stores only go to
-    // 16-byte-aligned addresses (`head` aligns them; if `align_offset` gives up, `head` covers
+    // `NoPadding`: every byte read is initialised and a bitwise copy is exactly a clone.
+    // Streaming stores only go to 16-byte-aligned addresses (`head` aligns them; if `align_offset` gives up, `head` covers
     // everything). All `bytes` bytes are written before `set_len`; this thread sees its own
     // streaming stores in program order, and the caller's `fence` publishes them to others.
     unsafe {
@@ -86,17 +90,38 @@ pub(crate) fn append_streaming<T: NoPadding>(out: &mut Vec<T>, src: &[T]) {
         while i + 64 <= bytes {
             for k in [0, 16, 32, 48] {
                 let chunk = _mm_loadu_si128(from.add(i + k).cast::<__m128i>());
-                _mm_stream_si128(dst.add(i + k).cast::<__m128i>(), chunk);
+                store_16(dst.add(i + k).cast::<__m128i>(), chunk);
             }
             i += 64;
         }
         while i + 16 <= bytes {
             let chunk = _mm_loadu_si128(from.add(i).cast::<__m128i>());
-            _mm_stream_si128(dst.add(i).cast::<__m128i>(), chunk);
+            store_16(dst.add(i).cast::<__m128i>(), chunk);
             i += 16;
         }
         std::ptr::copy_nonoverlapping(from.add(i), dst.add(i), bytes - i);
         out.set_len(len + count);
+    }
+}
+
+/// One 16-byte non-temporal store. Miri cannot run the instruction (inline assembly), so under
+/// Miri it is an ordinary aligned store, and Miri still checks the address and the alignment.
+///
+/// # Safety
+///
+/// `dst` must be valid for a 16-byte write and 16-byte aligned.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn store_16(dst: *mut std::arch::x86_64::__m128i, value: std::arch::x86_64::__m128i) {
+    #[cfg(not(miri))]
+    // SAFETY: the caller's contract; SSE2 is part of the x86-64 baseline.
+    unsafe {
+        std::arch::x86_64::_mm_stream_si128(dst, value);
+    }
+    #[cfg(miri)]
+    // SAFETY: the caller's contract.
+    unsafe {
+        dst.write(value);
     }
 }
 

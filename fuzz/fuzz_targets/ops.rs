@@ -9,7 +9,7 @@ use harness::proto::TensorProto;
 use harness::read::decode_tensor;
 use libfuzzer_sys::fuzz_target;
 use onnx_conformance::ops::{self, AttrValue, Attribute, OpKind, OpVersion, VERSIONS};
-use onnx_conformance::{DataType, Tensor};
+use onnx_conformance::{DataType, Storage, Tensor};
 
 /// Caps the elements of one generated tensor, so that memory follows the input size.
 const MAX_FUZZ_ELEMENTS: usize = 4096;
@@ -122,12 +122,14 @@ fn tensor(shape: &Shape) -> Option<Tensor> {
             Dim::Huge(n) => n >> 1,
         })
         .collect();
-    let count = if dims.contains(&0) {
-        0
-    } else {
-        let n = dims.iter().try_fold(1u64, |a, &d| a.checked_mul(d))?;
-        usize::try_from(n).ok().filter(|&n| n <= MAX_FUZZ_ELEMENTS)?
-    };
+    if dims.contains(&0) {
+        // Built directly: the reader refuses dims like [2^40, 0] (over 2^31 without the zero),
+        // but the operators must handle any shape a caller can make.
+        let shape = dims.iter().map(|&d| usize::try_from(d).ok()).collect::<Option<_>>()?;
+        return Tensor::new(shape, Storage::empty(dtype)).ok();
+    }
+    let n = dims.iter().try_fold(1u64, |a, &d| a.checked_mul(d))?;
+    let count = usize::try_from(n).ok().filter(|&n| n <= MAX_FUZZ_ELEMENTS)?;
     let mut tp = TensorProto {
         dims: dims.iter().map(|&d| d as i64).collect(),
         data_type: dtype.code(),

@@ -152,8 +152,8 @@ pub struct Stats {
     pub features: Option<u64>,
     /// Corpus entries at the end.
     pub corpus: Option<u64>,
-    /// Seconds the run took.
-    pub seconds: u64,
+    /// Seconds libFuzzer says it fuzzed.
+    pub seconds: Option<u64>,
 }
 
 impl std::fmt::Display for Stats {
@@ -163,7 +163,7 @@ impl std::fmt::Display for Stats {
             f,
             "{} in {} s: {} execs, cov {}, ft {}, corpus {}",
             if self.clean { "clean" } else { "FINDING" },
-            self.seconds,
+            n(self.seconds),
             n(self.execs),
             n(self.cov),
             n(self.features),
@@ -177,6 +177,12 @@ impl Stats {
     pub fn read_line(&mut self, line: &str) {
         if let Some(v) = line.strip_prefix("stat::number_of_executed_units:") {
             self.execs = v.trim().parse().ok();
+        }
+        // "Done 178200 runs in 61 second(s)": the fuzzing time, without the build.
+        if let Some(rest) = line.strip_prefix("Done ") {
+            if let Some(s) = rest.split(" in ").nth(1) {
+                self.seconds = s.split_whitespace().next().and_then(|n| n.parse().ok());
+            }
         }
         let mut words = line.split_whitespace();
         while let Some(w) = words.next() {
@@ -204,7 +210,6 @@ fn run_target(root: &Path, target: &str, seconds: u64) -> Result<Stats, Box<dyn 
     }
     let seeds = fuzz.join("seeds").join(target);
     std::fs::create_dir_all(&seeds)?;
-    let start = std::time::Instant::now();
     let mut child = Command::new("cargo")
         .args(["+nightly", "fuzz", "run", "--debug-assertions", target])
         .arg(&corpus)
@@ -228,7 +233,6 @@ fn run_target(root: &Path, target: &str, seconds: u64) -> Result<Stats, Box<dyn 
         }
     }
     stats.clean = child.wait()?.success();
-    stats.seconds = start.elapsed().as_secs();
     Ok(stats)
 }
 
@@ -362,6 +366,7 @@ mod tests {
         for line in [
             "#2 INITED cov: 10 ft: 12 corp: 1/1b exec/s: 0 rss: 30Mb",
             "#1048576 pulse  cov: 2315 ft: 9000 corp: 812/96Kb lim: 4096 exec/s: 3495",
+            "Done 1234567 runs in 1801 second(s)",
             "stat::number_of_executed_units: 1234567",
             "stat::peak_rss_mb: 80",
         ] {
@@ -371,5 +376,6 @@ mod tests {
             (stats.execs, stats.cov, stats.features, stats.corpus),
             (Some(1234567), Some(2315), Some(9000), Some(812))
         );
+        assert_eq!(stats.seconds, Some(1801));
     }
 }
