@@ -59,11 +59,31 @@ use half::{bf16, f16};
 // The fixed-width element types of the dtype table: primitives, and newtypes over one byte or
 // one u16; the complex types are two floats.
 no_padding!(
-    u8 = 1, i8 = 1, bool = 1, u16 = 2, i16 = 2, u32 = 4, i32 = 4, u64 = 8, i64 = 8,
-    f32 = 4, f64 = 8, f16 = 2, bf16 = 2,
-    F8E4M3FN = 1, F8E4M3FNUZ = 1, F8E5M2 = 1, F8E5M2FNUZ = 1, F8E8M0 = 1, F4E2M1 = 1,
-    U4 = 1, I4 = 1, U2 = 1, I2 = 1,
-    Complex64 = 2 * 4, Complex128 = 2 * 8,
+    u8 = 1,
+    i8 = 1,
+    bool = 1,
+    u16 = 2,
+    i16 = 2,
+    u32 = 4,
+    i32 = 4,
+    u64 = 8,
+    i64 = 8,
+    f32 = 4,
+    f64 = 8,
+    f16 = 2,
+    bf16 = 2,
+    F8E4M3FN = 1,
+    F8E4M3FNUZ = 1,
+    F8E5M2 = 1,
+    F8E5M2FNUZ = 1,
+    F8E8M0 = 1,
+    F4E2M1 = 1,
+    U4 = 1,
+    I4 = 1,
+    U2 = 1,
+    I2 = 1,
+    Complex64 = 2 * 4,
+    Complex128 = 2 * 8,
 );
 
 /// Appends `src` with 16-byte non-temporal stores (SSE2, part of the x86-64 baseline); the

@@ -125,19 +125,33 @@ fn tensor(shape: &Shape) -> Option<Tensor> {
     if dims.contains(&0) {
         // Built directly: the reader refuses dims like [2^40, 0] (over 2^31 without the zero),
         // but the operators must handle any shape a caller can make.
-        let shape = dims.iter().map(|&d| usize::try_from(d).ok()).collect::<Option<_>>()?;
+        let shape = dims
+            .iter()
+            .map(|&d| usize::try_from(d).ok())
+            .collect::<Option<_>>()?;
         return Tensor::new(shape, Storage::empty(dtype)).ok();
     }
     let n = dims.iter().try_fold(1u64, |a, &d| a.checked_mul(d))?;
-    let count = usize::try_from(n).ok().filter(|&n| n <= MAX_FUZZ_ELEMENTS)?;
+    let count = usize::try_from(n)
+        .ok()
+        .filter(|&n| n <= MAX_FUZZ_ELEMENTS)?;
     let mut tp = TensorProto {
         dims: dims.iter().map(|&d| d as i64).collect(),
         data_type: dtype.code(),
         ..Default::default()
     };
-    let bytes = if shape.bytes.is_empty() { &[0u8][..] } else { &shape.bytes };
+    let bytes = if shape.bytes.is_empty() {
+        &[0u8][..]
+    } else {
+        &shape.bytes
+    };
     if dtype == DataType::String {
-        tp.string_data = bytes.chunks(3).cycle().take(count).map(<[u8]>::to_vec).collect();
+        tp.string_data = bytes
+            .chunks(3)
+            .cycle()
+            .take(count)
+            .map(<[u8]>::to_vec)
+            .collect();
         // Keep the strings valid UTF-8 mostly; the reader's UTF-8 errors are not the target.
         for s in &mut tp.string_data {
             s.retain(u8::is_ascii);
@@ -149,7 +163,9 @@ fn tensor(shape: &Shape) -> Option<Tensor> {
     decode_tensor(&tp, None).ok()
 }
 
-const NAMES: [&str; 9] = ["FLOAT", "FLOAT16", "INT4", "STRING", "BFLOAT16", "up", "nearest", "down", "x"];
+const NAMES: [&str; 9] = [
+    "FLOAT", "FLOAT16", "INT4", "STRING", "BFLOAT16", "up", "nearest", "down", "x",
+];
 
 fn attribute(name: &Name, value: &Value) -> Option<Attribute> {
     let name = match name {
@@ -181,7 +197,11 @@ fn check(version: OpVersion, attrs: &[Attribute], inputs: &[&Tensor], out: &[Ten
     assert_eq!(y.len(), y.shape().iter().product::<usize>());
     match version.op {
         OpKind::Cast | OpKind::CastLike => {
-            assert_eq!(y.shape(), inputs[0].shape(), "{version:?} changed the shape");
+            assert_eq!(
+                y.shape(),
+                inputs[0].shape(),
+                "{version:?} changed the shape"
+            );
             if version.op == OpKind::CastLike {
                 assert_eq!(y.dtype(), inputs[1].dtype(), "CastLike gave the wrong type");
             }
@@ -191,7 +211,11 @@ fn check(version: OpVersion, attrs: &[Attribute], inputs: &[&Tensor], out: &[Ten
             assert_eq!(y.dtype(), inputs[0].dtype(), "Concat changed the type");
             let total: usize = inputs.iter().map(|t| t.len()).sum();
             assert_eq!(y.len(), total, "Concat lost or made elements");
-            assert_eq!(y.shape().len(), inputs[0].shape().len(), "Concat changed the rank");
+            assert_eq!(
+                y.shape().len(),
+                inputs[0].shape().len(),
+                "Concat changed the rank"
+            );
         }
     }
 }

@@ -27,6 +27,9 @@ fuzz_target!(|data: &[u8]| {
     let same = [t];
     for rule in [Rule::ONNX_DEFAULT, Rule::Strict] {
         let diff = compare_outputs(&same, &same, rule);
-        assert!(diff.is_empty(), "a tensor differs from itself under {rule:?}: {diff:?}");
+        assert!(
+            diff.is_empty(),
+            "a tensor differs from itself under {rule:?}: {diff:?}"
+        );
     }
 });

@@ -19,7 +19,11 @@ fn scratch() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let shm = PathBuf::from("/dev/shm");
-        let base = if shm.is_dir() { shm } else { std::env::temp_dir() };
+        let base = if shm.is_dir() {
+            shm
+        } else {
+            std::env::temp_dir()
+        };
         base.join(format!("onnx-conformance-fuzz-{}", std::process::id()))
     })
 }
@@ -52,7 +56,10 @@ fuzz_target!(|data: &[u8]| {
         };
         let rec = trials::run(&ctx, &spec);
         let message = rec.message.as_deref().unwrap_or("");
-        assert!(!message.contains("panicked"), "the trial panicked: {message}");
+        assert!(
+            !message.contains("panicked"),
+            "the trial panicked: {message}"
+        );
         assert!(
             matches!(rec.outcome, Outcome::Pass | Outcome::Fail),
             "no known failures are listed, yet the outcome is {:?}",

@@ -57,11 +57,10 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             "--write-seeds" => write_seeds = true,
             "--seconds" => {
                 let value = it.next().ok_or("--seconds needs a number")?;
-                let n: u64 = value
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| format!("--seconds {value:?}: use a whole number above 0"))?;
+                let n: u64 =
+                    value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                        format!("--seconds {value:?}: use a whole number above 0")
+                    })?;
                 seconds = Some(n);
             }
             "-h" | "--help" => return Err(USAGE.into()),
@@ -128,13 +127,16 @@ fn probe(root: &Path, args: &[&str]) -> bool {
 /// `runs(args)` says whether `cargo <args>` succeeds.
 pub fn check_tools(runs: &dyn Fn(&[&str]) -> bool) -> Result<(), String> {
     if !runs(&["+nightly", "--version"]) {
-        return Err("the nightly toolchain is missing; fuzzing needs it. Install it with \
+        return Err(
+            "the nightly toolchain is missing; fuzzing needs it. Install it with \
                     `rustup toolchain install nightly`"
-            .into());
+                .into(),
+        );
     }
     if !runs(&["+nightly", "fuzz", "--version"]) {
-        return Err("cargo-fuzz is missing. Install it with `cargo install --locked cargo-fuzz`"
-            .into());
+        return Err(
+            "cargo-fuzz is missing. Install it with `cargo install --locked cargo-fuzz`".into(),
+        );
     }
     Ok(())
 }
@@ -254,7 +256,11 @@ fn write_official_seeds(
         .filter_map(|e| Some(e.path().parent()?.to_path_buf()));
     let mut seeds = std::collections::BTreeMap::new();
     for case in cases {
-        let case_name = case.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        let case_name = case
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
         for seed in seeds_of(target, &case)? {
             if seed.len() <= max_bytes {
                 let name = hex(&Sha256::digest(&seed)[..8]);
@@ -264,8 +270,10 @@ fn write_official_seeds(
         }
     }
     // By case name, so that every k-th takes from each operator and type pair alike.
-    let mut found: Vec<((String, usize), String, Vec<u8>)> =
-        seeds.into_iter().map(|(name, (key, seed))| (key, name, seed)).collect();
+    let mut found: Vec<((String, usize), String, Vec<u8>)> = seeds
+        .into_iter()
+        .map(|(name, (key, seed))| (key, name, seed))
+        .collect();
     found.sort();
     let step = found.len().div_ceil(limit.max(1)).max(1);
     let mut written = 0;
@@ -326,7 +334,10 @@ mod tests {
     #[test]
     fn arguments_pick_targets_and_duration() {
         let all = parse(&[]).unwrap();
-        assert_eq!((all.targets, all.seconds), (TARGETS.to_vec(), DEFAULT_SECONDS));
+        assert_eq!(
+            (all.targets, all.seconds),
+            (TARGETS.to_vec(), DEFAULT_SECONDS)
+        );
         let smoke = parse(&args(&["--smoke"])).unwrap();
         assert_eq!((smoke.targets.len(), smoke.seconds), (3, 30));
         let one = parse(&args(&["ops", "--seconds", "1800"])).unwrap();
@@ -352,7 +363,10 @@ mod tests {
     #[test]
     fn missing_tools_are_named_with_how_to_install_them() {
         let no_nightly = check_tools(&|_| false).unwrap_err();
-        assert!(no_nightly.contains("nightly toolchain is missing"), "{no_nightly}");
+        assert!(
+            no_nightly.contains("nightly toolchain is missing"),
+            "{no_nightly}"
+        );
         assert!(no_nightly.contains("rustup toolchain install nightly"));
         let no_fuzz = check_tools(&|cmd| !cmd.contains(&"fuzz")).unwrap_err();
         assert!(no_fuzz.contains("cargo-fuzz is missing"), "{no_fuzz}");

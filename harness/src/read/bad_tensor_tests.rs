@@ -153,5 +153,8 @@ fn the_element_limit_is_two_to_the_31_and_the_payload_must_back_the_dims() {
     let mut tp = header(DataType::String, &[1 << 15, 1 << 16]);
     tp.string_data = vec![Vec::new(); 3];
     let e = error_of(&tp, None);
-    assert!(e.contains("declare 2147483648 elements but string_data holds 3"), "{e}");
+    assert!(
+        e.contains("declare 2147483648 elements but string_data holds 3"),
+        "{e}"
+    );
 }

@@ -48,7 +48,9 @@ pub fn split(bytes: &[u8]) -> CaseFiles {
 /// part of it).
 pub fn join(case: &CaseFiles) -> Option<Vec<u8>> {
     let count = u8::try_from(case.inputs.len()).ok().filter(|&n| n <= 7)?;
-    let files = std::iter::once(&case.model).chain(&case.inputs).chain(&case.outputs);
+    let files = std::iter::once(&case.model)
+        .chain(&case.inputs)
+        .chain(&case.outputs);
     let mut out = vec![count];
     for (i, file) in files.enumerate() {
         if i > 0 {
@@ -77,9 +79,8 @@ pub fn write_case(dir: &Path, case: &CaseFiles) -> Result<(), Error> {
 
 /// Reads the case in `dir` (official layout, first data set only) as [`CaseFiles`].
 pub fn read_case(dir: &Path) -> Result<CaseFiles, Error> {
-    let read = |path: &Path| {
-        std::fs::read(path).map_err(|e| Error::at(path, format!("cannot read: {e}")))
-    };
+    let read =
+        |path: &Path| std::fs::read(path).map_err(|e| Error::at(path, format!("cannot read: {e}")));
     let set = dir.join("test_data_set_0");
     let numbered = |role: &str| -> Result<Vec<Vec<u8>>, Error> {
         (0..)
@@ -128,7 +129,11 @@ mod tests {
     fn join_then_split_gives_the_case_back() {
         for (i, o) in [(0, 0), (1, 1), (2, 1), (7, 3), (0, 2)] {
             let c = case(i, o);
-            assert_eq!(split(&join(&c).expect("joinable")), c, "{i} inputs, {o} outputs");
+            assert_eq!(
+                split(&join(&c).expect("joinable")),
+                c,
+                "{i} inputs, {o} outputs"
+            );
         }
     }
 
@@ -149,7 +154,10 @@ mod tests {
         assert_eq!(split(b""), CaseFiles::default());
         // Two inputs announced, one present, no output.
         let c = split(b"\x02m#|#|a");
-        assert_eq!((c.model, c.inputs, c.outputs.len()), (b"m".to_vec(), vec![b"a".to_vec()], 0));
+        assert_eq!(
+            (c.model, c.inputs, c.outputs.len()),
+            (b"m".to_vec(), vec![b"a".to_vec()], 0)
+        );
         // The header's high bits are ignored; separators may be adjacent.
         let c = split(b"\xfa#|#|#|#|x");
         assert_eq!((c.model.len(), c.inputs.len(), c.outputs.len()), (0, 2, 0));
