@@ -175,10 +175,15 @@ mod tests {
 
     #[test]
     fn only_padding_free_types_may_be_streamed() {
-        assert!(Probe::<Complex128>::NO_PADDING && Probe::<F4E2M1>::NO_PADDING);
-        assert!(Probe::<bool>::NO_PADDING && Probe::<bf16>::NO_PADDING);
+        let table_types = [
+            Probe::<Complex128>::NO_PADDING,
+            Probe::<F4E2M1>::NO_PADDING,
+            Probe::<bool>::NO_PADDING,
+            Probe::<bf16>::NO_PADDING,
+        ];
+        assert_eq!(table_types, [true; 4]);
         // `Copy`, so the old bound accepted them, but they hold a padding byte.
-        assert!(!Probe::<Padded>::NO_PADDING);
-        assert!(!Probe::<(u8, u32)>::NO_PADDING);
+        let padded = [Probe::<Padded>::NO_PADDING, Probe::<(u8, u32)>::NO_PADDING];
+        assert_eq!(padded, [false; 2]);
     }
 }
