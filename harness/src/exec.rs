@@ -8,8 +8,49 @@ use onnx_conformance::Tensor;
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+/// The elements a graph run may create (node outputs plus copies of the graph outputs) when its
+/// inputs and initializers hold few: a few nodes that reuse one name can otherwise ask for
+/// exponentially more memory than the files describe (each `Concat(x, x)` doubles).
+pub const MIN_RUN_ELEMENTS: usize = 1 << 24;
+
+/// A run may create this many times the elements of its inputs and initializers, if that is
+/// more than [`MIN_RUN_ELEMENTS`].
+pub const RUN_ELEMENTS_PER_FED: usize = 16;
+
+/// The elements a run of a graph fed `fed` elements may create.
+pub fn run_budget(fed: usize) -> usize {
+    fed.saturating_mul(RUN_ELEMENTS_PER_FED)
+        .max(MIN_RUN_ELEMENTS)
+}
+
+/// Counts the elements a run creates against [`run_budget`], refusing before allocating.
+struct Budget {
+    fed: usize,
+    limit: usize,
+    used: usize,
+}
+
+impl Budget {
+    /// Takes `count` elements for `what`, or fails naming the limit.
+    fn take(&mut self, count: usize, what: &str) -> Result<(), Error> {
+        match self.used.checked_add(count) {
+            Some(total) if total <= self.limit => {
+                self.used = total;
+                Ok(())
+            }
+            _ => Err(Error::msg(format!(
+                "{what} would bring the elements this run creates to more than {} ({} times the \
+                 {} elements of the inputs and initializers, at least 2^24); refused before \
+                 allocating",
+                self.limit, RUN_ELEMENTS_PER_FED, self.fed
+            ))),
+        }
+    }
+}
+
 /// Binds `inputs` to the graph inputs by position, runs every node in order, and returns the
-/// graph outputs in declared order. Extra graph inputs that no node uses are accepted.
+/// graph outputs in declared order. Extra graph inputs that no node uses are accepted. A run
+/// that would create more elements than [`run_budget`] allows is an error.
 pub fn run_graph(model: &Model, inputs: &[Tensor]) -> Result<Vec<Tensor>, Error> {
     let graph = &model.graph;
     if inputs.len() > graph.inputs.len() {
@@ -28,8 +69,16 @@ pub fn run_graph(model: &Model, inputs: &[Tensor]) -> Result<Vec<Tensor>, Error>
     for (vi, t) in graph.inputs.iter().zip(inputs) {
         values.insert(&vi.name, Cow::Borrowed(t));
     }
+    let fed = (graph.initializers.iter().map(|(_, t)| t))
+        .chain(inputs)
+        .fold(0usize, |n, t| n.saturating_add(t.len()));
+    let mut budget = Budget {
+        fed,
+        limit: run_budget(fed),
+        used: 0,
+    };
     for (index, node) in graph.nodes.iter().enumerate() {
-        let produced = run_node(node, index, model.opset, &values)?;
+        let produced = run_node(node, index, model.opset, &values, &mut budget)?;
         for (name, t) in node.outputs.iter().zip(produced) {
             if !name.is_empty() {
                 values.insert(name, Cow::Owned(t));
@@ -40,15 +89,14 @@ pub fn run_graph(model: &Model, inputs: &[Tensor]) -> Result<Vec<Tensor>, Error>
         .outputs
         .iter()
         .map(|vi| {
-            values
-                .get(vi.name.as_str())
-                .map(|t| t.as_ref().clone())
-                .ok_or_else(|| {
-                    Error::msg(format!(
-                        "graph output '{}' is not produced by any node or input",
-                        vi.name
-                    ))
-                })
+            let t = values.get(vi.name.as_str()).ok_or_else(|| {
+                Error::msg(format!(
+                    "graph output '{}' is not produced by any node or input",
+                    vi.name
+                ))
+            })?;
+            budget.take(t.len(), &format!("copying graph output '{}'", vi.name))?;
+            Ok(t.as_ref().clone())
         })
         .collect()
 }
@@ -59,6 +107,7 @@ fn run_node(
     index: usize,
     opset: i64,
     values: &HashMap<&str, Cow<'_, Tensor>>,
+    budget: &mut Budget,
 ) -> Result<Vec<Tensor>, Error> {
     let label = format!("node {index} ({})", node.op_type);
     if !is_default_domain(&node.domain) {
@@ -87,6 +136,9 @@ fn run_node(
             ))),
         })
         .collect::<Result<Vec<&Tensor>, Error>>()?;
+    // No operator here creates more elements than its inputs hold together.
+    let bound = args.iter().fold(0usize, |n, t| n.saturating_add(t.len()));
+    budget.take(bound, &label)?;
     let version = OpVersion::resolve(&node.op_type, opset)
         .map_err(|e| Error::msg(format!("{label} at opset {opset}: {e}")))?;
     let outputs = ops::run(version, &node.attributes, &args)
@@ -106,6 +158,7 @@ fn run_node(
 mod tests {
     use super::*;
     use crate::case::{Graph, ValueInfo};
+    use onnx_conformance::ops::{AttrValue, Attribute};
     use onnx_conformance::DataType;
 
     fn value(name: &str) -> ValueInfo {
@@ -209,5 +262,51 @@ mod tests {
         );
         let e = error(&m, &[tensor(1.0)]);
         assert!(e.contains("node 0 (NoSuchOp) at opset 13: "), "{e}");
+    }
+
+    /// `x0 = a`, then `x{i+1} = Concat(x{i}, x{i}, axis 0)` for `doublings` nodes.
+    fn doubling(doublings: usize) -> Model {
+        let nodes = (0..doublings)
+            .map(|i| {
+                let x = format!("x{i}");
+                let mut n = node("Concat", "", &[&x, &x], &[&format!("x{}", i + 1)]);
+                n.attributes.push(Attribute {
+                    name: "axis".into(),
+                    value: AttrValue::Int(0),
+                });
+                n
+            })
+            .collect();
+        let out = format!("x{doublings}");
+        model(nodes, &["x0"], &[&out])
+    }
+
+    #[test]
+    fn a_run_creating_more_than_its_budget_is_refused_before_allocating() {
+        assert_eq!(run_budget(0), MIN_RUN_ELEMENTS);
+        assert_eq!(run_budget(1 << 30), 1 << 34);
+        assert_eq!(run_budget(usize::MAX), usize::MAX);
+        // 2 fed elements (input and initializer): node i asks for 2^(i+1) more, 2^(i+2) - 2
+        // in all up to it, so nodes 0..=22 fit 2^24 and node 23 does not. 40 doublings would
+        // be 2^40 floats.
+        let m = doubling(40);
+        let e = error(&m, &[tensor(1.0)]);
+        assert!(e.contains("node 23 (Concat) would bring"), "{e}");
+        assert!(e.contains("16 times the 2 elements"), "{e}");
+        assert!(e.contains("refused before allocating"), "{e}");
+        let out = run_graph(&doubling(10), &[tensor(1.0)]).unwrap();
+        assert_eq!(out[0].len(), 1024);
+    }
+
+    #[test]
+    fn copies_of_graph_outputs_count_against_the_budget() {
+        // The doublings created 2^21 - 2 elements, so 14 copies of the 2^20 of x20 fit in
+        // 2^24 and a 15th does not.
+        let mut m = doubling(20);
+        m.graph.outputs = (0..16).map(|_| value("x20")).collect();
+        let e = error(&m, &[tensor(1.0)]);
+        assert!(e.contains("copying graph output 'x20' would bring"), "{e}");
+        m.graph.outputs.truncate(14);
+        assert_eq!(run_graph(&m, &[tensor(1.0)]).unwrap().len(), 14);
     }
 }

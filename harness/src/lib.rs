@@ -1,4 +1,5 @@
 //! Reads ONNX backend node-test cases, runs them against `onnx_conformance`, compares, reports.
+#![forbid(unsafe_code)]
 
 pub mod backend;
 pub mod case;

@@ -1,5 +1,6 @@
 //! Project tasks: `cargo xtask <task> [options]`. This file only picks the task; each task
 //! lives in its own module and parses its own options.
+#![forbid(unsafe_code)]
 
 #[cfg(feature = "full")]
 mod backends;
@@ -7,6 +8,8 @@ mod bench_compare;
 #[cfg(feature = "full")]
 mod coverage;
 mod fetch;
+#[cfg(feature = "full")]
+mod fuzz;
 #[cfg(feature = "full")]
 mod own_cases;
 #[cfg(feature = "full")]
@@ -26,6 +29,8 @@ tasks:
   bench-compare our kernel benchmarks beside onnxruntime, one table (`--help` for options)
   coverage      rewrite the README coverage table and docs/coverage.md (`--check`: only compare)
   fetch-tests   fetch the official ONNX node-test data (see `cargo xtask fetch-tests --help`)
+  fuzz [TARGET] [--seconds N] [--smoke]
+                run the cargo-fuzz targets (nightly; `cargo xtask fuzz --help`)
   own-cases     rewrite our own cases under tests/cases from their generator (`--check`:
                 only compare)
   report [FILE] re-render report.md and report.html from report.json
@@ -52,6 +57,8 @@ fn main() -> ExitCode {
         Some("coverage") => finish(coverage::main(&root, &rest)),
         Some("fetch-tests") => fetch::main(&rest),
         #[cfg(feature = "full")]
+        Some("fuzz") => finish(fuzz::main(&root, &rest)),
+        #[cfg(feature = "full")]
         Some("own-cases") => finish(own_cases::main(&root.join("tests/cases"), &rest)),
         #[cfg(feature = "full")]
         Some("report") => finish(report::main(&rest)),
@@ -71,7 +78,14 @@ fn main() -> ExitCode {
 }
 
 /// The tasks built only with the `full` feature (they need the harness, the kernels or half).
-const FULL_TASKS: &[&str] = &["backends", "coverage", "own-cases", "report", "scoreboard"];
+const FULL_TASKS: &[&str] = &[
+    "backends",
+    "coverage",
+    "fuzz",
+    "own-cases",
+    "report",
+    "scoreboard",
+];
 
 /// `cargo xtask` builds without the `full` feature, so that `fetch-tests` on a fresh clone does
 /// not wait for the kernels to compile. The other tasks run through this: the same command

@@ -132,3 +132,29 @@ fn segments_and_external_data_are_refused() {
     tp.data_location = 7;
     check(tp, "unknown data_location 7");
 }
+
+/// The limit is 2^31 elements per tensor, and up to it a header is only believed as far as its
+/// payload backs it: both are checked before the elements are allocated.
+#[test]
+fn the_element_limit_is_two_to_the_31_and_the_payload_must_back_the_dims() {
+    let e = error_of(&header(DataType::Uint2, &[(1 << 31) + 1]), None);
+    assert!(e.contains("more than 2147483648 elements (2^31)"), "{e}");
+    let e = error_of(&header(DataType::Bool, &[1 << 16, 0, 1 << 16, 2]), None);
+    assert!(e.contains("more than 2147483648 elements"), "{e}");
+    // Exactly 2^31 passes the dims check and is then refused for its 4-byte payload, not
+    // allocated (2^31 COMPLEX128 elements would be 32 GiB).
+    let mut tp = header(DataType::Complex128, &[1 << 31]);
+    tp.double_data = vec![0.0; 2];
+    let e = error_of(&tp, None);
+    assert!(
+        e.contains("double_data holds 2 entries, but 2147483648 COMPLEX128 elements need exactly 4294967296"),
+        "{e}"
+    );
+    let mut tp = header(DataType::String, &[1 << 15, 1 << 16]);
+    tp.string_data = vec![Vec::new(); 3];
+    let e = error_of(&tp, None);
+    assert!(
+        e.contains("declare 2147483648 elements but string_data holds 3"),
+        "{e}"
+    );
+}

@@ -2,6 +2,7 @@
 
 #[cfg(test)]
 mod bad_tensor_tests;
+pub mod bundle;
 #[cfg(test)]
 mod case_tests;
 mod element;
@@ -48,18 +49,27 @@ pub fn load_case(dir: &Path) -> Result<Case, Error> {
 
 /// Reads and converts a `model.onnx`.
 pub fn read_model(path: &Path) -> Result<Model, Error> {
-    let bytes = read_file(path)?;
-    let mp = ModelProto::decode(bytes.as_slice())
-        .map_err(|e| Error::at(path, format!("not a valid ModelProto: {e}")))?;
-    convert_model(mp).map_err(|e| e.in_file(path))
+    model_from_bytes(&read_file(path)?).map_err(|e| e.in_file(path))
+}
+
+/// Decodes and converts the bytes of a `model.onnx`; errors name no file.
+pub fn model_from_bytes(bytes: &[u8]) -> Result<Model, Error> {
+    let mp = ModelProto::decode(bytes)
+        .map_err(|e| Error::msg(format!("not a valid ModelProto: {e}")))?;
+    convert_model(mp)
 }
 
 /// Reads a serialized TensorProto (`input_K.pb`) as a tensor of the declared type.
 pub fn read_tensor(path: &Path, declared: Option<DataType>) -> Result<Tensor, Error> {
-    let bytes = read_file(path)?;
-    let tp = TensorProto::decode(bytes.as_slice())
-        .map_err(|e| Error::at(path, format!("not a valid TensorProto: {e}")))?;
-    decode_tensor(&tp, declared).map_err(|e| e.in_file(path))
+    tensor_from_bytes(&read_file(path)?, declared).map_err(|e| e.in_file(path))
+}
+
+/// Decodes the bytes of a serialized TensorProto as a tensor of the declared type; errors
+/// name no file.
+pub fn tensor_from_bytes(bytes: &[u8], declared: Option<DataType>) -> Result<Tensor, Error> {
+    let tp = TensorProto::decode(bytes)
+        .map_err(|e| Error::msg(format!("not a valid TensorProto: {e}")))?;
+    decode_tensor(&tp, declared)
 }
 
 fn read_file(path: &Path) -> Result<Vec<u8>, Error> {

@@ -1,0 +1,395 @@
+//! `cargo xtask fuzz [TARGET] [--seconds N] [--smoke] [--write-seeds]`: runs the cargo-fuzz
+//! targets of `fuzz/` (nightly), each with its committed seeds and, when the official data is
+//! fetched, seeds made from it. Any finding fails the task. See docs/fuzzing.md.
+
+use harness::read::bundle;
+use sha2::{Digest, Sha256};
+use std::error::Error;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// The targets, in the order they run.
+pub const TARGETS: [&str; 3] = ["trial", "ops", "tensor"];
+
+/// Seconds per target for `--smoke`.
+const SMOKE_SECONDS: u64 = 30;
+
+/// Seconds per target when neither `--seconds` nor `--smoke` is given.
+const DEFAULT_SECONDS: u64 = 300;
+
+/// Committed seeds per target: enough to reach every operator and several types, small
+/// enough to read in a review.
+const COMMITTED_SEEDS: usize = 16;
+
+/// Largest file taken as a committed seed.
+const MAX_COMMITTED_SEED_BYTES: usize = 1000;
+
+const USAGE: &str = "usage: cargo xtask fuzz [TARGET] [--seconds N] [--smoke] [--write-seeds]
+
+  TARGET         one of trial, ops, tensor (default: all three, one after another)
+  --seconds N    fuzz each target for N seconds (default 300)
+  --smoke        fuzz each target for 30 seconds; for CI-like checks
+  --write-seeds  rewrite the committed seeds under fuzz/seeds from the official data
+
+Needs the nightly toolchain and cargo-fuzz. Any finding (crash, panic, timeout, memory limit)
+fails the task; the input that caused it is under fuzz/artifacts/TARGET.";
+
+/// What the command line asks for.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The targets to run, in order.
+    pub targets: Vec<&'static str>,
+    /// Seconds per target.
+    pub seconds: u64,
+    /// Rewrite the committed seeds instead of fuzzing.
+    pub write_seeds: bool,
+}
+
+/// Parses the arguments after `fuzz`.
+pub fn parse(args: &[String]) -> Result<Options, String> {
+    let mut target = None;
+    let (mut seconds, mut smoke, mut write_seeds) = (None, false, false);
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--smoke" => smoke = true,
+            "--write-seeds" => write_seeds = true,
+            "--seconds" => {
+                let value = it.next().ok_or("--seconds needs a number")?;
+                let n: u64 =
+                    value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                        format!("--seconds {value:?}: use a whole number above 0")
+                    })?;
+                seconds = Some(n);
+            }
+            "-h" | "--help" => return Err(USAGE.into()),
+            name if !name.starts_with('-') && target.is_none() => {
+                let known = TARGETS.iter().find(|&&t| t == name).ok_or_else(|| {
+                    format!("unknown fuzz target {name:?}; the targets are {TARGETS:?}")
+                })?;
+                target = Some(*known);
+            }
+            other => return Err(format!("unexpected argument {other:?}\n\n{USAGE}")),
+        }
+    }
+    if smoke && seconds.is_some() {
+        return Err("--smoke runs 30 seconds per target; leave out --seconds".into());
+    }
+    Ok(Options {
+        targets: target.map_or_else(|| TARGETS.to_vec(), |t| vec![t]),
+        seconds: seconds.unwrap_or(if smoke {
+            SMOKE_SECONDS
+        } else {
+            DEFAULT_SECONDS
+        }),
+        write_seeds,
+    })
+}
+
+/// Runs the task with the arguments after `fuzz`.
+pub fn main(root: &Path, args: &[String]) -> Result<(), Box<dyn Error>> {
+    let options = parse(args)?;
+    if options.write_seeds {
+        return write_committed_seeds(root);
+    }
+    check_tools(&|cmd: &[&str]| probe(root, cmd))?;
+    let mut findings = Vec::new();
+    for target in &options.targets {
+        let stats = run_target(root, target, options.seconds)?;
+        eprintln!("fuzz {target}: {stats}");
+        if !stats.clean {
+            findings.push(format!(
+                "{target}: see {}",
+                root.join("fuzz/artifacts").join(target).display()
+            ));
+        }
+    }
+    if findings.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("findings in {}", findings.join("; ")).into())
+    }
+}
+
+/// Whether `cargo <args>` runs and exits 0 in `root`.
+fn probe(root: &Path, args: &[&str]) -> bool {
+    Command::new("cargo")
+        .args(args)
+        .current_dir(root)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Fails, saying how to install it, if the nightly toolchain or cargo-fuzz is missing.
+/// `runs(args)` says whether `cargo <args>` succeeds.
+pub fn check_tools(runs: &dyn Fn(&[&str]) -> bool) -> Result<(), String> {
+    if !runs(&["+nightly", "--version"]) {
+        return Err(
+            "the nightly toolchain is missing; fuzzing needs it. Install it with \
+                    `rustup toolchain install nightly`"
+                .into(),
+        );
+    }
+    if !runs(&["+nightly", "fuzz", "--version"]) {
+        return Err(
+            "cargo-fuzz is missing. Install it with `cargo install --locked cargo-fuzz`".into(),
+        );
+    }
+    Ok(())
+}
+
+/// What libFuzzer said at the end of one run.
+#[derive(Debug, Default)]
+pub struct Stats {
+    /// No finding, and libFuzzer exited normally.
+    pub clean: bool,
+    /// `stat::number_of_executed_units`.
+    pub execs: Option<u64>,
+    /// The last `cov:` figure (coverage points reached).
+    pub cov: Option<u64>,
+    /// The last `ft:` figure (features).
+    pub features: Option<u64>,
+    /// Corpus entries at the end.
+    pub corpus: Option<u64>,
+    /// Seconds libFuzzer says it fuzzed.
+    pub seconds: Option<u64>,
+}
+
+impl std::fmt::Display for Stats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = |v: Option<u64>| v.map_or_else(|| "?".to_string(), |v| v.to_string());
+        write!(
+            f,
+            "{} in {} s: {} execs, cov {}, ft {}, corpus {}",
+            if self.clean { "clean" } else { "FINDING" },
+            n(self.seconds),
+            n(self.execs),
+            n(self.cov),
+            n(self.features),
+            n(self.corpus)
+        )
+    }
+}
+
+impl Stats {
+    /// Takes what a line of libFuzzer's output tells.
+    pub fn read_line(&mut self, line: &str) {
+        if let Some(v) = line.strip_prefix("stat::number_of_executed_units:") {
+            self.execs = v.trim().parse().ok();
+        }
+        // "Done 178200 runs in 61 second(s)": the fuzzing time, without the build.
+        if let Some(rest) = line.strip_prefix("Done ") {
+            if let Some(s) = rest.split(" in ").nth(1) {
+                self.seconds = s.split_whitespace().next().and_then(|n| n.parse().ok());
+            }
+        }
+        let mut words = line.split_whitespace();
+        while let Some(w) = words.next() {
+            let slot = match w {
+                "cov:" => &mut self.cov,
+                "ft:" => &mut self.features,
+                "corp:" => &mut self.corpus,
+                _ => continue,
+            };
+            if let Some(v) = words.next().and_then(|v| v.split('/').next()?.parse().ok()) {
+                *slot = Some(v);
+            }
+        }
+    }
+}
+
+/// Fuzzes `target` for `seconds`, echoing libFuzzer's output and collecting its figures.
+fn run_target(root: &Path, target: &str, seconds: u64) -> Result<Stats, Box<dyn Error>> {
+    let fuzz = root.join("fuzz");
+    let corpus = fuzz.join("corpus").join(target);
+    std::fs::create_dir_all(&corpus)?;
+    if std::fs::read_dir(&corpus)?.next().is_none() {
+        let n = write_official_seeds(root, target, &corpus, usize::MAX, usize::MAX)?;
+        eprintln!("fuzz {target}: seeded {n} inputs from the official data");
+    }
+    let seeds = fuzz.join("seeds").join(target);
+    std::fs::create_dir_all(&seeds)?;
+    let mut child = Command::new("cargo")
+        .args(["+nightly", "fuzz", "run", "--debug-assertions", target])
+        .arg(&corpus)
+        .arg(&seeds)
+        .args([
+            "--",
+            &format!("-max_total_time={seconds}"),
+            "-timeout=10",
+            "-rss_limit_mb=2048",
+            "-print_final_stats=1",
+        ])
+        .current_dir(root)
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let mut stats = Stats::default();
+    if let Some(err) = child.stderr.take() {
+        for line in BufReader::new(err).lines() {
+            let line = line?;
+            eprintln!("{line}");
+            stats.read_line(&line);
+        }
+    }
+    stats.clean = child.wait()?.success();
+    Ok(stats)
+}
+
+/// Writes seeds for `target` made from the official data into `dir`, each named by its hash:
+/// at most `limit` of them, none larger than `max_bytes`, spread evenly over the releases and
+/// cases. Returns how many it wrote.
+fn write_official_seeds(
+    root: &Path,
+    target: &str,
+    dir: &Path,
+    limit: usize,
+    max_bytes: usize,
+) -> Result<usize, Box<dyn Error>> {
+    let cases = walkdir::WalkDir::new(root.join("onnx-backend-data"))
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name() == "model.onnx")
+        .filter_map(|e| Some(e.path().parent()?.to_path_buf()));
+    let mut seeds = std::collections::BTreeMap::new();
+    for case in cases {
+        let case_name = case
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        for seed in seeds_of(target, &case)? {
+            if seed.len() <= max_bytes {
+                let name = hex(&Sha256::digest(&seed)[..8]);
+                let order = (case_name.clone(), seeds.len());
+                seeds.entry(name).or_insert((order, seed));
+            }
+        }
+    }
+    // By case name, so that every k-th takes from each operator and type pair alike.
+    let mut found: Vec<((String, usize), String, Vec<u8>)> = seeds
+        .into_iter()
+        .map(|(name, (key, seed))| (key, name, seed))
+        .collect();
+    found.sort();
+    let step = found.len().div_ceil(limit.max(1)).max(1);
+    let mut written = 0;
+    for (_, name, seed) in found.into_iter().step_by(step).take(limit) {
+        std::fs::write(dir.join(name), seed)?;
+        written += 1;
+    }
+    Ok(written)
+}
+
+/// The seeds one official case gives `target`: the whole case for `trial`, each tensor file
+/// (with a header byte leaving the type to the file) for `tensor`, none for `ops`, whose
+/// input is a structure no file maps to.
+fn seeds_of(target: &str, case: &Path) -> Result<Vec<Vec<u8>>, Box<dyn Error>> {
+    let files = bundle::read_case(case)?;
+    Ok(match target {
+        "trial" => bundle::join(&files).into_iter().collect(),
+        "tensor" => files
+            .inputs
+            .iter()
+            .chain(&files.outputs)
+            .map(|f| [&[0u8][..], f].concat())
+            .collect(),
+        _ => Vec::new(),
+    })
+}
+
+/// Rewrites `fuzz/seeds/<target>` with a few small seeds from the official data.
+fn write_committed_seeds(root: &Path) -> Result<(), Box<dyn Error>> {
+    for target in TARGETS {
+        let dir = root.join("fuzz/seeds").join(target);
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir)?;
+        let n = write_official_seeds(
+            root,
+            target,
+            &dir,
+            COMMITTED_SEEDS,
+            MAX_COMMITTED_SEED_BYTES,
+        )?;
+        eprintln!("wrote {n} seeds under {}", dir.display());
+    }
+    Ok(())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn arguments_pick_targets_and_duration() {
+        let all = parse(&[]).unwrap();
+        assert_eq!(
+            (all.targets, all.seconds),
+            (TARGETS.to_vec(), DEFAULT_SECONDS)
+        );
+        let smoke = parse(&args(&["--smoke"])).unwrap();
+        assert_eq!((smoke.targets.len(), smoke.seconds), (3, 30));
+        let one = parse(&args(&["ops", "--seconds", "1800"])).unwrap();
+        assert_eq!((one.targets, one.seconds), (vec!["ops"], 1800));
+        let one = parse(&args(&["--smoke", "tensor"])).unwrap();
+        assert_eq!((one.targets, one.seconds), (vec!["tensor"], 30));
+        assert!(parse(&args(&["--write-seeds"])).unwrap().write_seeds);
+    }
+
+    #[test]
+    fn bad_arguments_say_what_is_wrong() {
+        let err = |list: &[&str]| parse(&args(list)).unwrap_err();
+        assert!(err(&["nope"]).contains("unknown fuzz target \"nope\""));
+        assert!(err(&["--seconds"]).contains("needs a number"));
+        assert!(err(&["--seconds", "0"]).contains("above 0"));
+        assert!(err(&["--seconds", "x"]).contains("whole number"));
+        assert!(err(&["--smoke", "--seconds", "5"]).contains("leave out --seconds"));
+        assert!(err(&["ops", "tensor"]).contains("unexpected argument \"tensor\""));
+        assert!(err(&["--fast"]).contains("unexpected argument"));
+        assert!(err(&["--help"]).starts_with("usage: cargo xtask fuzz"));
+    }
+
+    #[test]
+    fn missing_tools_are_named_with_how_to_install_them() {
+        let no_nightly = check_tools(&|_| false).unwrap_err();
+        assert!(
+            no_nightly.contains("nightly toolchain is missing"),
+            "{no_nightly}"
+        );
+        assert!(no_nightly.contains("rustup toolchain install nightly"));
+        let no_fuzz = check_tools(&|cmd| !cmd.contains(&"fuzz")).unwrap_err();
+        assert!(no_fuzz.contains("cargo-fuzz is missing"), "{no_fuzz}");
+        assert!(no_fuzz.contains("cargo install --locked cargo-fuzz"));
+        assert_eq!(check_tools(&|_| true), Ok(()));
+    }
+
+    #[test]
+    fn libfuzzer_figures_are_read_from_its_output() {
+        let mut stats = Stats::default();
+        for line in [
+            "#2 INITED cov: 10 ft: 12 corp: 1/1b exec/s: 0 rss: 30Mb",
+            "#1048576 pulse  cov: 2315 ft: 9000 corp: 812/96Kb lim: 4096 exec/s: 3495",
+            "Done 1234567 runs in 1801 second(s)",
+            "stat::number_of_executed_units: 1234567",
+            "stat::peak_rss_mb: 80",
+        ] {
+            stats.read_line(line);
+        }
+        assert_eq!(
+            (stats.execs, stats.cov, stats.features, stats.corpus),
+            (Some(1234567), Some(2315), Some(9000), Some(812))
+        );
+        assert_eq!(stats.seconds, Some(1801));
+    }
+}
