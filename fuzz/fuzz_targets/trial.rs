@@ -71,9 +71,11 @@ fuzz_target!(|data: &[u8]| {
             "a failure needs a message, and only a failure"
         );
         let report = Report {
-            format: 1,
+            format: report::FORMAT,
             strict,
             data: root.display().to_string(),
+            run: None,
+            backend: rec.backend.clone(),
             trials: vec![rec],
         };
         let json = serde_json::to_string(&report).expect("a report serialises");
