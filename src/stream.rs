@@ -86,41 +86,52 @@ no_padding!(
     Complex128 = 2 * 8,
 );
 
-/// Appends `src` with 16-byte non-temporal stores (SSE2, part of the x86-64 baseline); the
-/// unaligned head and the tail are copied normally. The caller fences (see [`fence`]).
-#[cfg(target_arch = "x86_64")]
+/// Appends `src` with non-temporal stores (see [`stream_into`]). The caller fences (see
+/// [`fence`]).
 pub(crate) fn append_streaming<T: NoPadding>(out: &mut Vec<T>, src: &[T]) {
-    use std::arch::x86_64::{__m128i, _mm_loadu_si128};
     out.reserve(src.len());
-    let (len, count, bytes) = (out.len(), src.len(), std::mem::size_of_val(src));
-    // SAFETY: `reserve` made room for `count` more elements after `len`, so the destination
-    // bytes are allocated, and they cannot overlap `src`, which is borrowed immutably. `T` is
-    // `NoPadding`: every byte read is initialised and a bitwise copy is exactly a clone.
-    // Streaming stores only go to 16-byte-aligned addresses (`head` aligns them; if `align_offset` gives up, `head` covers
-    // everything). All `bytes` bytes are written before `set_len`; this thread sees its own
+    let len = out.len();
+    stream_into(&mut out.spare_capacity_mut()[..src.len()], src);
+    // SAFETY: `reserve` made room for `src.len()` more elements, and `stream_into` initialised
+    // all of them.
+    unsafe { out.set_len(len + src.len()) }
+}
+
+/// Initialises `dst` with a copy of `src` (the shorter length) by 16-byte non-temporal stores
+/// (SSE2, part of the x86-64 baseline); the unaligned head and the tail are copied normally.
+/// The thread that streamed fences (see [`fence`]) before the output is shared.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn stream_into<T: NoPadding>(dst: &mut [std::mem::MaybeUninit<T>], src: &[T]) {
+    use std::arch::x86_64::{__m128i, _mm_loadu_si128};
+    let count = dst.len().min(src.len());
+    let bytes = count * std::mem::size_of::<T>();
+    // SAFETY: both ranges hold `count` elements, `bytes` bytes, and cannot overlap (one is
+    // borrowed mutably, the other immutably). `T` is `NoPadding`: every byte read is
+    // initialised and a bitwise copy is exactly a clone, and writing bytes into `MaybeUninit`
+    // is always allowed. Streaming stores only go to 16-byte-aligned addresses (`head` aligns
+    // them; if `align_offset` gives up, `head` covers everything). This thread sees its own
     // streaming stores in program order, and the caller's `fence` publishes them to others.
     unsafe {
-        let dst = out.as_mut_ptr().add(len).cast::<u8>();
+        let to = dst.as_mut_ptr().cast::<u8>();
         let from = src.as_ptr().cast::<u8>();
-        let head = dst.align_offset(16).min(bytes);
-        std::ptr::copy_nonoverlapping(from, dst, head);
+        let head = to.align_offset(16).min(bytes);
+        std::ptr::copy_nonoverlapping(from, to, head);
         let mut i = head;
         // A whole cache line per iteration: one 16-byte store per loop trip left the loop
         // bound by its own instructions at about 20 GB/s.
         while i + 64 <= bytes {
             for k in [0, 16, 32, 48] {
                 let chunk = _mm_loadu_si128(from.add(i + k).cast::<__m128i>());
-                store_16(dst.add(i + k).cast::<__m128i>(), chunk);
+                store_16(to.add(i + k).cast::<__m128i>(), chunk);
             }
             i += 64;
         }
         while i + 16 <= bytes {
             let chunk = _mm_loadu_si128(from.add(i).cast::<__m128i>());
-            store_16(dst.add(i).cast::<__m128i>(), chunk);
+            store_16(to.add(i).cast::<__m128i>(), chunk);
             i += 16;
         }
-        std::ptr::copy_nonoverlapping(from.add(i), dst.add(i), bytes - i);
-        out.set_len(len + count);
+        std::ptr::copy_nonoverlapping(from.add(i), to.add(i), bytes - i);
     }
 }
 
@@ -146,8 +157,9 @@ unsafe fn store_16(dst: *mut std::arch::x86_64::__m128i, value: std::arch::x86_6
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-pub(crate) fn append_streaming<T: NoPadding>(out: &mut Vec<T>, src: &[T]) {
-    out.extend_from_slice(src);
+pub(crate) fn stream_into<T: NoPadding>(dst: &mut [std::mem::MaybeUninit<T>], src: &[T]) {
+    let n = dst.len().min(src.len());
+    dst[..n].write_copy_of_slice(&src[..n]);
 }
 
 #[cfg(test)]
