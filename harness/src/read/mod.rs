@@ -16,6 +16,7 @@ mod tensor_proto;
 #[cfg(test)]
 mod tensor_tests;
 
+pub(crate) use element::ToCode;
 pub use model::{convert_model, is_default_domain};
 pub use tensor_proto::{decode_tensor, element_type, MAX_ELEMENTS};
 

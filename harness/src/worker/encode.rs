@@ -4,64 +4,10 @@
 
 use crate::error::Error;
 use crate::proto::TensorProto;
-use half::{bf16, f16};
-use onnx_conformance::formats::{
-    Complex128, Complex64, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
-};
+use crate::read::ToCode;
 use onnx_conformance::{with_storage, Storage, Tensor};
 use prost::Message;
 use std::path::Path;
-
-/// An element as the unsigned integer of its bit width that `raw_data` stores.
-trait ToCode {
-    /// The element's bits; `None` for strings, which have no fixed width.
-    fn to_code(&self) -> Option<u128>;
-}
-
-macro_rules! to_code {
-    ($($ty:ty => |$v:ident| $e:expr;)*) => {$(
-        impl ToCode for $ty {
-            fn to_code(&self) -> Option<u128> {
-                let $v = *self;
-                Some($e)
-            }
-        }
-    )*};
-}
-
-to_code! {
-    f32 => |v| v.to_bits().into();
-    f64 => |v| v.to_bits().into();
-    f16 => |v| v.to_bits().into();
-    bf16 => |v| v.to_bits().into();
-    u8 => |v| v.into();
-    u16 => |v| v.into();
-    u32 => |v| v.into();
-    u64 => |v| v.into();
-    i8 => |v| (v as u8).into();
-    i16 => |v| (v as u16).into();
-    i32 => |v| (v as u32).into();
-    i64 => |v| (v as u64).into();
-    bool => |v| v.into();
-    F8E4M3FN => |v| v.to_bits().into();
-    F8E4M3FNUZ => |v| v.to_bits().into();
-    F8E5M2 => |v| v.to_bits().into();
-    F8E5M2FNUZ => |v| v.to_bits().into();
-    F8E8M0 => |v| v.to_bits().into();
-    F4E2M1 => |v| v.to_bits().into();
-    U4 => |v| v.to_bits().into();
-    I4 => |v| v.to_bits().into();
-    U2 => |v| v.to_bits().into();
-    I2 => |v| v.to_bits().into();
-    Complex64 => |v| u128::from(v.re.to_bits()) | u128::from(v.im.to_bits()) << 32;
-    Complex128 => |v| u128::from(v.re.to_bits()) | u128::from(v.im.to_bits()) << 64;
-}
-
-impl ToCode for String {
-    fn to_code(&self) -> Option<u128> {
-        None
-    }
-}
 
 /// Little-endian bytes of `codes` at `bits` bits each; below a byte, the even (lower) index
 /// takes the low bits, as ONNX packs INT4, FLOAT4E2M1 and INT2.
