@@ -2,7 +2,7 @@
 //! mantissas at, beside and between every rounding position, random bits, all NaN kinds; at
 //! every SIMD level the CPU has (hardware conversions included) and split over threads.
 
-use super::super::exact::{CastRules, Generation, RoundMode};
+use super::super::exact::CastRules;
 use super::super::{cast_float, FloatFormat, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
 use super::super::{I4, U4};
 use super::*;
@@ -27,21 +27,6 @@ fn compare_all(what: &str, inputs: &[u64], want: &[u64], fast: impl Fn(&Exec) ->
     for exec in execs() {
         compare(&format!("{what} {exec:?}"), inputs, &fast(&exec), want);
     }
-}
-
-/// Every combination of the rules that matter to these paths.
-fn all_rules() -> Vec<CastRules> {
-    let mut v = Vec::new();
-    for saturate in [true, false] {
-        for generation in [Generation::Before24, Generation::From24] {
-            v.push(CastRules {
-                saturate,
-                round_mode: RoundMode::Up,
-                generation,
-            });
-        }
-    }
-    v
 }
 
 /// Collects mismatches and fails with the first few, in hex.

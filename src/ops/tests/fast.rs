@@ -3,7 +3,8 @@
 //! cover every 8- and 16-bit code and the rounding boundaries of f32 and f64.
 
 use crate::dtype::{DataType, Storage};
-use crate::formats::{CastRules, Generation, RoundMode};
+use crate::formats::fast::all_rules;
+use crate::formats::CastRules;
 use crate::formats::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, I4, U4};
 use crate::ops::{cast::generic, fast, OpKind, OpVersion};
 use crate::tuning::{Exec, SimdLevel};
@@ -114,21 +115,6 @@ fn execs() -> Vec<Exec> {
             threads,
             min_per_thread: 4096,
         });
-    }
-    v
-}
-
-/// Every rule combination that matters to the fast paths.
-fn all_rules() -> Vec<CastRules> {
-    let mut v = Vec::new();
-    for saturate in [true, false] {
-        for generation in [Generation::Before24, Generation::From24] {
-            v.push(CastRules {
-                saturate,
-                round_mode: RoundMode::Up,
-                generation,
-            });
-        }
     }
     v
 }
