@@ -8,7 +8,8 @@ mod workers;
 
 pub use native::Native;
 pub use select::{
-    python_venv, select, tract_worker, Selected, BACKEND_VAR, KNOWN_VAR, PYTHON_VAR, TIMEOUT_VAR,
+    python_venv, report_subdir, select, tract_worker, Selected, BACKEND_VAR, KNOWN_VAR, PYTHON_VAR,
+    TIMEOUT_VAR,
 };
 pub use workers::WorkerPool;
 

@@ -34,6 +34,15 @@ pub struct Selected {
     pub report_subdir: String,
 }
 
+/// Where a backend's reports go, below `target/onnx-conformance`: nothing for native,
+/// `backend-<name>` for the others, `backend-worker` for every `worker:` command.
+pub fn report_subdir(name: &str) -> String {
+    match name {
+        "native" => String::new(),
+        _ => format!("backend-{}", name.split(':').next().unwrap_or(name)),
+    }
+}
+
 /// The venv the Python workers run in, made by `cargo xtask backends setup`.
 pub fn python_venv(target: &Path) -> PathBuf {
     target.join("backends").join("venv")
@@ -80,7 +89,7 @@ pub fn select(
                 .join(format!("{n}.json")),
         )
     };
-    let subdir = format!("backend-{}", name.split(':').next().unwrap_or("worker"));
+    let subdir = report_subdir(&name);
     let pool = |spec: WorkerSpec| -> Result<BackendHandle, String> {
         Ok(BackendHandle(Arc::new(WorkerPool::start(
             &name,
@@ -103,7 +112,7 @@ pub fn select(
             known_failures: env(KNOWN_VAR)
                 .filter(|v| !v.is_empty())
                 .map(|v| workspace.join(PathBuf::from(v))),
-            report_subdir: "backend-worker".into(),
+            report_subdir: subdir,
         });
     }
     if let Some((_, script)) = PYTHON_WORKERS.iter().find(|(n, _)| *n == name) {

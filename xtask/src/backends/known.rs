@@ -61,7 +61,7 @@ pub fn run(root: &Path, target: &Path, args: &[String]) -> Result<(), Box<dyn Er
 }
 
 fn default_report(target: &Path, name: &str) -> PathBuf {
-    let sub = format!("backend-{}", name.split(':').next().unwrap_or(name));
+    let sub = harness::backend::report_subdir(name);
     target
         .join("onnx-conformance")
         .join(sub)

@@ -122,11 +122,7 @@ pub fn main(root: &Path, args: &[String]) -> Result<(), Box<dyn Error>> {
 
 /// Runs the official trials on backend `name` and returns its records.
 fn run_backend(root: &Path, target: &Path, name: &str) -> Result<BackendRun, Box<dyn Error>> {
-    let sub = if name == "native" {
-        String::new()
-    } else {
-        format!("backend-{}", name.split(':').next().unwrap_or(name))
-    };
+    let sub = harness::backend::report_subdir(name);
     let report_path: PathBuf = target
         .join("onnx-conformance")
         .join(sub)
