@@ -4,7 +4,6 @@
 //!
 //! Conversions go through [`Exact`], an exact value, so that every cast rounds once.
 
-pub mod coverage;
 mod e8m0;
 mod exact;
 pub(crate) mod fast;

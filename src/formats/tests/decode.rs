@@ -5,7 +5,7 @@ use super::{bf16, f16, FloatFormat};
 use super::{rules, Bits, Checked, Failures};
 use super::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0};
 use crate::dtype::DataType;
-use crate::formats::coverage::DECODE_EVERY_CODE;
+use super::sweeps::DECODE_EVERY_CODE;
 use crate::formats::{I2, I4, U2, U4};
 
 /// The targets `check_code` decodes into.

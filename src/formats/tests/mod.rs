@@ -5,10 +5,10 @@ mod integers;
 mod midpoints;
 mod reference;
 mod sweep;
+mod sweeps;
 mod vectors;
 mod vectors_narrow;
 
-use super::coverage::Sweep;
 use super::{
     cast_float, CastRules, Exact, FloatFormat, Generation, RoundMode, F4E2M1, F8E4M3FN, F8E4M3FNUZ,
     F8E5M2, F8E5M2FNUZ, F8E8M0,
@@ -17,6 +17,7 @@ use crate::dtype::DataType;
 use half::{bf16, f16};
 use reference::RefFormat;
 use std::collections::BTreeSet;
+use sweeps::Sweep;
 
 /// Rules with the given saturate flag and generation, rounding `up`.
 fn rules(saturate: bool, from24: bool) -> CastRules {

@@ -5,15 +5,17 @@
 
 mod measure;
 mod render;
+#[path = "../../../src/formats/tests/sweeps.rs"]
+mod sweeps;
 
 use measure::{Pair, VersionCoverage};
-use onnx_conformance::formats::coverage::sweeps_covering;
 use onnx_conformance::formats::Generation;
 use onnx_conformance::ops::{OpKind, VERSIONS};
 use onnx_conformance::DataType;
 use std::collections::BTreeSet;
 use std::error::Error;
 use std::path::{Path, PathBuf};
+use sweeps::sweeps_covering;
 
 const START: &str = "<!-- coverage:start -->";
 const END: &str = "<!-- coverage:end -->";

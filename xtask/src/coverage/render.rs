@@ -2,8 +2,8 @@
 //! `docs/coverage.md` (a source × target matrix per version).
 
 use super::measure::{Pair, VersionCoverage};
+use super::sweeps::SWEEPS;
 use super::{pair_name, ABBREVIATIONS};
-use onnx_conformance::formats::coverage::SWEEPS;
 use onnx_conformance::formats::Generation;
 use onnx_conformance::ops::version::{AttrDefault, AttrKind, AttrSpec};
 use onnx_conformance::ops::OpKind;

@@ -1,8 +1,7 @@
 //! The type pairs the format tests check exhaustively, in one list: the tests assert that they
 //! check exactly these pairs, and `cargo xtask coverage` reads the list for its tables.
 
-use super::Generation;
-use crate::dtype::DataType;
+use super::{DataType, Generation};
 use DataType::*;
 
 /// One exhaustive sweep: every source type converted into every target type, for the values
