@@ -138,7 +138,7 @@ impl Failures {
 }
 
 /// The (source, target) pairs a sweep checked, to hold against its entry in the shared list
-/// [`super::coverage`] (so that the list cannot claim more, or less, than the tests check).
+/// [`sweeps`] (so that the list cannot claim more, or less, than the tests check).
 #[derive(Default)]
 struct Checked(BTreeSet<(DataType, DataType)>);
 
@@ -182,4 +182,30 @@ fn check<S: Bits, T: Bits>(what: &str, r: &CastRules, inputs: &[S], expected: &[
         diff.len(),
         diff.join(", ")
     );
+}
+
+/// Each listed sweep names a `#[test]` that still exists and holds its pairs against a list
+/// entry: a renamed or deleted sweep test would otherwise keep its row in the coverage tables.
+#[test]
+fn every_listed_sweep_names_a_test_that_asserts_it() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/formats/tests");
+    let mut seen = BTreeSet::new();
+    for sweep in sweeps::SWEEPS {
+        let t = sweep.test;
+        assert!(seen.insert(t), "{t}: listed twice");
+        let (file, name) = t
+            .split_once(": ")
+            .unwrap_or_else(|| panic!("{t}: not `file.rs: function`"));
+        let text = std::fs::read_to_string(dir.join(file))
+            .unwrap_or_else(|e| panic!("{t}: cannot read {file}: {e}"));
+        let body = text
+            .split_once(&format!("#[test]\nfn {name}() {{\n"))
+            .and_then(|(_, rest)| rest.split_once("\n}\n"))
+            .map(|(body, _)| body)
+            .unwrap_or_else(|| panic!("{t}: no `#[test] fn {name}()` in {file}"));
+        assert!(
+            body.contains(".assert_is(&"),
+            "{t}: the test does not assert its pairs against the list"
+        );
+    }
 }

@@ -1,5 +1,8 @@
-//! The type pairs the format tests check exhaustively, in one list: the tests assert that they
-//! check exactly these pairs, and `cargo xtask coverage` reads the list for its tables.
+//! The type pairs the format tests check exhaustively, in one list. Each sweep's test asserts
+//! that it checks exactly its pairs, and `every_listed_sweep_names_a_test_that_asserts_it`
+//! that each listed test exists. Test-only in the kernel crate; `cargo xtask coverage`
+//! compiles this same file (`#[path]`) for its tables, so it names only what the including
+//! module brings into scope: `DataType` and `Generation`.
 
 use super::{DataType, Generation};
 use DataType::*;
@@ -8,7 +11,7 @@ use DataType::*;
 /// `what` describes, against the slow reference in the format tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sweep {
-    /// The test that runs the sweep, under `src/formats/tests/`.
+    /// The test that runs the sweep: `file.rs: function`, the file under `src/formats/tests/`.
     pub test: &'static str,
     /// What is swept, for documentation tables.
     pub what: &'static str,
@@ -26,13 +29,6 @@ impl Sweep {
         self.sources
             .iter()
             .flat_map(move |&s| self.targets.iter().map(move |&t| (s, t)))
-    }
-
-    /// Whether the sweep checks `source` into `target` under `generation`.
-    pub fn covers(&self, source: DataType, target: DataType, generation: Generation) -> bool {
-        self.sources.contains(&source)
-            && self.targets.contains(&target)
-            && self.generations.contains(&generation)
     }
 }
 
@@ -122,14 +118,3 @@ pub const SWEEPS: &[Sweep] = &[
     MIDPOINTS,
     E8M0_BOUNDARIES,
 ];
-
-/// The sweeps that check `source` into `target` under `generation`.
-pub fn sweeps_covering(
-    source: DataType,
-    target: DataType,
-    generation: Generation,
-) -> impl Iterator<Item = &'static Sweep> {
-    SWEEPS
-        .iter()
-        .filter(move |s| s.covers(source, target, generation))
-}

@@ -56,7 +56,7 @@ const LEGEND: &str = "
   `tests/cases`; in parentheses the number of trials.
 - **exhaustive tests**: pairs that a sweep of the format tests checks against the slow
   reference for every source value, every code, or every rounding boundary of the target, on
-  the version's side of the version-24 switch. The list of sweeps (`src/formats/coverage.rs`)
+  the version's side of the version-24 switch. The list of sweeps (`src/formats/tests/sweeps.rs`)
   is the one the tests assert they run. Concat has property tests, no sweeps.
 - Per-pair matrices: [`docs/coverage.md`](docs/coverage.md). Refresh both after a full
   conformance run with `cargo xtask coverage`; `cargo xtask coverage --check` fails if either
@@ -171,7 +171,7 @@ pub fn details(coverage: &[VersionCoverage]) -> String {
         let _ = writeln!(out, "| {a} | {t} |");
     }
     out.push_str(
-        "\n## Exhaustive sweeps\n\n`src/formats/coverage.rs`; each sweep's test asserts that \
+        "\n## Exhaustive sweeps\n\n`src/formats/tests/sweeps.rs`; each sweep's test asserts that \
          it checks exactly these pairs.\n\n| test | what | sources | targets | versions |\n|---|---|---|---|---|\n",
     );
     for s in SWEEPS {
