@@ -1,7 +1,7 @@
 //! The `FloatFormat` trait and its implementations for every floating format but E8M0.
 
+use super::codec::{self, Layout};
 use super::exact::{CastRules, Exact, Generation};
-use super::round::{self, Layout};
 use super::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
 use half::{bf16, f16};
 
@@ -47,15 +47,15 @@ macro_rules! laid {
 }
 
 laid! {
-    f64 => round::F64, u64;
-    f32 => round::F32, u32;
-    f16 => round::F16, u16;
-    bf16 => round::BF16, u16;
-    F8E4M3FN => round::E4M3FN, u8;
-    F8E4M3FNUZ => round::E4M3FNUZ, u8;
-    F8E5M2 => round::E5M2, u8;
-    F8E5M2FNUZ => round::E5M2FNUZ, u8;
-    F4E2M1 => round::E2M1, u8;
+    f64 => codec::F64, u64;
+    f32 => codec::F32, u32;
+    f16 => codec::F16, u16;
+    bf16 => codec::BF16, u16;
+    F8E4M3FN => codec::E4M3FN, u8;
+    F8E4M3FNUZ => codec::E4M3FNUZ, u8;
+    F8E5M2 => codec::E5M2, u8;
+    F8E5M2FNUZ => codec::E5M2FNUZ, u8;
+    F4E2M1 => codec::E2M1, u8;
 }
 
 /// Implements `FloatFormat` straight from the table row.

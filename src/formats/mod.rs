@@ -4,11 +4,11 @@
 //!
 //! Conversions go through [`Exact`], an exact value, so that every cast rounds once.
 
+mod codec;
 mod e8m0;
 mod exact;
 pub(crate) mod fast;
 mod float;
-mod round;
 mod subbyte_int;
 #[cfg(test)]
 mod tests;

@@ -1,9 +1,9 @@
 //! Branch-free element conversions on bit patterns: the narrow float encoder (one rounding,
 //! specials taken from the exact path), f16 widening, NaN canonicalisation, float to int4.
 
+use super::super::codec::Specials;
 use super::super::exact::{CastRules, Exact};
 use super::super::float::Laid;
-use super::super::round::Specials;
 use super::super::FloatFormat;
 
 /// A float format the narrow encoder can target: its table row and its code come from
