@@ -1,5 +1,5 @@
-//! One decoder and one rounding encoder for every sign/exponent/mantissa format, driven by a
-//! format table (spec §3.1, §3.3, §3.4).
+//! The codec of every sign/exponent/mantissa format: the format table (one [`FormatRow`] per
+//! format), one decoder and one rounding encoder driven by it (spec §3.1, §3.3, §3.4).
 
 use super::exact::{shr_half_even, CastRules, Exact, Generation};
 
@@ -19,9 +19,9 @@ pub(crate) enum Specials {
     Float4,
 }
 
-/// A format's shape: field widths, bias, largest finite value and special codes.
+/// A row of the format table: field widths, bias, largest finite value and special codes.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Layout {
+pub(crate) struct FormatRow {
     /// Exponent field width E.
     pub exp_bits: u32,
     /// Mantissa field width M (hidden bit not counted).
@@ -36,16 +36,16 @@ pub(crate) struct Layout {
     pub specials: Specials,
 }
 
-/// Builds a table row; `rmax` defaults to all mantissa bits set (IEEE-like formats).
-const fn layout(
+/// Builds a table row (a `const fn`, so that the rows are constants).
+const fn row(
     exp_bits: u32,
     mant_bits: u32,
     bias: i32,
     emax: i32,
     rmax: u64,
     s: Specials,
-) -> Layout {
-    Layout {
+) -> FormatRow {
+    FormatRow {
         exp_bits,
         mant_bits,
         bias,
@@ -56,17 +56,17 @@ const fn layout(
 }
 
 // Rows of spec §3.1. rmax for IEEE formats is 2^(M+1) - 1.
-pub(crate) const F64: Layout = layout(11, 52, 1023, 1023, (1 << 53) - 1, Specials::Ieee);
-pub(crate) const F32: Layout = layout(8, 23, 127, 127, (1 << 24) - 1, Specials::Ieee);
-pub(crate) const F16: Layout = layout(5, 10, 15, 15, 2047, Specials::Ieee);
-pub(crate) const BF16: Layout = layout(8, 7, 127, 127, 255, Specials::Ieee);
-pub(crate) const E4M3FN: Layout = layout(4, 3, 7, 8, 14, Specials::Fn);
-pub(crate) const E4M3FNUZ: Layout = layout(4, 3, 8, 7, 15, Specials::Fnuz);
-pub(crate) const E5M2: Layout = layout(5, 2, 15, 15, 7, Specials::E5M2);
-pub(crate) const E5M2FNUZ: Layout = layout(5, 2, 16, 15, 7, Specials::Fnuz);
-pub(crate) const E2M1: Layout = layout(2, 1, 1, 2, 3, Specials::Float4);
+pub(crate) const F64: FormatRow = row(11, 52, 1023, 1023, (1 << 53) - 1, Specials::Ieee);
+pub(crate) const F32: FormatRow = row(8, 23, 127, 127, (1 << 24) - 1, Specials::Ieee);
+pub(crate) const F16: FormatRow = row(5, 10, 15, 15, 2047, Specials::Ieee);
+pub(crate) const BF16: FormatRow = row(8, 7, 127, 127, 255, Specials::Ieee);
+pub(crate) const E4M3FN: FormatRow = row(4, 3, 7, 8, 14, Specials::Fn);
+pub(crate) const E4M3FNUZ: FormatRow = row(4, 3, 8, 7, 15, Specials::Fnuz);
+pub(crate) const E5M2: FormatRow = row(5, 2, 15, 15, 7, Specials::E5M2);
+pub(crate) const E5M2FNUZ: FormatRow = row(5, 2, 16, 15, 7, Specials::Fnuz);
+pub(crate) const E2M1: FormatRow = row(2, 1, 1, 2, 3, Specials::Float4);
 
-impl Layout {
+impl FormatRow {
     /// The sign bit.
     const fn sign_bit(&self) -> u64 {
         1 << (self.exp_bits + self.mant_bits)

@@ -1,6 +1,6 @@
 //! The `FloatFormat` trait and its implementations for every floating format but E8M0.
 
-use super::codec::{self, Layout};
+use super::codec::{self, FormatRow};
 use super::exact::{CastRules, Exact, Generation};
 use super::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
 use half::{bf16, f16};
@@ -19,21 +19,21 @@ pub fn cast_float<S: FloatFormat, T: FloatFormat>(x: S, rules: &CastRules) -> T 
     T::from_exact(&x.to_exact(rules), rules)
 }
 
-/// A format with a row in the format table (`round.rs`), addressed by its code: the one
+/// A format with a row in the format table (`codec.rs`), addressed by its code: the one
 /// place that pairs each type with its row, for the exact path here and the fast paths.
-pub(crate) trait Laid: Copy {
+pub(crate) trait TableFormat: Copy {
     /// The format's row of the table.
-    const LAYOUT: Layout;
+    const ROW: FormatRow;
     /// The code of this value, in the low bits.
     fn code(self) -> u64;
     /// The value with this code (bits above the format's width are dropped).
     fn from_code(code: u64) -> Self;
 }
 
-macro_rules! laid {
-    ($($t:ty => $layout:expr, $bits:ty;)*) => {$(
-        impl Laid for $t {
-            const LAYOUT: Layout = $layout;
+macro_rules! table_format {
+    ($($t:ty => $row:expr, $bits:ty;)*) => {$(
+        impl TableFormat for $t {
+            const ROW: FormatRow = $row;
             #[inline(always)]
             fn code(self) -> u64 {
                 u64::from(self.to_bits())
@@ -46,7 +46,7 @@ macro_rules! laid {
     )*};
 }
 
-laid! {
+table_format! {
     f64 => codec::F64, u64;
     f32 => codec::F32, u32;
     f16 => codec::F16, u16;
@@ -59,25 +59,25 @@ laid! {
 }
 
 /// Implements `FloatFormat` straight from the table row.
-macro_rules! via_layout {
+macro_rules! via_row {
     ($($t:ty),*) => {$(
         impl FloatFormat for $t {
             fn to_exact(self, rules: &CastRules) -> Exact {
-                Self::LAYOUT.decode(self.code(), rules.generation)
+                Self::ROW.decode(self.code(), rules.generation)
             }
             fn from_exact(v: &Exact, rules: &CastRules) -> Self {
                 // The encoder never sets bits above the format's width.
-                Self::from_code(Self::LAYOUT.encode(v, rules))
+                Self::from_code(Self::ROW.encode(v, rules))
             }
         }
     )*};
 }
 
-via_layout!(f64, f32, f16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F4E2M1);
+via_row!(f64, f32, f16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F4E2M1);
 
 impl FloatFormat for bf16 {
     fn to_exact(self, rules: &CastRules) -> Exact {
-        Self::LAYOUT.decode(self.code(), rules.generation)
+        Self::ROW.decode(self.code(), rules.generation)
     }
 
     /// Cast-24 and later round once (RNE). Cast <= 23 data was made by rounding the source to
@@ -86,7 +86,7 @@ impl FloatFormat for bf16 {
     fn from_exact(v: &Exact, rules: &CastRules) -> Self {
         match (rules.generation, v) {
             (Generation::From24, _) | (_, Exact::Nan { .. }) => {
-                Self::from_code(Self::LAYOUT.encode(v, rules))
+                Self::from_code(Self::ROW.encode(v, rules))
             }
             (Generation::Before24, _) => {
                 let single = f32::from_exact(v, rules).to_bits();

@@ -51,8 +51,8 @@ fn concat_with(
         .any(|a| a.kind == AttrKind::Axis { negative: true });
     let axis_index = normalise_axis(op, axis, first.shape().len(), negative_ok)?;
     let shape = output_shape(op, axis_index, inputs)?;
-    let layout = Layout::new(axis_index, inputs, &shape)?;
-    let storage = with_storage!(first.storage(), v => copy_blocks(v, op, &layout, inputs, exec)?);
+    let plan = BlockPlan::new(axis_index, inputs, &shape)?;
+    let storage = with_storage!(first.storage(), v => copy_blocks(v, op, &plan, inputs, exec)?);
     Tensor::new(shape, storage)
 }
 
@@ -126,8 +126,8 @@ fn output_shape(op: OpVersion, axis: usize, inputs: &[&Tensor]) -> Result<Vec<us
     Ok(shape)
 }
 
-/// How the output is assembled: `outer` rounds, each taking one block per input.
-struct Layout {
+/// Concat's block plan: the output is `outer` rounds, each taking one block per input.
+struct BlockPlan {
     /// Product of the dims before the axis.
     outer: usize,
     /// Per input: elements in one block (its axis extent times the product after the axis).
@@ -136,8 +136,8 @@ struct Layout {
     total: usize,
 }
 
-impl Layout {
-    fn new(axis: usize, inputs: &[&Tensor], out_shape: &[usize]) -> Result<Layout, Error> {
+impl BlockPlan {
+    fn new(axis: usize, inputs: &[&Tensor], out_shape: &[usize]) -> Result<BlockPlan, Error> {
         let overflow = || Error::ShapeOverflow {
             shape: out_shape.to_vec(),
         };
@@ -152,7 +152,7 @@ impl Layout {
                 extent.checked_mul(inner).ok_or_else(overflow)
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Layout {
+        Ok(BlockPlan {
             outer,
             blocks,
             total,
@@ -166,7 +166,7 @@ impl Layout {
 fn copy_blocks<T: Element + BlockCopy>(
     _witness: &[T],
     op: OpVersion,
-    layout: &Layout,
+    plan: &BlockPlan,
     inputs: &[&Tensor],
     exec: &Exec,
 ) -> Result<Storage, Error> {
@@ -184,23 +184,23 @@ fn copy_blocks<T: Element + BlockCopy>(
         .collect::<Result<Vec<&[T]>, _>>()?;
     // Every input must hold `outer` blocks. True for tensors whose length matches their
     // shape; checked anyway so that no input can make the copies below panic.
-    for (s, &block) in slices.iter().zip(&layout.blocks) {
-        if layout.outer.checked_mul(block).is_none_or(|n| n > s.len()) {
+    for (s, &block) in slices.iter().zip(&plan.blocks) {
+        if plan.outer.checked_mul(block).is_none_or(|n| n > s.len()) {
             return Err(Error::ShapeOverflow {
-                shape: vec![layout.outer, block],
+                shape: vec![plan.outer, block],
             });
         }
     }
-    let stream = layout.total.saturating_mul(std::mem::size_of::<T>()) >= STREAM_MIN_BYTES;
-    let mut out = Vec::with_capacity(layout.total);
+    let stream = plan.total.saturating_mul(std::mem::size_of::<T>()) >= STREAM_MIN_BYTES;
+    let mut out = Vec::with_capacity(plan.total);
     // An empty output needs no rounds; skipping them also avoids `outer` rounds of nothing
     // when a huge outer extent meets a zero inner one.
-    if layout.total == 0 {
+    if plan.total == 0 {
         return Ok(T::into_storage(out));
     }
-    if !par::splits(layout.total, exec) {
-        for o in 0..layout.outer {
-            for (s, &block) in slices.iter().zip(&layout.blocks) {
+    if !par::splits(plan.total, exec) {
+        for o in 0..plan.outer {
+            for (s, &block) in slices.iter().zip(&plan.blocks) {
                 let start = o * block; // in range: checked above
                 T::append(&mut out, &s[start..start + block], stream);
             }
@@ -210,9 +210,9 @@ fn copy_blocks<T: Element + BlockCopy>(
         }
         return Ok(T::into_storage(out));
     }
-    let spare = &mut out.spare_capacity_mut()[..layout.total];
+    let spare = &mut out.spare_capacity_mut()[..plan.total];
     par::split(exec, spare, &|start, piece| {
-        write_range(&slices, &layout.blocks, start, piece, stream);
+        write_range(&slices, &plan.blocks, start, piece, stream);
         if stream {
             // Each thread orders its own streaming stores; joining it publishes them.
             stream::fence();
@@ -221,7 +221,7 @@ fn copy_blocks<T: Element + BlockCopy>(
     // SAFETY: the pieces of `split` cover all `total` elements and `write_range` initialises
     // every element of its piece: the rounds hold total = outer * sum(blocks) elements, and
     // every input holds its `outer` blocks (checked above).
-    unsafe { out.set_len(layout.total) };
+    unsafe { out.set_len(plan.total) };
     Ok(T::into_storage(out))
 }
 
@@ -332,11 +332,11 @@ mod tests {
                     "{outer} {extents:?} {inner} x {threads}"
                 );
                 for stream in [false, true] {
-                    let layout = Layout::new(1, &refs, got.shape()).expect("layout");
-                    let mut out = vec![MaybeUninit::new(0u32); layout.total];
+                    let plan = BlockPlan::new(1, &refs, got.shape()).expect("plan");
+                    let mut out = vec![MaybeUninit::new(0u32); plan.total];
                     par::split(&exec, &mut out, &|start, piece| {
                         let slices: Vec<&[u32]> = values.iter().map(Vec::as_slice).collect();
-                        write_range(&slices, &layout.blocks, start, piece, stream);
+                        write_range(&slices, &plan.blocks, start, piece, stream);
                         stream::fence();
                     });
                     // SAFETY: every element was initialised by `vec!`.

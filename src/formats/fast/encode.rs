@@ -3,14 +3,14 @@
 
 use super::super::codec::Specials;
 use super::super::exact::{CastRules, Exact};
-use super::super::float::Laid;
+use super::super::float::TableFormat;
 use super::super::FloatFormat;
 
 /// A float format the narrow encoder can target: its table row and its code come from
-/// [`Laid`], its special values from the exact path.
-pub(crate) trait Target: FloatFormat + Laid + Send + Sync + 'static {}
+/// [`TableFormat`], its special values from the exact path.
+pub(crate) trait Target: FloatFormat + TableFormat + Send + Sync + 'static {}
 
-impl<T: FloatFormat + Laid + Send + Sync + 'static> Target for T {}
+impl<T: FloatFormat + TableFormat + Send + Sync + 'static> Target for T {}
 
 /// Everything the encoder needs for one target under one set of rules.
 #[derive(Clone, Copy, Debug)]
@@ -47,7 +47,7 @@ fn exact_code<T: Target>(v: Exact, rules: &CastRules) -> u32 {
 impl Narrow {
     /// The encoder constants for `T` under `rules`.
     pub(crate) fn new<T: Target>(rules: &CastRules) -> Narrow {
-        let l = T::LAYOUT;
+        let l = T::ROW;
         let (m, emin) = (l.mant_bits, 1 - l.bias);
         let f32_exp = |e: i32| ((e + 127) as u32) << 23;
         let both = |f: &dyn Fn(bool) -> Exact| {
@@ -214,7 +214,7 @@ pub(crate) struct Widen {
 impl Widen {
     /// The decoder constants for `T` under `rules`.
     pub(crate) fn new<T: Target>(rules: &CastRules) -> Widen {
-        let l = T::LAYOUT;
+        let l = T::ROW;
         let m = l.mant_bits;
         let f32_of = |v: Exact| f32::from_exact(&v, rules).to_bits();
         let both = |f: &dyn Fn(bool) -> Exact| (f32_of(f(false)), f32_of(f(true)));
@@ -250,7 +250,7 @@ impl Widen {
             };
         let pick = |codes: (u32, u32)| pick(c << (31 - self.sign.trailing_zeros()), codes);
         let all_ones = body & self.exp_mask == self.exp_mask;
-        let (special, value) = match T::LAYOUT.specials {
+        let (special, value) = match T::ROW.specials {
             Specials::Ieee | Specials::E5M2 => {
                 let inf = body == self.exp_mask;
                 (all_ones, if inf { pick(self.inf) } else { pick(self.nan) })
