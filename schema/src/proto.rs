@@ -3,7 +3,9 @@
 //! Field numbers are those of `onnx/onnx.proto`. Fields we never read are left out; prost
 //! skips unknown fields, so newer files still decode. `int32`/`int64` fields are plain varints.
 
-/// ModelProto: the top-level container of a `model.onnx`.
+/// ModelProto: the top-level container of a `model.onnx`. Model-local functions (field 25,
+/// none in the official cases) are left out like every unread field: a node that calls one
+/// names an operator or domain the executor rejects.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct ModelProto {
     /// Field 1.
@@ -21,9 +23,6 @@ pub struct ModelProto {
     /// Field 8: the operator sets the model imports.
     #[prost(message, repeated, tag = "8")]
     pub opset_import: Vec<OperatorSetIdProto>,
-    /// Field 25: model-local functions (none in the official cases; detected, not run).
-    #[prost(bytes = "vec", repeated, tag = "25")]
-    pub functions: Vec<Vec<u8>>,
 }
 
 /// OperatorSetIdProto: a (domain, version) import.

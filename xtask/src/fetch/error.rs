@@ -33,8 +33,7 @@ impl Error {
     /// An I/O failure on `path`, e.g. a full disk while writing an extracted file.
     pub fn io(what: &str, path: &Path, err: std::io::Error) -> Error {
         let e = Error::new(format!("cannot {what} {}: {err}", path.display()));
-        // ENOSPC; `ErrorKind::StorageFull` is newer than our minimum Rust.
-        if cfg!(unix) && err.raw_os_error() == Some(28) {
+        if err.kind() == std::io::ErrorKind::StorageFull {
             e.hint("free some disk space and re-run; data fetched before is left as it was")
         } else {
             e

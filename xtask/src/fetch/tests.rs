@@ -457,3 +457,28 @@ fn counts_of_one_are_singular() {
     assert_eq!(plural(2, "release"), "2 releases");
     assert_eq!(plural(0, "case"), "0 cases");
 }
+
+/// A full disk (ENOSPC on Linux) gets the hint; any other I/O error does not.
+#[test]
+fn a_full_disk_gets_the_free_space_hint() {
+    let path = std::path::Path::new("x");
+    let full = Error::io(
+        "write",
+        path,
+        std::io::Error::from(std::io::ErrorKind::StorageFull),
+    );
+    assert!(full.to_string().contains("free some disk space"), "{full}");
+    let other = Error::io(
+        "write",
+        path,
+        std::io::Error::from(std::io::ErrorKind::NotFound),
+    );
+    assert!(!other.to_string().contains("hint"), "{other}");
+    if cfg!(target_os = "linux") {
+        let enospc = Error::io("write", path, std::io::Error::from_raw_os_error(28));
+        assert!(
+            enospc.to_string().contains("free some disk space"),
+            "{enospc}"
+        );
+    }
+}
