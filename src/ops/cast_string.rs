@@ -60,16 +60,18 @@ pub(crate) fn small_float_text<T: FloatFormat + PartialEq>(x: T) -> String {
         Exact::Inf { negative } => return infinity_text(negative),
         Exact::Finite { .. } => f64::from_exact(&exact, &ROUND_TRIP),
     };
-    for digits in 0..17 {
-        let short = format!("{wide:.digits$e}");
-        let Ok(y) = short.parse::<f64>() else {
-            continue;
-        };
-        if T::from_exact(&y.to_exact(&ROUND_TRIP), &ROUND_TRIP) == x {
+    // `digits` decimals in scientific form are digits + 1 significant digits. 17 of them give
+    // any f64 back exactly, so the round with digits = 16 yields `wide`, the value itself: the
+    // search ends there at the latest, and needs no fallback. Rust reads back what it
+    // writes, so the parse cannot fail; `wide` stands in only to keep this total.
+    let mut digits = 0;
+    loop {
+        let y = format!("{wide:.digits$e}").parse::<f64>().unwrap_or(wide);
+        if digits >= 16 || T::from_exact(&y.to_exact(&ROUND_TRIP), &ROUND_TRIP) == x {
             return y.to_string();
         }
+        digits += 1;
     }
-    wide.to_string()
 }
 
 /// String → exact value, parsed for target `to` (see [`parse_one`]).

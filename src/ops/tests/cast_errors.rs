@@ -284,3 +284,49 @@ fn string_to_string_is_the_identity() {
     let s = strings(&["abc", "", "0.5"]);
     assert_eq!(cast_ok(9, DataType::String, &s), s);
 }
+
+/// Every code of every small float: the text is "NaN" or an infinity token, or a decimal
+/// that parses and rounds back (to nearest) to the same value of the source format.
+#[test]
+fn small_float_text_round_trips_for_every_code() {
+    use crate::formats::{CastRules, Exact, FloatFormat, Generation, RoundMode};
+    use crate::formats::{F4E2M1, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0};
+    use crate::ops::cast_string::small_float_text;
+    const NEAREST: CastRules = CastRules {
+        saturate: false,
+        round_mode: RoundMode::Nearest,
+        generation: Generation::From24,
+    };
+    fn check<T: FloatFormat + PartialEq + std::fmt::Debug>(
+        name: &str,
+        codes: impl Iterator<Item = T>,
+    ) {
+        let mut checked = 0;
+        for x in codes {
+            let text = small_float_text(x);
+            match x.to_exact(&NEAREST) {
+                Exact::Nan { .. } => assert_eq!(text, "NaN", "{name} {x:?}"),
+                Exact::Inf { negative } => {
+                    assert_eq!(text, if negative { "-INF" } else { "INF" }, "{name} {x:?}")
+                }
+                Exact::Finite { .. } => {
+                    let y: f64 = text
+                        .parse()
+                        .unwrap_or_else(|e| panic!("{name} {x:?}: {text:?}: {e}"));
+                    let back = T::from_exact(&y.to_exact(&NEAREST), &NEAREST);
+                    assert_eq!(back, x, "{name} {x:?}: {text:?} does not round back");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 0, "{name}: no finite value checked");
+    }
+    check("FLOAT16", (0..=u16::MAX).map(half::f16::from_bits));
+    check("BFLOAT16", (0..=u16::MAX).map(bf16::from_bits));
+    check("FLOAT8E4M3FN", (0..=u8::MAX).map(F8E4M3FN::from_bits));
+    check("FLOAT8E4M3FNUZ", (0..=u8::MAX).map(F8E4M3FNUZ::from_bits));
+    check("FLOAT8E5M2", (0..=u8::MAX).map(F8E5M2::from_bits));
+    check("FLOAT8E5M2FNUZ", (0..=u8::MAX).map(F8E5M2FNUZ::from_bits));
+    check("FLOAT8E8M0", (0..=u8::MAX).map(F8E8M0::from_bits));
+    check("FLOAT4E2M1", (0..16).map(F4E2M1::from_bits));
+}
