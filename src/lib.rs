@@ -6,10 +6,10 @@ pub mod dtype;
 pub mod error;
 pub mod formats;
 pub mod ops;
-#[cfg(test)]
-mod spec_vectors;
 mod stream;
 pub mod tensor;
+#[cfg(test)]
+pub(crate) mod testkit;
 pub mod tuning;
 
 pub use dtype::{DataType, Element, Storage, TypedField};

@@ -3,8 +3,8 @@
 use super::{bf16, f16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
 use super::{check, rules, Bits};
 use crate::dtype::DataType;
-use crate::spec_vectors::{float8_expected, Float8Codes};
-use crate::spec_vectors::{
+use crate::testkit::spec_vectors::{float8_expected, Float8Codes};
+use crate::testkit::spec_vectors::{
     fnuz_nan_decoded, hex, BF16_INPUT, BF16_ROUNDED, BF16_TRUNCATED, F16_EXAMPLE_EXPECTED,
     F16_EXAMPLE_INPUT, F8_DECODE, F8_ROW, F8_ROW_F16, FLOAT8_CODES, FNUZ_NAN, NAN_DECODE, QNAN_F16,
     QNAN_F32,

@@ -4,7 +4,7 @@ use super::{cast, codes, int, map, row, run_op, tensor, text};
 use crate::dtype::DataType;
 use crate::formats::F8E4M3FN;
 use crate::ops::OpKind;
-use crate::spec_vectors::{F16_EXAMPLE_EXPECTED, F16_EXAMPLE_INPUT};
+use crate::testkit::spec_vectors::{F16_EXAMPLE_EXPECTED, F16_EXAMPLE_INPUT};
 use half::f16;
 
 #[test]

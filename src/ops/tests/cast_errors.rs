@@ -5,8 +5,8 @@ use crate::dtype::DataType;
 use crate::error::Error;
 use crate::formats::{Complex64, F8E4M3FN, I2};
 use crate::ops::{AttrValue, Attribute, OpKind, OpVersion};
-use crate::spec_vectors::{FLOAT_TO_STRING, STRING_TO_FLOAT};
 use crate::tensor::Tensor;
+use crate::testkit::spec_vectors::{FLOAT_TO_STRING, STRING_TO_FLOAT};
 use half::bf16;
 
 fn to(t: DataType) -> Vec<Attribute> {

@@ -5,7 +5,7 @@ use super::{cast, code_tensor, codes, int, map, row, run_op, tensor, text};
 use crate::dtype::DataType;
 use crate::formats::{F8E8M0, I2, I4, U2, U4};
 use crate::ops::OpKind;
-use crate::spec_vectors::{
+use crate::testkit::spec_vectors::{
     float4_decoded, float4_expected, float8_expected, fnuz_nan_decoded, hex, int2_inputs,
     int4_inputs, nibbles, BF16_INPUT, BF16_ROUNDED, BF16_TRUNCATED, E8M0_CODES, E8M0_DECODE,
     E8M0_INPUT, E8M0_INPUT_F16, F4_ROW, F8_DECODE, F8_ROW, F8_ROW_F16, FLOAT8_CODES, FNUZ_NAN,
