@@ -163,10 +163,10 @@ fn quoted(s: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{int, text};
     use super::super::version::spec_of;
     use super::super::{OpKind, OpVersion};
     use super::*;
+    use crate::testkit::{int, text};
 
     fn v(op: OpKind, since: u32) -> &'static VersionSpec {
         spec_of(OpVersion { op, since }).expect("version in table")

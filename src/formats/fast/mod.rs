@@ -167,21 +167,3 @@ pub(crate) fn convert<S: Copy + Sync, D: Send>(
 ) -> Vec<D> {
     map(exec, src, f)
 }
-
-/// Every combination of the rules that matter to the fast paths, for the fast-versus-exact
-/// tests here and in `ops`.
-#[cfg(test)]
-pub(crate) fn all_rules() -> Vec<super::exact::CastRules> {
-    use super::exact::{CastRules, Generation, RoundMode};
-    let mut v = Vec::new();
-    for saturate in [true, false] {
-        for generation in [Generation::Before24, Generation::From24] {
-            v.push(CastRules {
-                saturate,
-                round_mode: RoundMode::Up,
-                generation,
-            });
-        }
-    }
-    v
-}

@@ -1,10 +1,11 @@
 //! Cast and CastLike: IEEE floats, integers, bool, shapes and CastLike's target (§3.6, §3.10).
 
-use super::{cast, codes, int, map, row, run_op, tensor, text};
+use super::{cast, codes, map, row, run_op, tensor};
 use crate::dtype::DataType;
 use crate::formats::F8E4M3FN;
 use crate::ops::OpKind;
 use crate::testkit::spec_vectors::{F16_EXAMPLE_EXPECTED, F16_EXAMPLE_INPUT};
+use crate::testkit::{int, text};
 use half::f16;
 
 #[test]

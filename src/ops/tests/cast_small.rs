@@ -1,7 +1,7 @@
 //! Cast to and from the small formats (float8, E8M0, float4, int4, int2) and BFLOAT16,
 //! against the spec's vectors (§3.2–§3.8), on both sides of the version-24 switch.
 
-use super::{cast, code_tensor, codes, int, map, row, run_op, tensor, text};
+use super::{cast, code_tensor, codes, map, row, run_op, tensor};
 use crate::dtype::DataType;
 use crate::formats::{F8E8M0, I2, I4, U2, U4};
 use crate::ops::OpKind;
@@ -11,6 +11,7 @@ use crate::testkit::spec_vectors::{
     E8M0_INPUT, E8M0_INPUT_F16, F4_ROW, F8_DECODE, F8_ROW, F8_ROW_F16, FLOAT8_CODES, FNUZ_NAN,
     INT2_EXPECTED, INT4_BYTES_FROM_24, NAN_DECODE, QNAN_F16, QNAN_F32, UINT2_EXPECTED,
 };
+use crate::testkit::{int, text};
 use half::{bf16, f16};
 
 #[test]

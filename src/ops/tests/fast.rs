@@ -3,10 +3,10 @@
 //! cover every 8- and 16-bit code and the rounding boundaries of f32 and f64.
 
 use crate::dtype::{DataType, Storage};
-use crate::formats::fast::all_rules;
 use crate::formats::CastRules;
 use crate::formats::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, I4, U4};
 use crate::ops::{cast::generic, fast, OpKind, OpVersion};
+use crate::testkit::all_rules;
 use crate::tuning::{Exec, SimdLevel};
 use half::{bf16, f16};
 use test_rng::XorShift64;

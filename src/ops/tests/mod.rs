@@ -11,8 +11,9 @@ mod no_panic;
 use crate::dtype::{DataType, Element};
 use crate::error::Error;
 use crate::formats::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0};
-use crate::ops::{run, AttrValue, Attribute, OpKind, OpVersion};
+use crate::ops::{run, Attribute, OpKind, OpVersion};
 use crate::tensor::Tensor;
+use crate::testkit::int;
 
 /// Runs `op`-`since` and returns its single output.
 fn run_op(
@@ -29,20 +30,6 @@ fn run_op(
 /// A tensor from a shape and values; panics only on a bad test fixture.
 fn tensor<T: Element>(shape: &[usize], values: Vec<T>) -> Tensor {
     Tensor::from_vec(shape.to_vec(), values).expect("fixture shape matches values")
-}
-
-pub(super) fn int(name: &str, i: i64) -> Attribute {
-    Attribute {
-        name: name.into(),
-        value: AttrValue::Int(i),
-    }
-}
-
-pub(super) fn text(name: &str, s: &str) -> Attribute {
-    Attribute {
-        name: name.into(),
-        value: AttrValue::String(s.as_bytes().to_vec()),
-    }
 }
 
 /// Cast-`since` of `input` to `to`, with `extra` attributes.
