@@ -1,68 +1,15 @@
 //! Fast paths for the hot Cast pairs, tried before the generic exact path. Each returns what
 //! the generic path would, bit for bit (tests: `formats/fast/tests.rs` for the element
 //! kernels at every SIMD level, `ops/tests/fast.rs` for this dispatch); `None` leaves a pair
-//! to the generic path. [`FAST_PAIRS`] lists the pairs served here, and a test holds the
-//! dispatch to exactly that list, so a lost arm fails a test instead of only costing speed.
+//! to the generic path. `fast_pairs()` in `ops/tests/fast.rs` lists the pairs served here, and
+//! a test holds the dispatch to exactly that list, so a lost arm fails a test instead of only
+//! costing speed.
 
 use crate::dtype::{DataType, Storage};
 use crate::formats::fast as f;
 use crate::formats::CastRules;
 use crate::formats::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, I4, U4};
 use crate::tuning::Exec;
-
-#[cfg(test)]
-/// The integer types the fast paths take as a source, and as a target of an integer source.
-const INTEGERS: [DataType; 8] = [
-    DataType::Uint8,
-    DataType::Int8,
-    DataType::Uint16,
-    DataType::Int16,
-    DataType::Uint32,
-    DataType::Int32,
-    DataType::Uint64,
-    DataType::Int64,
-];
-
-#[cfg(test)]
-/// The narrow float formats with an encoder from f32 (and from f16).
-const NARROW: [DataType; 6] = [
-    DataType::Float16,
-    DataType::Float8E4M3FN,
-    DataType::Float8E4M3FNUZ,
-    DataType::Float8E5M2,
-    DataType::Float8E5M2FNUZ,
-    DataType::Float4E2M1,
-];
-
-/// Every (source, target) pair [`cast`] serves, under every rule combination: the float pairs,
-/// then every integer source to every integer type, FLOAT and DOUBLE.
-#[cfg(test)]
-pub(crate) fn fast_pairs() -> Vec<(DataType, DataType)> {
-    use DataType as D;
-    let mut v = vec![
-        (D::Float, D::Bfloat16),
-        (D::Float, D::Double),
-        (D::Float, D::Int4),
-        (D::Float, D::Uint4),
-        (D::Float16, D::Float),
-        (D::Bfloat16, D::Float),
-        (D::Double, D::Float),
-        (D::Int4, D::Float),
-        (D::Uint4, D::Float),
-    ];
-    v.extend(NARROW.iter().map(|&t| (D::Float, t)));
-    v.extend(NARROW.iter().map(|&t| (D::Float16, t)));
-    v.extend(NARROW[1..].iter().map(|&s| (s, D::Float)));
-    for s in INTEGERS {
-        v.extend(
-            INTEGERS
-                .iter()
-                .chain(&[D::Float, D::Double])
-                .map(|&t| (s, t)),
-        );
-    }
-    v
-}
 
 /// Encodes slice `$v` into the float8 or float4 type `$to` with `f::$enc`; returns `None`
 /// from the enclosing function for any other target.
