@@ -15,7 +15,7 @@ use cases::{Case, Gen, Kind, Prepared, CASES};
 use divan::counter::{BytesCount, ItemsCount};
 use divan::Bencher;
 use onnx_conformance::tuning::{self, SimdLevel};
-use onnx_conformance::Tensor;
+use vocab::Tensor;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

@@ -7,11 +7,11 @@
 
 use harness::backend::{Backend, BackendHandle, BackendInfo, FailureKind, Refusal};
 use harness::case::{Case, DataSet};
-use onnx_conformance::ops::AttrValue;
-use onnx_conformance::{DataType, Tensor};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
+use vocab::AttrValue;
+use vocab::{DataType, Tensor};
 
 /// Concat of FLOAT tensors along axis 0, and nothing else.
 struct ToyRuntime;

@@ -4,9 +4,9 @@
 use crate::compare::{multi_index, Mismatch, ValueDiff};
 use crate::npy;
 use crate::origin::Origins;
-use onnx_conformance::{DataType, Tensor};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use vocab::{DataType, Tensor};
 
 /// Spells out every mismatch, one block per output. `names` are the graph's output names.
 pub fn describe(mismatches: &[Mismatch], names: &[String], rule: &str) -> String {
@@ -229,7 +229,7 @@ mod tests {
     use super::*;
     use crate::compare::{compare_outputs, Rule};
     use crate::discover::tests::scratch;
-    use onnx_conformance::formats::F8E4M3FN;
+    use vocab::elements::F8E4M3FN;
 
     #[test]
     fn describes_values_with_index_decimal_and_hex() {

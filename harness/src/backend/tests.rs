@@ -6,9 +6,9 @@ use crate::case::{Graph, Model, Node, ValueInfo};
 use crate::compare::{compare_outputs, Rule};
 use crate::testdir::TestDir;
 use crate::worker::WorkerSpec;
-use onnx_conformance::DataType;
 use std::path::Path;
 use std::time::Duration;
+use vocab::DataType;
 
 fn value(name: &str, dtype: DataType) -> ValueInfo {
     ValueInfo {
@@ -28,9 +28,9 @@ fn case(dir: &Path, op_type: &str, to: DataType) -> (Case, DataSet) {
             domain: String::new(),
             inputs: vec!["x".into()],
             outputs: vec!["y".into()],
-            attributes: vec![onnx_conformance::ops::Attribute {
+            attributes: vec![vocab::Attribute {
                 name: "to".into(),
-                value: onnx_conformance::ops::AttrValue::Int(to.code().into()),
+                value: vocab::AttrValue::Int(to.code().into()),
             }],
         }],
         inputs: vec![value("x", DataType::Float)],

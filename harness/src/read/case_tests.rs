@@ -10,10 +10,10 @@ use crate::proto::{
 };
 use crate::testdir::TestDir;
 use half::bf16;
-use onnx_conformance::ops::AttrValue;
-use onnx_conformance::DataType;
 use prost::Message;
 use std::path::{Path, PathBuf};
+use vocab::AttrValue;
+use vocab::DataType;
 
 /// A case directory named `<tag>` with an empty `test_data_set_0`, inside a temporary
 /// directory that is removed when the returned guard is dropped.

@@ -14,6 +14,11 @@ use crate::formats::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0};
 use crate::ops::{run, AttrValue, Attribute, OpKind, OpVersion};
 use crate::tensor::Tensor;
 
+/// The version `op`-`since` of the table; panics only on a bad test fixture.
+pub(crate) fn version(op: OpKind, since: u32) -> OpVersion {
+    OpVersion::of(op, since).unwrap_or_else(|| panic!("{op}-{since} is not in the table"))
+}
+
 /// Runs `op`-`since` and returns its single output.
 fn run_op(
     op: OpKind,
@@ -21,7 +26,7 @@ fn run_op(
     attrs: &[Attribute],
     inputs: &[&Tensor],
 ) -> Result<Tensor, Error> {
-    let mut out = run(OpVersion { op, since }, attrs, inputs)?;
+    let mut out = run(version(op, since), attrs, inputs)?;
     assert_eq!(out.len(), 1, "one output");
     Ok(out.remove(0))
 }
