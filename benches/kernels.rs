@@ -15,9 +15,9 @@ use cases::{Case, Gen, Kind, Prepared, CASES};
 use divan::counter::{BytesCount, ItemsCount};
 use divan::Bencher;
 use onnx_conformance::tuning::{self, SimdLevel};
-use vocab::Tensor;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
+use vocab::Tensor;
 
 fn main() {
     if std::env::var_os("KERNELS_FRESH_PAGES").is_none() {

@@ -2,9 +2,9 @@
 
 use half::{bf16, f16};
 use onnx_conformance::{ops, Error};
+use std::fmt;
 use vocab::elements::{F8E4M3FN, I4};
 use vocab::{AttrValue, Attribute, DataType, OpVersion, Tensor};
-use std::fmt;
 
 /// 16M elements: large enough that every tensor is far outside the caches.
 const N: usize = 16 << 20;
