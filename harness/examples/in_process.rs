@@ -7,11 +7,10 @@
 
 use harness::backend::{Backend, BackendHandle, BackendInfo, FailureKind, Refusal};
 use harness::case::{Case, DataSet};
+use harness::vocab::{AttrValue, DataType, Tensor};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
-use vocab::AttrValue;
-use vocab::{DataType, Tensor};
 
 /// Concat of FLOAT tensors along axis 0, and nothing else.
 struct ToyRuntime;

@@ -205,9 +205,11 @@ impl Given<'_> {
 /// What a `to` code must be; names the types the page allows that this crate lacks (their
 /// codes are unknown here, so such a `to` lands in this error).
 fn expected_code(spec: &VersionSpec) -> String {
-    let codes = "a TensorProto.DataType code, 1 to 26";
+    let all = DataType::ALL;
+    let (first, last) = (all[0].code(), all[all.len() - 1].code());
+    let codes = format!("a TensorProto.DataType code, {first} to {last}");
     match spec.not_implemented {
-        [] => codes.to_owned(),
+        [] => codes,
         missing => format!(
             "{codes} ({} allows {} too, which are not implemented)",
             spec.version(),

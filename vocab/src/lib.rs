@@ -5,6 +5,7 @@
 //! The harness judges a runtime with this crate alone, so what the spec allows is never asked
 //! of the implementation under test. No conversion lives here: the codec is the
 //! implementation's.
+#![forbid(unsafe_code)]
 
 pub mod dtype;
 pub mod elements;

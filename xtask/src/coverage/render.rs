@@ -45,7 +45,7 @@ pub fn summary(coverage: &[VersionCoverage]) -> String {
 
 const LEGEND: &str = "
 - **types allowed**: the operator page's type list for that version, as the implementation's
-  version table (`src/ops/version.rs`) holds it; \"as X + ...\" names the types added since X.
+  version table (`vocab/src/version.rs`) holds it; \"as X + ...\" names the types added since X.
 - **pairs**: (input type, target type) for Cast (`to`) and CastLike (the type of
   `target_type`); for Concat, the one type T.
 - **supported** is measured, not claimed: `cargo xtask coverage` runs every allowed pair
