@@ -1,5 +1,5 @@
 //! Running a model's graph node by node with an in-process operator implementation (the
-//! native backend passes `onnx_conformance::ops::run`).
+//! native backend passes the implementation's `ops::run`).
 
 use crate::case::{Model, Node};
 use crate::error::Error;

@@ -1,5 +1,5 @@
-//! Reads ONNX backend node-test cases, runs them against a backend (by default the native
-//! implementation, `onnx_conformance`), compares, reports. What the spec allows (types,
+//! Reads ONNX backend node-test cases, runs them against a backend (by default this
+//! repository's implementation, in-process), compares, reports. What the spec allows (types,
 //! attributes, operator versions) comes from the `vocab` crate, never from the backend.
 #![forbid(unsafe_code)]
 
