@@ -1,4 +1,5 @@
-//! Operator versions and the entry point that runs one node: Cast, CastLike, Concat.
+//! The entry point that runs one node, attribute resolution and the kernels: Cast, CastLike,
+//! Concat. The version table they follow is the `vocab` crate's, re-exported here.
 
 pub mod attrs;
 mod block_copy;
@@ -32,12 +33,8 @@ pub fn run(
         Resolved::Cast(a) => {
             let [input] = exact_inputs(version, inputs, "exactly 1 input")?;
             check_type(spec, input.dtype(), "input 0")?;
-            cast::cast(
-                version,
-                input,
-                a.to,
-                &rules(version, a.saturate, a.round_mode),
-            )?
+            let rules = rules(version, a.saturate, a.round_mode);
+            cast::cast(version, input, a.to, &rules)?
         }
         Resolved::CastLike(a) => {
             // Only the type of `target_type` matters; its values and shape are ignored.
