@@ -25,16 +25,6 @@ const COMMITTED_SEEDS: usize = 16;
 /// Largest file taken as a committed seed.
 const MAX_COMMITTED_SEED_BYTES: usize = 1000;
 
-const USAGE: &str = "usage: cargo xtask fuzz [TARGET] [--seconds N] [--smoke] [--write-seeds]
-
-  TARGET         one of trial, ops, tensor (default: all three, one after another)
-  --seconds N    fuzz each target for N seconds (default 300)
-  --smoke        fuzz each target for 30 seconds; for CI-like checks
-  --write-seeds  rewrite the committed seeds under fuzz/seeds from the official data
-
-Needs the nightly toolchain and cargo-fuzz. Any finding (crash, panic, timeout, memory limit)
-fails the task; the input that caused it is under fuzz/artifacts/TARGET.";
-
 /// What the command line asks for.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Options {
@@ -46,50 +36,28 @@ pub struct Options {
     pub write_seeds: bool,
 }
 
-/// Parses the arguments after `fuzz`.
-pub fn parse(args: &[String]) -> Result<Options, String> {
-    let mut target = None;
-    let (mut seconds, mut smoke, mut write_seeds) = (None, false, false);
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--smoke" => smoke = true,
-            "--write-seeds" => write_seeds = true,
-            "--seconds" => {
-                let value = it.next().ok_or("--seconds needs a number")?;
-                let n: u64 =
-                    value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
-                        format!("--seconds {value:?}: use a whole number above 0")
-                    })?;
-                seconds = Some(n);
-            }
-            "-h" | "--help" => return Err(USAGE.into()),
-            name if !name.starts_with('-') && target.is_none() => {
-                let known = TARGETS.iter().find(|&&t| t == name).ok_or_else(|| {
-                    format!("unknown fuzz target {name:?}; the targets are {TARGETS:?}")
-                })?;
-                target = Some(*known);
-            }
-            other => return Err(format!("unexpected argument {other:?}\n\n{USAGE}")),
+impl From<&crate::cli::Fuzz> for Options {
+    fn from(args: &crate::cli::Fuzz) -> Options {
+        let seconds = match (args.seconds, args.smoke) {
+            (Some(n), _) => n,
+            (None, true) => SMOKE_SECONDS,
+            (None, false) => DEFAULT_SECONDS,
+        };
+        let targets = match &args.target {
+            Some(name) => TARGETS.iter().copied().filter(|t| t == name).collect(),
+            None => TARGETS.to_vec(),
+        };
+        Options {
+            targets,
+            seconds,
+            write_seeds: args.write_seeds,
         }
     }
-    if smoke && seconds.is_some() {
-        return Err("--smoke runs 30 seconds per target; leave out --seconds".into());
-    }
-    Ok(Options {
-        targets: target.map_or_else(|| TARGETS.to_vec(), |t| vec![t]),
-        seconds: seconds.unwrap_or(if smoke {
-            SMOKE_SECONDS
-        } else {
-            DEFAULT_SECONDS
-        }),
-        write_seeds,
-    })
 }
 
-/// Runs the task with the arguments after `fuzz`.
-pub fn main(root: &Path, args: &[String]) -> Result<(), Box<dyn Error>> {
-    let options = parse(args)?;
+/// Runs the task with the options after `fuzz`.
+pub fn main(root: &Path, args: &crate::cli::Fuzz) -> Result<(), Box<dyn Error>> {
+    let options = Options::from(args);
     if options.write_seeds {
         return write_committed_seeds(root);
     }
@@ -327,37 +295,28 @@ fn hex(bytes: &[u8]) -> String {
 mod tests {
     use super::*;
 
-    fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| s.to_string()).collect()
+    fn parse(list: &[&str]) -> Options {
+        let cli = crate::testkit::parse(&[&["fuzz"], list].concat()).expect("valid");
+        match cli.task {
+            crate::cli::Task::Fuzz(f) => Options::from(&f),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
     fn arguments_pick_targets_and_duration() {
-        let all = parse(&[]).unwrap();
+        let all = parse(&[]);
         assert_eq!(
             (all.targets, all.seconds),
             (TARGETS.to_vec(), DEFAULT_SECONDS)
         );
-        let smoke = parse(&args(&["--smoke"])).unwrap();
+        let smoke = parse(&["--smoke"]);
         assert_eq!((smoke.targets.len(), smoke.seconds), (3, 30));
-        let one = parse(&args(&["ops", "--seconds", "1800"])).unwrap();
+        let one = parse(&["ops", "--seconds", "1800"]);
         assert_eq!((one.targets, one.seconds), (vec!["ops"], 1800));
-        let one = parse(&args(&["--smoke", "tensor"])).unwrap();
+        let one = parse(&["--smoke", "tensor"]);
         assert_eq!((one.targets, one.seconds), (vec!["tensor"], 30));
-        assert!(parse(&args(&["--write-seeds"])).unwrap().write_seeds);
-    }
-
-    #[test]
-    fn bad_arguments_say_what_is_wrong() {
-        let err = |list: &[&str]| parse(&args(list)).unwrap_err();
-        assert!(err(&["nope"]).contains("unknown fuzz target \"nope\""));
-        assert!(err(&["--seconds"]).contains("needs a number"));
-        assert!(err(&["--seconds", "0"]).contains("above 0"));
-        assert!(err(&["--seconds", "x"]).contains("whole number"));
-        assert!(err(&["--smoke", "--seconds", "5"]).contains("leave out --seconds"));
-        assert!(err(&["ops", "tensor"]).contains("unexpected argument \"tensor\""));
-        assert!(err(&["--fast"]).contains("unexpected argument"));
-        assert!(err(&["--help"]).starts_with("usage: cargo xtask fuzz"));
+        assert!(parse(&["--write-seeds"]).write_seeds);
     }
 
     #[test]

@@ -8,11 +8,15 @@ use std::error::Error;
 use std::path::{Path, PathBuf};
 
 /// Writes `tests/known-failures/NAME.json` from the backend's report.
-pub fn run(root: &Path, target: &Path, args: &[String]) -> Result<(), Box<dyn Error>> {
-    let (name, report_path) = match args {
-        [name] => (name.clone(), default_report(target, name)),
-        [name, flag, path] if flag == "--report" => (name.clone(), PathBuf::from(path)),
-        _ => return Err("usage: cargo xtask backends known-failures NAME [--report FILE]".into()),
+pub fn run(
+    root: &Path,
+    target: &Path,
+    name: &str,
+    report: Option<&Path>,
+) -> Result<(), Box<dyn Error>> {
+    let report_path = match report {
+        Some(path) => path.to_path_buf(),
+        None => default_report(target, name),
     };
     if name == "native" {
         return Err(

@@ -7,11 +7,6 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The Python interpreter: `$PYTHON`, else `python3`.
-pub fn python() -> String {
-    std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_string())
-}
-
 /// The cached wheel of `release`: the locked file name if known, else any `onnx-<release>-*.whl`.
 pub fn cached(cache: &Path, release: &str, locked_name: Option<&str>) -> Option<PathBuf> {
     if let Some(name) = locked_name {
