@@ -16,6 +16,7 @@ use divan::counter::{BytesCount, ItemsCount};
 use divan::Bencher;
 use onnx_conformance::tuning::{self, SimdLevel};
 use onnx_conformance::Tensor;
+use serde_json::json;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -139,11 +140,13 @@ fn json_main(args: &[String]) {
             .min(SimdLevel::detected()),
         Err(_) => SimdLevel::detected(),
     };
-    println!(
-        "{{\"meta\":true,\"simd\":\"{}\",\"detected\":\"{}\",\"threads\":{threads}}}",
-        level.name(),
-        SimdLevel::detected().name()
-    );
+    let meta = json!({
+        "meta": true,
+        "simd": level.name(),
+        "detected": SimdLevel::detected().name(),
+        "threads": threads,
+    });
+    println!("{meta}");
     for case in CASES {
         if filter
             .as_ref()
@@ -186,13 +189,13 @@ fn memcpy_best(bytes: usize, repeat: usize, threads: usize) -> Duration {
     })
 }
 
+/// One case's JSON object; serde_json writes it, so any name or value is escaped correctly.
 fn json_line(
     case: &Case,
     ours: (Duration, Duration),
     memcpy: Option<(Duration, Duration)>,
-) -> String {
-    let mut s = format!("{{\"name\":\"{}\",", case.name);
-    match case.kind {
+) -> serde_json::Value {
+    let mut line = match case.kind {
         Kind::Cast {
             from,
             to,
@@ -200,41 +203,33 @@ fn json_line(
             saturate,
             n,
             gen,
-        } => {
-            s += &format!(
-                "\"op\":\"Cast\",\"from\":{},\"to\":{},\"opset\":{opset},\"shape\":[{n}],\"gen\":\"{}\",",
-                from.code(),
-                to.code(),
-                gen_name(gen)
-            );
-            if let Some(v) = saturate {
-                s += &format!("\"saturate\":{v},");
-            }
-        }
-        Kind::Concat { shape, count, axis } => {
-            s += &format!(
-                "\"op\":\"Concat\",\"from\":1,\"to\":1,\"opset\":13,\"shape\":{shape:?},\"count\":{count},\"axis\":{axis},\"gen\":\"wide\","
-            );
-        }
-    }
-    s += &format!("\"elements\":{},", case.elements());
+        } => json!({
+            "op": "Cast", "from": from.code(), "to": to.code(), "opset": opset,
+            "shape": [n], "gen": gen_name(gen), "saturate": saturate,
+        }),
+        Kind::Concat { shape, count, axis } => json!({
+            "op": "Concat", "from": 1, "to": 1, "opset": 13, "shape": shape,
+            "count": count, "axis": axis, "gen": "wide",
+        }),
+    };
+    let fields = line.as_object_mut().expect("an object");
+    // An absent attribute is left out, not written as null (saturate is Cast-19+ only).
+    fields.retain(|_, v| !v.is_null());
+    fields.extend([
+        ("name".to_owned(), json!(case.name)),
+        ("elements".to_owned(), json!(case.elements())),
+        ("status".to_owned(), json!("ok")),
+        ("seconds_1t".to_owned(), json!(ours.0.as_secs_f64())),
+        ("seconds_mt".to_owned(), json!(ours.1.as_secs_f64())),
+    ]);
     if let Some(b) = case.traffic_bytes() {
-        s += &format!("\"bytes\":{b},");
+        fields.insert("bytes".to_owned(), json!(b));
     }
-    s += &format!(
-        "\"status\":\"ok\",\"seconds_1t\":{:e},\"seconds_mt\":{:e}",
-        ours.0.as_secs_f64(),
-        ours.1.as_secs_f64()
-    );
     if let Some((one, all)) = memcpy {
-        s += &format!(
-            ",\"memcpy_1t_seconds\":{:e},\"memcpy_mt_seconds\":{:e}",
-            one.as_secs_f64(),
-            all.as_secs_f64()
-        );
+        fields.insert("memcpy_1t_seconds".to_owned(), json!(one.as_secs_f64()));
+        fields.insert("memcpy_mt_seconds".to_owned(), json!(all.as_secs_f64()));
     }
-    s += "}";
-    s
+    line
 }
 
 fn gen_name(gen: Gen) -> &'static str {
