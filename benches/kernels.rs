@@ -76,7 +76,7 @@ fn check_output(case: &Case, out: &[Tensor]) {
 }
 
 #[divan::bench(args = CASES, sample_count = 10, sample_size = 1)]
-fn kernel(bencher: Bencher, case: &Case) {
+fn kernel(bencher: Bencher<'_, '_>, case: &Case) {
     let prepared = prepare_checked(case);
     let bencher = bencher.counter(ItemsCount::new(case.elements()));
     let bencher = match case.traffic_bytes() {
@@ -88,7 +88,7 @@ fn kernel(bencher: Bencher, case: &Case) {
 
 /// memcpy of 64 MiB (128 MiB moved): the physical limit the numeric casts are held to.
 #[divan::bench(sample_count = 20, sample_size = 1)]
-fn memcpy_64mib(bencher: Bencher) {
+fn memcpy_64mib(bencher: Bencher<'_, '_>) {
     let src = vec![1u8; 64 << 20];
     let mut dst = vec![0u8; 64 << 20];
     bencher
@@ -99,7 +99,7 @@ fn memcpy_64mib(bencher: Bencher) {
 /// The same copy into a fresh `Vec`, as a kernel returning a new tensor must: the cost of
 /// faulting in new pages is part of every kernel figure.
 #[divan::bench(sample_count = 20, sample_size = 1)]
-fn memcpy_64mib_fresh(bencher: Bencher) {
+fn memcpy_64mib_fresh(bencher: Bencher<'_, '_>) {
     let src = vec![1u8; 64 << 20];
     bencher
         .counter(BytesCount::new(2 * src.len()))

@@ -39,7 +39,13 @@ fn main() -> ExitCode {
 }
 
 /// Runs `task` (in the light build, only the tasks that do not need `full`).
-#[cfg_attr(not(feature = "full"), allow(unused_variables))]
+#[cfg_attr(
+    not(feature = "full"),
+    allow(
+        unused_variables,
+        reason = "only the tasks built with `full` use the root"
+    )
+)]
 fn run(root: &Path, task: &Task) -> ExitCode {
     match task {
         Task::FetchTests(options) => fetch::main(options),
