@@ -1,4 +1,7 @@
-//! Fixtures shared by the xtask's tests.
+//! Fixtures shared by the xtask's tests: the one place test helpers live, so that no module
+//! exports its test module to another.
+
+pub mod fetch;
 
 use crate::cli::Cli;
 use clap::Parser;

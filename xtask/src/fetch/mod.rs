@@ -13,8 +13,6 @@ mod present;
 mod release;
 mod releases;
 #[cfg(test)]
-mod testkit;
-#[cfg(test)]
 mod tests;
 
 pub use args::{check as check_options, Options};
@@ -64,7 +62,7 @@ impl Paths {
         }
     }
 
-    fn cache(&self) -> PathBuf {
+    pub(crate) fn cache(&self) -> PathBuf {
         self.data.join(".cache")
     }
 }
