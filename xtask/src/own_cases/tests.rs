@@ -3,7 +3,7 @@ use super::*;
 /// The committed `tests/cases` must be exactly what the generator writes.
 #[test]
 fn committed_cases_are_fresh() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/cases");
+    let root = crate::workspace::root().join("tests/cases");
     let stale = check(&root).expect("readable");
     assert!(stale.is_empty(), "{stale:?}; run `cargo xtask own-cases`");
 }
