@@ -352,9 +352,10 @@ mod tests {
 
     #[test]
     fn dumps_both_sides_with_notes() {
-        let dir = scratch("dump");
+        let dir_tmp = scratch("dump");
+        let dir = dir_tmp.path();
         let e = Tensor::from_vec(vec![1], vec![F8E4M3FN::from_bits(0x38)]).expect("tensor");
-        let lines = dump(&dir, std::slice::from_ref(&e), std::slice::from_ref(&e));
+        let lines = dump(dir, std::slice::from_ref(&e), std::slice::from_ref(&e));
         assert_eq!(lines.len(), 1);
         assert!(lines[0].contains("uint8 bit patterns"), "{lines:?}");
         assert!(dir.join("output_0.expected.npy").is_file());

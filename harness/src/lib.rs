@@ -19,8 +19,6 @@ pub mod read;
 pub mod report;
 pub mod runner;
 pub mod settings;
-#[cfg(test)]
-mod testdir;
 pub mod trials;
 pub mod worker;
 

@@ -132,7 +132,8 @@ mod tests {
 
     #[test]
     fn writes_native_and_stand_in_types() {
-        let dir = scratch("npy");
+        let dir_tmp = scratch("npy");
+        let dir = dir_tmp.path();
         let path = dir.join("a.npy");
         let t = Tensor::from_vec(vec![2, 3], vec![1.5f32; 6]).expect("tensor");
         assert_eq!(write(&path, &t).expect("write"), None);

@@ -359,7 +359,8 @@ mod tests {
 
     #[test]
     fn known_failure_entries_apply_to_failing_trials() {
-        let dir = scratch("trials-known");
+        let dir_tmp = scratch("trials-known");
+        let dir = dir_tmp.path();
         let mut ctx = Context::default();
         let entry = |expect: &str| KnownFailure {
             pattern: "test_x".into(),

@@ -11,36 +11,19 @@ use onnx_conformance::formats::coverage::sweeps_covering;
 use onnx_conformance::formats::Generation;
 use std::collections::BTreeSet;
 use std::error::Error;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use vocab::{DataType, TypeKind};
 use vocab::{OpKind, VERSIONS};
 
 const START: &str = "<!-- coverage:start -->";
 const END: &str = "<!-- coverage:end -->";
-const USAGE: &str = "usage: cargo xtask coverage [--check] [--report path/to/report.json]
-
-Rewrites the README coverage section and docs/coverage.md from the implementation's version
-table, a run of every allowed type pair through ops::run, the exhaustive-sweep list of the
-format tests, and the last conformance run's report.json (`cargo test --test onnx_backend`).
---check changes nothing and fails if either file is out of date.";
-
-/// Runs the task with the arguments after `coverage`.
-pub fn main(root: &Path, args: &[String]) -> Result<(), Box<dyn Error>> {
-    let mut check = false;
-    let mut report = None;
-    let mut args = args.iter();
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--check" => check = true,
-            "--report" => report = Some(PathBuf::from(args.next().ok_or(USAGE)?)),
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(());
-            }
-            other => return Err(format!("unknown option `{other}`\n\n{USAGE}").into()),
-        }
-    }
-    let report = report.unwrap_or_else(|| crate::report::default_dir().join("report.json"));
+/// Runs the task with the options after `coverage`.
+pub fn main(root: &Path, args: &crate::cli::Coverage) -> Result<(), Box<dyn Error>> {
+    let check = args.check;
+    let report = args
+        .report
+        .clone()
+        .unwrap_or_else(|| crate::report::default_dir().join("report.json"));
     let coverage = collect(&report)?;
     let files = [
         ("README.md", readme(root, &coverage)?),

@@ -220,7 +220,10 @@ fn the_task_refuses_a_filtered_report_before_writing_anything() {
     let json = dir.path().join("report.json");
     std::fs::write(&json, serde_json::to_string(&report).expect("json")).expect("write");
     std::fs::write(dir.path().join("README.md"), "x").expect("readme");
-    let args = ["--report".to_owned(), json.display().to_string()];
+    let args = crate::cli::Coverage {
+        check: false,
+        report: Some(json),
+    };
     let err = main(dir.path(), &args).expect_err("refused").to_string();
     assert!(err.contains("complete run"), "{err}");
     assert_eq!(
