@@ -71,14 +71,24 @@ fn check_reply(line: &str) {
             "a success without id {ID} and \"ok\": true: {line:?}"
         ),
         Ok(Err(Failure::Unsupported(m))) => {
-            assert!(id_matches && ok == Some(false) && stage == Some("load"), "{line:?}");
+            assert!(
+                id_matches && ok == Some(false) && stage == Some("load"),
+                "{line:?}"
+            );
             assert_eq!(Some(m.as_str()), error, "the worker's text was not kept");
         }
         Ok(Err(Failure::Error { stage: s, message })) => {
             assert!(id_matches && ok == Some(false), "{line:?}");
-            assert!(["input", "run", "output"].contains(&s.as_str()), "stage {s:?}");
+            assert!(
+                ["input", "run", "output"].contains(&s.as_str()),
+                "stage {s:?}"
+            );
             assert_eq!(Some(s.as_str()), stage);
-            assert_eq!(Some(message.as_str()), error, "the worker's text was not kept");
+            assert_eq!(
+                Some(message.as_str()),
+                error,
+                "the worker's text was not kept"
+            );
         }
         Ok(Err(other)) => panic!("a worker's answer parsed as {other:?}: {line:?}"),
         Err(Failure::Protocol(m)) => {
