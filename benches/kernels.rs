@@ -15,9 +15,10 @@ use cases::{Case, Gen, Kind, Prepared, CASES};
 use divan::counter::{BytesCount, ItemsCount};
 use divan::Bencher;
 use onnx_conformance::tuning::{self, SimdLevel};
-use onnx_conformance::Tensor;
+use serde_json::json;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
+use vocab::Tensor;
 
 fn main() {
     if std::env::var_os("KERNELS_FRESH_PAGES").is_none() {
@@ -75,7 +76,7 @@ fn check_output(case: &Case, out: &[Tensor]) {
 }
 
 #[divan::bench(args = CASES, sample_count = 10, sample_size = 1)]
-fn kernel(bencher: Bencher, case: &Case) {
+fn kernel(bencher: Bencher<'_, '_>, case: &Case) {
     let prepared = prepare_checked(case);
     let bencher = bencher.counter(ItemsCount::new(case.elements()));
     let bencher = match case.traffic_bytes() {
@@ -87,7 +88,7 @@ fn kernel(bencher: Bencher, case: &Case) {
 
 /// memcpy of 64 MiB (128 MiB moved): the physical limit the numeric casts are held to.
 #[divan::bench(sample_count = 20, sample_size = 1)]
-fn memcpy_64mib(bencher: Bencher) {
+fn memcpy_64mib(bencher: Bencher<'_, '_>) {
     let src = vec![1u8; 64 << 20];
     let mut dst = vec![0u8; 64 << 20];
     bencher
@@ -98,7 +99,7 @@ fn memcpy_64mib(bencher: Bencher) {
 /// The same copy into a fresh `Vec`, as a kernel returning a new tensor must: the cost of
 /// faulting in new pages is part of every kernel figure.
 #[divan::bench(sample_count = 20, sample_size = 1)]
-fn memcpy_64mib_fresh(bencher: Bencher) {
+fn memcpy_64mib_fresh(bencher: Bencher<'_, '_>) {
     let src = vec![1u8; 64 << 20];
     bencher
         .counter(BytesCount::new(2 * src.len()))
@@ -139,11 +140,13 @@ fn json_main(args: &[String]) {
             .min(SimdLevel::detected()),
         Err(_) => SimdLevel::detected(),
     };
-    println!(
-        "{{\"meta\":true,\"simd\":\"{}\",\"detected\":\"{}\",\"threads\":{threads}}}",
-        level.name(),
-        SimdLevel::detected().name()
-    );
+    let meta = json!({
+        "meta": true,
+        "simd": level.name(),
+        "detected": SimdLevel::detected().name(),
+        "threads": threads,
+    });
+    println!("{meta}");
     for case in CASES {
         if filter
             .as_ref()
@@ -186,13 +189,13 @@ fn memcpy_best(bytes: usize, repeat: usize, threads: usize) -> Duration {
     })
 }
 
+/// One case's JSON object; serde_json writes it, so any name or value is escaped correctly.
 fn json_line(
     case: &Case,
     ours: (Duration, Duration),
     memcpy: Option<(Duration, Duration)>,
-) -> String {
-    let mut s = format!("{{\"name\":\"{}\",", case.name);
-    match case.kind {
+) -> serde_json::Value {
+    let mut line = match case.kind {
         Kind::Cast {
             from,
             to,
@@ -200,41 +203,33 @@ fn json_line(
             saturate,
             n,
             gen,
-        } => {
-            s += &format!(
-                "\"op\":\"Cast\",\"from\":{},\"to\":{},\"opset\":{opset},\"shape\":[{n}],\"gen\":\"{}\",",
-                from.code(),
-                to.code(),
-                gen_name(gen)
-            );
-            if let Some(v) = saturate {
-                s += &format!("\"saturate\":{v},");
-            }
-        }
-        Kind::Concat { shape, count, axis } => {
-            s += &format!(
-                "\"op\":\"Concat\",\"from\":1,\"to\":1,\"opset\":13,\"shape\":{shape:?},\"count\":{count},\"axis\":{axis},\"gen\":\"wide\","
-            );
-        }
-    }
-    s += &format!("\"elements\":{},", case.elements());
+        } => json!({
+            "op": "Cast", "from": from.code(), "to": to.code(), "opset": opset,
+            "shape": [n], "gen": gen_name(gen), "saturate": saturate,
+        }),
+        Kind::Concat { shape, count, axis } => json!({
+            "op": "Concat", "from": 1, "to": 1, "opset": 13, "shape": shape,
+            "count": count, "axis": axis, "gen": "wide",
+        }),
+    };
+    let fields = line.as_object_mut().expect("an object");
+    // An absent attribute is left out, not written as null (saturate is Cast-19+ only).
+    fields.retain(|_, v| !v.is_null());
+    fields.extend([
+        ("name".to_owned(), json!(case.name)),
+        ("elements".to_owned(), json!(case.elements())),
+        ("status".to_owned(), json!("ok")),
+        ("seconds_1t".to_owned(), json!(ours.0.as_secs_f64())),
+        ("seconds_mt".to_owned(), json!(ours.1.as_secs_f64())),
+    ]);
     if let Some(b) = case.traffic_bytes() {
-        s += &format!("\"bytes\":{b},");
+        fields.insert("bytes".to_owned(), json!(b));
     }
-    s += &format!(
-        "\"status\":\"ok\",\"seconds_1t\":{:e},\"seconds_mt\":{:e}",
-        ours.0.as_secs_f64(),
-        ours.1.as_secs_f64()
-    );
     if let Some((one, all)) = memcpy {
-        s += &format!(
-            ",\"memcpy_1t_seconds\":{:e},\"memcpy_mt_seconds\":{:e}",
-            one.as_secs_f64(),
-            all.as_secs_f64()
-        );
+        fields.insert("memcpy_1t_seconds".to_owned(), json!(one.as_secs_f64()));
+        fields.insert("memcpy_mt_seconds".to_owned(), json!(all.as_secs_f64()));
     }
-    s += "}";
-    s
+    line
 }
 
 fn gen_name(gen: Gen) -> &'static str {

@@ -12,34 +12,9 @@ pub enum Error {
         /// The offending shape.
         shape: Vec<usize>,
     },
-    /// Storage length differs from the product of the shape.
-    ElementCount {
-        /// The shape given.
-        shape: Vec<usize>,
-        /// Elements the shape implies.
-        expected: usize,
-        /// Elements supplied.
-        found: usize,
-    },
-    /// The model's opset is newer than the newest this crate's version table was checked
-    /// against, so a newer operator version than the table knows may be in effect.
-    OpsetTooNew {
-        /// NodeProto.op_type as given.
-        op_type: String,
-        /// The model's default-domain opset.
-        opset: i64,
-        /// The newest opset the table covers.
-        newest: i64,
-    },
-    /// No version of the operator is defined at this opset (or the operator is unknown).
-    UnknownOperator {
-        /// NodeProto.op_type as given.
-        op_type: String,
-        /// The model's default-domain opset.
-        opset: i64,
-        /// The first since-version of the operator, if the operator is known at all.
-        first: Option<u32>,
-    },
+    /// A tensor or an operator version the vocabulary refuses (element count, unknown
+    /// operator, opset newer than the version table).
+    Vocab(vocab::Error),
     /// The node carries an attribute this operator version does not define.
     UnknownAttribute {
         /// The operator version.
@@ -177,35 +152,7 @@ impl fmt::Display for Error {
             Error::ShapeOverflow { shape } => {
                 write!(f, "shape {shape:?} has more elements than fit in memory")
             }
-            Error::ElementCount {
-                shape,
-                expected,
-                found,
-            } => write!(
-                f,
-                "shape {shape:?} needs {expected} elements but {found} were given"
-            ),
-            Error::OpsetTooNew {
-                op_type,
-                opset,
-                newest,
-            } => write!(
-                f,
-                "{op_type} at opset {opset}: this implementation knows operator versions up to \
-                 opset {newest}; a newer {op_type} version may be in effect there"
-            ),
-            Error::UnknownOperator {
-                op_type,
-                opset,
-                first: Some(first),
-            } => write!(
-                f,
-                "{op_type} is not defined at opset {opset} (its first version is {op_type}-{first})"
-            ),
-            Error::UnknownOperator { op_type, opset, .. } => write!(
-                f,
-                "unknown operator {op_type:?} at opset {opset} (supported: Cast, CastLike, Concat)"
-            ),
+            Error::Vocab(e) => e.fmt(f),
             Error::UnknownAttribute {
                 op,
                 name,
@@ -288,7 +235,7 @@ impl fmt::Display for Error {
             ),
             Error::AxisOutOfRange { op, axis, rank } => {
                 write!(f, "{op} axis {axis} is out of range for rank {rank}")?;
-                if op.since < 11 && *axis < 0 {
+                if op.since() < 11 && *axis < 0 {
                     write!(f, " (negative axes are allowed from Concat-11)")
                 } else {
                     write!(f, " (allowed: {} to {})", -(*rank as i128), *rank as i128 - 1)
@@ -315,9 +262,15 @@ impl fmt::Display for Error {
 /// Appends "(allowed from Op-N)" or "(no version allows it)".
 fn from_suffix(f: &mut fmt::Formatter<'_>, op: &OpVersion, from: Option<u32>) -> fmt::Result {
     match from {
-        Some(v) => write!(f, " (allowed from {}-{v})", op.op),
-        None => write!(f, " (no version of {} allows it)", op.op),
+        Some(v) => write!(f, " (allowed from {}-{v})", op.op()),
+        None => write!(f, " (no version of {} allows it)", op.op()),
     }
 }
 
 impl std::error::Error for Error {}
+
+impl From<vocab::Error> for Error {
+    fn from(e: vocab::Error) -> Self {
+        Error::Vocab(e)
+    }
+}

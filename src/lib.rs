@@ -1,17 +1,18 @@
 //! Cast, CastLike and Concat for every ONNX operator version, bit-exact, on typed tensors.
 //!
-//! This crate does no I/O: reading ONNX files is the harness's job.
+//! This crate does no I/O: reading ONNX files is the harness's job. Its vocabulary (data
+//! types, tensors, attributes, the operator-version table) is the `vocab` crate's.
 
-pub mod dtype;
 pub mod error;
 pub mod formats;
 pub mod ops;
 mod stream;
-pub mod tensor;
 #[cfg(test)]
 pub(crate) mod testkit;
 pub mod tuning;
 
-pub use dtype::{DataType, Element, Storage, TypedField};
 pub use error::Error;
-pub use tensor::Tensor;
+// The shared vocabulary, re-exported so that callers of this crate need only this crate.
+pub use vocab::{dtype, tensor};
+pub use vocab::{for_each_dtype, with_storage};
+pub use vocab::{DataType, Element, Storage, Tensor, TypeKind, TypedField};

@@ -1,10 +1,10 @@
 //! The benchmark cases (one list shared by `cargo bench` and `--json`) and their inputs.
 
 use half::{bf16, f16};
-use onnx_conformance::formats::{F8E4M3FN, I4};
-use onnx_conformance::ops::{self, AttrValue, Attribute, OpVersion};
-use onnx_conformance::{DataType, Error, Tensor};
+use onnx_conformance::{ops, Error};
 use std::fmt;
+use vocab::elements::{F8E4M3FN, I4};
+use vocab::{AttrValue, Attribute, DataType, OpVersion, Tensor};
 
 /// 16M elements: large enough that every tensor is far outside the caches.
 const N: usize = 16 << 20;
@@ -262,7 +262,7 @@ fn input(dtype: DataType, n: usize, gen: Gen, seed: u64) -> Result<Tensor, Error
         Gen::Small => r.unit() * 20.0 - 10.0,
         _ => r.wide(),
     };
-    match dtype {
+    let tensor = match dtype {
         D::Float => Tensor::from_vec(shape, r.take(n, |r| value(r) as f32)),
         // Extra low bits so that narrowing to f32 really rounds.
         D::Double => Tensor::from_vec(shape, r.take(n, |r| value(r) * (1.0 + r.unit() * 1e-9))),
@@ -274,7 +274,8 @@ fn input(dtype: DataType, n: usize, gen: Gen, seed: u64) -> Result<Tensor, Error
         D::Int4 => Tensor::from_vec(shape, r.take(n, |r| I4::from_bits(r.byte()))),
         D::String => Tensor::from_vec(shape, r.take(n, |r| format!("{}", r.wide() as f32))),
         _ => panic!("no benchmark input generator for {dtype}"),
-    }
+    };
+    Ok(tensor?)
 }
 
 /// Benchmark inputs drawn from the shared deterministic generator.

@@ -20,7 +20,8 @@ enum Version {
     Listed(u8),
     /// Whatever `resolve` makes of an operator name and an opset.
     Resolved(OpName, i64),
-    /// A version that may not exist.
+    /// An operator and a since-version, which may not be a row of the table (then skipped:
+    /// an `OpVersion` can only name a row).
     Raw(OpName, u32),
 }
 
@@ -91,7 +92,7 @@ fn op_name(name: OpName) -> &'static str {
 
 fn version(v: &Version) -> Option<OpVersion> {
     match *v {
-        Version::Listed(i) => Some(VERSIONS[usize::from(i) % VERSIONS.len()].version),
+        Version::Listed(i) => Some(VERSIONS[usize::from(i) % VERSIONS.len()].version()),
         Version::Resolved(name, opset) => OpVersion::resolve(op_name(name), opset).ok(),
         Version::Raw(name, since) => {
             let op = match name {
@@ -99,7 +100,7 @@ fn version(v: &Version) -> Option<OpVersion> {
                 OpName::CastLike => OpKind::CastLike,
                 OpName::Concat => OpKind::Concat,
             };
-            Some(OpVersion { op, since })
+            OpVersion::of(op, since)
         }
     }
 }
@@ -195,14 +196,14 @@ fn check(version: OpVersion, attrs: &[Attribute], inputs: &[&Tensor], out: &[Ten
     assert_eq!(out.len(), 1, "{version:?} returned {} outputs", out.len());
     let y = &out[0];
     assert_eq!(y.len(), y.shape().iter().product::<usize>());
-    match version.op {
+    match version.op() {
         OpKind::Cast | OpKind::CastLike => {
             assert_eq!(
                 y.shape(),
                 inputs[0].shape(),
                 "{version:?} changed the shape"
             );
-            if version.op == OpKind::CastLike {
+            if version.op() == OpKind::CastLike {
                 assert_eq!(y.dtype(), inputs[1].dtype(), "CastLike gave the wrong type");
             }
             let _ = attrs;

@@ -5,8 +5,8 @@
 
 use harness::compare::{compare_outputs, Rule};
 use harness::read::tensor_from_bytes;
+use harness::vocab::DataType;
 use libfuzzer_sys::fuzz_target;
-use onnx_conformance::DataType;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&declared, bytes)) = data.split_first() else {

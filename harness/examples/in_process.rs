@@ -7,8 +7,7 @@
 
 use harness::backend::{Backend, BackendHandle, BackendInfo, FailureKind, Refusal};
 use harness::case::{Case, DataSet};
-use onnx_conformance::ops::AttrValue;
-use onnx_conformance::{DataType, Tensor};
+use harness::vocab::{AttrValue, DataType, Tensor};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;

@@ -1,8 +1,8 @@
 //! A test case as read from disk: the model's graph and its data sets, with declared types applied.
 
-use onnx_conformance::ops::Attribute;
-use onnx_conformance::{DataType, Tensor};
 use std::path::PathBuf;
+use vocab::Attribute;
+use vocab::{DataType, Tensor};
 
 /// One case directory: `model.onnx` plus `test_data_set_N/`.
 #[derive(Clone, Debug)]

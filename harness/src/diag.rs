@@ -4,9 +4,9 @@
 use crate::compare::{multi_index, Mismatch, ValueDiff};
 use crate::npy;
 use crate::origin::Origins;
-use onnx_conformance::{DataType, Tensor};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use vocab::{DataType, Tensor};
 
 /// Spells out every mismatch, one block per output. `names` are the graph's output names.
 pub fn describe(mismatches: &[Mismatch], names: &[String], rule: &str) -> String {
@@ -229,7 +229,7 @@ mod tests {
     use super::*;
     use crate::compare::{compare_outputs, Rule};
     use crate::discover::tests::scratch;
-    use onnx_conformance::formats::F8E4M3FN;
+    use vocab::elements::F8E4M3FN;
 
     #[test]
     fn describes_values_with_index_decimal_and_hex() {
@@ -352,9 +352,10 @@ mod tests {
 
     #[test]
     fn dumps_both_sides_with_notes() {
-        let dir = scratch("dump");
+        let dir_tmp = scratch("dump");
+        let dir = dir_tmp.path();
         let e = Tensor::from_vec(vec![1], vec![F8E4M3FN::from_bits(0x38)]).expect("tensor");
-        let lines = dump(&dir, std::slice::from_ref(&e), std::slice::from_ref(&e));
+        let lines = dump(dir, std::slice::from_ref(&e), std::slice::from_ref(&e));
         assert_eq!(lines.len(), 1);
         assert!(lines[0].contains("uint8 bit patterns"), "{lines:?}");
         assert!(dir.join("output_0.expected.npy").is_file());

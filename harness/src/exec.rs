@@ -1,12 +1,16 @@
-//! Running a model's graph with `onnx_conformance::ops`.
+//! Running a model's graph node by node with an in-process operator implementation (the
+//! native backend passes the implementation's `ops::run`).
 
 use crate::case::{Model, Node};
 use crate::error::Error;
 use crate::read::is_default_domain;
-use onnx_conformance::ops::{self, OpVersion};
-use onnx_conformance::Tensor;
 use std::borrow::Cow;
 use std::collections::HashMap;
+use vocab::{Attribute, OpVersion, Tensor};
+
+/// Runs one node of a resolved operator version: attributes and inputs in, outputs or a
+/// message out.
+pub type RunOp<'a> = &'a dyn Fn(OpVersion, &[Attribute], &[&Tensor]) -> Result<Vec<Tensor>, String>;
 
 /// The elements a graph run may create (node outputs plus copies of the graph outputs) when its
 /// inputs and initializers hold few: a few nodes that reuse one name can otherwise ask for
@@ -50,8 +54,13 @@ impl Budget {
 
 /// Binds `inputs` to the graph inputs by position, runs every node in order, and returns the
 /// graph outputs in declared order. Extra graph inputs that no node uses are accepted. A run
-/// that would create more elements than [`run_budget`] allows is an error.
-pub fn run_graph(model: &Model, inputs: &[Tensor]) -> Result<Vec<Tensor>, Error> {
+/// that would create more elements than [`run_budget`] allows is an error. `run_op` runs each
+/// node.
+pub fn run_graph(
+    model: &Model,
+    inputs: &[Tensor],
+    run_op: RunOp<'_>,
+) -> Result<Vec<Tensor>, Error> {
     let graph = &model.graph;
     if inputs.len() > graph.inputs.len() {
         return Err(Error::msg(format!(
@@ -78,7 +87,7 @@ pub fn run_graph(model: &Model, inputs: &[Tensor]) -> Result<Vec<Tensor>, Error>
         used: 0,
     };
     for (index, node) in graph.nodes.iter().enumerate() {
-        let produced = run_node(node, index, model.opset, &values, &mut budget)?;
+        let produced = run_node(node, index, model.opset, &values, &mut budget, run_op)?;
         for (name, t) in node.outputs.iter().zip(produced) {
             if !name.is_empty() {
                 values.insert(name, Cow::Owned(t));
@@ -108,6 +117,7 @@ fn run_node(
     opset: i64,
     values: &HashMap<&str, Cow<'_, Tensor>>,
     budget: &mut Budget,
+    run_op: RunOp<'_>,
 ) -> Result<Vec<Tensor>, Error> {
     let label = format!("node {index} ({})", node.op_type);
     if !is_default_domain(&node.domain) {
@@ -141,7 +151,7 @@ fn run_node(
     budget.take(bound, &label)?;
     let version = OpVersion::resolve(&node.op_type, opset)
         .map_err(|e| Error::msg(format!("{label} at opset {opset}: {e}")))?;
-    let outputs = ops::run(version, &node.attributes, &args)
+    let outputs = run_op(version, &node.attributes, &args)
         .map_err(|e| Error::msg(format!("{label}: {e}")))?;
     if outputs.len() != node.outputs.len() {
         return Err(Error::msg(format!(
@@ -157,9 +167,9 @@ fn run_node(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::native::run_graph;
     use crate::case::{Graph, ValueInfo};
-    use onnx_conformance::ops::{AttrValue, Attribute};
-    use onnx_conformance::DataType;
+    use vocab::{AttrValue, DataType};
 
     fn value(name: &str) -> ValueInfo {
         ValueInfo {

@@ -293,7 +293,11 @@ mod tests {
 
     #[test]
     fn loading_rejects_bad_entries_and_tolerates_absence() {
-        let dir = crate::testdir::TestDir::new("known");
+        let dir_tmp = tempfile::Builder::new()
+            .prefix("known")
+            .tempdir()
+            .expect("temp dir");
+        let dir = dir_tmp.path();
         let path = dir.join("k.json");
         assert_eq!(KnownFailures::load(&path), Ok(KnownFailures::default()));
         let bad =

@@ -120,8 +120,12 @@ mod tests {
 
     #[test]
     fn a_same_size_bit_flip_is_named_with_the_verify_hint() {
-        let root = crate::testdir::TestDir::new("lockcheck");
-        let (lock, spec) = locked_copy(&root);
+        let root_tmp = tempfile::Builder::new()
+            .prefix("lockcheck")
+            .tempdir()
+            .expect("temp dir");
+        let root = root_tmp.path();
+        let (lock, spec) = locked_copy(root);
         assert_eq!(check(&lock, &spec), None, "an intact copy matches");
         let pb = spec.dir.join("test_data_set_0/output_0.pb");
         let mut bytes = std::fs::read(&pb).expect("read");
@@ -148,8 +152,12 @@ mod tests {
     fn a_damaged_official_trial_says_so_and_an_unlocked_one_does_not() {
         use crate::discover::{Spec, SpecKind};
         use crate::trials::{run, Context};
-        let root = crate::testdir::TestDir::new("lockcheck-trial");
-        let (lock, spec) = locked_copy(&root);
+        let root_tmp = tempfile::Builder::new()
+            .prefix("lockcheck-trial")
+            .tempdir()
+            .expect("temp dir");
+        let root = root_tmp.path();
+        let (lock, spec) = locked_copy(root);
         let pb = spec.dir.join("test_data_set_0/output_0.pb");
         let mut bytes = std::fs::read(&pb).expect("read");
         let last = bytes.len() - 1;

@@ -5,13 +5,13 @@
 
 use half::{bf16, f16};
 use npyz::WriterBuilder;
-use onnx_conformance::formats::{
-    Complex128, Complex64, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
-};
-use onnx_conformance::{with_storage, Tensor};
 use std::fs::File;
 use std::io::{self, BufWriter};
 use std::path::Path;
+use vocab::elements::{
+    Complex128, Complex64, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
+};
+use vocab::{with_storage, Tensor};
 
 /// Writes `tensor` to `path`; returns a note when the npy type is not the ONNX type.
 pub fn write(path: &Path, tensor: &Tensor) -> io::Result<Option<&'static str>> {
@@ -132,7 +132,8 @@ mod tests {
 
     #[test]
     fn writes_native_and_stand_in_types() {
-        let dir = scratch("npy");
+        let dir_tmp = scratch("npy");
+        let dir = dir_tmp.path();
         let path = dir.join("a.npy");
         let t = Tensor::from_vec(vec![2, 3], vec![1.5f32; 6]).expect("tensor");
         assert_eq!(write(&path, &t).expect("write"), None);

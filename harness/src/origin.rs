@@ -5,8 +5,8 @@
 use crate::case::Graph;
 use crate::compare::elem::Compared;
 use crate::compare::multi_index;
-use onnx_conformance::ops::AttrValue;
-use onnx_conformance::{with_storage, Tensor};
+use vocab::AttrValue;
+use vocab::{with_storage, Tensor};
 
 /// How the output elements of a graph map to its input elements.
 pub enum Origins<'a> {
@@ -123,7 +123,7 @@ fn join(index: &[usize]) -> String {
 mod tests {
     use super::*;
     use crate::case::{Node, ValueInfo};
-    use onnx_conformance::ops::Attribute;
+    use vocab::Attribute;
 
     fn graph(op: &str, inputs: &[&str], axis: Option<i64>) -> Graph {
         let value = |n: &&str| ValueInfo {

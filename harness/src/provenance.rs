@@ -199,13 +199,14 @@ mod tests {
             sha256_hex(b"abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
-        let dir = crate::testdir::TestDir::new("provenance");
-        assert_eq!(lock_hash(&dir), None);
+        let dir_tmp = tempfile::Builder::new()
+            .prefix("provenance")
+            .tempdir()
+            .expect("temp dir");
+        let dir = dir_tmp.path();
+        assert_eq!(lock_hash(dir), None);
         std::fs::write(dir.join(LOCK_FILE), b"abc").expect("write");
-        assert_eq!(
-            lock_hash(&dir).as_deref().map(|h| &h[..8]),
-            Some("ba7816bf")
-        );
+        assert_eq!(lock_hash(dir).as_deref().map(|h| &h[..8]), Some("ba7816bf"));
         // Not a repository (the temp dir is outside any checkout): no commit, no error.
         assert_eq!(git_commit(&dir.join("nowhere")), None);
         let git = |args: &[&str]| {
@@ -219,10 +220,10 @@ mod tests {
         };
         // Where git is installed: a clean checkout gives its hash, a changed one says so.
         if git(&["init", "-q"]) && git(&["add", "."]) && git(&["commit", "-qm", "x"]) {
-            let clean = git_commit(&dir).expect("a commit");
+            let clean = git_commit(dir).expect("a commit");
             assert_eq!(clean.len(), 40, "{clean}");
             std::fs::write(dir.join(LOCK_FILE), b"abd").expect("write");
-            assert_eq!(git_commit(&dir), Some(format!("{clean}-dirty")));
+            assert_eq!(git_commit(dir), Some(format!("{clean}-dirty")));
         }
     }
 

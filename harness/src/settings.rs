@@ -119,10 +119,8 @@ pub fn read(workspace: &Path, env: &Env) -> (Settings, Vec<Problem>) {
         .get(DATA_VAR)
         .filter(|v| !v.is_empty())
         .map(|v| workspace.join(PathBuf::from(v)));
-    let target = match env.get("CARGO_TARGET_DIR") {
-        Some(dir) if !dir.is_empty() => workspace.join(PathBuf::from(dir)),
-        _ => workspace.join("target"),
-    };
+    let target =
+        schema::workspace::target_dir(workspace, env.get(schema::workspace::TARGET_DIR_VAR));
     let settings = Settings {
         strict,
         data_override,

@@ -10,10 +10,10 @@ use crate::known::{judge, KnownFailures, Outcome, Tolerances};
 use crate::origin::Origins;
 use crate::report::TrialRecord;
 use crate::{lockcheck, read};
-use onnx_conformance::ops::OpVersion;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::time::Instant;
+use vocab::OpVersion;
 
 /// What every trial of a run shares.
 #[derive(Clone, Debug, Default)]
@@ -181,7 +181,7 @@ fn blank_record(spec: &Spec) -> TrialRecord {
 fn op_version(op_type: Option<&str>, opset: Option<i64>) -> Option<String> {
     let (op, opset) = (op_type?, opset?);
     let version = OpVersion::resolve(op, opset).ok()?;
-    Some(format!("{op}-{}", version.since))
+    Some(format!("{op}-{}", version.since()))
 }
 
 /// A failed trial: its kind and message.
@@ -359,7 +359,8 @@ mod tests {
 
     #[test]
     fn known_failure_entries_apply_to_failing_trials() {
-        let dir = scratch("trials-known");
+        let dir_tmp = scratch("trials-known");
+        let dir = dir_tmp.path();
         let mut ctx = Context::default();
         let entry = |expect: &str| KnownFailure {
             pattern: "test_x".into(),

@@ -1,9 +1,11 @@
 //! The on-disk formats shared by `cargo xtask fetch-tests` and the harness: the data index
-//! and the lock file (`index`), and the part of `onnx.proto` both read (`proto`). A crate of
-//! its own so that fetching the data does not compile the kernels.
+//! and the lock file (`index`), the part of `onnx.proto` both read (`proto`), and where the
+//! target directory is (`workspace`). A crate of its own so that fetching the data does not
+//! compile the kernels.
 
 pub mod index;
 pub mod proto;
+pub mod workspace;
 
 /// Whether `domain` names the default operator set (`""` or `"ai.onnx"`).
 pub fn is_default_domain(domain: &str) -> bool {

@@ -34,14 +34,27 @@ fn convert(v: &Exact, rule: Rule, min: i128, max: i128) -> i128 {
     }
 }
 
+/// Conversions into INT4, UINT4, INT2 and UINT2. A trait because the types themselves are the
+/// vocabulary crate's.
+pub trait SubByteInt: Sized {
+    /// The value `v` converts to: Cast <= 23 clamps then rounds half to even, Cast-24 and
+    /// later round half to even then keep the low bits (§3.2); INT2 and UINT2 (Cast-25 only)
+    /// always wrap. NaN gives 0; +-Inf give 0 when wrapping and the bound when clamping.
+    fn from_exact(v: &Exact, rules: &CastRules) -> Self;
+
+    /// The value `v` converts to under the wrapping rule at every version: for an integer `v`
+    /// its low bits, as integer → integer casts keep them (the rule of integer, bool and
+    /// string sources; only floating sources clamp before 24).
+    fn from_exact_wrapping(v: &Exact) -> Self;
+
+    /// The low bits of `v` ("discard high bits", as integer casts do).
+    fn wrapping_from_i128(v: i128) -> Self;
+}
+
 macro_rules! subbyte_int {
     ($($t:ident: $min:literal..=$max:literal, $wrap_only:literal;)*) => {$(
-        impl $t {
-            /// The value `v` converts to: Cast <= 23 clamps then rounds half to even,
-            /// Cast-24 and later round half to even then keep the low bits (§3.2); INT2 and
-            /// UINT2 (Cast-25 only) always wrap. NaN gives 0; +-Inf give 0 when wrapping
-            /// and the bound when clamping.
-            pub fn from_exact(v: &Exact, rules: &CastRules) -> $t {
+        impl SubByteInt for $t {
+            fn from_exact(v: &Exact, rules: &CastRules) -> $t {
                 let rule = if $wrap_only || rules.generation == Generation::From24 {
                     Rule::Wrap
                 } else {
@@ -50,15 +63,11 @@ macro_rules! subbyte_int {
                 $t::wrapping_from_i128(convert(v, rule, $min, $max))
             }
 
-            /// The value `v` converts to under the wrapping rule at every version: for an
-            /// integer `v` its low bits, as integer → integer casts keep them (the rule of
-            /// integer, bool and string sources; only floating sources clamp before 24).
-            pub fn from_exact_wrapping(v: &Exact) -> $t {
+            fn from_exact_wrapping(v: &Exact) -> $t {
                 $t::wrapping_from_i128(convert(v, Rule::Wrap, $min, $max))
             }
 
-            /// The low bits of `v` ("discard high bits", as integer casts do).
-            pub fn wrapping_from_i128(v: i128) -> $t {
+            fn wrapping_from_i128(v: i128) -> $t {
                 $t::from_bits(v as u8)
             }
         }

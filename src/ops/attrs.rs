@@ -1,36 +1,56 @@
 //! Attribute validation: checks a node's attributes against its version's table row and
-//! resolves them, defaults applied, into typed values.
+//! resolves them, defaults applied, into one typed struct per operator.
 
 use super::version::{attr_allowed_from, AttrDefault, AttrKind, AttrSpec, VersionSpec};
-use super::{AttrValue, Attribute};
+use super::{AttrValue, Attribute, OpKind};
 use crate::dtype::DataType;
 use crate::error::Error;
 use crate::formats::RoundMode;
+use std::borrow::Cow;
 
-/// A node's attributes after validation, defaults applied. Fields a version does not define
-/// hold the value that version behaves as if it had (saturate on, round up).
+/// Cast's attributes, defaults applied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Resolved {
-    /// Cast `to` (absent for CastLike and Concat).
-    pub to: Option<DataType>,
-    /// Cast/CastLike `saturate` (true where the version predates it).
+pub struct CastAttrs {
+    /// The target type.
+    pub to: DataType,
+    /// `saturate` (on where the version predates it).
     pub saturate: bool,
-    /// Cast/CastLike `round_mode` (up where the version predates it).
+    /// `round_mode` (up where the version predates it).
     pub round_mode: RoundMode,
-    /// Concat `axis`, as given (not yet normalised against a rank).
-    pub axis: Option<i64>,
+}
+
+/// CastLike's attributes, defaults applied (the target is the second input's type).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CastLikeAttrs {
+    /// `saturate` (on where the version predates it).
+    pub saturate: bool,
+    /// `round_mode` (up where the version predates it).
+    pub round_mode: RoundMode,
+}
+
+/// Concat's attributes, defaults applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConcatAttrs {
+    /// The axis as given (normalised against the rank by Concat itself, which knows it).
+    pub axis: i64,
+}
+
+/// A node's attributes after validation, as the node's operator takes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resolved {
+    /// A Cast node's.
+    Cast(CastAttrs),
+    /// A CastLike node's.
+    CastLike(CastLikeAttrs),
+    /// A Concat node's.
+    Concat(ConcatAttrs),
 }
 
 /// Validates `attrs` against `spec` and resolves them. Every rejection names the operator
-/// version and the attribute.
+/// version and the attribute. Names are checked first (duplicates, attributes the version
+/// lacks, in node order), then each attribute the operator reads.
 pub fn resolve(spec: &VersionSpec, attrs: &[Attribute]) -> Result<Resolved, Error> {
-    let op = spec.version;
-    let mut out = Resolved {
-        to: None,
-        saturate: true,
-        round_mode: RoundMode::Up,
-        axis: None,
-    };
+    let op = spec.version();
     for (i, attr) in attrs.iter().enumerate() {
         if attrs[..i].iter().any(|a| a.name == attr.name) {
             return Err(Error::DuplicateAttribute {
@@ -38,120 +58,163 @@ pub fn resolve(spec: &VersionSpec, attrs: &[Attribute]) -> Result<Resolved, Erro
                 name: attr.name.clone(),
             });
         }
-        let Some(a) = spec.attrs.iter().find(|a| a.name == attr.name) else {
+        if !spec.attrs.iter().any(|a| a.name == attr.name) {
             return Err(Error::UnknownAttribute {
                 op,
                 name: attr.name.clone(),
-                allowed_from: attr_allowed_from(op.op, op.since, &attr.name),
+                allowed_from: attr_allowed_from(op.op(), op.since(), &attr.name),
             });
-        };
-        apply(spec, a, &attr.value, &mut out)?;
-    }
-    for a in spec.attrs {
-        if attrs.iter().any(|given| given.name == a.name) {
-            continue;
         }
-        let value = match a.default {
+    }
+    let given = Given { spec, attrs };
+    Ok(match op.op() {
+        OpKind::Cast => Resolved::Cast(CastAttrs {
+            to: given.target()?,
+            saturate: given.saturate()?,
+            round_mode: given.round_mode()?,
+        }),
+        OpKind::CastLike => Resolved::CastLike(CastLikeAttrs {
+            saturate: given.saturate()?,
+            round_mode: given.round_mode()?,
+        }),
+        OpKind::Concat => Resolved::Concat(ConcatAttrs {
+            axis: given.axis()?,
+        }),
+    })
+}
+
+/// A node's attributes (names already checked) with the row that defines them.
+struct Given<'a> {
+    spec: &'a VersionSpec,
+    attrs: &'a [Attribute],
+}
+
+impl Given<'_> {
+    /// The node's value of `name`, else the version's default; `None` if the version does not
+    /// define the attribute. A required attribute that is absent is an error.
+    fn value(&self, name: &'static str) -> Result<Option<(&AttrSpec, Cow<'_, AttrValue>)>, Error> {
+        let Some(a) = self.spec.attrs.iter().find(|a| a.name == name) else {
+            return Ok(None);
+        };
+        if let Some(given) = self.attrs.iter().find(|g| g.name == name) {
+            return Ok(Some((a, Cow::Borrowed(&given.value))));
+        }
+        let default = match a.default {
             AttrDefault::Required => {
-                return Err(Error::MissingAttribute { op, name: a.name });
+                return Err(Error::MissingAttribute {
+                    op: self.spec.version(),
+                    name,
+                })
             }
             AttrDefault::Int(i) => AttrValue::Int(i),
             AttrDefault::Str(s) => AttrValue::String(s.as_bytes().to_vec()),
         };
-        apply(spec, a, &value, &mut out)?;
+        Ok(Some((a, Cow::Owned(default))))
     }
-    Ok(out)
-}
 
-/// Checks one value against its spec and stores it in `out`.
-fn apply(
-    spec: &VersionSpec,
-    a: &AttrSpec,
-    value: &AttrValue,
-    out: &mut Resolved,
-) -> Result<(), Error> {
-    let op = spec.version;
-    let bad = |value: String, expected: String| Error::AttributeValue {
-        op,
-        name: a.name,
-        value,
-        expected,
-    };
-    match (a.kind, value) {
-        (AttrKind::TypeName, AttrValue::String(s)) => {
-            let name = std::str::from_utf8(s).ok();
-            let t = name.and_then(DataType::from_name).ok_or_else(|| {
-                bad(
-                    quoted(s),
-                    "a TensorProto.DataType name such as \"FLOAT\"".into(),
-                )
-            })?;
-            out.to = Some(allowed_target(spec, t)?);
-        }
-        (AttrKind::TypeCode, AttrValue::Int(i)) => {
-            let t = i32::try_from(*i)
+    /// The value of `name`, which every version of the operator defines; absent is an error.
+    fn required(&self, name: &'static str) -> Result<(&AttrSpec, Cow<'_, AttrValue>), Error> {
+        self.value(name)?.ok_or(Error::MissingAttribute {
+            op: self.spec.version(),
+            name,
+        })
+    }
+
+    /// Cast's `to`, by name (Cast-1) or by code, allowed by the version.
+    fn target(&self) -> Result<DataType, Error> {
+        let (a, value) = self.required("to")?;
+        let t = match (a.kind, value.as_ref()) {
+            (AttrKind::TypeName, AttrValue::String(s)) => {
+                let name = std::str::from_utf8(s).ok();
+                name.and_then(DataType::from_name).ok_or_else(|| {
+                    self.bad(
+                        a,
+                        quoted(s),
+                        "a TensorProto.DataType name such as \"FLOAT\"".into(),
+                    )
+                })?
+            }
+            (AttrKind::TypeCode, AttrValue::Int(i)) => i32::try_from(*i)
                 .ok()
                 .and_then(DataType::from_code)
-                .ok_or_else(|| bad(i.to_string(), expected_code(spec)))?;
-            out.to = Some(allowed_target(spec, t)?);
-        }
-        (AttrKind::Flag, AttrValue::Int(i)) => match i {
-            0 | 1 => out.saturate = *i == 1,
-            _ => return Err(bad(i.to_string(), "0 or 1".into())),
-        },
-        (AttrKind::RoundMode, AttrValue::String(s)) => {
-            out.round_mode = match s.as_slice() {
-                b"up" => RoundMode::Up,
-                b"down" => RoundMode::Down,
-                b"nearest" => RoundMode::Nearest,
-                _ => return Err(bad(quoted(s), "\"up\", \"down\" or \"nearest\"".into())),
-            }
-        }
-        // The range check needs the rank, so it happens in Concat itself.
-        (AttrKind::Axis { .. }, AttrValue::Int(i)) => out.axis = Some(*i),
-        (kind, found) => {
-            return Err(Error::AttributeType {
-                op,
-                name: a.name.to_owned(),
-                expected: kind.proto_type(),
-                found: type_name(found),
-            })
+                .ok_or_else(|| self.bad(a, i.to_string(), expected_code(self.spec)))?,
+            (_, found) => return Err(self.wrong_type(a, found)),
+        };
+        super::check_type(self.spec, t, "target type")?;
+        Ok(t)
+    }
+
+    /// `saturate`; on where the version predates it.
+    fn saturate(&self) -> Result<bool, Error> {
+        match self.value("saturate")? {
+            None => Ok(true),
+            Some((a, value)) => match value.as_ref() {
+                AttrValue::Int(i @ (0 | 1)) => Ok(*i == 1),
+                AttrValue::Int(i) => Err(self.bad(a, i.to_string(), "0 or 1".into())),
+                found => Err(self.wrong_type(a, found)),
+            },
         }
     }
-    Ok(())
+
+    /// `round_mode`; up where the version predates it.
+    fn round_mode(&self) -> Result<RoundMode, Error> {
+        match self.value("round_mode")? {
+            None => Ok(RoundMode::Up),
+            Some((a, value)) => match value.as_ref() {
+                AttrValue::String(s) => match s.as_slice() {
+                    b"up" => Ok(RoundMode::Up),
+                    b"down" => Ok(RoundMode::Down),
+                    b"nearest" => Ok(RoundMode::Nearest),
+                    _ => Err(self.bad(a, quoted(s), "\"up\", \"down\" or \"nearest\"".into())),
+                },
+                found => Err(self.wrong_type(a, found)),
+            },
+        }
+    }
+
+    /// Concat's `axis`. The range check needs the rank, so it happens in Concat itself.
+    fn axis(&self) -> Result<i64, Error> {
+        let (a, value) = self.required("axis")?;
+        match value.as_ref() {
+            AttrValue::Int(i) => Ok(*i),
+            found => Err(self.wrong_type(a, found)),
+        }
+    }
+
+    /// A value outside what the version accepts.
+    fn bad(&self, a: &AttrSpec, value: String, expected: String) -> Error {
+        Error::AttributeValue {
+            op: self.spec.version(),
+            name: a.name,
+            value,
+            expected,
+        }
+    }
+
+    /// A value of the wrong AttributeProto type.
+    fn wrong_type(&self, a: &AttrSpec, found: &AttrValue) -> Error {
+        Error::AttributeType {
+            op: self.spec.version(),
+            name: a.name.to_owned(),
+            expected: a.kind.proto_type(),
+            found: found.type_name(),
+        }
+    }
 }
 
 /// What a `to` code must be; names the types the page allows that this crate lacks (their
 /// codes are unknown here, so such a `to` lands in this error).
 fn expected_code(spec: &VersionSpec) -> String {
-    let codes = "a TensorProto.DataType code, 1 to 26";
+    let all = DataType::ALL;
+    let (first, last) = (all[0].code(), all[all.len() - 1].code());
+    let codes = format!("a TensorProto.DataType code, {first} to {last}");
     match spec.not_implemented {
-        [] => codes.to_owned(),
+        [] => codes,
         missing => format!(
             "{codes} ({} allows {} too, which are not implemented)",
-            spec.version,
+            spec.version(),
             missing.join(", ")
         ),
-    }
-}
-
-/// `t` if the version allows it as a cast target.
-fn allowed_target(spec: &VersionSpec, t: DataType) -> Result<DataType, Error> {
-    super::check_type(spec, t, "target type")?;
-    Ok(t)
-}
-
-/// The AttributeProto type name of a value.
-fn type_name(v: &AttrValue) -> &'static str {
-    match v {
-        AttrValue::Float(_) => "FLOAT",
-        AttrValue::Int(_) => "INT",
-        AttrValue::String(_) => "STRING",
-        AttrValue::Floats(_) => "FLOATS",
-        AttrValue::Ints(_) => "INTS",
-        AttrValue::Strings(_) => "STRINGS",
-        AttrValue::Tensor(_) => "TENSOR",
-        AttrValue::Other(_) => "another attribute type",
     }
 }
 
@@ -163,13 +226,28 @@ fn quoted(s: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::version::spec_of;
     use super::super::{OpKind, OpVersion};
     use super::*;
     use crate::testkit::{int, text};
 
     fn v(op: OpKind, since: u32) -> &'static VersionSpec {
-        spec_of(OpVersion { op, since }).expect("version in table")
+        OpVersion::of(op, since).expect("version in table").spec()
+    }
+
+    /// The Cast attributes of a resolution, failing on any other.
+    fn cast(r: Result<Resolved, Error>) -> Result<CastAttrs, Error> {
+        r.map(|r| match r {
+            Resolved::Cast(a) => a,
+            other => panic!("not Cast's: {other:?}"),
+        })
+    }
+
+    /// The CastLike attributes of a resolution, failing on any other.
+    fn cast_like(r: Result<Resolved, Error>) -> Result<CastLikeAttrs, Error> {
+        r.map(|r| match r {
+            Resolved::CastLike(a) => a,
+            other => panic!("not CastLike's: {other:?}"),
+        })
     }
 
     /// Resolves and returns the error message, failing if resolution succeeded.
@@ -182,21 +260,31 @@ mod tests {
 
     #[test]
     fn defaults_apply() {
-        let r = resolve(v(OpKind::Cast, 25), &[int("to", 1)]).expect("valid");
-        assert_eq!(r.to, Some(DataType::Float));
-        assert!(r.saturate);
-        assert_eq!(r.round_mode, RoundMode::Up);
-        let r = resolve(v(OpKind::Concat, 1), &[]).expect("valid");
-        assert_eq!(r.axis, Some(1));
-        let r = resolve(v(OpKind::Cast, 1), &[text("to", "FLOAT16")]).expect("valid");
-        assert_eq!(r.to, Some(DataType::Float16));
-        let r = resolve(
+        let r = cast(resolve(v(OpKind::Cast, 25), &[int("to", 1)]));
+        let want = CastAttrs {
+            to: DataType::Float,
+            saturate: true,
+            round_mode: RoundMode::Up,
+        };
+        assert_eq!(r, Ok(want));
+        let r = resolve(v(OpKind::Concat, 1), &[]);
+        assert_eq!(r, Ok(Resolved::Concat(ConcatAttrs { axis: 1 })));
+        let r = cast(resolve(v(OpKind::Cast, 1), &[text("to", "FLOAT16")]));
+        assert_eq!(r.map(|r| r.to), Ok(DataType::Float16));
+        let r = cast(resolve(
             v(OpKind::Cast, 24),
             &[int("to", 24), text("round_mode", "down")],
-        );
+        ));
         assert_eq!(r.map(|r| r.round_mode), Ok(RoundMode::Down));
-        let r = resolve(v(OpKind::CastLike, 19), &[int("saturate", 0)]);
+        let r = cast_like(resolve(v(OpKind::CastLike, 19), &[int("saturate", 0)]));
         assert_eq!(r.map(|r| r.saturate), Ok(false));
+        // Versions before `saturate` and `round_mode` behave as saturate on, round up.
+        let r = cast_like(resolve(v(OpKind::CastLike, 15), &[]));
+        let want = CastLikeAttrs {
+            saturate: true,
+            round_mode: RoundMode::Up,
+        };
+        assert_eq!(r, Ok(want));
     }
 
     #[test]
@@ -392,10 +480,13 @@ mod tests {
             "Cast-25 attribute \"to\" has value 27; expected a TensorProto.DataType code, 1 to 26"
         );
         // Every implemented type still works at Cast-28.
-        let r = resolve(cast_28, &[int("to", 26), text("round_mode", "down")]);
+        let r = cast(resolve(
+            cast_28,
+            &[int("to", 26), text("round_mode", "down")],
+        ));
         assert_eq!(
             r.map(|r| (r.to, r.round_mode)),
-            Ok((Some(DataType::Int2), RoundMode::Down))
+            Ok((DataType::Int2, RoundMode::Down))
         );
     }
 

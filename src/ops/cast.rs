@@ -22,8 +22,8 @@ use super::OpVersion;
 use crate::dtype::{DataType, Element, Storage};
 use crate::error::Error;
 use crate::formats::{
-    CastRules, Complex128, Complex64, Exact, FloatFormat, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2,
-    F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
+    CastRules, Complex128, Complex64, Exact, FloatFormat, SubByteInt, F4E2M1, F8E4M3FN, F8E4M3FNUZ,
+    F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
 };
 use crate::tensor::Tensor;
 use crate::with_storage;
@@ -52,7 +52,7 @@ pub fn cast(
             None => generic(op, source, to, rules)?,
         },
     };
-    Tensor::new(input.shape().to_vec(), storage)
+    Ok(Tensor::new(input.shape().to_vec(), storage)?)
 }
 
 /// The generic numeric path: decode every element exactly, encode it into `to`. It is also
@@ -279,7 +279,10 @@ fn to_text_all<T: CastElem>(op: OpVersion, v: &[T]) -> Result<Vec<String>, Error
 }
 
 macro_rules! define_encode_all {
-    ($(($variant:ident, $code:literal, $name:literal, $ty:ty, $bits:literal, $field:ident)),* $(,)?) => {
+    ($((
+        $variant:ident, $code:literal, $name:literal, $ty:ty, $bits:literal, $field:ident,
+        $kind:ident, $short:literal
+    )),* $(,)?) => {
         /// Encodes exact values into a storage of type `to`.
         fn encode_all(
             op: OpVersion,
@@ -297,7 +300,10 @@ macro_rules! define_encode_all {
 crate::for_each_dtype!(define_encode_all);
 
 macro_rules! define_generic_from {
-    ($(($variant:ident, $code:literal, $name:literal, $ty:ty, $bits:literal, $field:ident)),* $(,)?) => {
+    ($((
+        $variant:ident, $code:literal, $name:literal, $ty:ty, $bits:literal, $field:ident,
+        $kind:ident, $short:literal
+    )),* $(,)?) => {
         /// Source elements cast to a storage of type `to` by the generic path.
         fn generic_from<S: CastElem>(
             op: OpVersion,

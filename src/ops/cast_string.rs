@@ -116,26 +116,7 @@ pub(crate) fn parse_one(s: &str, to: DataType, rules: &CastRules) -> Option<Exac
             "false" => Some(Exact::from_i128(0)),
             _ => as_f64(),
         },
-        _ if is_integer(to) => t.parse::<i128>().ok().map(Exact::from_i128).or_else(as_f64),
+        _ if to.kind().is_integer() => t.parse::<i128>().ok().map(Exact::from_i128).or_else(as_f64),
         _ => as_f64(),
     }
-}
-
-fn is_integer(t: DataType) -> bool {
-    use DataType::*;
-    matches!(
-        t,
-        Uint8
-            | Int8
-            | Uint16
-            | Int16
-            | Int32
-            | Int64
-            | Uint32
-            | Uint64
-            | Uint4
-            | Int4
-            | Uint2
-            | Int2
-    )
 }

@@ -26,7 +26,7 @@ fn concat_with(
     inputs: &[&Tensor],
     exec: &Exec,
 ) -> Result<Tensor, Error> {
-    let op = spec.version;
+    let op = spec.version();
     let Some(first) = inputs.first() else {
         return Err(Error::InputCount {
             op,
@@ -53,7 +53,7 @@ fn concat_with(
     let shape = output_shape(op, axis_index, inputs)?;
     let plan = BlockPlan::new(axis_index, inputs, &shape)?;
     let storage = with_storage!(first.storage(), v => copy_blocks(v, op, &plan, inputs, exec)?);
-    Tensor::new(shape, storage)
+    Ok(Tensor::new(shape, storage)?)
 }
 
 /// The axis as an index into a shape of rank `rank`. Rank 0 is rejected by the caller's

@@ -4,7 +4,12 @@
 pub(crate) mod spec_vectors;
 
 use crate::formats::{CastRules, Generation, RoundMode};
-use crate::ops::{AttrValue, Attribute};
+use crate::ops::{AttrValue, Attribute, OpKind, OpVersion};
+
+/// The version `op`-`since` of the table; panics only on a bad test fixture.
+pub(crate) fn version(op: OpKind, since: u32) -> OpVersion {
+    OpVersion::of(op, since).unwrap_or_else(|| panic!("{op}-{since} is not in the table"))
+}
 
 /// An integer attribute `name` = `i`.
 pub(crate) fn int(name: &str, i: i64) -> Attribute {

@@ -1,10 +1,11 @@
 //! `cargo xtask bench-compare`: our kernel benchmarks beside onnxruntime, in one run, one table.
 //!
-//! Creates `target/bench-venv` (python3 -m venv) with the pinned onnxruntime, numpy, onnx and
+//! Creates `target/bench-venv` ($PYTHON -m venv, default python3) with the pinned onnxruntime, numpy, onnx and
 //! ml_dtypes of `xtask/bench-requirements.txt` installed by its own pip, runs
 //! `cargo bench --bench kernels -- --json`, then a Python script that times the same
 //! single-node models in onnxruntime and prints the table (optionally also as JSON).
 
+use onnx_conformance::tuning;
 use std::error::Error;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -15,74 +16,30 @@ const SCRIPT: &str = include_str!("bench_compare.py");
 /// What the virtual environment needs, pinned, by package name only.
 const REQUIREMENTS: &str = include_str!("../bench-requirements.txt");
 
-const USAGE: &str = "usage: cargo xtask bench-compare [--repeat N] [--simd LEVEL] [--json PATH] [--fresh-pages] [FILTER]
-  --repeat N      best of N timed runs per figure (default 5)
-  --simd LEVEL    cap our SIMD level: native, avx512, avx2 or baseline (sets
-                  ONNX_CONFORMANCE_SIMD for the benchmark)
-  --json PATH     also write the rows as JSON (element rates in Gelem/s, null where
-                  onnxruntime has no kernel)
-  --fresh-pages   let the allocator return freed memory to the system, so every output
-                  is written to freshly faulted pages (the default keeps freed memory, as
-                  onnxruntime's arena does)
-  FILTER          only cases whose name contains this text";
-
-/// Runs the comparison with the command-line arguments after `bench-compare`.
-pub fn run(root: &Path, args: &[String]) -> Result<(), Box<dyn Error>> {
-    let mut repeat = "5".to_owned();
-    let mut fresh_pages = false;
-    let mut filter = None;
-    let mut simd = None;
-    let mut json = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--repeat" => match it.next() {
-                Some(n) if n.parse::<u32>().is_ok_and(|n| n > 0) => repeat = n.clone(),
-                _ => return Err(format!("--repeat needs a positive integer\n{USAGE}").into()),
-            },
-            "--simd" => match it.next() {
-                Some(l) if ["native", "avx512", "avx2", "baseline"].contains(&l.as_str()) => {
-                    simd = Some(l.clone())
-                }
-                _ => {
-                    return Err(
-                        format!("--simd needs native, avx512, avx2 or baseline\n{USAGE}").into(),
-                    )
-                }
-            },
-            "--json" => match it.next() {
-                Some(p) => json = Some(std::path::absolute(p)?),
-                None => return Err(format!("--json needs a path\n{USAGE}").into()),
-            },
-            "--fresh-pages" => fresh_pages = true,
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(());
-            }
-            s if s.starts_with('-') => return Err(format!("unknown option {s}\n{USAGE}").into()),
-            s => filter = Some(s.to_owned()),
-        }
-    }
+/// Runs the comparison with the options after `bench-compare`.
+pub fn run(root: &Path, args: &crate::cli::BenchCompare) -> Result<(), Box<dyn Error>> {
+    let repeat = args.repeat.to_string();
+    let json = args.json.as_deref().map(std::path::absolute).transpose()?;
     let root = &root.canonicalize()?;
-    let work = root.join("target/bench-compare");
+    let target = crate::workspace::target_dir();
+    let work = target.join("bench-compare");
     fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
-    let python = ensure_venv(&root.join("target/bench-venv"))?;
+    let python = ensure_venv(&target.join("bench-venv"))?;
 
     eprintln!("running our benchmarks (cargo bench --bench kernels -- --json)");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let mut bench = Command::new(cargo);
+    let mut bench = Command::new(crate::workspace::cargo());
     bench
         .current_dir(root)
         .args(["bench", "--quiet", "--bench", "kernels", "--", "--json"])
         .args(["--repeat", &repeat])
-        .args(filter.iter());
-    if fresh_pages {
+        .args(args.filter.iter());
+    if args.fresh_pages {
         bench.env("KERNELS_FRESH_PAGES", "1");
     }
     // The cap is always set explicitly, so a stray value in the caller's environment cannot
     // change a run that asked for none.
-    bench.env("ONNX_CONFORMANCE_SIMD", simd.as_deref().unwrap_or("native"));
-    bench.env_remove("ONNX_CONFORMANCE_THREADS");
+    bench.env(tuning::SIMD_VAR, &args.simd);
+    bench.env_remove(tuning::THREADS_VAR);
     let out = bench.stderr(Stdio::inherit()).output()?;
     if !out.status.success() {
         return Err(format!("cargo bench failed ({})", out.status).into());
@@ -120,10 +77,11 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), Box<dyn Error>> {
 fn ensure_venv(dir: &Path) -> Result<PathBuf, Box<dyn Error>> {
     let python = dir.join("bin/python");
     if !python.exists() {
-        eprintln!("creating {} (python3 -m venv)", dir.display());
+        let base = crate::workspace::python();
+        eprintln!("creating {} ({base} -m venv)", dir.display());
         check(
-            Command::new("python3").arg("-m").arg("venv").arg(dir),
-            "python3 -m venv (is python3 with the venv module installed?)",
+            Command::new(&base).arg("-m").arg("venv").arg(dir),
+            &format!("{base} -m venv (is {base} with the venv module installed?)"),
         )?;
     }
     let stamp = dir.join("bench-requirements.txt");

@@ -10,7 +10,11 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// The targets, in the order they run.
-pub const TARGETS: [&str; 3] = ["trial", "ops", "tensor"];
+pub const TARGETS: [&str; 4] = crate::cli::FUZZ_TARGETS;
+
+/// The targets whose committed seeds `--write-seeds` takes from the official data; the others
+/// keep hand-written seeds (`worker`) or none (`ops`).
+const OFFICIAL_SEEDED: [&str; 2] = ["trial", "tensor"];
 
 /// Seconds per target for `--smoke`.
 const SMOKE_SECONDS: u64 = 30;
@@ -25,16 +29,6 @@ const COMMITTED_SEEDS: usize = 16;
 /// Largest file taken as a committed seed.
 const MAX_COMMITTED_SEED_BYTES: usize = 1000;
 
-const USAGE: &str = "usage: cargo xtask fuzz [TARGET] [--seconds N] [--smoke] [--write-seeds]
-
-  TARGET         one of trial, ops, tensor (default: all three, one after another)
-  --seconds N    fuzz each target for N seconds (default 300)
-  --smoke        fuzz each target for 30 seconds; for CI-like checks
-  --write-seeds  rewrite the committed seeds under fuzz/seeds from the official data
-
-Needs the nightly toolchain and cargo-fuzz. Any finding (crash, panic, timeout, memory limit)
-fails the task; the input that caused it is under fuzz/artifacts/TARGET.";
-
 /// What the command line asks for.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Options {
@@ -46,50 +40,28 @@ pub struct Options {
     pub write_seeds: bool,
 }
 
-/// Parses the arguments after `fuzz`.
-pub fn parse(args: &[String]) -> Result<Options, String> {
-    let mut target = None;
-    let (mut seconds, mut smoke, mut write_seeds) = (None, false, false);
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--smoke" => smoke = true,
-            "--write-seeds" => write_seeds = true,
-            "--seconds" => {
-                let value = it.next().ok_or("--seconds needs a number")?;
-                let n: u64 =
-                    value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
-                        format!("--seconds {value:?}: use a whole number above 0")
-                    })?;
-                seconds = Some(n);
-            }
-            "-h" | "--help" => return Err(USAGE.into()),
-            name if !name.starts_with('-') && target.is_none() => {
-                let known = TARGETS.iter().find(|&&t| t == name).ok_or_else(|| {
-                    format!("unknown fuzz target {name:?}; the targets are {TARGETS:?}")
-                })?;
-                target = Some(*known);
-            }
-            other => return Err(format!("unexpected argument {other:?}\n\n{USAGE}")),
+impl From<&crate::cli::Fuzz> for Options {
+    fn from(args: &crate::cli::Fuzz) -> Options {
+        let seconds = match (args.seconds, args.smoke) {
+            (Some(n), _) => n,
+            (None, true) => SMOKE_SECONDS,
+            (None, false) => DEFAULT_SECONDS,
+        };
+        let targets = match &args.target {
+            Some(name) => TARGETS.iter().copied().filter(|t| t == name).collect(),
+            None => TARGETS.to_vec(),
+        };
+        Options {
+            targets,
+            seconds,
+            write_seeds: args.write_seeds,
         }
     }
-    if smoke && seconds.is_some() {
-        return Err("--smoke runs 30 seconds per target; leave out --seconds".into());
-    }
-    Ok(Options {
-        targets: target.map_or_else(|| TARGETS.to_vec(), |t| vec![t]),
-        seconds: seconds.unwrap_or(if smoke {
-            SMOKE_SECONDS
-        } else {
-            DEFAULT_SECONDS
-        }),
-        write_seeds,
-    })
 }
 
-/// Runs the task with the arguments after `fuzz`.
-pub fn main(root: &Path, args: &[String]) -> Result<(), Box<dyn Error>> {
-    let options = parse(args)?;
+/// Runs the task with the options after `fuzz`.
+pub fn main(root: &Path, args: &crate::cli::Fuzz) -> Result<(), Box<dyn Error>> {
+    let options = Options::from(args);
     if options.write_seeds {
         return write_committed_seeds(root);
     }
@@ -303,7 +275,7 @@ fn seeds_of(target: &str, case: &Path) -> Result<Vec<Vec<u8>>, Box<dyn Error>> {
 
 /// Rewrites `fuzz/seeds/<target>` with a few small seeds from the official data.
 fn write_committed_seeds(root: &Path) -> Result<(), Box<dyn Error>> {
-    for target in TARGETS {
+    for target in OFFICIAL_SEEDED {
         let dir = root.join("fuzz/seeds").join(target);
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir)?;
@@ -324,72 +296,4 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| s.to_string()).collect()
-    }
-
-    #[test]
-    fn arguments_pick_targets_and_duration() {
-        let all = parse(&[]).unwrap();
-        assert_eq!(
-            (all.targets, all.seconds),
-            (TARGETS.to_vec(), DEFAULT_SECONDS)
-        );
-        let smoke = parse(&args(&["--smoke"])).unwrap();
-        assert_eq!((smoke.targets.len(), smoke.seconds), (3, 30));
-        let one = parse(&args(&["ops", "--seconds", "1800"])).unwrap();
-        assert_eq!((one.targets, one.seconds), (vec!["ops"], 1800));
-        let one = parse(&args(&["--smoke", "tensor"])).unwrap();
-        assert_eq!((one.targets, one.seconds), (vec!["tensor"], 30));
-        assert!(parse(&args(&["--write-seeds"])).unwrap().write_seeds);
-    }
-
-    #[test]
-    fn bad_arguments_say_what_is_wrong() {
-        let err = |list: &[&str]| parse(&args(list)).unwrap_err();
-        assert!(err(&["nope"]).contains("unknown fuzz target \"nope\""));
-        assert!(err(&["--seconds"]).contains("needs a number"));
-        assert!(err(&["--seconds", "0"]).contains("above 0"));
-        assert!(err(&["--seconds", "x"]).contains("whole number"));
-        assert!(err(&["--smoke", "--seconds", "5"]).contains("leave out --seconds"));
-        assert!(err(&["ops", "tensor"]).contains("unexpected argument \"tensor\""));
-        assert!(err(&["--fast"]).contains("unexpected argument"));
-        assert!(err(&["--help"]).starts_with("usage: cargo xtask fuzz"));
-    }
-
-    #[test]
-    fn missing_tools_are_named_with_how_to_install_them() {
-        let no_nightly = check_tools(&|_| false).unwrap_err();
-        assert!(
-            no_nightly.contains("nightly toolchain is missing"),
-            "{no_nightly}"
-        );
-        assert!(no_nightly.contains("rustup toolchain install nightly"));
-        let no_fuzz = check_tools(&|cmd| !cmd.contains(&"fuzz")).unwrap_err();
-        assert!(no_fuzz.contains("cargo-fuzz is missing"), "{no_fuzz}");
-        assert!(no_fuzz.contains("cargo install --locked cargo-fuzz"));
-        assert_eq!(check_tools(&|_| true), Ok(()));
-    }
-
-    #[test]
-    fn libfuzzer_figures_are_read_from_its_output() {
-        let mut stats = Stats::default();
-        for line in [
-            "#2 INITED cov: 10 ft: 12 corp: 1/1b exec/s: 0 rss: 30Mb",
-            "#1048576 pulse  cov: 2315 ft: 9000 corp: 812/96Kb lim: 4096 exec/s: 3495",
-            "Done 1234567 runs in 1801 second(s)",
-            "stat::number_of_executed_units: 1234567",
-            "stat::peak_rss_mb: 80",
-        ] {
-            stats.read_line(line);
-        }
-        assert_eq!(
-            (stats.execs, stats.cov, stats.features, stats.corpus),
-            (Some(1234567), Some(2315), Some(9000), Some(812))
-        );
-        assert_eq!(stats.seconds, Some(1801));
-    }
-}
+mod tests;

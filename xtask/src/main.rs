@@ -1,10 +1,12 @@
-//! Project tasks: `cargo xtask <task> [options]`. This file only picks the task; each task
-//! lives in its own module and parses its own options.
+//! Project tasks: `cargo xtask <task> [options]`. This file only picks the task; the command
+//! line of every task is parsed in `cli`, and each task lives in its own module.
 #![forbid(unsafe_code)]
 
 #[cfg(feature = "full")]
 mod backends;
+#[cfg(feature = "full")]
 mod bench_compare;
+mod cli;
 #[cfg(feature = "full")]
 mod coverage;
 mod fetch;
@@ -16,86 +18,64 @@ mod own_cases;
 mod report;
 #[cfg(feature = "full")]
 mod scoreboard;
+#[cfg(test)]
+mod testkit;
+mod workspace;
 
-use std::error::Error;
-use std::path::PathBuf;
+use clap::Parser;
+use cli::{Cli, Task};
+use std::path::Path;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <task> [options]
-
-tasks:
-  backends      set up the other runtimes the suite can judge, list them, write their
-                known-failures lists (`cargo xtask backends --help`)
-  bench-compare our kernel benchmarks beside onnxruntime, one table (`--help` for options)
-  coverage      rewrite the README coverage table and docs/coverage.md (`--check`: only compare)
-  fetch-tests   fetch the official ONNX node-test data (see `cargo xtask fetch-tests --help`)
-  fuzz [TARGET] [--seconds N] [--smoke]
-                run the cargo-fuzz targets (nightly; `cargo xtask fuzz --help`)
-  own-cases     rewrite our own cases under tests/cases from their generator (`--check`:
-                only compare)
-  report [FILE] re-render report.md and report.html from report.json
-  scoreboard [--backends a,b,...]
-                the official suite on every set-up backend, side by side
-  report --nextest [RUN_ID|latest]
-                build the reports from a `cargo nextest run`";
-
 fn main() -> ExitCode {
-    let mut args = std::env::args().skip(1);
-    let task = args.next();
-    let rest: Vec<String> = args.collect();
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    match task.as_deref() {
-        Some(t) if !cfg!(feature = "full") && FULL_TASKS.contains(&t) => {
-            rerun_full(&root, t, &rest)
-        }
-        #[cfg(feature = "full")]
-        Some("backends") => finish(backends::main(&root, &rest)),
-        #[cfg(feature = "full")]
-        Some("scoreboard") => finish(scoreboard::main(&root, &rest)),
-        Some("bench-compare") => finish(bench_compare::run(&root, &rest)),
-        #[cfg(feature = "full")]
-        Some("coverage") => finish(coverage::main(&root, &rest)),
-        Some("fetch-tests") => fetch::main(&rest),
-        #[cfg(feature = "full")]
-        Some("fuzz") => finish(fuzz::main(&root, &rest)),
-        #[cfg(feature = "full")]
-        Some("own-cases") => finish(own_cases::main(&root.join("tests/cases"), &rest)),
-        #[cfg(feature = "full")]
-        Some("report") => finish(report::main(&rest)),
-        Some("-h" | "--help" | "help") => {
-            println!("{USAGE}");
-            ExitCode::SUCCESS
-        }
-        Some(other) => {
-            eprintln!("error: unknown task `{other}`\n\n{USAGE}");
-            ExitCode::from(2)
-        }
-        None => {
-            eprintln!("{USAGE}");
-            ExitCode::from(2)
-        }
+    // Help and usage errors are answered here, by clap, before any task runs or writes.
+    let cli = Cli::parse();
+    let root = workspace::root();
+    if cli.task.needs_full() && !cfg!(feature = "full") {
+        let args: Vec<_> = std::env::args_os().skip(1).collect();
+        return rerun_full(&root, &args);
     }
+    run(&root, &cli.task)
 }
 
-/// The tasks built only with the `full` feature (they need the harness, the kernels or half).
-const FULL_TASKS: &[&str] = &[
-    "backends",
-    "coverage",
-    "fuzz",
-    "own-cases",
-    "report",
-    "scoreboard",
-];
+/// Runs `task` (in the light build, only the tasks that do not need `full`).
+#[cfg_attr(
+    not(feature = "full"),
+    allow(
+        unused_variables,
+        reason = "only the tasks built with `full` use the root"
+    )
+)]
+fn run(root: &Path, task: &Task) -> ExitCode {
+    match task {
+        Task::FetchTests(options) => fetch::main(options),
+        #[cfg(feature = "full")]
+        Task::Backends(args) => finish(backends::main(root, args)),
+        #[cfg(feature = "full")]
+        Task::BenchCompare(args) => finish(bench_compare::run(root, args)),
+        #[cfg(feature = "full")]
+        Task::Coverage(args) => finish(coverage::main(root, args)),
+        #[cfg(feature = "full")]
+        Task::Fuzz(args) => finish(fuzz::main(root, args)),
+        #[cfg(feature = "full")]
+        Task::OwnCases(args) => finish(own_cases::main(&root.join("tests/cases"), args)),
+        #[cfg(feature = "full")]
+        Task::Report(args) => finish(report::main(args)),
+        #[cfg(feature = "full")]
+        Task::Scoreboard(args) => finish(scoreboard::main(root, args)),
+        #[cfg(not(feature = "full"))]
+        _ => unreachable!("main reruns the tasks that need `full` with it"),
+    }
+}
 
 /// `cargo xtask` builds without the `full` feature, so that `fetch-tests` on a fresh clone does
 /// not wait for the kernels to compile. The other tasks run through this: the same command
 /// again, built with default features. Cargo's own progress shows while that builds.
-fn rerun_full(root: &std::path::Path, task: &str, args: &[String]) -> ExitCode {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+fn rerun_full(root: &Path, args: &[std::ffi::OsString]) -> ExitCode {
+    let cargo = workspace::cargo();
     let status = std::process::Command::new(&cargo)
         .current_dir(root)
         .args(["run", "--package", "xtask", "--"])
-        .arg(task)
         .args(args)
         .status();
     match status {
@@ -108,7 +88,8 @@ fn rerun_full(root: &std::path::Path, task: &str, args: &[String]) -> ExitCode {
 }
 
 /// Prints a task's error, if any, and turns it into the exit code.
-fn finish(result: Result<(), Box<dyn Error>>) -> ExitCode {
+#[cfg(feature = "full")]
+fn finish(result: Result<(), Box<dyn std::error::Error>>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -7,26 +7,12 @@ use harness::report::{self, nextest};
 use std::error::Error;
 use std::path::{Path, PathBuf};
 
-const USAGE: &str =
-    "usage: cargo xtask report [path/to/report.json] | cargo xtask report --nextest [RUN_ID|latest]";
-
-const HELP: &str = "
-Re-renders report.md and report.html beside a report.json (default: the last run's, under
-target/onnx-conformance/). With --nextest, builds all three reports from the records that the
-processes of a `cargo nextest run` appended (default: the latest run), says how many listed
-trials did not run, and keeps the newest run files only.";
-
-/// Runs the task with the arguments after `report`.
-pub fn main(args: &[String]) -> Result<(), Box<dyn Error>> {
-    if args.iter().any(|a| a == "-h" || a == "--help") {
-        println!("{USAGE}\n{HELP}");
-        return Ok(());
-    }
-    match args {
-        [flag, rest @ ..] if flag == "--nextest" => from_nextest(rest),
-        [] => rerender(&default_dir().join("report.json")),
-        [path] if !path.starts_with('-') => rerender(Path::new(path)),
-        _ => Err(USAGE.into()),
+/// Runs the task with the options after `report`.
+pub fn main(args: &crate::cli::Report) -> Result<(), Box<dyn Error>> {
+    match (&args.nextest, &args.json) {
+        (Some(run), _) => from_nextest(run),
+        (None, Some(json)) => rerender(json),
+        (None, None) => rerender(&default_dir().join("report.json")),
     }
 }
 
@@ -39,15 +25,10 @@ fn rerender(json: &Path) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// Assembles one nextest run's JSONL records into the three reports.
-fn from_nextest(args: &[String]) -> Result<(), Box<dyn Error>> {
-    let which = match args {
-        [] => None,
-        [id] => Some(id.as_str()),
-        _ => return Err(USAGE.into()),
-    };
+/// Assembles one nextest run's JSONL records (`latest` or a run id) into the three reports.
+fn from_nextest(which: &str) -> Result<(), Box<dyn Error>> {
     let dir = default_dir();
-    let jsonl = nextest::find(&dir, which)?;
+    let jsonl = nextest::find(&dir, Some(which))?;
     let report = nextest::load(&jsonl)?;
     report::write_all(&dir, &report)?;
     nextest::prune(&dir, nextest::KEEP_RUNS)?;
@@ -66,29 +47,5 @@ fn from_nextest(args: &[String]) -> Result<(), Box<dyn Error>> {
 
 /// `target/onnx-conformance` of this workspace, honouring `CARGO_TARGET_DIR`.
 pub(crate) fn default_dir() -> PathBuf {
-    target_dir().join("onnx-conformance")
-}
-
-/// The workspace's target directory, honouring `CARGO_TARGET_DIR`.
-pub(crate) fn target_dir() -> PathBuf {
-    let xtask = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let workspace = xtask.parent().unwrap_or(xtask);
-    match std::env::var_os("CARGO_TARGET_DIR") {
-        Some(dir) if !dir.is_empty() => workspace.join(dir),
-        _ => workspace.join("target"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn help_is_an_answer_not_an_error() {
-        for args in [&["--help"][..], &["-h"], &["--nextest", "--help"]] {
-            let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-            assert!(main(&args).is_ok(), "{args:?}");
-        }
-        assert!(main(&["--bogus".to_string()]).is_err());
-    }
+    crate::workspace::target_dir().join("onnx-conformance")
 }

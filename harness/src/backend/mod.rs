@@ -2,7 +2,7 @@
 //! a backend returns the graph outputs or a typed refusal. `native` runs this repository's
 //! own implementation in-process; every other runtime runs behind a worker process.
 
-mod native;
+pub(crate) mod native;
 mod select;
 mod workers;
 
@@ -14,10 +14,10 @@ pub use select::{
 pub use workers::WorkerPool;
 
 use crate::case::{Case, DataSet};
-use onnx_conformance::Tensor;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
+use vocab::Tensor;
 
 /// Why a trial did not pass, as a type: nothing branches on the text of a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -1,10 +1,11 @@
 //! The `native` backend: this repository's own implementation, run in-process.
 
 use super::{Backend, BackendInfo, FailureKind, Refusal};
-use crate::case::{Case, DataSet};
+use crate::case::{Case, DataSet, Model};
+use crate::error::Error;
 use crate::exec;
 use crate::read::is_default_domain;
-use onnx_conformance::ops::OpVersion;
+use onnx_conformance::ops::{self, OpVersion};
 use onnx_conformance::Tensor;
 
 /// Runs graphs with `onnx_conformance::ops`.
@@ -41,11 +42,18 @@ impl Backend for Native {
                 ));
             }
         }
-        exec::run_graph(&case.model, &data_set.inputs).map_err(|e| {
+        run_graph(&case.model, &data_set.inputs).map_err(|e| {
             Refusal::new(
                 FailureKind::Error,
                 format!("{}: running the model failed: {e}", data_set.dir.display()),
             )
         })
     }
+}
+
+/// Runs `model` on `inputs` with the implementation's kernels.
+pub(crate) fn run_graph(model: &Model, inputs: &[Tensor]) -> Result<Vec<Tensor>, Error> {
+    exec::run_graph(model, inputs, &|version, attrs, args| {
+        ops::run(version, attrs, args).map_err(|e| e.to_string())
+    })
 }

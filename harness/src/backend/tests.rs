@@ -4,11 +4,10 @@
 use super::*;
 use crate::case::{Graph, Model, Node, ValueInfo};
 use crate::compare::{compare_outputs, Rule};
-use crate::testdir::TestDir;
 use crate::worker::WorkerSpec;
-use onnx_conformance::DataType;
 use std::path::Path;
 use std::time::Duration;
+use vocab::DataType;
 
 fn value(name: &str, dtype: DataType) -> ValueInfo {
     ValueInfo {
@@ -28,9 +27,9 @@ fn case(dir: &Path, op_type: &str, to: DataType) -> (Case, DataSet) {
             domain: String::new(),
             inputs: vec!["x".into()],
             outputs: vec!["y".into()],
-            attributes: vec![onnx_conformance::ops::Attribute {
+            attributes: vec![vocab::Attribute {
                 name: "to".into(),
-                value: onnx_conformance::ops::AttrValue::Int(to.code().into()),
+                value: vocab::AttrValue::Int(to.code().into()),
             }],
         }],
         inputs: vec![value("x", DataType::Float)],
@@ -84,11 +83,15 @@ fn refusal(result: Result<Vec<Tensor>, Refusal>) -> Refusal {
 
 #[test]
 fn native_runs_the_node_and_refuses_unknown_operators_at_load() {
-    let dir = TestDir::new("backend-native");
-    let (c, ds) = case(&dir, "Cast", DataType::Double);
+    let dir_tmp = tempfile::Builder::new()
+        .prefix("backend-native")
+        .tempdir()
+        .expect("temp dir");
+    let dir = dir_tmp.path();
+    let (c, ds) = case(dir, "Cast", DataType::Double);
     let out = Native.run(&c, &ds).unwrap();
     assert_eq!(out[0].as_slice::<f64>(), Some(&[1.5, -2.0, 0.25][..]));
-    let (c, ds) = case(&dir, "Relu", DataType::Float);
+    let (c, ds) = case(dir, "Relu", DataType::Float);
     let r = refusal(Native.run(&c, &ds));
     assert_eq!(r.kind, FailureKind::Unsupported, "{}", r.message);
     assert!(r.message.contains("Relu"), "{}", r.message);
@@ -96,12 +99,16 @@ fn native_runs_the_node_and_refuses_unknown_operators_at_load() {
 
 #[test]
 fn a_worker_output_is_read_as_written_and_a_wrong_dtype_is_a_mismatch() {
-    let dir = TestDir::new("backend-echo");
+    let dir_tmp = tempfile::Builder::new()
+        .prefix("backend-echo")
+        .tempdir()
+        .expect("temp dir");
+    let dir = dir_tmp.path();
     // Echoing the FLOAT input where the graph declares DOUBLE: read back as FLOAT, so the
     // comparison reports a dtype mismatch instead of reinterpreting the bytes.
-    let pool = pool(&dir, r#"cp "$in" "$out""#);
+    let pool = pool(dir, r#"cp "$in" "$out""#);
     assert_eq!(pool.info().runtime, "fake");
-    let (c, ds) = case(&dir, "Cast", DataType::Double);
+    let (c, ds) = case(dir, "Cast", DataType::Double);
     let out = pool.run(&c, &ds).unwrap();
     assert_eq!(out[0], ds.inputs[0], "the echo comes back bit for bit");
     let expected = Native.run(&c, &ds).unwrap();
@@ -120,9 +127,13 @@ fn a_worker_output_is_read_as_written_and_a_wrong_dtype_is_a_mismatch() {
 
 #[test]
 fn missing_and_truncated_outputs_are_errors_naming_the_output() {
-    let dir = TestDir::new("backend-bad-out");
-    let (c, ds) = case(&dir, "Cast", DataType::Float);
-    let r = refusal(pool(&dir, ":").run(&c, &ds));
+    let dir_tmp = tempfile::Builder::new()
+        .prefix("backend-bad-out")
+        .tempdir()
+        .expect("temp dir");
+    let dir = dir_tmp.path();
+    let (c, ds) = case(dir, "Cast", DataType::Float);
+    let r = refusal(pool(dir, ":").run(&c, &ds));
     assert_eq!(r.kind, FailureKind::Error);
     assert!(
         r.message
@@ -130,7 +141,7 @@ fn missing_and_truncated_outputs_are_errors_naming_the_output() {
         "{}",
         r.message
     );
-    let r = refusal(pool(&dir, r#"head -c 7 "$in" > "$out""#).run(&c, &ds));
+    let r = refusal(pool(dir, r#"head -c 7 "$in" > "$out""#).run(&c, &ds));
     assert_eq!(r.kind, FailureKind::Error);
     assert!(
         r.message.contains("output 'y' is not a valid tensor"),
@@ -141,14 +152,18 @@ fn missing_and_truncated_outputs_are_errors_naming_the_output() {
 
 #[test]
 fn a_crashing_worker_fails_one_data_set_and_the_next_gets_a_fresh_worker() {
-    let dir = TestDir::new("backend-crash");
+    let dir_tmp = tempfile::Builder::new()
+        .prefix("backend-crash")
+        .tempdir()
+        .expect("temp dir");
+    let dir = dir_tmp.path();
     let marker = dir.join("crashed-once");
     let act = format!(
         r#"if [ ! -e '{m}' ]; then touch '{m}'; echo 'fatal: kernel fault' >&2; exit 134; fi; cp "$in" "$out""#,
         m = marker.display()
     );
-    let pool = pool(&dir, &act);
-    let (c, ds) = case(&dir, "Cast", DataType::Float);
+    let pool = pool(dir, &act);
+    let (c, ds) = case(dir, "Cast", DataType::Float);
     let r = refusal(pool.run(&c, &ds));
     assert_eq!(r.kind, FailureKind::Crash);
     assert!(r.message.contains("fatal: kernel fault"), "{}", r.message);
@@ -160,7 +175,11 @@ fn a_crashing_worker_fails_one_data_set_and_the_next_gets_a_fresh_worker() {
 
 #[test]
 fn a_worker_that_will_not_start_is_an_error_naming_the_backend() {
-    let dir = TestDir::new("backend-nostart");
+    let dir_tmp = tempfile::Builder::new()
+        .prefix("backend-nostart")
+        .tempdir()
+        .expect("temp dir");
+    let dir = dir_tmp.path();
     let spec = WorkerSpec {
         argv: vec![
             "sh".into(),
@@ -185,8 +204,12 @@ fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<std::ffi::OsString>
 }
 
 fn select_error(pairs: &[(&str, &str)]) -> String {
-    let dir = TestDir::new("backend-select");
-    match select(&dir, &dir.join("target"), &env_of(pairs)) {
+    let dir_tmp = tempfile::Builder::new()
+        .prefix("backend-select")
+        .tempdir()
+        .expect("temp dir");
+    let dir = dir_tmp.path();
+    match select(dir, &dir.join("target"), &env_of(pairs)) {
         Ok(s) => panic!("expected an error, got backend {}", s.backend.info().name),
         Err(e) => e,
     }
@@ -194,15 +217,19 @@ fn select_error(pairs: &[(&str, &str)]) -> String {
 
 #[test]
 fn the_environment_chooses_the_backend_and_bad_choices_say_what_to_do() {
-    let dir = TestDir::new("backend-select-ok");
-    let native = select(&dir, &dir.join("target"), &env_of(&[])).unwrap();
+    let dir_tmp = tempfile::Builder::new()
+        .prefix("backend-select-ok")
+        .tempdir()
+        .expect("temp dir");
+    let dir = dir_tmp.path();
+    let native = select(dir, &dir.join("target"), &env_of(&[])).unwrap();
     assert_eq!(native.backend.info().name, "native");
     assert_eq!(
         native.known_failures,
         Some(dir.join("tests/known-failures.json"))
     );
     let worker = select(
-        &dir,
+        dir,
         &dir.join("target"),
         &env_of(&[(BACKEND_VAR, r#"worker:sh -c 'echo "{\"protocol\": 1, \"runtime\": \"w\", \"version\": \"2\"}"; cat'"#)]),
     )

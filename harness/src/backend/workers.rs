@@ -6,10 +6,10 @@ use crate::case::{Case, DataSet};
 use crate::read::read_tensor;
 use crate::worker::encode::write_tensor;
 use crate::worker::{Failure, Hello, IoValue, Request, WorkerBackend, WorkerSpec};
-use onnx_conformance::Tensor;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
+use vocab::Tensor;
 
 /// Worker processes of one command, started on demand and reused across data sets.
 pub struct WorkerPool {

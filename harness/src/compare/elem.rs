@@ -4,7 +4,7 @@
 //! kernels' code, so that a bug in the implementation's decoder cannot hide a wrong answer.
 
 use half::{bf16, f16};
-use onnx_conformance::formats::{
+use vocab::elements::{
     Complex128, Complex64, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
 };
 

@@ -11,7 +11,7 @@ pub mod elem;
 mod tests;
 
 use elem::{Compared, View};
-use onnx_conformance::{with_storage, DataType, Element, Tensor};
+use vocab::{with_storage, DataType, Element, Tensor};
 
 /// How element values are compared.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -68,22 +68,9 @@ impl Rule {
 }
 
 /// Whether `dtype` is always compared exactly (no tolerance): everything but the floating and
-/// complex types. FLOAT8E8M0 counts as exact.
+/// complex kinds of the data-type table. FLOAT8E8M0 counts as exact.
 pub fn is_exact_type(dtype: DataType) -> bool {
-    !matches!(
-        dtype,
-        DataType::Float
-            | DataType::Double
-            | DataType::Float16
-            | DataType::Bfloat16
-            | DataType::Float8E4M3FN
-            | DataType::Float8E4M3FNUZ
-            | DataType::Float8E5M2
-            | DataType::Float8E5M2FNUZ
-            | DataType::Float4E2M1
-            | DataType::Complex64
-            | DataType::Complex128
-    )
+    dtype.kind().is_exact()
 }
 
 /// Why an output (or the set of outputs) does not match.

@@ -3,7 +3,7 @@
 
 use super::tensor_tests::{error_of, header};
 use crate::proto::{Segment, StringStringEntryProto, TensorProto};
-use onnx_conformance::DataType;
+use vocab::DataType;
 
 /// The corrupt 1.4.1 string data: dims [3, 4] but three 32-byte pointer values.
 #[test]

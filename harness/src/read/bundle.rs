@@ -165,7 +165,8 @@ mod tests {
 
     #[test]
     fn written_cases_read_back() {
-        let scratch = crate::discover::tests::scratch("bundle-write");
+        let scratch_tmp = crate::discover::tests::scratch("bundle-write");
+        let scratch = scratch_tmp.path();
         let dir = scratch.join("case");
         let c = case(2, 1);
         write_case(&dir, &c).expect("writes");

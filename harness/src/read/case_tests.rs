@@ -8,18 +8,20 @@ use crate::proto::{
     AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorProto,
     ValueInfoProto,
 };
-use crate::testdir::TestDir;
 use half::bf16;
-use onnx_conformance::ops::AttrValue;
-use onnx_conformance::DataType;
 use prost::Message;
 use std::path::{Path, PathBuf};
+use vocab::AttrValue;
+use vocab::DataType;
 
 /// A case directory named `<tag>` with an empty `test_data_set_0`, inside a temporary
 /// directory that is removed when the returned guard is dropped.
-fn temp_case(tag: &str) -> (TestDir, PathBuf) {
-    let root = TestDir::new("harness-read");
-    let dir = root.join(tag);
+fn temp_case(tag: &str) -> (tempfile::TempDir, PathBuf) {
+    let root = tempfile::Builder::new()
+        .prefix("harness-read")
+        .tempdir()
+        .expect("temp dir");
+    let dir = root.path().join(tag);
     std::fs::create_dir_all(dir.join("test_data_set_0")).unwrap();
     (root, dir)
 }
@@ -76,7 +78,7 @@ fn write(path: &Path, message: &impl Message) {
 }
 
 /// Writes a castlike case whose tensors are named `x`/`y` and whose bf16 is stored as UINT16.
-fn write_castlike_case(tag: &str) -> (TestDir, PathBuf) {
+fn write_castlike_case(tag: &str) -> (tempfile::TempDir, PathBuf) {
     let (root, dir) = temp_case(tag);
     write(&dir.join("model.onnx"), &castlike_model("ai.onnx"));
     let set = dir.join("test_data_set_0");

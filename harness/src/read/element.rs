@@ -3,10 +3,10 @@
 
 use super::payload::Payload;
 use half::{bf16, f16};
-use onnx_conformance::formats::{
+use vocab::elements::{
     Complex128, Complex64, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
 };
-use onnx_conformance::{for_each_dtype, DataType, Element, Storage};
+use vocab::{for_each_dtype, DataType, Element, Storage};
 
 /// A non-string element built from its code: the little-endian bits it occupies in `raw_data`
 /// (for complex types, the real part in the low half).
@@ -130,7 +130,10 @@ impl Decode for String {
 }
 
 macro_rules! define_decode_storage {
-    ($(($variant:ident, $code:literal, $name:literal, $ty:ty, $bits:literal, $field:ident)),* $(,)?) => {
+    ($((
+        $variant:ident, $code:literal, $name:literal, $ty:ty, $bits:literal, $field:ident,
+        $kind:ident, $short:literal
+    )),* $(,)?) => {
         /// The `count` elements of `payload` as storage of `dtype`.
         pub(crate) fn decode_storage(
             payload: &Payload<'_>,

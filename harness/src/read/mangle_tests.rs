@@ -6,14 +6,14 @@
 
 use super::tensor_tests::header;
 use super::{convert_model, decode_tensor};
+use crate::backend::native::run_graph;
 use crate::compare::{compare_outputs, Rule};
 use crate::diag::describe;
-use crate::exec::run_graph;
 use crate::proto::{ModelProto, TensorProto};
-use onnx_conformance::{DataType, Tensor, TypedField};
 use prost::Message;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use test_rng::XorShift64Star as Rng;
+use vocab::{DataType, Tensor, TypedField};
 
 /// Mutants per seed.
 const MUTANTS: usize = 300;

@@ -23,10 +23,10 @@ pub use tensor_proto::{decode_tensor, element_type, MAX_ELEMENTS};
 use crate::case::{Case, DataSet, Graph, Model};
 use crate::error::Error;
 use crate::proto::{ModelProto, TensorProto};
-use onnx_conformance::{DataType, Tensor};
 use prost::Message;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use vocab::{DataType, Tensor};
 
 /// Reads the case in `dir`: its model and every data set, tensors typed by the graph's
 /// declared types and bound to graph inputs/outputs by position.

@@ -5,8 +5,8 @@ use super::tensor_proto::decode_tensor;
 use crate::case::{Graph, Model, Node, ValueInfo};
 use crate::error::Error;
 use crate::proto::{AttributeProto, GraphProto, ModelProto, NodeProto, ValueInfoProto};
-use onnx_conformance::ops::{AttrValue, Attribute};
-use onnx_conformance::DataType;
+use vocab::DataType;
+use vocab::{AttrValue, Attribute};
 
 /// Converts a decoded ModelProto. Errors name the part concerned but no file.
 pub fn convert_model(mp: ModelProto) -> Result<Model, Error> {

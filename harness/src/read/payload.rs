@@ -2,7 +2,7 @@
 //! the element count exactly, and how its entries become element codes.
 
 use crate::proto::TensorProto;
-use onnx_conformance::{DataType, TypedField};
+use vocab::{DataType, TypedField};
 
 /// The field holding a tensor's values, borrowed from the proto, its length already checked.
 #[derive(Debug)]

@@ -3,8 +3,8 @@
 
 use super::tensor_tests::{decode, error_of, header};
 use half::bf16;
-use onnx_conformance::formats::{F4E2M1, F8E4M3FN, I2, I4, U2};
-use onnx_conformance::{DataType, Tensor};
+use vocab::elements::{F4E2M1, F8E4M3FN, I2, I4, U2};
+use vocab::{DataType, Tensor};
 
 fn int4_values(t: &Tensor) -> Vec<i8> {
     t.as_slice::<I4>()

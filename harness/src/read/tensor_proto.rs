@@ -5,7 +5,7 @@ use super::element::decode_storage;
 use super::payload::select;
 use crate::error::Error;
 use crate::proto::TensorProto;
-use onnx_conformance::{DataType, Tensor};
+use vocab::{DataType, Tensor};
 
 /// Largest element count the reader accepts; real test tensors are tiny, so anything larger is
 /// a corrupt header, refused before any allocation.

@@ -4,11 +4,11 @@
 use super::decode_tensor;
 use crate::proto::TensorProto;
 use half::{bf16, f16};
-use onnx_conformance::formats::{
+use prost::Message;
+use vocab::elements::{
     Complex128, Complex64, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
 };
-use onnx_conformance::{with_storage, DataType, Storage, Tensor, TypedField};
-use prost::Message;
+use vocab::{with_storage, DataType, Storage, Tensor, TypedField};
 
 /// A TensorProto header with no payload.
 pub(super) fn header(dtype: DataType, dims: &[i64]) -> TensorProto {

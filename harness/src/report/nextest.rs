@@ -246,8 +246,9 @@ mod tests {
 
     #[test]
     fn appended_lines_make_one_report_last_attempt_wins() {
-        let out = scratch("nextest-report");
-        let path = run_file(&out, "run-1");
+        let out_tmp = scratch("nextest-report");
+        let out = out_tmp.path();
+        let path = run_file(out, "run-1");
         append(&path, &[line("test_b", Outcome::Fail)]).expect("append");
         append(&path, &[line("test_a", Outcome::Pass)]).expect("append");
         // nextest retried test_b, and it passed.
@@ -263,17 +264,17 @@ mod tests {
             [("test_a", Outcome::Pass), ("test_b", Outcome::Pass)]
         );
         assert!(!report.strict);
-        assert_eq!(find(&out, None).expect("latest"), path);
-        assert_eq!(find(&out, Some("latest")).expect("latest"), path);
-        assert_eq!(find(&out, Some("run-1")).expect("by id"), path);
-        let e = find(&out, Some("run-2")).expect_err("no such run");
+        assert_eq!(find(out, None).expect("latest"), path);
+        assert_eq!(find(out, Some("latest")).expect("latest"), path);
+        assert_eq!(find(out, Some("run-1")).expect("by id"), path);
+        let e = find(out, Some("run-2")).expect_err("no such run");
         assert!(e.to_string().contains("no such nextest run"), "{e}");
         // A later run becomes the latest; pruning to one keeps only it.
         std::thread::sleep(std::time::Duration::from_millis(20));
-        let later = run_file(&out, "run-2");
+        let later = run_file(out, "run-2");
         append(&later, &[line("test_a", Outcome::Pass)]).expect("append");
-        assert_eq!(find(&out, None).expect("latest"), later);
-        assert_eq!(prune(&out, 1).expect("prune"), 1);
+        assert_eq!(find(out, None).expect("latest"), later);
+        assert_eq!(prune(out, 1).expect("prune"), 1);
         assert!(!path.exists() && later.exists());
     }
 
@@ -293,8 +294,9 @@ mod tests {
 
     #[test]
     fn the_report_says_how_many_listed_trials_did_not_run() {
-        let out = scratch("nextest-partial");
-        let path = run_file(&out, "r");
+        let out_tmp = scratch("nextest-partial");
+        let out = out_tmp.path();
+        let path = run_file(out, "r");
         let mut first = line("test_a", Outcome::Fail);
         first.run = Some(RunInfo {
             commit: Some("abc".into()),
@@ -321,10 +323,11 @@ mod tests {
 
     #[test]
     fn a_new_run_prunes_old_run_files() {
-        let out = scratch("nextest-prune");
+        let out_tmp = scratch("nextest-prune");
+        let out = out_tmp.path();
         for i in 0..KEEP_RUNS + 3 {
             append_to_run(
-                &out,
+                out,
                 &format!("old-{i:02}"),
                 &[line("test_a", Outcome::Pass)],
             )
@@ -333,9 +336,9 @@ mod tests {
         }
         let count = || std::fs::read_dir(out.join(DIR)).expect("dir").count();
         assert_eq!(count(), KEEP_RUNS);
-        assert!(run_file(&out, "old-12").exists() && !run_file(&out, "old-02").exists());
+        assert!(run_file(out, "old-12").exists() && !run_file(out, "old-02").exists());
         // Later processes of a run append without pruning anything.
-        append_to_run(&out, "old-12", &[line("test_b", Outcome::Pass)]).expect("append");
+        append_to_run(out, "old-12", &[line("test_b", Outcome::Pass)]).expect("append");
         assert_eq!(count(), KEEP_RUNS);
     }
 
@@ -366,8 +369,9 @@ mod tests {
 
     #[test]
     fn bad_and_mixed_lines_are_errors() {
-        let out = scratch("nextest-bad");
-        let path = run_file(&out, "r");
+        let out_tmp = scratch("nextest-bad");
+        let out = out_tmp.path();
+        let path = run_file(out, "r");
         append(&path, &[line("test_a", Outcome::Pass)]).expect("append");
         let mut strict = line("test_b", Outcome::Pass);
         strict.strict = true;
@@ -382,7 +386,7 @@ mod tests {
         assert!(e.to_string().contains("line 1: invalid record"), "{e}");
         std::fs::write(&path, "\n").expect("write");
         assert!(load(&path).is_err());
-        std::fs::remove_dir_all(&out).expect("cleanup");
-        assert!(find(&out, None).is_err(), "no directory, no run");
+        std::fs::remove_dir_all(out).expect("cleanup");
+        assert!(find(out, None).is_err(), "no directory, no run");
     }
 }

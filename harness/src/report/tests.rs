@@ -265,9 +265,10 @@ fn summary_table_lists_each_opset_and_the_total() {
 
 #[test]
 fn reports_round_trip_through_json() {
-    let dir = scratch("report");
+    let dir_tmp = scratch("report");
+    let dir = dir_tmp.path();
     let report = sample();
-    write_all(&dir, &report).expect("write reports");
+    write_all(dir, &report).expect("write reports");
     assert_eq!(load(&dir.join("report.json")).expect("load"), report);
     assert!(dir.join("report.md").is_file() && dir.join("report.html").is_file());
     let text = std::fs::read_to_string(dir.join("report.json")).expect("json");

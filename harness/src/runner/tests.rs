@@ -38,8 +38,9 @@ fn with_own_case(ws: &Path) {
 
 #[test]
 fn settings_come_from_the_environment() {
-    let ws = scratch("prepare");
-    let prep = prepare(&ws, &Env::of(&[]));
+    let ws_tmp = scratch("prepare");
+    let ws = ws_tmp.path();
+    let prep = prepare(ws, &Env::of(&[]));
     assert!(!prep.ctx.strict && prep.ctx.data_override.is_none());
     assert_eq!(prep.ctx.out_dir, ws.join("target/onnx-conformance"));
     assert_eq!(prep.ctx.lock_file, Some(ws.join(crate::index::LOCK_FILE)));
@@ -50,22 +51,23 @@ fn settings_come_from_the_environment() {
         (DATA_VAR, "mine"),
         ("CARGO_TARGET_DIR", "/t"),
     ];
-    let prep = prepare(&ws, &Env::of(&vars));
+    let prep = prepare(ws, &Env::of(&vars));
     assert!(prep.ctx.strict);
     assert_eq!(prep.ctx.data_override, Some(ws.join("mine")));
     assert_eq!(prep.ctx.lock_file, None);
     assert_eq!(prep.ctx.out_dir, Path::new("/t/onnx-conformance"));
     assert_eq!(names(&prep.guards), ["custom/missing"]);
-    let prep = prepare(&ws, &Env::of(&[(STRICT_VAR, "yes")]));
+    let prep = prepare(ws, &Env::of(&[(STRICT_VAR, "yes")]));
     assert!(names(&prep.guards).contains(&"settings/strict"));
 }
 
 #[test]
 fn bad_lists_and_stale_entries_are_failing_checks() {
-    let ws = scratch("prepare-lists");
+    let ws_tmp = scratch("prepare-lists");
+    let ws = ws_tmp.path();
     std::fs::create_dir_all(ws.join("tests")).expect("dir");
     std::fs::write(ws.join("tests/tolerances.json"), "[]").expect("write");
-    let prep = prepare(&ws, &Env::of(&[]));
+    let prep = prepare(ws, &Env::of(&[]));
     assert!(names(&prep.guards).contains(&"settings/tolerances"));
     let known =
         r#"{"format":1,"entries":[{"pattern":"gone","match":"exact","kind":"k","reason":"r"}]}"#;
@@ -74,28 +76,26 @@ fn bad_lists_and_stale_entries_are_failing_checks() {
     std::fs::write(ws.join("tests/cases/test_a/model.onnx"), b"").expect("write");
     let stale = |prep: &Prepared| names(&prep.guards).contains(&"settings/known-failures-stale");
     // Checked only against the full official list, never against another tree.
-    assert!(!stale(&prepare(
-        &ws,
-        &Env::of(&[(DATA_VAR, "tests/cases")])
-    )));
-    write_index(&ws, vec![instance("1.22.0", "test_a", 25)]);
-    write_lock(&ws, "1.22.0", &["test_a"]);
-    assert!(stale(&prepare(&ws, &Env::of(&[]))));
+    assert!(!stale(&prepare(ws, &Env::of(&[(DATA_VAR, "tests/cases")]))));
+    write_index(ws, vec![instance("1.22.0", "test_a", 25)]);
+    write_lock(ws, "1.22.0", &["test_a"]);
+    assert!(stale(&prepare(ws, &Env::of(&[]))));
     let known = known.replace("\"gone\"", "\"onnx-1.22.0/opset25/test_a\"");
     std::fs::write(ws.join("tests/known-failures.json"), known).expect("write");
-    assert!(!stale(&prepare(&ws, &Env::of(&[]))));
+    assert!(!stale(&prepare(ws, &Env::of(&[]))));
 }
 
 #[test]
 fn a_filter_cannot_switch_off_the_missing_data_check() {
-    let ws = scratch("guard-filter");
-    with_own_case(&ws);
+    let ws_tmp = scratch("guard-filter");
+    let ws = ws_tmp.path();
+    with_own_case(ws);
     // The own case alone passes.
     let env = Env::of(&[(DATA_VAR, "tests/cases")]);
-    assert!(run(&ws, &args(&ws, &["opset13"]), &env, None));
+    assert!(run(ws, &args(ws, &["opset13"]), &env, None));
     // No official data: the filter selects only the passing own case, the run still fails,
     // and the report holds the check that the filter left out.
-    assert!(!run(&ws, &args(&ws, &["opset13"]), &Env::of(&[]), None));
+    assert!(!run(ws, &args(ws, &["opset13"]), &Env::of(&[]), None));
     let report = load(&ws.join("target/onnx-conformance/report.json")).expect("report");
     let got: Vec<(&str, Outcome)> = report
         .trials
@@ -110,32 +110,28 @@ fn a_filter_cannot_switch_off_the_missing_data_check() {
         ]
     );
     // A filter matching nothing at all fails too.
-    assert!(!run(
-        &ws,
-        &args(&ws, &["no-such-trial"]),
-        &Env::of(&[]),
-        None
-    ));
+    assert!(!run(ws, &args(ws, &["no-such-trial"]), &Env::of(&[]), None));
 }
 
 #[test]
 fn a_filter_cannot_switch_off_a_bad_variable() {
-    let ws = scratch("guard-env");
-    with_own_case(&ws);
+    let ws_tmp = scratch("guard-env");
+    let ws = ws_tmp.path();
+    with_own_case(ws);
     let data = (DATA_VAR, "tests/cases");
     for bad in [(STRICT_VAR, "yes"), ("ONNX_CONFORMANCE_STRCT", "1")] {
         let env = Env::of(&[data, bad]);
-        assert!(!run(&ws, &args(&ws, &["opset13"]), &env, None), "{bad:?}");
+        assert!(!run(ws, &args(ws, &["opset13"]), &env, None), "{bad:?}");
         assert!(!run(
-            &ws,
-            &args(&ws, &["--exact", "own/opset13/test_cast13_BOOL_to_INT64"]),
+            ws,
+            &args(ws, &["--exact", "own/opset13/test_cast13_BOOL_to_INT64"]),
             &env,
             None
         ));
     }
     assert!(run(
-        &ws,
-        &args(&ws, &["opset13"]),
+        ws,
+        &args(ws, &["opset13"]),
         &Env::of(&[data, (STRICT_VAR, "true")]),
         None
     ));
@@ -143,9 +139,10 @@ fn a_filter_cannot_switch_off_a_bad_variable() {
 
 #[test]
 fn the_report_records_how_the_run_was_made() {
-    let ws = scratch("provenance-run");
-    with_own_case(&ws);
-    write_index(&ws, vec![]);
+    let ws_tmp = scratch("provenance-run");
+    let ws = ws_tmp.path();
+    with_own_case(ws);
+    write_index(ws, vec![]);
     std::fs::write(
         ws.join(crate::index::LOCK_FILE),
         r#"{"format":1,"ops":[],"releases":[]}"#,
@@ -153,7 +150,7 @@ fn the_report_records_how_the_run_was_made() {
     .expect("lock");
     let json = ws.join("target/onnx-conformance/report.json");
     let run_info = |a: &[&str], env: &Env| {
-        assert!(run(&ws, &args(&ws, a), env, None));
+        assert!(run(ws, &args(ws, a), env, None));
         load(&json).expect("report").run.expect("run info")
     };
     let info = run_info(&[], &Env::of(&[]));
@@ -177,8 +174,9 @@ fn the_report_records_how_the_run_was_made() {
 
 #[test]
 fn a_known_failure_is_named_once() {
-    let ws = scratch("known-note");
-    let prep = prepare(&ws, &Env::of(&[]));
+    let ws_tmp = scratch("known-note");
+    let ws = ws_tmp.path();
+    let prep = prepare(ws, &Env::of(&[]));
     let mut ctx = prep.ctx;
     ctx.known.entries.push(crate::known::KnownFailure {
         pattern: "t".into(),

@@ -5,9 +5,9 @@
 use crate::error::Error;
 use crate::proto::TensorProto;
 use crate::read::ToCode;
-use onnx_conformance::{with_storage, Storage, Tensor};
 use prost::Message;
 use std::path::Path;
+use vocab::{with_storage, Storage, Tensor};
 
 /// Little-endian bytes of `codes` at `bits` bits each; below a byte, the even (lower) index
 /// takes the low bits, as ONNX packs INT4, FLOAT4E2M1 and INT2.
@@ -57,7 +57,7 @@ pub fn write_tensor(path: &Path, name: &str, tensor: &Tensor) -> Result<(), Erro
 mod tests {
     use super::*;
     use crate::read::decode_tensor;
-    use onnx_conformance::DataType;
+    use vocab::DataType;
 
     /// `n` codes of `bits` bits spread over the whole range (bool: 0 and 1).
     fn spread(dtype: DataType, n: usize) -> Vec<u128> {

@@ -4,7 +4,7 @@
 
 use super::super::exact::CastRules;
 use super::super::{cast_float, FloatFormat, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
-use super::super::{I4, U4};
+use super::super::{SubByteInt, I4, U4};
 use super::*;
 use crate::testkit::all_rules;
 use crate::tuning::SimdLevel;

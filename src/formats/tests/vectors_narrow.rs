@@ -2,7 +2,7 @@
 
 use super::{check, rules, CastRules, FloatFormat, RoundMode};
 use super::{f16, F4E2M1, F8E8M0};
-use crate::formats::{I2, I4, U2, U4};
+use crate::formats::{SubByteInt, I2, I4, U2, U4};
 use crate::testkit::spec_vectors::{
     float4_decoded, float4_expected, hex, int2_inputs, int4_inputs, nibbles, E8M0_CODES,
     E8M0_DECODE, E8M0_INPUT, E8M0_INPUT_F16, F4_ROW, INT2_EXPECTED, INT4_BYTES_BEFORE_24,

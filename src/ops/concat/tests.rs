@@ -25,12 +25,7 @@ fn reference(inputs: &[Vec<u32>], blocks: &[usize], outer: usize) -> Vec<u32> {
 /// blocks and rounds at every offset, streamed and not.
 #[test]
 fn output_does_not_depend_on_the_thread_count() {
-    let spec = OpVersion {
-        op: crate::ops::OpKind::Concat,
-        since: 13,
-    }
-    .spec()
-    .expect("Concat-13 is in the table");
+    let spec = crate::testkit::version(crate::ops::OpKind::Concat, 13).spec();
     let mut next = 0u32;
     for (outer, extents, inner) in [
         (1, vec![1000, 3], 1),

@@ -4,7 +4,7 @@ use super::{run_op, tensor};
 use crate::dtype::DataType;
 use crate::error::Error;
 use crate::formats::{Complex64, F8E4M3FN, I2};
-use crate::ops::{AttrValue, Attribute, OpKind, OpVersion};
+use crate::ops::{AttrValue, Attribute, OpKind};
 use crate::tensor::Tensor;
 use crate::testkit::spec_vectors::{FLOAT_TO_STRING, STRING_TO_FLOAT};
 use half::bf16;
@@ -102,16 +102,6 @@ fn rejects_wrong_input_counts() {
     assert!(matches!(e, Error::InputCount { found: 2, .. }), "{e}");
     let e = run_op(OpKind::CastLike, 19, &[], &[&x]).unwrap_err();
     assert!(matches!(e, Error::InputCount { found: 1, .. }), "{e}");
-}
-
-#[test]
-fn rejects_a_since_version_not_in_the_table() {
-    let x = tensor(&[1], vec![1f32]);
-    let bad = OpVersion {
-        op: OpKind::Cast,
-        since: 7,
-    };
-    assert!(crate::ops::run(bad, &to(DataType::Int8), &[&x]).is_err());
 }
 
 #[test]

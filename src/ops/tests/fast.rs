@@ -5,7 +5,7 @@
 use crate::dtype::{DataType, Storage};
 use crate::formats::CastRules;
 use crate::formats::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, I4, U4};
-use crate::ops::{cast::generic, fast, OpKind, OpVersion};
+use crate::ops::{cast::generic, fast, OpKind};
 use crate::testkit::all_rules;
 use crate::tuning::{Exec, SimdLevel};
 use half::{bf16, f16};
@@ -122,10 +122,7 @@ fn execs() -> Vec<Exec> {
 /// Every fast pair from the sources `which` picks, at every [`execs`] entry, against the
 /// generic path. Returns how many (pair, rules) combinations it checked.
 fn check_sources(which: impl Fn(DataType) -> bool) -> usize {
-    let op = OpVersion {
-        op: OpKind::Cast,
-        since: 25,
-    };
+    let op = crate::testkit::version(OpKind::Cast, 25);
     let one = Exec::single(SimdLevel::Baseline);
     let mut pairs = 0;
     for source in sources().into_iter().filter(|s| which(s.dtype())) {
@@ -179,11 +176,7 @@ fn fast_pairs_from_integers_match_the_generic_path() {
 
 /// The 8- to 64-bit integer types.
 fn is_integer(t: DataType) -> bool {
-    use DataType as D;
-    matches!(
-        t,
-        D::Uint8 | D::Int8 | D::Uint16 | D::Int16 | D::Uint32 | D::Int32 | D::Uint64 | D::Int64
-    )
+    t.kind().is_integer() && t.bit_width() >= 8
 }
 
 /// The dispatch serves exactly the listed pairs, under every rule combination: a lost match

@@ -50,12 +50,15 @@ fn sample(t: DataType) -> Tensor {
 #[test]
 fn cast_runs_exactly_the_type_pairs_each_version_allows() {
     let samples: Vec<Tensor> = DataType::ALL.iter().map(|&t| sample(t)).collect();
-    for spec in VERSIONS.iter().filter(|s| s.version.op != OpKind::Concat) {
-        let v = spec.version;
+    for spec in VERSIONS
+        .iter()
+        .filter(|s| s.version().op() != OpKind::Concat)
+    {
+        let v = spec.version();
         for input in &samples {
             for &target in DataType::ALL {
-                let result = if v.op == OpKind::Cast {
-                    let to = if v.since == 1 {
+                let result = if v.op() == OpKind::Cast {
+                    let to = if v.since() == 1 {
                         AttrValue::String(target.name().as_bytes().to_vec())
                     } else {
                         AttrValue::Int(i64::from(target.code()))
@@ -64,10 +67,10 @@ fn cast_runs_exactly_the_type_pairs_each_version_allows() {
                         name: "to".into(),
                         value: to,
                     }];
-                    run_op(v.op, v.since, &attrs, &[input])
+                    run_op(v.op(), v.since(), &attrs, &[input])
                 } else {
                     let like = Tensor::new(vec![0], Storage::empty(target)).expect("empty");
-                    run_op(v.op, v.since, &[], &[input, &like])
+                    run_op(v.op(), v.since(), &[], &[input, &like])
                 };
                 let allowed = spec.types.contains(input.dtype()) && spec.types.contains(target);
                 let what = format!("{v} {} -> {target}", input.dtype());
@@ -87,15 +90,18 @@ fn cast_runs_exactly_the_type_pairs_each_version_allows() {
 
 #[test]
 fn concat_runs_exactly_the_types_each_version_allows() {
-    for spec in VERSIONS.iter().filter(|s| s.version.op == OpKind::Concat) {
-        let v = spec.version;
+    for spec in VERSIONS
+        .iter()
+        .filter(|s| s.version().op() == OpKind::Concat)
+    {
+        let v = spec.version();
         for &t in DataType::ALL {
             let x = sample(t);
             let axis = [Attribute {
                 name: "axis".into(),
                 value: AttrValue::Int(1),
             }];
-            let result = run_op(v.op, v.since, &axis, &[&x, &x, &x]);
+            let result = run_op(v.op(), v.since(), &axis, &[&x, &x, &x]);
             match result {
                 Ok(out) => {
                     assert!(spec.types.contains(t), "{v} ran on {t}");

@@ -11,9 +11,9 @@ mod no_panic;
 use crate::dtype::{DataType, Element};
 use crate::error::Error;
 use crate::formats::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0};
-use crate::ops::{run, Attribute, OpKind, OpVersion};
+use crate::ops::{run, Attribute, OpKind};
 use crate::tensor::Tensor;
-use crate::testkit::int;
+use crate::testkit::{int, version};
 
 /// Runs `op`-`since` and returns its single output.
 fn run_op(
@@ -22,7 +22,7 @@ fn run_op(
     attrs: &[Attribute],
     inputs: &[&Tensor],
 ) -> Result<Tensor, Error> {
-    let mut out = run(OpVersion { op, since }, attrs, inputs)?;
+    let mut out = run(version(op, since), attrs, inputs)?;
     assert_eq!(out.len(), 1, "one output");
     Ok(out.remove(0))
 }

@@ -70,7 +70,7 @@ fn step(what: &str, cmd: &mut Command) -> Result<(), Box<dyn Error>> {
 fn python_venv_setup(root: &Path, target: &Path) -> Result<(), Box<dyn Error>> {
     let venv = python_venv(target);
     let python = venv.join("bin/python");
-    let base = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let base = crate::workspace::python();
     if !python.exists() {
         step(
             &format!("creating {} with {base} -m venv", venv.display()),
@@ -106,7 +106,7 @@ fn python_venv_setup(root: &Path, target: &Path) -> Result<(), Box<dyn Error>> {
 
 /// Builds the tract worker into `target/backends/tract`, outside the workspace build.
 fn tract_setup(root: &Path, target: &Path) -> Result<(), Box<dyn Error>> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let cargo = crate::workspace::cargo();
     step(
         "building backends/tract-worker (tract-onnx; several minutes the first time)",
         Command::new(cargo)

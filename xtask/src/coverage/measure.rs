@@ -3,11 +3,12 @@
 
 use harness::known::Outcome;
 use harness::report::TrialRecord;
-use onnx_conformance::formats::{Complex128, Complex64};
-use onnx_conformance::ops::version::{AttrKind, VersionSpec};
-use onnx_conformance::ops::{self, AttrValue, Attribute, OpKind, OpVersion};
-use onnx_conformance::{DataType, Storage, Tensor};
+use onnx_conformance::ops;
 use std::collections::{BTreeMap, BTreeSet};
+use vocab::elements::{Complex128, Complex64};
+use vocab::version::{AttrKind, VersionSpec};
+use vocab::{AttrValue, Attribute, OpKind, OpVersion};
+use vocab::{DataType, Storage, Tensor};
 
 /// (source, target) for Cast and CastLike; (T, T) for Concat.
 pub type Pair = (DataType, DataType);
@@ -34,14 +35,14 @@ pub struct VersionCoverage {
 impl VersionCoverage {
     /// The operator version.
     pub fn version(&self) -> OpVersion {
-        self.spec.version
+        self.spec.version()
     }
 }
 
 /// The pairs `spec` allows, each run once through `ops::run` on a small tensor.
 pub fn support(spec: &'static VersionSpec) -> VersionCoverage {
     let types: Vec<DataType> = spec.types.iter().collect();
-    let allowed: BTreeSet<Pair> = match spec.version.op {
+    let allowed: BTreeSet<Pair> = match spec.version().op() {
         OpKind::Concat => types.iter().map(|&t| (t, t)).collect(),
         OpKind::Cast | OpKind::CastLike => types
             .iter()
@@ -72,9 +73,9 @@ pub fn support(spec: &'static VersionSpec) -> VersionCoverage {
 /// Runs one pair: Cast to the target, CastLike with an empty tensor of the target type,
 /// Concat of the sample with itself on axis 0; checks the output's type and shape.
 fn run_pair(spec: &VersionSpec, (source, target): Pair) -> Result<(), String> {
-    let v = spec.version;
+    let v = spec.version();
     let input = sample(source)?;
-    let outputs = match v.op {
+    let outputs = match v.op() {
         OpKind::Cast => {
             // Cast-1 names the type; later versions give its enum code.
             let by_name = spec.attrs.iter().any(|a| a.kind == AttrKind::TypeName);
@@ -91,7 +92,7 @@ fn run_pair(spec: &VersionSpec, (source, target): Pair) -> Result<(), String> {
         OpKind::Concat => ops::run(v, &[attr("axis", AttrValue::Int(0))], &[&input, &input]),
     }
     .map_err(|e| e.to_string())?;
-    let shape = match v.op {
+    let shape = match v.op() {
         // The samples are 1-d, so axis 0 doubles the only dimension.
         OpKind::Concat => input.shape().iter().map(|d| 2 * d).collect(),
         _ => input.shape().to_vec(),
@@ -138,10 +139,7 @@ fn sample(t: DataType) -> Result<Tensor, String> {
         DataType::Complex128 => Tensor::from_vec(vec![n], vec![Complex128::default(); n]),
         _ => {
             let floats = Tensor::from_vec(vec![n], SAMPLES.to_vec()).map_err(|e| e.to_string())?;
-            let cast = OpVersion {
-                op: OpKind::Cast,
-                since: 25,
-            };
+            let cast = OpVersion::of(OpKind::Cast, 25).ok_or("no Cast-25 in the table")?;
             let to = attr("to", AttrValue::Int(i64::from(t.code())));
             let mut out = ops::run(cast, &[to], &[&floats])
                 .map_err(|e| format!("cannot build a {t} sample: {e}"))?;
@@ -169,7 +167,7 @@ pub fn exercised(trials: &[TrialRecord]) -> BTreeMap<OpVersion, Exercised> {
         let (Some(release), Some(version)) = (&t.release, parse_version(t)) else {
             continue;
         };
-        let Some(pair) = trial_pair(version.op, t) else {
+        let Some(pair) = trial_pair(version.op(), t) else {
             continue;
         };
         if release == "custom" || release.ends_with("-generated") {
@@ -188,10 +186,7 @@ pub fn exercised(trials: &[TrialRecord]) -> BTreeMap<OpVersion, Exercised> {
 /// The trial's operator version, as in `Cast-19`.
 fn parse_version(t: &TrialRecord) -> Option<OpVersion> {
     let (op, since) = t.op_version.as_deref()?.split_once('-')?;
-    Some(OpVersion {
-        op: OpKind::from_name(op)?,
-        since: since.parse().ok()?,
-    })
+    OpVersion::of(OpKind::from_name(op)?, since.parse().ok()?)
 }
 
 /// Cast and CastLike: (input 0, output 0), the output having the `to` or `target_type` type;

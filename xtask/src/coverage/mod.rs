@@ -11,39 +11,22 @@ mod sweeps;
 
 use measure::{Pair, VersionCoverage};
 use onnx_conformance::formats::Generation;
-use onnx_conformance::ops::{OpKind, VERSIONS};
-use onnx_conformance::DataType;
 use std::collections::BTreeSet;
 use std::error::Error;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use sweeps::SWEEPS;
+use vocab::{DataType, TypeKind};
+use vocab::{OpKind, VERSIONS};
 
 const START: &str = "<!-- coverage:start -->";
 const END: &str = "<!-- coverage:end -->";
-const USAGE: &str = "usage: cargo xtask coverage [--check] [--report path/to/report.json]
-
-Rewrites the README coverage section and docs/coverage.md from the implementation's version
-table, a run of every allowed type pair through ops::run, the exhaustive-sweep list of the
-format tests, and the last conformance run's report.json (`cargo test --test onnx_backend`).
---check changes nothing and fails if either file is out of date.";
-
-/// Runs the task with the arguments after `coverage`.
-pub fn main(root: &Path, args: &[String]) -> Result<(), Box<dyn Error>> {
-    let mut check = false;
-    let mut report = None;
-    let mut args = args.iter();
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--check" => check = true,
-            "--report" => report = Some(PathBuf::from(args.next().ok_or(USAGE)?)),
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(());
-            }
-            other => return Err(format!("unknown option `{other}`\n\n{USAGE}").into()),
-        }
-    }
-    let report = report.unwrap_or_else(|| crate::report::default_dir().join("report.json"));
+/// Runs the task with the options after `coverage`.
+pub fn main(root: &Path, args: &crate::cli::Coverage) -> Result<(), Box<dyn Error>> {
+    let check = args.check;
+    let report = args
+        .report
+        .clone()
+        .unwrap_or_else(|| crate::report::default_dir().join("report.json"));
     let coverage = collect(&report)?;
     let files = [
         ("README.md", readme(root, &coverage)?),
@@ -131,11 +114,11 @@ fn collect(report: &Path) -> Result<Vec<VersionCoverage>, Box<dyn Error>> {
         .iter()
         .map(|spec| {
             let mut v = measure::support(spec);
-            if let Some(e) = exercised.get(&spec.version) {
+            if let Some(e) = exercised.get(&spec.version()) {
                 v.official = e.official.clone();
                 v.own = e.own.clone();
             }
-            v.exhaustive = exhaustive(spec.version.op, spec.version.since, &v.allowed);
+            v.exhaustive = exhaustive(spec.version().op(), spec.version().since(), &v.allowed);
             v
         })
         .collect())
@@ -199,35 +182,21 @@ fn pair_name((s, t): Pair) -> String {
     }
 }
 
-/// Short names of every data type, in the order the matrices list them.
-const ABBREVIATIONS: &[(DataType, &str)] = &[
-    (DataType::Double, "f64"),
-    (DataType::Float, "f32"),
-    (DataType::Float16, "f16"),
-    (DataType::Bfloat16, "bf16"),
-    (DataType::Float8E4M3FN, "e4m3"),
-    (DataType::Float8E4M3FNUZ, "e4m3z"),
-    (DataType::Float8E5M2, "e5m2"),
-    (DataType::Float8E5M2FNUZ, "e5m2z"),
-    (DataType::Float8E8M0, "e8m0"),
-    (DataType::Float4E2M1, "e2m1"),
-    (DataType::Int64, "i64"),
-    (DataType::Int32, "i32"),
-    (DataType::Int16, "i16"),
-    (DataType::Int8, "i8"),
-    (DataType::Int4, "i4"),
-    (DataType::Int2, "i2"),
-    (DataType::Uint64, "u64"),
-    (DataType::Uint32, "u32"),
-    (DataType::Uint16, "u16"),
-    (DataType::Uint8, "u8"),
-    (DataType::Uint4, "u4"),
-    (DataType::Uint2, "u2"),
-    (DataType::Bool, "bool"),
-    (DataType::String, "str"),
-    (DataType::Complex64, "c64"),
-    (DataType::Complex128, "c128"),
-];
+/// Every data type in the order the matrices list them: floating types, signed, unsigned,
+/// bool, string, complex (the kind column of the type table), wider types first, then by code.
+fn matrix_order() -> Vec<DataType> {
+    let group = |t: DataType| match t.kind() {
+        TypeKind::Float | TypeKind::PowerOfTwo => 0,
+        TypeKind::Signed => 1,
+        TypeKind::Unsigned => 2,
+        TypeKind::Bool => 3,
+        TypeKind::String => 4,
+        TypeKind::Complex => 5,
+    };
+    let mut types = DataType::ALL.to_vec();
+    types.sort_by_key(|&t| (group(t), std::cmp::Reverse(t.bit_width()), t.code()));
+    types
+}
 
 #[cfg(test)]
 mod tests;

@@ -3,13 +3,13 @@
 
 use super::measure::{Pair, VersionCoverage};
 use super::sweeps::SWEEPS;
-use super::{pair_name, ABBREVIATIONS};
+use super::{matrix_order, pair_name};
 use onnx_conformance::formats::Generation;
-use onnx_conformance::ops::version::{AttrDefault, AttrKind, AttrSpec};
-use onnx_conformance::ops::OpKind;
-use onnx_conformance::DataType;
 use std::collections::BTreeMap;
 use std::fmt::Write;
+use vocab::version::{AttrDefault, AttrKind, AttrSpec};
+use vocab::DataType;
+use vocab::OpKind;
 
 /// The README section: the summary table and its legend.
 pub fn summary(coverage: &[VersionCoverage]) -> String {
@@ -21,8 +21,8 @@ pub fn summary(coverage: &[VersionCoverage]) -> String {
         let previous = i
             .checked_sub(1)
             .and_then(|p| coverage.get(p))
-            .filter(|p| p.version().op == v.version().op);
-        let exhaustive = match v.version().op {
+            .filter(|p| p.version().op() == v.version().op());
+        let exhaustive = match v.version().op() {
             OpKind::Concat => "—".to_owned(),
             _ => v.exhaustive.len().to_string(),
         };
@@ -45,7 +45,7 @@ pub fn summary(coverage: &[VersionCoverage]) -> String {
 
 const LEGEND: &str = "
 - **types allowed**: the operator page's type list for that version, as the implementation's
-  version table (`src/ops/version.rs`) holds it; \"as X + ...\" names the types added since X.
+  version table (`vocab/src/version.rs`) holds it; \"as X + ...\" names the types added since X.
 - **pairs**: (input type, target type) for Cast (`to`) and CastLike (the type of
   `target_type`); for Concat, the one type T.
 - **supported** is measured, not claimed: `cargo xtask coverage` runs every allowed pair
@@ -148,27 +148,20 @@ fn cell(v: &VersionCoverage, pair: Pair) -> String {
 
 /// The short name of a type in matrix headers.
 fn abbr(t: DataType) -> &'static str {
-    ABBREVIATIONS
-        .iter()
-        .find(|(d, _)| *d == t)
-        .map_or("?", |(_, a)| a)
+    t.short_name()
 }
 
 /// `types` in matrix order.
 fn ordered(types: impl Fn(DataType) -> bool) -> Vec<DataType> {
-    ABBREVIATIONS
-        .iter()
-        .map(|(t, _)| *t)
-        .filter(|&t| types(t))
-        .collect()
+    matrix_order().into_iter().filter(|&t| types(t)).collect()
 }
 
 /// The whole `docs/coverage.md`.
 pub fn details(coverage: &[VersionCoverage]) -> String {
     let mut out = String::from(DETAILS_HEAD);
     out.push_str("\n| short | type |\n|---|---|\n");
-    for (t, a) in ABBREVIATIONS {
-        let _ = writeln!(out, "| {a} | {t} |");
+    for t in matrix_order() {
+        let _ = writeln!(out, "| {} | {t} |", abbr(t));
     }
     out.push_str(
         "\n## Exhaustive sweeps\n\n`src/formats/tests/sweeps.rs`; each sweep's test asserts that \
@@ -189,7 +182,10 @@ pub fn details(coverage: &[VersionCoverage]) -> String {
             names(s.targets)
         );
     }
-    for v in coverage.iter().filter(|v| v.version().op != OpKind::Concat) {
+    for v in coverage
+        .iter()
+        .filter(|v| v.version().op() != OpKind::Concat)
+    {
         cast_section(&mut out, v);
     }
     concat_section(&mut out, coverage);
@@ -240,7 +236,7 @@ fn cast_section(out: &mut String, v: &VersionCoverage) {
 fn concat_section(out: &mut String, coverage: &[VersionCoverage]) {
     let concat: Vec<&VersionCoverage> = coverage
         .iter()
-        .filter(|v| v.version().op == OpKind::Concat)
+        .filter(|v| v.version().op() == OpKind::Concat)
         .collect();
     let types = ordered(|t| concat.iter().any(|v| v.spec.types.contains(t)));
     let header: Vec<&str> = types.iter().map(|&t| abbr(t)).collect();

@@ -13,11 +13,9 @@ mod present;
 mod release;
 mod releases;
 #[cfg(test)]
-mod testkit;
-#[cfg(test)]
 mod tests;
 
-pub use args::Options;
+pub use args::{check as check_options, Options};
 pub use error::{Error, Result};
 
 use present::{Expect, Stats};
@@ -27,20 +25,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// Entry point of the task: parses `args`, runs, prints the error if any.
-pub fn main(args: &[String]) -> ExitCode {
-    let opts = match args::parse(args) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    if opts.help {
-        println!("{}", args::USAGE);
-        return ExitCode::SUCCESS;
+/// Entry point of the task: checks the options, runs, prints the error if any.
+pub fn main(opts: &Options) -> ExitCode {
+    if let Err(e) = check_options(opts) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
     }
-    match run(&opts, &Paths::workspace()) {
+    match run(opts, &Paths::workspace()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
@@ -63,17 +54,15 @@ pub struct Paths {
 impl Paths {
     /// The paths of this workspace (the parent of the xtask crate).
     pub fn workspace() -> Paths {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .parent()
-            .unwrap_or(Path::new("."));
+        let root = crate::workspace::root();
         Paths {
             data: root.join(DATA_DIR),
             lock: root.join(LOCK_FILE),
-            python: pip::python(),
+            python: crate::workspace::python(),
         }
     }
 
-    fn cache(&self) -> PathBuf {
+    pub(crate) fn cache(&self) -> PathBuf {
         self.data.join(".cache")
     }
 }

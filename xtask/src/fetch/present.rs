@@ -50,7 +50,7 @@ pub struct Expect<'a> {
 }
 
 /// `Ok` with the counts if the release is installed and verified, else why it is not.
-pub fn check(data: &Path, release: &str, want: &Expect) -> Result<Stats, String> {
+pub fn check(data: &Path, release: &str, want: &Expect<'_>) -> Result<Stats, String> {
     let dir = release_dir(data, release);
     if !dir.is_dir() {
         return Err("not fetched yet".into());

@@ -42,7 +42,7 @@ pub struct Fetched {
 
 /// Fetches `release` from `source`; on any failure the previous tree is left as it was.
 pub fn fetch(
-    ctx: &Ctx,
+    ctx: &Ctx<'_>,
     release: &str,
     entry: Option<&LockedRelease>,
     source: &Source,
@@ -81,7 +81,7 @@ pub fn fetch(
 /// Names the source and, for a wheel, hashes it and checks it against the lock.
 /// Returns (source name, wheel file name, wheel sha256).
 fn identify(
-    ctx: &Ctx,
+    ctx: &Ctx<'_>,
     release: &str,
     entry: Option<&LockedRelease>,
     source: &Source,
@@ -120,7 +120,7 @@ fn identify(
 
 /// Extracts into `tmp` and checks the files against the lock (unless recording).
 fn extract_checked(
-    ctx: &Ctx,
+    ctx: &Ctx<'_>,
     release: &str,
     entry: Option<&LockedRelease>,
     source: &Source,

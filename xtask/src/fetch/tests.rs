@@ -1,8 +1,8 @@
 //! End-to-end tests of a fetch on small wheels the tests build themselves (no network, no pip).
 
 use super::install::STAMP_FILE;
-use super::testkit::{entries, wheel, Setup, NODE, REL};
 use super::*;
+use crate::testkit::fetch::{entries, wheel, Setup, NODE, REL};
 use prost::Message;
 use std::fs;
 
@@ -317,7 +317,11 @@ fn the_index_lists_every_release_on_disk_in_version_order() {
     ] {
         let dir = s.paths.data.join(format!("onnx-{release}/node/{case}"));
         fs::create_dir_all(&dir).expect("mkdir");
-        fs::write(dir.join("model.onnx"), super::testkit::model(op, opset)).expect("model");
+        fs::write(
+            dir.join("model.onnx"),
+            crate::testkit::fetch::model(op, opset),
+        )
+        .expect("model");
     }
     // Hidden directories (temporary, venvs, cache) are not releases.
     fs::create_dir_all(s.paths.data.join(".tmp-onnx-9.9.9-1/node/test_cast_q")).expect("mkdir");
@@ -344,8 +348,9 @@ fn the_index_lists_every_release_on_disk_in_version_order() {
     let e = index_file::build(&s.paths.data).expect_err("corrupt model");
     assert!(e.message.contains("test_concat_z/model.onnx"), "{e}");
     // The opset rule is the test runner's: one default-domain import, "" or "ai.onnx".
-    let mut two = schema::proto::ModelProto::decode(super::testkit::model("Concat", 13).as_slice())
-        .expect("decode");
+    let mut two =
+        schema::proto::ModelProto::decode(crate::testkit::fetch::model("Concat", 13).as_slice())
+            .expect("decode");
     two.opset_import.push(schema::proto::OperatorSetIdProto {
         domain: "ai.onnx".into(),
         version: 11,

@@ -6,6 +6,7 @@ use schema::proto::{
 };
 
 use super::specs::Spec;
+use vocab::DataType;
 
 /// The values of one test tensor, typed.
 #[derive(Clone, Debug)]
@@ -26,22 +27,22 @@ pub(super) enum Values {
 }
 
 impl Values {
-    /// TensorProto.DataType code.
-    fn code(&self) -> i32 {
+    /// The element type, whose row in the type table gives the TensorProto.DataType code.
+    fn dtype(&self) -> DataType {
         match self {
-            Values::F32(_) => 1,
-            Values::U8(_) => 2,
-            Values::I8(_) => 3,
-            Values::U16(_) => 4,
-            Values::I16(_) => 5,
-            Values::I32(_) => 6,
-            Values::I64(_) => 7,
-            Values::Str(_) => 8,
-            Values::Bool(_) => 9,
-            Values::F16(_) => 10,
-            Values::F64(_) => 11,
-            Values::U64(_) => 13,
-            Values::Bf16(_) => 16,
+            Values::F32(_) => DataType::Float,
+            Values::U8(_) => DataType::Uint8,
+            Values::I8(_) => DataType::Int8,
+            Values::U16(_) => DataType::Uint16,
+            Values::I16(_) => DataType::Int16,
+            Values::I32(_) => DataType::Int32,
+            Values::I64(_) => DataType::Int64,
+            Values::Str(_) => DataType::String,
+            Values::Bool(_) => DataType::Bool,
+            Values::F16(_) => DataType::Float16,
+            Values::F64(_) => DataType::Double,
+            Values::U64(_) => DataType::Uint64,
+            Values::Bf16(_) => DataType::Bfloat16,
         }
     }
 
@@ -90,7 +91,7 @@ pub(super) fn tensor_proto(name: &str, t: &T) -> TensorProto {
     TensorProto {
         name: name.into(),
         dims: t.shape.iter().map(|&d| d as i64).collect(),
-        data_type: t.values.code(),
+        data_type: t.values.dtype().code(),
         raw_data: t.values.raw(),
         string_data,
         ..Default::default()
@@ -99,7 +100,7 @@ pub(super) fn tensor_proto(name: &str, t: &T) -> TensorProto {
 
 fn value_info(name: &str, t: &T) -> ValueInfoProto {
     let dims: Vec<i64> = t.shape.iter().map(|&d| d as i64).collect();
-    ValueInfoProto::tensor(name, t.values.code(), &dims)
+    ValueInfoProto::tensor(name, t.values.dtype().code(), &dims)
 }
 
 pub(super) fn model(spec: &Spec) -> ModelProto {

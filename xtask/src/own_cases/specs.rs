@@ -3,6 +3,7 @@
 use super::encode::{t, Values, T};
 use half::{bf16, f16};
 use schema::proto::AttributeProto;
+use vocab::DataType;
 
 /// One case: a single node, its inputs and the expected outputs.
 pub(super) struct Spec {
@@ -160,7 +161,7 @@ pub(super) fn cast_specs() -> Vec<Spec> {
         cast(
             "test_cast6_INT64_to_UINT16",
             6,
-            attr_int("to", 4),
+            attr_int("to", DataType::Uint16.code().into()),
             Values::I64(i64s.clone()),
             Values::U16(map(&i64s, |x| x as u16)),
         ),
@@ -168,35 +169,35 @@ pub(super) fn cast_specs() -> Vec<Spec> {
         cast(
             "test_cast13_INT32_to_FLOAT",
             13,
-            attr_int("to", 1),
+            attr_int("to", DataType::Float.code().into()),
             Values::I32(i32s.clone()),
             Values::F32(map(&i32s, |x| x as f32)),
         ),
         cast(
             "test_cast13_UINT64_to_FLOAT",
             13,
-            attr_int("to", 1),
+            attr_int("to", DataType::Float.code().into()),
             Values::U64(u64s.clone()),
             Values::F32(map(&u64s, |x| x as f32)),
         ),
         cast(
             "test_cast13_UINT64_to_DOUBLE",
             13,
-            attr_int("to", 11),
+            attr_int("to", DataType::Double.code().into()),
             Values::U64(u64s.clone()),
             Values::F64(map(&u64s, |x| x as f64)),
         ),
         cast(
             "test_cast13_FLOAT_to_UINT8",
             13,
-            attr_int("to", 2),
+            attr_int("to", DataType::Uint8.code().into()),
             Values::F32(unsigned_floats.clone()),
             Values::U8(map(&unsigned_floats, |x| x.trunc() as u8)),
         ),
         cast(
             "test_cast13_BOOL_to_INT64",
             13,
-            attr_int("to", 7),
+            attr_int("to", DataType::Int64.code().into()),
             Values::Bool(bools.clone()),
             Values::I64(map(&bools, i64::from)),
         ),
@@ -309,18 +310,4 @@ pub(super) fn concat_specs() -> Vec<Spec> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn concat_reference_follows_the_definition() {
-        let a = [1, 2, 3, 4];
-        let b = [5, 6];
-        let (shape, out) = concat_reference(&[(&[2, 2], &a), (&[2, 1], &b)], 1);
-        assert_eq!(shape, vec![2, 3]);
-        assert_eq!(out, vec![1, 2, 5, 3, 4, 6]);
-        let (shape, out) = concat_reference(&[(&[2, 2], &a), (&[1, 2], &b)], 0);
-        assert_eq!(shape, vec![3, 2]);
-        assert_eq!(out, vec![1, 2, 3, 4, 5, 6]);
-    }
-}
+mod tests;

@@ -12,11 +12,6 @@ use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const USAGE: &str = "usage: cargo xtask scoreboard [--backends a,b,...]
-  runs the official cases (trials named onnx-*) on each backend and writes
-  target/onnx-conformance/scoreboard.{json,md,html}; by default native and every shipped
-  backend that is set up (see cargo xtask backends list)";
-
 /// The scoreboard's JSON.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Scoreboard {
@@ -78,24 +73,20 @@ impl From<&TrialRecord> for Trial {
     }
 }
 
-/// Runs the task with the arguments after `scoreboard`.
-pub fn main(root: &Path, args: &[String]) -> Result<(), Box<dyn Error>> {
-    let target = crate::report::target_dir();
-    let names: Vec<String> = match args {
-        [] => std::iter::once("native")
+/// Runs the task with the options after `scoreboard`.
+pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Error>> {
+    let target = crate::workspace::target_dir();
+    let names: Vec<String> = if args.backends.is_empty() {
+        std::iter::once("native")
             .chain(
                 crate::backends::SHIPPED
                     .into_iter()
                     .filter(|n| crate::backends::is_set_up(&target, n)),
             )
             .map(String::from)
-            .collect(),
-        [flag, list] if flag == "--backends" => list.split(',').map(String::from).collect(),
-        [flag] if flag == "-h" || flag == "--help" => {
-            println!("{USAGE}");
-            return Ok(());
-        }
-        _ => return Err(USAGE.into()),
+            .collect()
+    } else {
+        args.backends.clone()
     };
     let lock = std::fs::read(root.join(harness::index::LOCK_FILE))
         .map_err(|e| format!("cannot read the lock file: {e}"))?;
@@ -130,7 +121,7 @@ fn run_backend(root: &Path, target: &Path, name: &str) -> Result<BackendRun, Box
     // A report left by an earlier run must not stand in for this one.
     let _ = std::fs::remove_file(&report_path);
     eprintln!("scoreboard: running the official cases on {name}");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let cargo = crate::workspace::cargo();
     let status = Command::new(cargo)
         .current_dir(root)
         .args([

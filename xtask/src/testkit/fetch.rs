@@ -1,11 +1,12 @@
-//! Test fixtures: small onnx wheels built by the tests, and a throw-away workspace.
+//! Fixtures of the fetch tests: small onnx wheels built by the tests, and a throw-away workspace.
 
-use super::*;
+use crate::fetch::{run, Options, Paths, Result};
 use prost::Message;
 use schema::proto::{GraphProto, ModelProto, NodeProto, OperatorSetIdProto};
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 /// Where node tests live in a wheel.
 pub const NODE: &str = "onnx/backend/test/data/node/";

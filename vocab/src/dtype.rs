@@ -1,6 +1,6 @@
 //! The one table of ONNX data types, and everything derived from it.
 
-use crate::formats::{
+use crate::elements::{
     Complex128, Complex64, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
 };
 use half::{bf16, f16};
@@ -23,44 +23,88 @@ pub enum TypedField {
 }
 
 /// Calls `$callback!` with the whole data-type table, one row per type:
-/// `(Variant, enum code, "ONNX NAME", Rust element type, bit width, TypedField)`.
-/// STRING has bit width 0 (variable length).
+/// `(Variant, enum code, "ONNX NAME", Rust element type, bit width, TypedField, TypeKind,
+/// "short name")`. STRING has bit width 0 (variable length).
 #[macro_export]
 macro_rules! for_each_dtype {
     ($callback:ident) => {
         $callback! {
-            (Float, 1, "FLOAT", f32, 32, FloatData),
-            (Uint8, 2, "UINT8", u8, 8, Int32Data),
-            (Int8, 3, "INT8", i8, 8, Int32Data),
-            (Uint16, 4, "UINT16", u16, 16, Int32Data),
-            (Int16, 5, "INT16", i16, 16, Int32Data),
-            (Int32, 6, "INT32", i32, 32, Int32Data),
-            (Int64, 7, "INT64", i64, 64, Int64Data),
-            (String, 8, "STRING", String, 0, StringData),
-            (Bool, 9, "BOOL", bool, 8, Int32Data),
-            (Float16, 10, "FLOAT16", f16, 16, Int32Data),
-            (Double, 11, "DOUBLE", f64, 64, DoubleData),
-            (Uint32, 12, "UINT32", u32, 32, Uint64Data),
-            (Uint64, 13, "UINT64", u64, 64, Uint64Data),
-            (Complex64, 14, "COMPLEX64", Complex64, 64, FloatData),
-            (Complex128, 15, "COMPLEX128", Complex128, 128, DoubleData),
-            (Bfloat16, 16, "BFLOAT16", bf16, 16, Int32Data),
-            (Float8E4M3FN, 17, "FLOAT8E4M3FN", F8E4M3FN, 8, Int32Data),
-            (Float8E4M3FNUZ, 18, "FLOAT8E4M3FNUZ", F8E4M3FNUZ, 8, Int32Data),
-            (Float8E5M2, 19, "FLOAT8E5M2", F8E5M2, 8, Int32Data),
-            (Float8E5M2FNUZ, 20, "FLOAT8E5M2FNUZ", F8E5M2FNUZ, 8, Int32Data),
-            (Uint4, 21, "UINT4", U4, 4, Int32Data),
-            (Int4, 22, "INT4", I4, 4, Int32Data),
-            (Float4E2M1, 23, "FLOAT4E2M1", F4E2M1, 4, Int32Data),
-            (Float8E8M0, 24, "FLOAT8E8M0", F8E8M0, 8, Int32Data),
-            (Uint2, 25, "UINT2", U2, 2, Int32Data),
-            (Int2, 26, "INT2", I2, 2, Int32Data),
+            (Float, 1, "FLOAT", f32, 32, FloatData, Float, "f32"),
+            (Uint8, 2, "UINT8", u8, 8, Int32Data, Unsigned, "u8"),
+            (Int8, 3, "INT8", i8, 8, Int32Data, Signed, "i8"),
+            (Uint16, 4, "UINT16", u16, 16, Int32Data, Unsigned, "u16"),
+            (Int16, 5, "INT16", i16, 16, Int32Data, Signed, "i16"),
+            (Int32, 6, "INT32", i32, 32, Int32Data, Signed, "i32"),
+            (Int64, 7, "INT64", i64, 64, Int64Data, Signed, "i64"),
+            (String, 8, "STRING", String, 0, StringData, String, "str"),
+            (Bool, 9, "BOOL", bool, 8, Int32Data, Bool, "bool"),
+            (Float16, 10, "FLOAT16", f16, 16, Int32Data, Float, "f16"),
+            (Double, 11, "DOUBLE", f64, 64, DoubleData, Float, "f64"),
+            (Uint32, 12, "UINT32", u32, 32, Uint64Data, Unsigned, "u32"),
+            (Uint64, 13, "UINT64", u64, 64, Uint64Data, Unsigned, "u64"),
+            (Complex64, 14, "COMPLEX64", Complex64, 64, FloatData, Complex, "c64"),
+            (Complex128, 15, "COMPLEX128", Complex128, 128, DoubleData, Complex, "c128"),
+            (Bfloat16, 16, "BFLOAT16", bf16, 16, Int32Data, Float, "bf16"),
+            (Float8E4M3FN, 17, "FLOAT8E4M3FN", F8E4M3FN, 8, Int32Data, Float, "e4m3"),
+            (Float8E4M3FNUZ, 18, "FLOAT8E4M3FNUZ", F8E4M3FNUZ, 8, Int32Data, Float, "e4m3z"),
+            (Float8E5M2, 19, "FLOAT8E5M2", F8E5M2, 8, Int32Data, Float, "e5m2"),
+            (Float8E5M2FNUZ, 20, "FLOAT8E5M2FNUZ", F8E5M2FNUZ, 8, Int32Data, Float, "e5m2z"),
+            (Uint4, 21, "UINT4", U4, 4, Int32Data, Unsigned, "u4"),
+            (Int4, 22, "INT4", I4, 4, Int32Data, Signed, "i4"),
+            (Float4E2M1, 23, "FLOAT4E2M1", F4E2M1, 4, Int32Data, Float, "e2m1"),
+            (Float8E8M0, 24, "FLOAT8E8M0", F8E8M0, 8, Int32Data, PowerOfTwo, "e8m0"),
+            (Uint2, 25, "UINT2", U2, 2, Int32Data, Unsigned, "u2"),
+            (Int2, 26, "INT2", I2, 2, Int32Data, Signed, "i2"),
         }
     };
 }
 
+/// What kind of number (or not) a data type holds: the categories every user of the table
+/// derives from it instead of listing types by hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TypeKind {
+    /// A binary floating-point format with a sign and a mantissa (FLOAT ... FLOAT4E2M1).
+    Float,
+    /// FLOAT8E8M0: an unsigned power of two, 2^(code-127), with no mantissa.
+    PowerOfTwo,
+    /// A two's-complement integer.
+    Signed,
+    /// An unsigned integer.
+    Unsigned,
+    /// BOOL.
+    Bool,
+    /// STRING.
+    String,
+    /// A pair of floats (real, imaginary).
+    Complex,
+}
+
+impl TypeKind {
+    /// Whether the kind is an integer, signed or unsigned.
+    pub const fn is_integer(self) -> bool {
+        matches!(self, TypeKind::Signed | TypeKind::Unsigned)
+    }
+
+    /// Whether outputs of this kind are always compared bit for bit, never within a tolerance.
+    /// FLOAT8E8M0 is: a power of two has no mantissa to be close in. Every kind is named, so
+    /// a new one must be decided here.
+    pub const fn is_exact(self) -> bool {
+        match self {
+            TypeKind::Float | TypeKind::Complex => false,
+            TypeKind::PowerOfTwo
+            | TypeKind::Signed
+            | TypeKind::Unsigned
+            | TypeKind::Bool
+            | TypeKind::String => true,
+        }
+    }
+}
+
 macro_rules! define_dtypes {
-    ($(($variant:ident, $code:literal, $name:literal, $ty:ty, $bits:literal, $field:ident)),* $(,)?) => {
+    ($((
+        $variant:ident, $code:literal, $name:literal, $ty:ty, $bits:literal, $field:ident,
+        $kind:ident, $short:literal
+    )),* $(,)?) => {
         /// An ONNX tensor element type (TensorProto.DataType), UNDEFINED excluded.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum DataType {
@@ -102,6 +146,16 @@ macro_rules! define_dtypes {
             /// The TensorProto field holding values when `raw_data` is absent.
             pub const fn typed_field(self) -> TypedField {
                 match self { $(DataType::$variant => TypedField::$field),* }
+            }
+
+            /// The kind of value the type holds.
+            pub const fn kind(self) -> TypeKind {
+                match self { $(DataType::$variant => TypeKind::$kind),* }
+            }
+
+            /// A short name for tables, as in `e4m3` or `u8`.
+            pub const fn short_name(self) -> &'static str {
+                match self { $(DataType::$variant => $short),* }
             }
         }
 
@@ -220,5 +274,51 @@ mod tests {
         }
         assert_eq!(DataType::from_code(0), None);
         assert_eq!(DataType::from_code(27), None);
+    }
+
+    #[test]
+    fn short_names_are_unique() {
+        let mut short: Vec<&str> = DataType::ALL.iter().map(|t| t.short_name()).collect();
+        short.sort();
+        short.dedup();
+        assert_eq!(short.len(), DataType::ALL.len());
+    }
+
+    /// The kind column against the ONNX names, read independently of it: a row with the
+    /// wrong kind would change which types are compared exactly or parsed as integers.
+    #[test]
+    fn kinds_agree_with_the_onnx_names() {
+        for &t in DataType::ALL {
+            let name = t.name();
+            let want = if name.starts_with("COMPLEX") {
+                TypeKind::Complex
+            } else if name == "FLOAT8E8M0" {
+                TypeKind::PowerOfTwo
+            } else if name.starts_with("FLOAT") || name == "DOUBLE" || name == "BFLOAT16" {
+                TypeKind::Float
+            } else if name.starts_with("UINT") {
+                TypeKind::Unsigned
+            } else if name.starts_with("INT") {
+                TypeKind::Signed
+            } else if name == "BOOL" {
+                TypeKind::Bool
+            } else {
+                assert_eq!(name, "STRING");
+                TypeKind::String
+            };
+            assert_eq!(t.kind(), want, "{name}");
+        }
+        let exact: Vec<&str> = DataType::ALL
+            .iter()
+            .filter(|t| !t.kind().is_exact())
+            .map(|t| t.short_name())
+            .collect();
+        assert_eq!(
+            exact,
+            [
+                "f32", "f16", "f64", "c64", "c128", "bf16", "e4m3", "e4m3z", "e5m2", "e5m2z",
+                "e2m1"
+            ]
+        );
     }
 }

@@ -1,9 +1,10 @@
 //! The table of operator versions: since-version, allowed types and attributes of each, and
 //! version resolution from a model opset. Everything version-dependent is read from here.
 
-use super::types::{self, TypeSet};
-use super::{OpKind, OpVersion};
 use crate::error::Error;
+use crate::op::{OpKind, OpVersion};
+use crate::types::{self, TypeSet};
+use crate::DataType;
 
 /// What an attribute holds and which values are accepted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,11 +56,16 @@ pub struct AttrSpec {
     pub default: AttrDefault,
 }
 
-/// One operator version: its allowed element types and its attributes.
+/// One operator version: its allowed element types and its attributes. Only this module
+/// builds one, so every [`OpVersion`] names a real row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VersionSpec {
-    /// The operator and since-version.
-    pub version: OpVersion,
+    /// This row, as a version (set by [`numbered`]).
+    version: OpVersion,
+    /// Which operator.
+    op: OpKind,
+    /// The operator's since-version.
+    since: u32,
     /// Types allowed for every input and output (Cast: T1 = T2; Concat: T).
     pub types: TypeSet,
     /// The attributes the version defines.
@@ -67,6 +73,23 @@ pub struct VersionSpec {
     /// Types the operator page allows at this version that this crate does not have, by ONNX
     /// name; `types` leaves them out.
     pub not_implemented: &'static [&'static str],
+}
+
+impl VersionSpec {
+    /// The operator version this row describes.
+    pub const fn version(&self) -> OpVersion {
+        self.version
+    }
+
+    /// Which operator.
+    pub const fn op(&self) -> OpKind {
+        self.op
+    }
+
+    /// The since-version, as in Cast-19.
+    pub const fn since(&self) -> u32 {
+        self.since
+    }
 }
 
 const TO_NAME: AttrSpec = spec("to", AttrKind::TypeName, AttrDefault::Required);
@@ -99,7 +122,9 @@ const fn spec(name: &'static str, kind: AttrKind, default: AttrDefault) -> AttrS
 
 const fn row(op: OpKind, since: u32, types: TypeSet, attrs: &'static [AttrSpec]) -> VersionSpec {
     VersionSpec {
-        version: OpVersion { op, since },
+        version: OpVersion::at_row(0),
+        op,
+        since,
         types,
         attrs,
         not_implemented: &[],
@@ -113,8 +138,20 @@ pub const NEWEST_KNOWN_OPSET: i64 = 28;
 
 use OpKind::{Cast, CastLike, Concat};
 
-/// Every operator version this crate implements, grouped by operator, since-version ascending.
-pub static VERSIONS: &[VersionSpec] = &[
+/// `rows` with each row's `version` set to its own index.
+const fn numbered<const N: usize>(mut rows: [VersionSpec; N]) -> [VersionSpec; N] {
+    assert!(N <= 256, "an OpVersion holds its row in a u8");
+    let mut i = 0;
+    while i < N {
+        rows[i].version = OpVersion::at_row(i as u8);
+        i += 1;
+    }
+    rows
+}
+
+/// Every operator version, grouped by operator in [`OpKind`] order, since-version ascending
+/// (so that `OpVersion`'s order is the table's).
+pub static VERSIONS: &[VersionSpec] = &numbered([
     row(Cast, 1, types::CAST_1, &[TO_NAME]),
     row(Cast, 6, types::CAST_1, &[TO_CODE]),
     row(Cast, 9, types::CAST_9, &[TO_CODE]),
@@ -140,11 +177,11 @@ pub static VERSIONS: &[VersionSpec] = &[
     row(Concat, 4, types::CONCAT_4, &[AXIS_4]),
     row(Concat, 11, types::CONCAT_4, &[AXIS_11]),
     row(Concat, 13, types::CONCAT_13, &[AXIS_11]),
-];
+]);
 
 /// The rows of one operator, since-version ascending.
 pub fn versions_of(op: OpKind) -> impl Iterator<Item = &'static VersionSpec> {
-    VERSIONS.iter().filter(move |s| s.version.op == op)
+    VERSIONS.iter().filter(move |s| s.op == op)
 }
 
 /// The version of `op_type` in effect at `opset`: the largest since-version not above it.
@@ -163,87 +200,24 @@ pub fn resolve(op_type: &str, opset: i64) -> Result<OpVersion, Error> {
         });
     }
     versions_of(op)
-        .filter(|s| i64::from(s.version.since) <= opset)
+        .filter(|s| i64::from(s.since) <= opset)
         .map(|s| s.version)
         .last()
-        .ok_or_else(|| unknown(versions_of(op).next().map(|s| s.version.since)))
-}
-
-/// The table row of `version`, or an error if no such since-version exists.
-pub fn spec_of(version: OpVersion) -> Result<&'static VersionSpec, Error> {
-    VERSIONS
-        .iter()
-        .find(|s| s.version == version)
-        .ok_or_else(|| Error::UnknownOperator {
-            op_type: format!("{}-{}", version.op, version.since),
-            opset: i64::from(version.since),
-            first: None,
-        })
+        .ok_or_else(|| unknown(versions_of(op).next().map(|s| s.since)))
 }
 
 /// The first version of `op` after `since` that allows `dtype`, for error messages.
-pub fn type_allowed_from(op: OpKind, since: u32, dtype: crate::DataType) -> Option<u32> {
+pub fn type_allowed_from(op: OpKind, since: u32, dtype: DataType) -> Option<u32> {
     versions_of(op)
-        .find(|s| s.version.since > since && s.types.contains(dtype))
-        .map(|s| s.version.since)
+        .find(|s| s.since > since && s.types.contains(dtype))
+        .map(|s| s.since)
 }
 
 /// The first version of `op` after `since` that defines attribute `name`, for error messages.
 pub fn attr_allowed_from(op: OpKind, since: u32, name: &str) -> Option<u32> {
     versions_of(op)
-        .find(|s| s.version.since > since && s.attrs.iter().any(|a| a.name == name))
-        .map(|s| s.version.since)
-}
-
-/// A Markdown table of every version: allowed types and attributes (for the README).
-pub fn coverage_markdown() -> String {
-    let mut out = String::from("| operator version | types | attributes |\n|---|---|---|\n");
-    for (i, s) in VERSIONS.iter().enumerate() {
-        let previous = i.checked_sub(1).and_then(|p| VERSIONS.get(p));
-        let types = match previous.filter(|p| p.version.op == s.version.op) {
-            Some(p) => describe_growth(p, s),
-            None => s.types.names(),
-        };
-        let attrs: Vec<String> = s.attrs.iter().map(describe_attr).collect();
-        let attrs = if attrs.is_empty() {
-            "none".to_owned()
-        } else {
-            attrs.join("; ")
-        };
-        out.push_str(&format!("| {} | {} | {} |\n", s.version, types, attrs));
-    }
-    out
-}
-
-/// "as Cast-13 + X, Y": the types of `s` relative to the previous version `p` (a subset).
-fn describe_growth(p: &VersionSpec, s: &VersionSpec) -> String {
-    let added: Vec<&str> = s
-        .types
-        .iter()
-        .filter(|&t| !p.types.contains(t))
-        .map(crate::DataType::name)
-        .collect();
-    match added.is_empty() {
-        true => format!("as {}", p.version),
-        false => format!("as {} + {}", p.version, added.join(", ")),
-    }
-}
-
-fn describe_attr(a: &AttrSpec) -> String {
-    let what = match a.kind {
-        AttrKind::TypeName => "a DataType name",
-        AttrKind::TypeCode => "a DataType code",
-        AttrKind::Flag => "0 or 1",
-        AttrKind::RoundMode => "up, down or nearest",
-        AttrKind::Axis { negative: false } => "0 to rank-1",
-        AttrKind::Axis { negative: true } => "-rank to rank-1",
-    };
-    let default = match a.default {
-        AttrDefault::Required => "required".to_owned(),
-        AttrDefault::Int(i) => format!("default {i}"),
-        AttrDefault::Str(s) => format!("default {s}"),
-    };
-    format!("`{}` {} ({what}), {default}", a.name, a.kind.proto_type())
+        .find(|s| s.since > since && s.attrs.iter().any(|a| a.name == name))
+        .map(|s| s.since)
 }
 
 #[cfg(test)]
@@ -251,7 +225,7 @@ mod tests {
     use super::*;
 
     fn since(op: &str, opset: i64) -> u32 {
-        resolve(op, opset).map(|v| v.since).unwrap_or(0)
+        resolve(op, opset).map(OpVersion::since).unwrap_or(0)
     }
 
     #[test]
@@ -345,20 +319,30 @@ mod tests {
     }
 
     #[test]
-    fn spec_of_rejects_a_since_version_not_in_the_table() {
-        let bad = OpVersion {
-            op: OpKind::Cast,
-            since: 7,
-        };
-        assert!(spec_of(bad).is_err());
+    fn only_table_rows_are_versions() {
+        assert_eq!(OpVersion::of(OpKind::Cast, 7), None);
+        assert_eq!(OpVersion::of(OpKind::CastLike, 1), None);
+        assert_eq!(OpVersion::all().count(), VERSIONS.len());
         for s in VERSIONS {
-            assert_eq!(spec_of(s.version).map(|r| r.version), Ok(s.version));
+            let v = s.version();
+            assert!(std::ptr::eq(v.spec(), s), "{v}");
+            assert_eq!((v.op(), v.since()), (s.op, s.since));
+            assert_eq!(OpVersion::of(s.op, s.since), Some(v));
+        }
+    }
+
+    #[test]
+    fn table_order_is_operator_then_since_version() {
+        // OpVersion derives its order from the row index; this keeps it the (op, since) order.
+        for pair in VERSIONS.windows(2) {
+            assert!((pair[0].op, pair[0].since) < (pair[1].op, pair[1].since));
+            assert!(pair[0].version < pair[1].version);
         }
     }
 
     #[test]
     fn allowed_from_finds_the_first_later_version() {
-        use crate::DataType::*;
+        use DataType::*;
         assert_eq!(type_allowed_from(OpKind::Cast, 13, Float8E4M3FN), Some(19));
         assert_eq!(type_allowed_from(OpKind::Cast, 25, Complex64), None);
         assert_eq!(type_allowed_from(OpKind::Concat, 11, Bfloat16), Some(13));
@@ -381,34 +365,17 @@ mod tests {
     #[test]
     fn only_cast_28_lists_types_it_does_not_implement() {
         for s in VERSIONS {
-            let want: &[&str] = match (s.version.op, s.version.since) {
+            let want: &[&str] = match (s.op, s.since) {
                 (OpKind::Cast, 28) => &["FLOAT6E2M3", "FLOAT6E3M2"],
                 _ => &[],
             };
             assert_eq!(s.not_implemented, want, "{}", s.version);
             for name in s.not_implemented {
-                assert_eq!(
-                    crate::DataType::from_name(name),
-                    None,
-                    "{name} is implemented"
-                );
+                assert_eq!(DataType::from_name(name), None, "{name} is implemented");
             }
         }
         // Cast-28 is Cast-25 for every type this crate has.
-        let types = |since| spec_of(OpVersion { op: Cast, since }).map(|s| s.types);
+        let types = |since| OpVersion::of(Cast, since).map(|v| v.spec().types);
         assert_eq!(types(25), types(28));
-    }
-
-    #[test]
-    fn coverage_table_has_one_row_per_version() {
-        let md = coverage_markdown();
-        assert_eq!(md.lines().count(), 2 + VERSIONS.len());
-        assert!(md.contains("| Cast-1 |") && md.contains("`to` STRING"));
-        assert!(md.contains("| CastLike-15 |") && md.contains("| Concat-13 |"));
-        assert!(
-            md.contains("| Cast-19 | as Cast-13 + FLOAT8E4M3FN, FLOAT8E4M3FNUZ"),
-            "{md}"
-        );
-        assert!(md.contains("| Concat-11 | as Concat-4 |"), "{md}");
     }
 }

@@ -1,0 +1,196 @@
+//! The command line of every task, in one clap parser. It is compiled in the light build too
+//! (without `full`), so that `--help` and a mistyped flag are answered at once, before the
+//! full build that most tasks rerun themselves with (main.rs).
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+pub use crate::fetch::Options as FetchTests;
+
+/// `cargo xtask <task> [options]`.
+#[derive(Debug, Parser)]
+#[command(
+    name = "cargo xtask",
+    bin_name = "cargo xtask",
+    about = "Project tasks of onnx-conformance",
+    disable_version_flag = true
+)]
+pub struct Cli {
+    /// The task to run.
+    #[command(subcommand)]
+    pub task: Task,
+}
+
+/// One task and its options.
+#[derive(Debug, Subcommand)]
+pub enum Task {
+    /// Set up the other runtimes the suite can judge, list them, write their known-failures lists
+    Backends(Backends),
+    /// Our kernel benchmarks beside onnxruntime, in one table
+    ///
+    /// Creates target/bench-venv with the pinned packages of xtask/bench-requirements.txt, runs
+    /// `cargo bench --bench kernels`, then times the same single-node models in onnxruntime.
+    BenchCompare(BenchCompare),
+    /// Rewrite the README coverage table and docs/coverage.md
+    ///
+    /// Per operator version, the type pairs the implementation supports and those the official
+    /// data, our own cases and the exhaustive format tests exercise: from the version table, a
+    /// run of every allowed pair through ops::run, the sweep list of the format tests and the
+    /// last conformance run's report.json (`cargo test --test onnx_backend`).
+    Coverage(Coverage),
+    /// Fetch the official ONNX node-test data
+    ///
+    /// Fetches the backend node-test data (Cast, CastLike, Concat by default) of onnx releases
+    /// 1.2.3 .. 1.22.0 through your own pip ($PYTHON, default python3), verifies it against
+    /// onnx-backend-data.lock.json, and extracts it into
+    /// onnx-backend-data/onnx-<release>/node/<case>/.
+    FetchTests(FetchTests),
+    /// Run the cargo-fuzz targets (nightly)
+    ///
+    /// Runs the targets of fuzz/ with their committed seeds and, when the official data is
+    /// fetched, seeds made from it. Needs the nightly toolchain and cargo-fuzz. Any finding
+    /// (crash, panic, timeout, memory limit) fails the task; the input that caused it is under
+    /// fuzz/artifacts/TARGET. See docs/fuzzing.md.
+    Fuzz(Fuzz),
+    /// Rewrite our own cases under tests/cases from their generator
+    OwnCases(OwnCases),
+    /// Re-render report.md and report.html from report.json, or build them from a nextest run
+    ///
+    /// Re-renders report.md and report.html beside a report.json (default: the last run's,
+    /// under target/onnx-conformance/). With --nextest, builds all three reports from the
+    /// records that the processes of a `cargo nextest run` appended, says how many listed
+    /// trials did not run, and keeps the newest run files only.
+    Report(Report),
+    /// The official suite on every set-up backend, side by side
+    ///
+    /// Runs the official cases (trials named onnx-*) on each backend and writes
+    /// target/onnx-conformance/scoreboard.{json,md,html}.
+    Scoreboard(Scoreboard),
+}
+
+impl Task {
+    /// Whether the task needs the `full` feature (the kernels, the harness or half).
+    pub fn needs_full(&self) -> bool {
+        !matches!(self, Task::FetchTests(_))
+    }
+}
+
+/// The options of `cargo xtask backends`.
+#[derive(Debug, Args)]
+pub struct Backends {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: BackendsCommand,
+}
+
+/// The commands of `cargo xtask backends`.
+#[derive(Debug, Subcommand)]
+pub enum BackendsCommand {
+    /// The shipped backends and whether each is set up
+    List,
+    /// Prepare backends
+    ///
+    /// onnxruntime and reference: a venv in target/backends/venv with the pinned packages of
+    /// backends/python/requirements.txt, installed by your own pip ($PYTHON, default python3).
+    /// tract: builds backends/tract-worker (several minutes).
+    Setup {
+        /// Backends to prepare (default: onnxruntime reference; `all` adds tract)
+        #[arg(value_name = "NAME")]
+        names: Vec<String>,
+    },
+    /// Write tests/known-failures/NAME.json from the backend's last run
+    ///
+    /// Every trial that did not pass becomes an entry with its failure kind and first message
+    /// line; entries already there keep their reason. Review it before committing it.
+    KnownFailures {
+        /// The backend
+        name: String,
+        /// The run's report (default: target/onnx-conformance/backend-NAME/report.json)
+        #[arg(long, value_name = "FILE")]
+        report: Option<PathBuf>,
+    },
+}
+
+/// The options of `cargo xtask bench-compare`.
+#[derive(Debug, Args)]
+pub struct BenchCompare {
+    /// Best of N timed runs per figure
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    pub repeat: u32,
+    /// Cap our SIMD level (sets ONNX_CONFORMANCE_SIMD for the benchmark)
+    #[arg(long, value_name = "LEVEL", default_value = "native",
+          value_parser = ["native", "avx512", "avx2", "baseline"])]
+    pub simd: String,
+    /// Also write the rows as JSON (element rates in Gelem/s, null where onnxruntime has no
+    /// kernel)
+    #[arg(long, value_name = "PATH")]
+    pub json: Option<PathBuf>,
+    /// Let the allocator return freed memory to the system, so every output is written to
+    /// freshly faulted pages (the default keeps freed memory, as onnxruntime's arena does)
+    #[arg(long)]
+    pub fresh_pages: bool,
+    /// Only cases whose name contains this text
+    pub filter: Option<String>,
+}
+
+/// The options of `cargo xtask coverage`.
+#[derive(Debug, Args)]
+pub struct Coverage {
+    /// Change nothing; fail if README.md or docs/coverage.md is out of date
+    #[arg(long)]
+    pub check: bool,
+    /// The conformance run's report (default: the last run's, under target/onnx-conformance/)
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+}
+
+/// The cargo-fuzz targets of fuzz/, in the order `cargo xtask fuzz` runs them.
+pub const FUZZ_TARGETS: [&str; 4] = ["trial", "ops", "tensor", "worker"];
+
+/// The options of `cargo xtask fuzz`.
+#[derive(Debug, Args)]
+pub struct Fuzz {
+    /// One target (default: all four, one after another)
+    #[arg(value_parser = FUZZ_TARGETS)]
+    pub target: Option<String>,
+    /// Fuzz each target for N seconds (default 300)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub seconds: Option<u64>,
+    /// Fuzz each target for 30 seconds; for CI-like checks
+    #[arg(long, conflicts_with = "seconds")]
+    pub smoke: bool,
+    /// Rewrite the committed seeds under fuzz/seeds from the official data instead of fuzzing
+    #[arg(long)]
+    pub write_seeds: bool,
+}
+
+/// The options of `cargo xtask own-cases`.
+#[derive(Debug, Args)]
+pub struct OwnCases {
+    /// Compare tests/cases with what the generator writes; write nothing
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// The options of `cargo xtask report`.
+#[derive(Debug, Args)]
+pub struct Report {
+    /// The report to re-render (default: the last run's, under target/onnx-conformance/)
+    #[arg(value_name = "FILE", conflicts_with = "nextest")]
+    pub json: Option<PathBuf>,
+    /// Build the reports from a nextest run: its id, or latest (the default)
+    #[arg(long, value_name = "RUN_ID", num_args = 0..=1, default_missing_value = "latest")]
+    pub nextest: Option<String>,
+}
+
+/// The options of `cargo xtask scoreboard`.
+#[derive(Debug, Args)]
+pub struct Scoreboard {
+    /// The backends, comma-separated (default: native and every shipped backend that is set
+    /// up; see `cargo xtask backends list`)
+    #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
+    pub backends: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests;

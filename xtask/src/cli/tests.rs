@@ -1,0 +1,212 @@
+use super::*;
+use crate::testkit::parse;
+use clap::error::ErrorKind;
+use clap::CommandFactory;
+
+/// Every command line of every task and subcommand, as the words after `cargo xtask`.
+fn every_command() -> Vec<Vec<String>> {
+    fn walk(cmd: &clap::Command, path: Vec<String>, out: &mut Vec<Vec<String>>) {
+        out.push(path.clone());
+        for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+            let mut p = path.clone();
+            p.push(sub.get_name().to_string());
+            walk(sub, p, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(&Cli::command(), Vec::new(), &mut out);
+    out
+}
+
+fn words(path: &[String], extra: &str) -> Vec<String> {
+    path.iter().cloned().chain([extra.to_string()]).collect()
+}
+
+fn error_of(args: &[&str]) -> clap::Error {
+    parse(args).expect_err(&format!("{args:?} must be refused"))
+}
+
+#[test]
+fn the_parser_is_consistent() {
+    Cli::command().debug_assert();
+}
+
+#[test]
+fn every_command_answers_help() {
+    let commands = every_command();
+    // The root, eight tasks, backends' three subcommands.
+    assert_eq!(commands.len(), 12, "{commands:?}");
+    for path in commands {
+        for flag in ["--help", "-h"] {
+            let args = words(&path, flag);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            // An Err of kind DisplayHelp is how clap answers: main prints it and exits 0
+            // before any task runs, so help writes nothing.
+            let e = error_of(&args);
+            assert_eq!(e.kind(), ErrorKind::DisplayHelp, "{args:?}: {e}");
+            assert!(
+                e.to_string().contains("Usage: cargo xtask"),
+                "{args:?}: {e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn unknown_flags_are_named() {
+    for path in every_command() {
+        let args = words(&path, "--bogus-flag");
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let e = error_of(&args);
+        assert_eq!(e.kind(), ErrorKind::UnknownArgument, "{args:?}: {e}");
+        assert!(e.to_string().contains("--bogus-flag"), "{args:?}: {e}");
+    }
+    let e = error_of(&["fetch-test"]);
+    assert_eq!(e.kind(), ErrorKind::InvalidSubcommand, "{e}");
+    assert!(
+        e.to_string().contains("fetch-tests"),
+        "suggests the task: {e}"
+    );
+}
+
+/// The spellings the README, docs/ and .ci/run use keep working.
+#[test]
+fn documented_command_lines_parse() {
+    let fetch = |args: &[&str]| match parse(&[&["fetch-tests"], args].concat()).map(|c| c.task) {
+        Ok(Task::FetchTests(o)) => o,
+        other => panic!("{args:?}: {other:?}"),
+    };
+    let o = fetch(&[
+        "--release",
+        "1.22.0",
+        "--release=1.2.3",
+        "--offline",
+        "--update-lock",
+    ]);
+    assert_eq!(o.releases, ["1.22.0", "1.2.3"]);
+    assert!(o.offline && o.update_lock && !o.verify);
+    let o = fetch(&["--ops", "test_add,test_sub", "--verify", "--from", "x.whl"]);
+    assert_eq!(o.extra_ops, ["test_add", "test_sub"]);
+    assert_eq!(o.from, Some(PathBuf::from("x.whl")));
+    assert!(o.verify);
+    assert_eq!(fetch(&["--generate=1.22.0"]).generate, ["1.22.0"]);
+    assert_eq!(fetch(&[]), FetchTests::default());
+
+    match parse(&[
+        "bench-compare",
+        "--repeat",
+        "3",
+        "--simd",
+        "avx2",
+        "--json",
+        "o.json",
+    ])
+    .map(|c| c.task)
+    {
+        Ok(Task::BenchCompare(b)) => {
+            assert_eq!((b.repeat, b.simd.as_str(), b.filter), (3, "avx2", None));
+            assert_eq!(b.json, Some(PathBuf::from("o.json")));
+        }
+        other => panic!("{other:?}"),
+    }
+    match parse(&["bench-compare", "--fresh-pages", "cast"]).map(|c| c.task) {
+        Ok(Task::BenchCompare(b)) => {
+            assert_eq!((b.repeat, b.simd.as_str()), (5, "native"));
+            assert!(b.fresh_pages && b.filter.as_deref() == Some("cast"));
+        }
+        other => panic!("{other:?}"),
+    }
+    match parse(&["coverage", "--check", "--report", "r.json"]).map(|c| c.task) {
+        Ok(Task::Coverage(c)) => assert!(c.check && c.report == Some(PathBuf::from("r.json"))),
+        other => panic!("{other:?}"),
+    }
+    match parse(&["own-cases", "--check"]).map(|c| c.task) {
+        Ok(Task::OwnCases(o)) => assert!(o.check),
+        other => panic!("{other:?}"),
+    }
+    let report = |args: &[&str]| match parse(&[&["report"], args].concat()).map(|c| c.task) {
+        Ok(Task::Report(r)) => (r.json, r.nextest),
+        other => panic!("{args:?}: {other:?}"),
+    };
+    assert_eq!(report(&[]), (None, None));
+    assert_eq!(report(&["r.json"]), (Some(PathBuf::from("r.json")), None));
+    assert_eq!(report(&["--nextest"]), (None, Some("latest".into())));
+    assert_eq!(report(&["--nextest", "42"]), (None, Some("42".into())));
+    match parse(&["scoreboard", "--backends", "native,onnxruntime"]).map(|c| c.task) {
+        Ok(Task::Scoreboard(s)) => assert_eq!(s.backends, ["native", "onnxruntime"]),
+        other => panic!("{other:?}"),
+    }
+    let backends = |args: &[&str]| match parse(&[&["backends"], args].concat()).map(|c| c.task) {
+        Ok(Task::Backends(b)) => b.command,
+        other => panic!("{args:?}: {other:?}"),
+    };
+    assert!(matches!(backends(&["list"]), BackendsCommand::List));
+    assert!(matches!(backends(&["setup"]), BackendsCommand::Setup { names } if names.is_empty()));
+    assert!(matches!(
+        backends(&["setup", "onnxruntime", "tract"]),
+        BackendsCommand::Setup { names } if names == ["onnxruntime", "tract"]
+    ));
+    assert!(matches!(
+        backends(&["known-failures", "tract", "--report", "f.json"]),
+        BackendsCommand::KnownFailures { name, report }
+            if name == "tract" && report == Some(PathBuf::from("f.json"))
+    ));
+    assert!(parse(&["fuzz", "ops", "--seconds", "1800"]).is_ok());
+    assert!(parse(&["fuzz", "--smoke", "tensor"]).is_ok());
+    assert!(parse(&["fuzz", "--write-seeds"]).is_ok());
+}
+
+/// A bad value is refused with the flag (or argument) it was given to, before any task runs.
+#[test]
+fn bad_values_name_their_flag() {
+    for (args, named) in [
+        (&["fetch-tests", "--release"][..], "--release"),
+        (&["fetch-tests", "--release", "../x"], "--release"),
+        (&["fetch-tests", "--ops", "cast"], "--ops"),
+        (&["fetch-tests", "--ops", "test_a/../b"], "--ops"),
+        (&["fetch-tests", "--offline=yes"], "--offline"),
+        (
+            &["fetch-tests", "--generate", "1.23.0", "--offline"],
+            "--generate",
+        ),
+        (
+            &["fetch-tests", "--generate", "1.23.0", "--release", "1.2.3"],
+            "--generate",
+        ),
+        (&["fuzz", "nope"], "nope"),
+        (&["fuzz", "--seconds"], "--seconds"),
+        (&["fuzz", "--seconds", "0"], "--seconds"),
+        (&["fuzz", "--seconds", "x"], "--seconds"),
+        (&["fuzz", "--smoke", "--seconds", "5"], "--seconds"),
+        (&["fuzz", "ops", "tensor"], "tensor"),
+        (&["bench-compare", "--repeat", "0"], "--repeat"),
+        (&["bench-compare", "--simd", "sse"], "--simd"),
+        (&["coverage", "--report"], "--report"),
+        (&["report", "r.json", "--nextest"], "--nextest"),
+        (&["report", "a.json", "b.json"], "b.json"),
+        (&["backends", "known-failures"], "<NAME>"),
+        (&["backends", "list", "extra"], "extra"),
+        (&["own-cases", "--check=yes"], "--check"),
+    ] {
+        let e = error_of(args);
+        assert!(e.to_string().contains(named), "{args:?}: {e}");
+    }
+}
+
+#[test]
+fn from_takes_one_release() {
+    let o = match parse(&["fetch-tests", "--from", "a.whl", "--release", "1.2.3"]) {
+        Ok(Cli {
+            task: Task::FetchTests(o),
+        }) => o,
+        other => panic!("{other:?}"),
+    };
+    assert!(crate::fetch::check_options(&o).is_ok());
+    let two = FetchTests {
+        releases: vec!["1.2.3".into(), "1.3.0".into()],
+        ..o
+    };
+    let e = crate::fetch::check_options(&two).expect_err("two releases with --from");
+    assert!(e.to_string().contains("--from"), "{e}");
+    assert!(e.hint.is_some(), "{e}");
+}

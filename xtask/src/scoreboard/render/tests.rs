@@ -1,0 +1,77 @@
+use super::*;
+
+fn trial(opset: i64, outcome: Outcome, kind: Option<FailureKind>) -> Trial {
+    Trial {
+        name: format!("onnx-1.22.0/opset{opset}/test_cast_FLOAT_to_FLOAT16"),
+        release: Some("1.22.0".into()),
+        case: Some("test_cast_FLOAT_to_FLOAT16".into()),
+        opset: Some(opset),
+        op_version: Some("Cast-21".into()),
+        outcome,
+        failure_kind: kind,
+        inputs: vec!["FLOAT".into()],
+        outputs: vec!["FLOAT16".into()],
+    }
+}
+
+#[test]
+fn versions_sort_by_number_within_an_operator() {
+    let mut b = board();
+    b.backends[0].trials[1].op_version = Some("Cast-6".into());
+    let md = markdown(&b);
+    assert!(
+        md.find("| Cast-6 |").unwrap() < md.find("| Cast-21 |").unwrap(),
+        "{md}"
+    );
+}
+
+fn board() -> Scoreboard {
+    let run = |name: &str, trials| BackendRun {
+        name: name.into(),
+        runtime: name.into(),
+        version: "1".into(),
+        trials,
+    };
+    Scoreboard {
+        data_lock: "abc".into(),
+        backends: vec![
+            run(
+                "a",
+                vec![
+                    trial(21, Outcome::Pass, None),
+                    trial(23, Outcome::Pass, None),
+                ],
+            ),
+            run(
+                "b",
+                vec![
+                    trial(21, Outcome::KnownFailure, Some(FailureKind::Unsupported)),
+                    trial(23, Outcome::Fail, Some(FailureKind::Mismatch)),
+                ],
+            ),
+        ],
+    }
+}
+
+#[test]
+fn cells_count_what_happened_known_or_not() {
+    let md = markdown(&board());
+    assert!(
+        md.contains("| opset 21 | 1/1 | 0/1 · 1 unsupported |"),
+        "{md}"
+    );
+    assert!(md.contains("| opset 23 | 1/1 | 0/1 · 1 mismatch |"), "{md}");
+    assert!(
+        md.contains("| FLOAT -> FLOAT16 | 2/2 | 0/2 · 1 mismatch · 1 unsupported |"),
+        "{md}"
+    );
+    let html = html(&board());
+    assert!(
+        html.contains("<td class=\"unsupported\">0/1 · 1 unsupported</td>"),
+        "{html}"
+    );
+    assert!(html.contains("<td class=\"fail\">0/1 · 1 mismatch</td>"));
+    assert!(summary(&board()).contains(
+        "b                  2 trials     0 pass     1 mismatch     1 unsupported     0 error"
+    ));
+}

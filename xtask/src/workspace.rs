@@ -1,0 +1,31 @@
+//! Where the workspace and its target directory are, and which programs the tasks run: found
+//! one way for every task.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// The variable naming the Python interpreter that runs pip and creates venvs.
+pub const PYTHON_VAR: &str = "PYTHON";
+
+/// The workspace root: the parent of the xtask crate.
+pub fn root() -> PathBuf {
+    let xtask = Path::new(env!("CARGO_MANIFEST_DIR"));
+    xtask.parent().unwrap_or(xtask).to_path_buf()
+}
+
+/// The workspace's target directory, honouring `CARGO_TARGET_DIR` as the harness does.
+#[cfg(feature = "full")]
+pub fn target_dir() -> PathBuf {
+    let value = std::env::var_os(schema::workspace::TARGET_DIR_VAR);
+    schema::workspace::target_dir(&root(), value.as_deref())
+}
+
+/// The Python interpreter (`$PYTHON`, default python3).
+pub fn python() -> String {
+    std::env::var(PYTHON_VAR).unwrap_or_else(|_| "python3".to_string())
+}
+
+/// The cargo that runs this task (`$CARGO`, set by `cargo run`; default cargo).
+pub fn cargo() -> OsString {
+    std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
+}
