@@ -1,20 +1,10 @@
 //! Reading a case directory: model.onnx and test_data_set_N/*.pb into [`Case`].
 
-#[cfg(test)]
-mod bad_tensor_tests;
 pub mod bundle;
-#[cfg(test)]
-mod case_tests;
 mod element;
-#[cfg(test)]
-mod mangle_tests;
 mod model;
 mod payload;
-#[cfg(test)]
-mod spec_vector_tests;
 mod tensor_proto;
-#[cfg(test)]
-mod tensor_tests;
 
 pub(crate) use element::ToCode;
 pub use model::{convert_model, is_default_domain};
@@ -221,3 +211,6 @@ fn check_output_count(files: &[PathBuf], dir: &Path, graph: &Graph) -> Result<()
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,8 +1,8 @@
 //! Tests of case loading: model conversion, binding by position with declared types, and the
 //! refusal of malformed case directories, each error naming the file.
 
-use super::tensor_tests::header;
-use super::{load_case, read_model, read_tensor};
+use super::super::{load_case, read_model, read_tensor};
+use super::tensor::header;
 use crate::case::Case;
 use crate::proto::{
     AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorProto,

@@ -4,8 +4,8 @@
 //! and then decoded, converted, run and compared. Each step must return a value or an error; a
 //! panic is reported with the bytes that caused it. Deterministic: fixed-seed xorshift.
 
-use super::tensor_tests::header;
-use super::{convert_model, decode_tensor};
+use super::super::{convert_model, decode_tensor};
+use super::tensor::header;
 use crate::backend::native::run_graph;
 use crate::compare::{compare_outputs, Rule};
 use crate::diag::describe;
@@ -24,11 +24,11 @@ type OwnCase = (&'static [u8], &'static [&'static [u8]], &'static [u8]);
 macro_rules! own_case {
     ($dir:literal, [$($input:literal),*], $output:literal) => {
         (
-            include_bytes!(concat!("../../../tests/cases/", $dir, "/model.onnx")) as &[u8],
+            include_bytes!(concat!("../../../../tests/cases/", $dir, "/model.onnx")) as &[u8],
             &[$(include_bytes!(concat!(
-                "../../../tests/cases/", $dir, "/test_data_set_0/", $input
+                "../../../../tests/cases/", $dir, "/test_data_set_0/", $input
             )) as &[u8]),*] as &[&[u8]],
-            include_bytes!(concat!("../../../tests/cases/", $dir, "/test_data_set_0/", $output))
+            include_bytes!(concat!("../../../../tests/cases/", $dir, "/test_data_set_0/", $output))
                 as &[u8],
         )
     };

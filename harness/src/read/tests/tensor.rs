@@ -1,7 +1,7 @@
 //! Tests of TensorProto decoding: every data type through raw_data and its typed field, the
 //! packing and masking rules, spec vectors, and every refused header.
 
-use super::decode_tensor;
+use super::super::decode_tensor;
 use crate::proto::TensorProto;
 use half::{bf16, f16};
 use prost::Message;
