@@ -1,7 +1,7 @@
 //! TensorProto headers and payloads the reader must refuse, each with a message naming the
 //! tensor and the problem.
 
-use super::tensor::{error_of, header};
+use super::{error_of, header};
 use crate::proto::{Segment, StringStringEntryProto, TensorProto};
 use vocab::DataType;
 

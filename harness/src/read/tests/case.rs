@@ -2,7 +2,7 @@
 //! refusal of malformed case directories, each error naming the file.
 
 use super::super::{load_case, read_model, read_tensor};
-use super::tensor::header;
+use super::header;
 use crate::case::Case;
 use crate::proto::{
     AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorProto,

@@ -5,7 +5,7 @@
 //! panic is reported with the bytes that caused it. Deterministic: fixed-seed xorshift.
 
 use super::super::{convert_model, decode_tensor};
-use super::tensor::header;
+use super::header;
 use crate::backend::native::run_graph;
 use crate::compare::{compare_outputs, Rule};
 use crate::diag::describe;

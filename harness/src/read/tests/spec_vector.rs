@@ -1,7 +1,7 @@
 //! TensorProto decoding checked against the byte vectors quoted in the spec note (sections 3
 //! and 4): INT4 in both 1.16.2 and 1.17.0 forms, FLOAT4E2M1, 2-bit, float8, bfloat16 as UINT16.
 
-use super::tensor::{decode, error_of, header};
+use super::{decode, error_of, header};
 use half::bf16;
 use vocab::elements::{F4E2M1, F8E4M3FN, I2, I4, U2};
 use vocab::{DataType, Tensor};

@@ -2,37 +2,14 @@
 //! packing and masking rules, spec vectors, and every refused header.
 
 use super::super::decode_tensor;
+use super::{decode, error_of, header};
 use crate::proto::TensorProto;
 use half::{bf16, f16};
 use prost::Message;
 use vocab::elements::{
     Complex128, Complex64, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
 };
-use vocab::{with_storage, DataType, Storage, Tensor, TypedField};
-
-/// A TensorProto header with no payload.
-pub(super) fn header(dtype: DataType, dims: &[i64]) -> TensorProto {
-    TensorProto {
-        dims: dims.to_vec(),
-        data_type: dtype.code(),
-        name: "t".into(),
-        ..Default::default()
-    }
-}
-
-/// Encodes and decodes on the wire first, so the prost path (packed fields, 10-byte negative
-/// varints) is exercised too.
-pub(super) fn decode(tp: &TensorProto, declared: Option<DataType>) -> Result<Tensor, String> {
-    let wire = TensorProto::decode(tp.encode_to_vec().as_slice()).map_err(|e| e.to_string())?;
-    decode_tensor(&wire, declared).map_err(|e| e.to_string())
-}
-
-pub(super) fn error_of(tp: &TensorProto, declared: Option<DataType>) -> String {
-    match decode(tp, declared) {
-        Ok(t) => panic!("expected an error, decoded {t:?}"),
-        Err(e) => e,
-    }
-}
+use vocab::{with_storage, DataType, Storage, TypedField};
 
 /// An element's bits, written as plainly as possible and independently of the reader.
 trait Bits {
