@@ -228,7 +228,7 @@ fn shell_quote(s: &str) -> String {
 mod tests {
     use super::*;
     use crate::compare::{compare_outputs, Rule};
-    use crate::discover::tests::scratch;
+    use crate::testkit::scratch;
     use vocab::elements::F8E4M3FN;
 
     #[test]

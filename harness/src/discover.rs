@@ -241,4 +241,4 @@ fn case_spec(root: &Path, prefix: &str, dir: PathBuf) -> Spec {
 }
 
 #[cfg(test)]
-pub(crate) mod tests;
+mod tests;

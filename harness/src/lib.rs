@@ -19,6 +19,8 @@ pub mod read;
 pub mod report;
 pub mod runner;
 pub mod settings;
+#[cfg(test)]
+pub(crate) mod testkit;
 pub mod trials;
 pub mod worker;
 

@@ -121,7 +121,7 @@ impl NpyDump for String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::discover::tests::scratch;
+    use crate::testkit::scratch;
 
     fn header_and_len(path: &Path) -> (String, usize) {
         let bytes = std::fs::read(path).expect("npy file");

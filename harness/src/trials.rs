@@ -312,8 +312,8 @@ fn describe_case(rec: &mut TrialRecord, case: &Case) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::discover::tests::scratch;
     use crate::known::{KnownFailure, Match, ToleranceOverride};
+    use crate::testkit::scratch;
 
     fn case_spec(name: &str, dir: PathBuf, indexed: bool) -> Spec {
         Spec {

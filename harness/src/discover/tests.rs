@@ -1,64 +1,7 @@
 //! Trial discovery and the data guards, on throw-away directory trees.
 
 use super::*;
-use crate::index::{Instance, LockedRelease};
-use std::collections::BTreeMap;
-
-/// A fresh empty directory under the system temp dir, removed when dropped.
-pub(crate) fn scratch(tag: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("onnx-conf-{tag}-"))
-        .tempdir()
-        .expect("temp dir")
-}
-
-pub(crate) fn instance(release: &str, case: &str, opset: i64) -> Instance {
-    Instance {
-        release: release.into(),
-        case: case.into(),
-        op_type: "Cast".into(),
-        opset,
-        dir: format!("onnx-{release}/node/{case}"),
-    }
-}
-
-pub(crate) fn write_index(ws: &Path, instances: Vec<Instance>) {
-    let dir = ws.join(DATA_DIR);
-    std::fs::create_dir_all(&dir).expect("data dir");
-    let index = Index {
-        format: 1,
-        instances,
-    };
-    let text = serde_json::to_string(&index).expect("json");
-    std::fs::write(dir.join(INDEX_FILE), text).expect("index");
-}
-
-pub(crate) fn write_lock(ws: &Path, release: &str, cases: &[&str]) {
-    let files: BTreeMap<String, String> = cases
-        .iter()
-        .flat_map(|c| {
-            [
-                (format!("node/{c}/model.onnx"), "00".to_string()),
-                (
-                    format!("node/{c}/test_data_set_0/input_0.pb"),
-                    "11".to_string(),
-                ),
-            ]
-        })
-        .collect();
-    let lock = Lock {
-        format: 1,
-        ops: vec!["test_cast".into()],
-        releases: vec![LockedRelease {
-            release: release.into(),
-            wheel: "w.whl".into(),
-            sha256: "00".into(),
-            files,
-        }],
-    };
-    let text = serde_json::to_string(&lock).expect("json");
-    std::fs::write(ws.join(LOCK_FILE), text).expect("lock");
-}
+use crate::testkit::{instance, scratch, write_index, write_lock};
 
 fn guards(specs: &[Spec]) -> Vec<(&str, &str)> {
     specs

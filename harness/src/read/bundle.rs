@@ -165,7 +165,7 @@ mod tests {
 
     #[test]
     fn written_cases_read_back() {
-        let scratch_tmp = crate::discover::tests::scratch("bundle-write");
+        let scratch_tmp = crate::testkit::scratch("bundle-write");
         let scratch = scratch_tmp.path();
         let dir = scratch.join("case");
         let c = case(2, 1);

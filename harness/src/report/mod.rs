@@ -197,4 +197,4 @@ pub fn summary_table(report: &Report) -> String {
 }
 
 #[cfg(test)]
-pub(crate) mod tests;
+mod tests;

@@ -222,9 +222,9 @@ fn merge_runs(runs: Vec<RunInfo>, trials: &[TrialRecord]) -> Option<RunInfo> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::discover::tests::scratch;
     use crate::known::Outcome;
-    use crate::report::tests::record;
+    use crate::testkit::record;
+    use crate::testkit::scratch;
 
     fn line(case: &str, outcome: Outcome) -> Line {
         Line {

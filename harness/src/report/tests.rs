@@ -1,40 +1,7 @@
 //! Report rendering on a small hand-made set of trial records.
 
 use super::*;
-use crate::discover::tests::scratch;
-
-pub(crate) fn record(
-    release: &str,
-    opset: i64,
-    case: &str,
-    op: &str,
-    outcome: Outcome,
-) -> TrialRecord {
-    TrialRecord {
-        name: format!("onnx-{release}/opset{opset}/{case}"),
-        release: Some(release.into()),
-        case: Some(case.into()),
-        op_type: Some(op.into()),
-        op_version: Some(format!("{op}-{}", if opset >= 19 { 19 } else { 13 })),
-        opset: Some(opset),
-        inputs: vec!["FLOAT".into()],
-        outputs: vec!["FLOAT16".into()],
-        outcome,
-        rule: "onnx-default".into(),
-        rtol: Some(1e-3),
-        atol: Some(1e-7),
-        duration_ms: 0.1,
-        message: match outcome {
-            Outcome::Pass => None,
-            _ => Some("output 0: 1 of 2 elements <differ>\n  more".into()),
-        },
-        backend: Default::default(),
-        failure_kind: match outcome {
-            Outcome::Fail | Outcome::KnownFailure => Some(crate::backend::FailureKind::Mismatch),
-            _ => None,
-        },
-    }
-}
+use crate::testkit::{record, scratch};
 
 fn sample() -> Report {
     let mut trials = vec![

@@ -2,8 +2,8 @@
 //! switch off.
 
 use super::*;
-use crate::discover::tests::{instance, scratch, write_index, write_lock};
 use crate::report::load;
+use crate::testkit::{instance, scratch, write_index, write_lock};
 use std::path::PathBuf;
 
 fn names(specs: &[Spec]) -> Vec<&str> {

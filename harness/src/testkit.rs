@@ -1,0 +1,102 @@
+//! Test-only fixtures shared by the tests of more than one module: the crate's one place for
+//! them, so that no test module reaches into another's `tests`.
+
+use crate::backend::FailureKind;
+use crate::index::{Index, Instance, Lock, LockedRelease, DATA_DIR, INDEX_FILE, LOCK_FILE};
+use crate::known::Outcome;
+use crate::report::TrialRecord;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A fresh empty directory under the system temp dir, removed when dropped.
+pub(crate) fn scratch(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("onnx-conf-{tag}-"))
+        .tempdir()
+        .expect("temp dir")
+}
+
+/// An index entry for a Cast case of `release`.
+pub(crate) fn instance(release: &str, case: &str, opset: i64) -> Instance {
+    Instance {
+        release: release.into(),
+        case: case.into(),
+        op_type: "Cast".into(),
+        opset,
+        dir: format!("onnx-{release}/node/{case}"),
+    }
+}
+
+/// Writes `onnx-backend-data/index.json` under the workspace `ws`.
+pub(crate) fn write_index(ws: &Path, instances: Vec<Instance>) {
+    let dir = ws.join(DATA_DIR);
+    std::fs::create_dir_all(&dir).expect("data dir");
+    let index = Index {
+        format: 1,
+        instances,
+    };
+    let text = serde_json::to_string(&index).expect("json");
+    std::fs::write(dir.join(INDEX_FILE), text).expect("index");
+}
+
+/// Writes a lock file under `ws` that pins `cases` of `release`, two files each.
+pub(crate) fn write_lock(ws: &Path, release: &str, cases: &[&str]) {
+    let files: BTreeMap<String, String> = cases
+        .iter()
+        .flat_map(|c| {
+            [
+                (format!("node/{c}/model.onnx"), "00".to_string()),
+                (
+                    format!("node/{c}/test_data_set_0/input_0.pb"),
+                    "11".to_string(),
+                ),
+            ]
+        })
+        .collect();
+    let lock = Lock {
+        format: 1,
+        ops: vec!["test_cast".into()],
+        releases: vec![LockedRelease {
+            release: release.into(),
+            wheel: "w.whl".into(),
+            sha256: "00".into(),
+            files,
+        }],
+    };
+    let text = serde_json::to_string(&lock).expect("json");
+    std::fs::write(ws.join(LOCK_FILE), text).expect("lock");
+}
+
+/// A trial record of a Cast/Concat case with the given outcome.
+pub(crate) fn record(
+    release: &str,
+    opset: i64,
+    case: &str,
+    op: &str,
+    outcome: Outcome,
+) -> TrialRecord {
+    TrialRecord {
+        name: format!("onnx-{release}/opset{opset}/{case}"),
+        release: Some(release.into()),
+        case: Some(case.into()),
+        op_type: Some(op.into()),
+        op_version: Some(format!("{op}-{}", if opset >= 19 { 19 } else { 13 })),
+        opset: Some(opset),
+        inputs: vec!["FLOAT".into()],
+        outputs: vec!["FLOAT16".into()],
+        outcome,
+        rule: "onnx-default".into(),
+        rtol: Some(1e-3),
+        atol: Some(1e-7),
+        duration_ms: 0.1,
+        message: match outcome {
+            Outcome::Pass => None,
+            _ => Some("output 0: 1 of 2 elements <differ>\n  more".into()),
+        },
+        backend: Default::default(),
+        failure_kind: match outcome {
+            Outcome::Fail | Outcome::KnownFailure => Some(FailureKind::Mismatch),
+            _ => None,
+        },
+    }
+}
