@@ -1,0 +1,31 @@
+//! Unit tests of the tuning settings: SIMD level and thread-count parsing, detected levels.
+
+use super::*;
+
+#[test]
+fn simd_values_parse_and_bad_ones_name_the_variable() {
+    assert_eq!(SimdLevel::parse("avx2"), Ok(SimdLevel::Avx2));
+    assert_eq!(SimdLevel::parse("baseline"), Ok(SimdLevel::Baseline));
+    assert_eq!(SimdLevel::parse("avx512"), Ok(SimdLevel::Avx512));
+    assert_eq!(SimdLevel::parse("native"), Ok(SimdLevel::Avx512));
+    for bad in ["AVX2", "sse", "", "avx2 "] {
+        let e = SimdLevel::parse(bad).unwrap_err().to_string();
+        assert!(e.contains(SIMD_VAR) && e.contains("avx2"), "{bad:?}: {e}");
+    }
+}
+
+#[test]
+fn thread_values_parse_and_bad_ones_name_the_variable() {
+    assert_eq!(parse_threads("3"), Ok(3));
+    for bad in ["0", "-1", "two", ""] {
+        let e = parse_threads(bad).unwrap_err().to_string();
+        assert!(e.contains(THREADS_VAR), "{bad:?}: {e}");
+    }
+}
+
+#[test]
+fn supported_levels_start_at_baseline_and_end_at_the_detected_one() {
+    let levels: Vec<_> = SimdLevel::supported().collect();
+    assert_eq!(levels.first(), Some(&SimdLevel::Baseline));
+    assert_eq!(levels.last(), Some(&SimdLevel::detected()));
+}
