@@ -1,5 +1,5 @@
 //! The codec of every sign/exponent/mantissa format: the format table (one [`FormatRow`] per
-//! format), one decoder and one rounding encoder driven by it (spec §3.1, §3.3, §3.4).
+//! format), one decoder and one rounding encoder driven by it (docs/semantics.md §3.1, §3.3, §3.4).
 
 use super::exact::{shr_half_even, CastRules, Exact, Generation};
 
@@ -55,7 +55,7 @@ const fn row(
     }
 }
 
-// Rows of spec §3.1. rmax for IEEE formats is 2^(M+1) - 1.
+// Rows of docs/semantics.md §3.1. rmax for IEEE formats is 2^(M+1) - 1.
 pub(crate) const F64: FormatRow = row(11, 52, 1023, 1023, (1 << 53) - 1, Specials::Ieee);
 pub(crate) const F32: FormatRow = row(8, 23, 127, 127, (1 << 24) - 1, Specials::Ieee);
 pub(crate) const F16: FormatRow = row(5, 10, 15, 15, 2047, Specials::Ieee);
@@ -96,7 +96,7 @@ impl FormatRow {
         }
     }
 
-    /// Decodes `code` exactly (spec §3.1); the FNUZ NaN sign follows the generation (§3.2).
+    /// Decodes `code` exactly (docs/semantics.md §3.1); the FNUZ NaN sign follows the generation (§3.2).
     pub(crate) fn decode(&self, code: u64, generation: Generation) -> Exact {
         let m = self.mant_bits;
         let negative = code & self.sign_bit() != 0;
@@ -129,7 +129,7 @@ impl FormatRow {
         }
     }
 
-    /// Encodes `v`, rounding once half to even, with the overflow and NaN rules of §3.3/§3.4.
+    /// Encodes `v`, rounding once half to even, with the overflow and NaN rules of docs/semantics.md §3.3/§3.4.
     pub(crate) fn encode(&self, v: &Exact, rules: &CastRules) -> u64 {
         match *v {
             Exact::Nan { negative } => self.nan_code(negative, rules.generation),
@@ -142,7 +142,7 @@ impl FormatRow {
         }
     }
 
-    /// Steps 2-7 of §3.3 for a finite value (-1)^negative * mant * 2^exp.
+    /// Steps 2-7 of docs/semantics.md §3.3 for a finite value (-1)^negative * mant * 2^exp.
     fn encode_finite(&self, negative: bool, mant: u128, exp: i32, saturate: bool) -> u64 {
         if mant == 0 {
             return self.zero_code(negative);
@@ -189,7 +189,7 @@ impl FormatRow {
         }
     }
 
-    /// What a too-large finite value or an infinity becomes (§3.3 step 6).
+    /// What a too-large finite value or an infinity becomes (docs/semantics.md §3.3 step 6).
     fn overflow_code(&self, negative: bool, saturate: bool) -> u64 {
         let max = self.sign(negative) | self.max_code();
         let inf = self.sign(negative) | self.exp_all_ones();
@@ -204,7 +204,7 @@ impl FormatRow {
         }
     }
 
-    /// The NaN code for a NaN of the given sign (§3.4).
+    /// The NaN code for a NaN of the given sign (docs/semantics.md §3.4).
     fn nan_code(&self, negative: bool, generation: Generation) -> u64 {
         let s = self.sign(negative);
         let all = self.exp_all_ones();

@@ -1,5 +1,5 @@
 //! FLOAT8E8M0 (Cast-24 and later): decoding, and encoding on float32 bits with `round_mode`
-//! and `saturate` (spec §3.7).
+//! and `saturate` (docs/semantics.md §3.7).
 
 use super::exact::{CastRules, Exact, RoundMode};
 use super::float::FloatFormat;

@@ -1,6 +1,6 @@
-//! Exact values and the rules that parameterise a conversion (spec §3.2, §3.3).
+//! Exact values and the rules that parameterise a conversion (docs/semantics.md §3.2, §3.3).
 
-/// Which generation of Cast/CastLike behaviour applies: since-version <= 23 or >= 24 (spec §3.2).
+/// Which generation of Cast/CastLike behaviour applies: since-version <= 23 or >= 24 (docs/semantics.md §3.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Generation {
     /// Cast/CastLike up to version 23: bf16 truncation, int4 clamp, old NaN codes.

@@ -1,4 +1,4 @@
-//! Conversions into INT4, UINT4, INT2 and UINT2 (spec §3.2, §3.8). The clamp of Cast ≤ 23 is
+//! Conversions into INT4, UINT4, INT2 and UINT2 (docs/semantics.md §3.2, §3.8). The clamp of Cast ≤ 23 is
 //! for floating sources; callers with integer sources use the wrapping rule at every version.
 
 use super::exact::{CastRules, Exact, Generation};
@@ -38,7 +38,7 @@ fn convert(v: &Exact, rule: Rule, min: i128, max: i128) -> i128 {
 /// vocabulary crate's.
 pub trait SubByteInt: Sized {
     /// The value `v` converts to: Cast <= 23 clamps then rounds half to even, Cast-24 and
-    /// later round half to even then keep the low bits (§3.2); INT2 and UINT2 (Cast-25 only)
+    /// later round half to even then keep the low bits (docs/semantics.md §3.2); INT2 and UINT2 (Cast-25 only)
     /// always wrap. NaN gives 0; +-Inf give 0 when wrapping and the bound when clamping.
     fn from_exact(v: &Exact, rules: &CastRules) -> Self;
 

@@ -199,7 +199,7 @@ macro_rules! subbyte_elem {
             fn decode(&self, _: &CastRules) -> Option<Exact> {
                 Some(Exact::from_i128(i128::from(self.$value())))
             }
-            // Float → INT4/UINT4 clamps up to version 23 and wraps from 24 (spec §3.2); the
+            // Float → INT4/UINT4 clamps up to version 23 and wraps from 24 (docs/semantics.md §3.2); the
             // format layer owns that rule. Every other source keeps the low bits, as
             // integer → integer does at every version.
             fn encode(v: &Exact, rules: &CastRules, from: Source) -> Option<Self> {

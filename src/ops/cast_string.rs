@@ -1,5 +1,5 @@
 //! Cast to and from STRING (Cast-9 and later): number formatting in the source's precision
-//! and number parsing into the target (spec §3.9).
+//! and number parsing into the target (docs/semantics.md §3.9).
 //!
 //! Number → string: FLOAT and DOUBLE print the shortest decimal that round-trips in their own
 //! precision, positional (Rust `{}`; `1` not `1.0`, `0.00001` not `1e-05`, unlike numpy);

@@ -1,4 +1,4 @@
-//! Concat (spec §6): shape checks, axis normalisation, and row-major block copies that work
+//! Concat (docs/semantics.md §6): shape checks, axis normalisation, and row-major block copies that work
 //! for every element type.
 
 use super::block_copy::BlockCopy;

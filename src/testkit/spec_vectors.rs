@@ -1,8 +1,9 @@
-//! The concrete test vectors of the semantics note (onnx-cast-concat.md), each written once.
+//! The concrete test vectors of docs/semantics.md, each written once.
 //!
 //! Both the format-layer tests (`formats::tests`) and the operator tests (`ops::tests`) read
-//! these, so a vector copied wrongly from the note fails in both layers or in neither, and a
-//! correction is made in one place. Code rows are kept as hex strings, as the note prints them.
+//! these, so a vector copied wrongly from docs/semantics.md fails in both layers or in neither,
+//! and a correction is made in one place. Code rows are kept as hex strings, as that page prints
+//! them.
 
 use crate::dtype::DataType;
 
@@ -14,13 +15,13 @@ pub(crate) fn hex<T: TryFrom<u64>>(row: &str) -> Vec<T> {
         .collect()
 }
 
-/// Canonical quiet NaN as FLOAT bits, what every NaN code decodes to (§3.4).
+/// Canonical quiet NaN as FLOAT bits, what every NaN code decodes to (docs/semantics.md §3.4).
 pub(crate) const QNAN_F32: u32 = 0x7FC0_0000;
 
-/// Canonical quiet NaN as FLOAT16 bits (§3.4).
+/// Canonical quiet NaN as FLOAT16 bits (docs/semantics.md §3.4).
 pub(crate) const QNAN_F16: u16 = 0x7E00;
 
-/// §3.5 input row, as FLOAT.
+/// docs/semantics.md §3.5 input row, as FLOAT.
 pub(crate) const F8_ROW: [f32; 15] = [
     0.478_925_47,
     0.480_336_67,
@@ -39,27 +40,27 @@ pub(crate) const F8_ROW: [f32; 15] = [
     -1e6,
 ];
 
-/// §3.5 input row as FLOAT16 bits (1e6 is already +Inf there, 1e-7 the subnormal 0x0002).
+/// docs/semantics.md §3.5 input row as FLOAT16 bits (1e6 is already +Inf there, 1e-7 the subnormal 0x0002).
 pub(crate) const F8_ROW_F16: [u16; 15] = [
     0x37AA, 0x37AF, 0x37FF, 0x3A8E, 0x3786, 0x39C9, 0x7C00, 0x0002, 0x7E00, 0x7C00, 0x7C00, 0xFC00,
     0x8002, 0x0002, 0xFC00,
 ];
 
-/// Position of the NaN input in the §3.5 and §3.8 rows, whose code depends on the version.
+/// Position of the NaN input in the docs/semantics.md §3.5 and §3.8 rows, whose code depends on the version.
 pub(crate) const NAN_SLOT: usize = 8;
 
-/// The expected float8 codes of one §3.5 table row, at version 24 and later.
+/// The expected float8 codes of one docs/semantics.md §3.5 table row, at version 24 and later.
 pub(crate) struct Float8Codes {
     /// The target type.
     pub dtype: DataType,
     /// All 15 codes with saturate=1.
     pub saturate: &'static str,
-    /// The codes with saturate=0 after the first six, which the note elides as `…` because
-    /// they equal the saturate=1 ones.
+    /// The codes with saturate=0 after the first six, which docs/semantics.md elides as `…`
+    /// because they equal the saturate=1 ones.
     pub no_saturate_tail: &'static str,
 }
 
-/// §3.5: the four float8 rows for saturate on and off.
+/// docs/semantics.md §3.5: the four float8 rows for saturate on and off.
 pub(crate) const FLOAT8_CODES: [Float8Codes; 4] = [
     Float8Codes {
         dtype: DataType::Float8E4M3FN,
@@ -83,7 +84,7 @@ pub(crate) const FLOAT8_CODES: [Float8Codes; 4] = [
     },
 ];
 
-/// The E5M2 NaN code per generation (§3.2): 0x7F up to version 23, 0x7E from 24.
+/// The E5M2 NaN code per generation (docs/semantics.md §3.2): 0x7F up to version 23, 0x7E from 24.
 pub(crate) fn e5m2_nan(from24: bool) -> u8 {
     if from24 {
         0x7E
@@ -92,7 +93,7 @@ pub(crate) fn e5m2_nan(from24: bool) -> u8 {
     }
 }
 
-/// §3.5: the 15 expected codes of `row`, with the E5M2 NaN code of the generation.
+/// docs/semantics.md §3.5: the 15 expected codes of `row`, with the E5M2 NaN code of the generation.
 pub(crate) fn float8_expected(row: &Float8Codes, saturate: bool, from24: bool) -> Vec<u8> {
     let full: Vec<u8> = hex(row.saturate);
     let mut codes = if saturate {
@@ -106,7 +107,7 @@ pub(crate) fn float8_expected(row: &Float8Codes, saturate: bool, from24: bool) -
     codes
 }
 
-/// §3.5 decoding table: (type, code, FLOAT bits, FLOAT16 bits).
+/// docs/semantics.md §3.5 decoding table: (type, code, FLOAT bits, FLOAT16 bits).
 pub(crate) const F8_DECODE: [(DataType, u8, u32, u16); 5] = [
     (DataType::Float8E4M3FN, 0x7E, 0x43E0_0000, 0x5F00),
     (DataType::Float8E4M3FN, 0x80, 0x8000_0000, 0x8000),
@@ -115,7 +116,7 @@ pub(crate) const F8_DECODE: [(DataType, u8, u32, u16); 5] = [
     (DataType::Float8E5M2FNUZ, 0xFF, 0xC760_0000, 0xFB00),
 ];
 
-/// §3.4: NaN codes that decode to [`QNAN_F32`] / [`QNAN_F16`] in every version.
+/// docs/semantics.md §3.4: NaN codes that decode to [`QNAN_F32`] / [`QNAN_F16`] in every version.
 pub(crate) const NAN_DECODE: [(DataType, u8); 4] = [
     (DataType::Float8E4M3FN, 0x7F),
     (DataType::Float8E5M2, 0x7E),
@@ -123,10 +124,10 @@ pub(crate) const NAN_DECODE: [(DataType, u8); 4] = [
     (DataType::Float8E8M0, 0xFF),
 ];
 
-/// The FNUZ NaN code, 0x80 in both FNUZ types (§3.4).
+/// The FNUZ NaN code, 0x80 in both FNUZ types (docs/semantics.md §3.4).
 pub(crate) const FNUZ_NAN: u8 = 0x80;
 
-/// §3.2: [`FNUZ_NAN`] decoded to (FLOAT bits, FLOAT16 bits): +qNaN up to 23, −qNaN from 24.
+/// docs/semantics.md §3.2: [`FNUZ_NAN`] decoded to (FLOAT bits, FLOAT16 bits): +qNaN up to 23, −qNaN from 24.
 pub(crate) fn fnuz_nan_decoded(from24: bool) -> (u32, u16) {
     if from24 {
         (0xFFC0_0000, 0xFE00)
@@ -135,7 +136,7 @@ pub(crate) fn fnuz_nan_decoded(from24: bool) -> (u32, u16) {
     }
 }
 
-/// §3.6 FLOAT → BFLOAT16 input row, as FLOAT bits.
+/// docs/semantics.md §3.6 FLOAT → BFLOAT16 input row, as FLOAT bits.
 pub(crate) const BF16_INPUT: [u32; 12] = [
     0x3EF5_35B8,
     0x3EF5_EEB0,
@@ -151,14 +152,14 @@ pub(crate) const BF16_INPUT: [u32; 12] = [
     0xFF80_0000,
 ];
 
-/// §3.6 expected BFLOAT16 bits up to version 23 (truncation).
+/// docs/semantics.md §3.6 expected BFLOAT16 bits up to version 23 (truncation).
 pub(crate) const BF16_TRUNCATED: &str =
     "3EF5 3EF5 3EFF 3F51 3EF0 3F51 3E57 3F39 7FC0 7F80 7F80 FF80";
 
-/// §3.6 expected BFLOAT16 bits from version 24 (round to nearest even).
+/// docs/semantics.md §3.6 expected BFLOAT16 bits from version 24 (round to nearest even).
 pub(crate) const BF16_ROUNDED: &str = "3EF5 3EF6 3F00 3F52 3EF1 3F51 3E58 3F39 7FC0 7F80 7F80 FF80";
 
-/// §3.6 FLOAT → FLOAT16 example inputs (0.816468, NaN, +Inf, −Inf).
+/// docs/semantics.md §3.6 FLOAT → FLOAT16 example inputs (0.816468, NaN, +Inf, −Inf).
 pub(crate) const F16_EXAMPLE_INPUT: [f32; 4] = [
     f32::from_bits(0x3F51_040C),
     f32::NAN,
@@ -166,25 +167,25 @@ pub(crate) const F16_EXAMPLE_INPUT: [f32; 4] = [
     f32::NEG_INFINITY,
 ];
 
-/// §3.6 FLOAT16 bits expected for [`F16_EXAMPLE_INPUT`].
+/// docs/semantics.md §3.6 FLOAT16 bits expected for [`F16_EXAMPLE_INPUT`].
 pub(crate) const F16_EXAMPLE_EXPECTED: [u16; 4] = [0x3A88, 0x7E00, 0x7C00, 0xFC00];
 
-/// §3.7 E8M0 test inputs (up, saturate), as FLOAT.
+/// docs/semantics.md §3.7 E8M0 test inputs (up, saturate), as FLOAT.
 pub(crate) const E8M0_INPUT: [f32; 8] = [0.0, 0.124, 0.25, 0.5, 1.1, 2.0, 4.0, 8.0];
 
-/// §3.7 the same inputs as FLOAT16 bits (0.124 is 0x2FF0 there).
+/// docs/semantics.md §3.7 the same inputs as FLOAT16 bits (0.124 is 0x2FF0 there).
 pub(crate) const E8M0_INPUT_F16: [u16; 8] = [
     0x0000, 0x2FF0, 0x3400, 0x3800, 0x3C66, 0x4000, 0x4400, 0x4800,
 ];
 
-/// §3.7 expected E8M0 codes for both input rows.
+/// docs/semantics.md §3.7 expected E8M0 codes for both input rows.
 pub(crate) const E8M0_CODES: &str = "00 7C 7D 7E 80 80 81 82";
 
-/// §3.7 decoding: (code, FLOAT bits, FLOAT16 bits); 0x00 is 2^-127, an f32 subnormal.
+/// docs/semantics.md §3.7 decoding: (code, FLOAT bits, FLOAT16 bits); 0x00 is 2^-127, an f32 subnormal.
 pub(crate) const E8M0_DECODE: [(u8, u32, u16); 2] =
     [(0x00, 0x0040_0000, 0x0000), (0x7C, 0x3E00_0000, 0x3000)];
 
-/// §3.8 FLOAT → FLOAT4E2M1 input row.
+/// docs/semantics.md §3.8 FLOAT → FLOAT4E2M1 input row.
 pub(crate) const F4_ROW: [f32; 15] = [
     0.48,
     0.25,
@@ -203,7 +204,7 @@ pub(crate) const F4_ROW: [f32; 15] = [
     -0.0,
 ];
 
-/// §3.8 expected FLOAT4E2M1 codes for [`F4_ROW`]; the NaN code is 0x7 up to 23, 0x8 from 24.
+/// docs/semantics.md §3.8 expected FLOAT4E2M1 codes for [`F4_ROW`]; the NaN code is 0x7 up to 23, 0x8 from 24.
 pub(crate) fn float4_expected(from24: bool) -> Vec<u8> {
     let mut codes: Vec<u8> = hex("1 0 2 E F 7 7 0 8 7 7 F E 0 8");
     if !from24 {
@@ -212,7 +213,7 @@ pub(crate) fn float4_expected(from24: bool) -> Vec<u8> {
     codes
 }
 
-/// §3.8 [`float4_expected`] decoded back to FLOAT: the NaN slot is 6 up to 23, −0 from 24.
+/// docs/semantics.md §3.8 [`float4_expected`] decoded back to FLOAT: the NaN slot is 6 up to 23, −0 from 24.
 pub(crate) fn float4_decoded(from24: bool) -> Vec<f32> {
     let mut values = vec![
         0.5f32, 0.0, 1.0, -4.0, -6.0, 6.0, 6.0, 0.0, -0.0, 6.0, 6.0, -6.0, -4.0, 0.0, -0.0,
@@ -223,18 +224,18 @@ pub(crate) fn float4_decoded(from24: bool) -> Vec<f32> {
     values
 }
 
-/// §3.8 FLOAT → INT4/UINT4 inputs: the integers −9 … 15.
+/// docs/semantics.md §3.8 FLOAT → INT4/UINT4 inputs: the integers −9 … 15.
 pub(crate) fn int4_inputs() -> Vec<f32> {
     (-9..=15).map(|v| v as f32).collect()
 }
 
-/// §4.1 packed INT4 bytes for [`int4_inputs`] at Cast-21 (1.17.0 form); the last nibble is padding.
+/// docs/semantics.md §4.1 packed INT4 bytes for [`int4_inputs`] at Cast-21 (1.17.0 form); the last nibble is padding.
 pub(crate) const INT4_BYTES_BEFORE_24: &str = "88 a9 cb ed 0f 21 43 65 77 77 77 77 07";
 
-/// §3.8 packed INT4 bytes for [`int4_inputs`] from Cast-24; the last nibble is padding.
+/// docs/semantics.md §3.8 packed INT4 bytes for [`int4_inputs`] from Cast-24; the last nibble is padding.
 pub(crate) const INT4_BYTES_FROM_24: &str = "87 a9 cb ed 0f 21 43 65 87 a9 cb ed 0f";
 
-/// The nibbles of packed bytes, low nibble first, as the note's raw INT4 data stores them.
+/// Nibbles of packed bytes, low nibble first, as packed INT4 data stores them (docs/semantics.md §3.8).
 pub(crate) fn nibbles(bytes: &str) -> Vec<u8> {
     hex::<u8>(bytes)
         .into_iter()
@@ -242,18 +243,18 @@ pub(crate) fn nibbles(bytes: &str) -> Vec<u8> {
         .collect()
 }
 
-/// §3.2 FLOAT → INT2/UINT2 inputs: the integers −3 … 3.
+/// docs/semantics.md §3.2 FLOAT → INT2/UINT2 inputs: the integers −3 … 3.
 pub(crate) fn int2_inputs() -> Vec<f32> {
     (-3..=3).map(|v| v as f32).collect()
 }
 
-/// §3.2 expected INT2 values for [`int2_inputs`] (they wrap).
+/// docs/semantics.md §3.2 expected INT2 values for [`int2_inputs`] (they wrap).
 pub(crate) const INT2_EXPECTED: [i8; 7] = [1, -2, -1, 0, 1, -2, -1];
 
-/// §3.2 expected UINT2 codes for [`int2_inputs`].
+/// docs/semantics.md §3.2 expected UINT2 codes for [`int2_inputs`].
 pub(crate) const UINT2_EXPECTED: [u8; 7] = [1, 2, 3, 0, 1, 2, 3];
 
-/// §3.9 string → FLOAT test pairs and special tokens, with the expected FLOAT bits.
+/// docs/semantics.md §3.9 string → FLOAT test pairs and special tokens, with the expected FLOAT bits.
 pub(crate) const STRING_TO_FLOAT: [(&str, u32); 7] = [
     ("0.47892547", 0x3EF5_35B8),
     ("0.816468", 0x3F51_040C),
@@ -264,7 +265,7 @@ pub(crate) const STRING_TO_FLOAT: [(&str, u32); 7] = [
     ("-INF", 0xFF80_0000),
 ];
 
-/// §3.9 FLOAT bits → string test pairs (shortest round-tripping decimal).
+/// docs/semantics.md §3.9 FLOAT bits → string test pairs (shortest round-tripping decimal).
 pub(crate) const FLOAT_TO_STRING: [(u32, &str); 4] = [
     (0x3F7A_0D04, "0.9767611"),
     (0x3D20_8361, "0.039187793"),

@@ -14,6 +14,8 @@ mod fetch;
 mod fuzz;
 #[cfg(feature = "full")]
 mod own_cases;
+#[cfg(test)]
+mod repo_text;
 #[cfg(feature = "full")]
 mod report;
 #[cfg(feature = "full")]

@@ -1,6 +1,6 @@
 //! How the comparator sees one element of each data type: a value, its bits, and its spelling.
 //!
-//! Small floats are decoded here by the formula of the semantics note (section 3.1), not by the
+//! Small floats are decoded here by the formula of docs/semantics.md (§3.1), not by the
 //! kernels' code, so that a bug in the implementation's decoder cannot hide a wrong answer.
 
 use half::{bf16, f16};
@@ -36,7 +36,7 @@ pub trait Compared {
     fn decimal(&self) -> String;
 }
 
-/// The layout of a small binary float format, as in section 3.1 of the semantics note.
+/// The layout of a small binary float format, as in docs/semantics.md §3.1.
 #[derive(Clone, Copy, Debug)]
 pub struct MiniFloat {
     /// Exponent bits.

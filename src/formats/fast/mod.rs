@@ -24,7 +24,7 @@ use half::{bf16, f16};
 use map::{map, run};
 
 /// f32 to BFLOAT16: Cast-24 and later round half to even; earlier versions keep the top 16
-/// bits (spec §3.2); NaN is canonical with its sign kept in both.
+/// bits (docs/semantics.md §3.2); NaN is canonical with its sign kept in both.
 pub(crate) fn f32_to_bf16(exec: &Exec, src: &[f32], rules: &CastRules) -> Vec<bf16> {
     let n = Narrow::new::<bf16>(rules);
     match rules.generation {
@@ -138,7 +138,7 @@ pub(crate) fn narrow_to_f32<T: Target>(exec: &Exec, src: &[T], rules: &CastRules
 }
 
 /// f32 to INT4: Cast-24 and later round half to even and keep the low 4 bits (NaN and
-/// infinities give 0); earlier versions clamp to [-8, 7] first (spec §3.2).
+/// infinities give 0); earlier versions clamp to [-8, 7] first (docs/semantics.md §3.2).
 pub(crate) fn f32_to_i4(exec: &Exec, src: &[f32], rules: &CastRules) -> Vec<I4> {
     match rules.generation {
         Generation::From24 => map(exec, src, |x| I4::from_bits(encode::f32_wrap_bits(x))),

@@ -146,7 +146,7 @@ fn exact_roundings_of_every_f16() {
     f.assert_none("Exact roundings of f16");
 }
 
-/// The sub-byte rule of §3.2/§3.8 on f64: Cast <= 23 clamps then rounds half to even
+/// The sub-byte rule of docs/semantics.md §3.2/§3.8 on f64: Cast <= 23 clamps then rounds half to even
 /// (NaN -> 0); Cast-24 and later (and 2-bit types) round half to even then wrap
 /// (NaN, Inf -> 0). Returns the code.
 fn subbyte_reference(x: f64, bits: u32, signed: bool, wrap: bool) -> u8 {

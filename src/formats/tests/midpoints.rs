@@ -171,7 +171,7 @@ fn e8m0_boundaries() {
         f64::from(f32::MAX),
     ]);
     for x in inputs {
-        // Reference: f64 -> f32 by the host's correctly rounded conversion, then §3.7 on values.
+        // Reference: f64 -> f32 by the host's correctly rounded conversion, then docs/semantics.md §3.7 on values.
         let v = if x.is_nan() {
             Val::Nan(false)
         } else {

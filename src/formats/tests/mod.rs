@@ -1,4 +1,4 @@
-//! Tests of the number formats against the spec's vectors and a slow independent reference.
+//! Tests of the number formats against the vectors of docs/semantics.md and a slow independent reference.
 
 mod decode;
 mod integers;

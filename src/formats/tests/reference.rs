@@ -1,6 +1,6 @@
 //! A slow reference for the float formats, written apart from the kernel: it lists every code
-//! of a target, decodes each by the §3.1 formula, sorts the values and picks the nearest by
-//! exact comparison (ties to the even code), then applies the spec's special-value tables.
+//! of a target, decodes each by the docs/semantics.md §3.1 formula, sorts the values and picks the nearest by
+//! exact comparison (ties to the even code), then applies the special-value tables of docs/semantics.md.
 
 use std::cmp::Ordering;
 
@@ -87,7 +87,7 @@ pub enum Val {
     Num(bool, Dy),
 }
 
-/// How the spec's tables treat special values for a format (§3.1, §3.3 step 6, §3.4).
+/// How the tables of docs/semantics.md treat special values for a format (§3.1, §3.3 step 6, §3.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     Ieee,
@@ -136,7 +136,7 @@ impl RefFormat {
         1 << (self.ebits + self.mbits)
     }
 
-    /// Decodes by the formula of §3.1, with the special codes of the format's row.
+    /// Decodes by the formula of docs/semantics.md §3.1, with the special codes of the format's row.
     pub fn decode(&self, code: u32, from24: From24) -> Val {
         let s = code >> (self.ebits + self.mbits) & 1 == 1;
         let field = (code >> self.mbits) & ((1 << self.ebits) - 1);
@@ -230,7 +230,7 @@ impl RefFormat {
     }
 }
 
-/// The formats of §3.1 (E8M0 aside), built on demand.
+/// The formats of docs/semantics.md §3.1 (E8M0 aside), built on demand.
 pub fn f16() -> RefFormat {
     RefFormat::new(5, 10, 15, Kind::Ieee)
 }
@@ -253,7 +253,7 @@ pub fn e2m1() -> RefFormat {
     RefFormat::new(2, 1, 1, Kind::Float4)
 }
 
-/// E8M0 by the rules of §3.7, stated on values rather than on f32 bits: `x` is the source
+/// E8M0 by the rules of docs/semantics.md §3.7, stated on values rather than on f32 bits: `x` is the source
 /// value already in f32 (exact for f16/bf16 sources).
 pub fn e8m0_encode(x: Val, up: bool, down: bool, saturate: bool) -> u32 {
     let x = match x {

@@ -19,7 +19,7 @@ pub struct Sweep {
     pub sources: &'static [DataType],
     /// The target types (each source goes into each of them).
     pub targets: &'static [DataType],
-    /// The Cast generations the sweep checks (§3.2's version-24 switch).
+    /// The Cast generations the sweep checks (docs/semantics.md §3.2's version-24 switch).
     pub generations: &'static [Generation],
 }
 

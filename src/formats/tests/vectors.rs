@@ -1,4 +1,4 @@
-//! The float8 and 16-bit vectors of the spec note (§3.5, §3.6), as `check(input, expected)` data.
+//! The float8 and 16-bit vectors of docs/semantics.md (§3.5, §3.6), as `check(input, expected)` data.
 
 use super::{bf16, f16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
 use super::{check, rules, Bits};
@@ -10,7 +10,7 @@ use crate::testkit::spec_vectors::{
     QNAN_F32,
 };
 
-/// The §3.5 row for one float8 type, from f32 and f16, saturate on and off, in both
+/// The docs/semantics.md §3.5 row for one float8 type, from f32 and f16, saturate on and off, in both
 /// generations.
 fn float8_rows<T: Bits>(codes: &Float8Codes) {
     let name = codes.dtype;
@@ -41,7 +41,7 @@ fn float8_vectors() {
     }
 }
 
-/// Decodes the §3.5 decoding rows of `dtype`, then its §3.4 NaN codes, to f32 and f16.
+/// Decodes the docs/semantics.md §3.5 decoding rows of `dtype`, then its §3.4 NaN codes, to f32 and f16.
 fn decode_rows<T: Bits>(dtype: DataType, from24: bool) {
     let mut codes = Vec::new();
     let (mut want32, mut want16) = (Vec::new(), Vec::new());
@@ -71,7 +71,7 @@ fn float8_decoding_vectors() {
         decode_rows::<F8E4M3FNUZ>(DataType::Float8E4M3FNUZ, from24);
         decode_rows::<F8E5M2>(DataType::Float8E5M2, from24);
         decode_rows::<F8E5M2FNUZ>(DataType::Float8E5M2FNUZ, from24);
-        // §3.2: the FNUZ NaN decodes to +qNaN up to Cast-23 and to -qNaN from Cast-24.
+        // docs/semantics.md §3.2: the FNUZ NaN decodes to +qNaN up to Cast-23 and to -qNaN from Cast-24.
         let r = rules(true, from24);
         let (n32, n16) = fnuz_nan_decoded(from24);
         let (n32, n16) = (u64::from(n32), u64::from(n16));
@@ -127,7 +127,7 @@ fn bfloat16_vectors() {
             &back,
             &[0x3EF5_0000, 0x7FC0_0000, 0xFFC0_0000, 0xFF80_0000],
         );
-        // The §3.6 example, plus a negative NaN whose sign must survive.
+        // The docs/semantics.md §3.6 example, plus a negative NaN whose sign must survive.
         let x: Vec<f32> = [&F16_EXAMPLE_INPUT[..], &[f32::from_bits(0xFFC0_0001)]].concat();
         let want: Vec<u64> = F16_EXAMPLE_EXPECTED
             .into_iter()

@@ -1,4 +1,4 @@
-//! The E8M0, FLOAT4E2M1 and 4-/2-bit integer vectors of the spec note (§3.2, §3.7, §3.8).
+//! The E8M0, FLOAT4E2M1 and 4-/2-bit integer vectors of docs/semantics.md (§3.2, §3.7, §3.8).
 
 use super::{check, rules, CastRules, FloatFormat, RoundMode};
 use super::{f16, F4E2M1, F8E8M0};
@@ -20,7 +20,7 @@ fn e8m0_vectors() {
     check::<f32, F8E8M0>("FLOAT -> E8M0", &r, &E8M0_INPUT, &codes);
     let h = E8M0_INPUT_F16.map(f16::from_bits);
     check::<f16, F8E8M0>("FLOAT16 -> E8M0", &r, &h, &codes);
-    // §3.7 rules: the sign is ignored, -0 is 0x00, NaN and Inf give 0xFF, a subnormal rounds up to 0x01.
+    // docs/semantics.md §3.7 rules: the sign is ignored, -0 is 0x00, NaN and Inf give 0xFF, a subnormal rounds up to 0x01.
     for saturate in [false, true] {
         let r = CastRules { saturate, ..r };
         check::<f32, F8E8M0>(
@@ -45,7 +45,7 @@ fn e8m0_vectors() {
         &[dec(zero.0), dec(eighth.0), dec(nan)],
         &[zero.1, eighth.1, QNAN_F32].map(u64::from),
     );
-    // §3.7: f16 decoding rounds, so the codes around the f16 range edges are checked too.
+    // docs/semantics.md §3.7: f16 decoding rounds, so the codes around the f16 range edges are checked too.
     check::<F8E8M0, f16>(
         "E8M0 -> FLOAT16",
         &r,
@@ -93,7 +93,7 @@ fn float4_vectors() {
 #[test]
 fn int4_and_int2_vectors() {
     let inputs = int4_inputs();
-    // Cast-21 INT4 output of 1.17.0 (§4.1), and the Cast-24+ INT4 bytes of §3.8; last nibble is padding.
+    // Cast-21 INT4 output of 1.17.0 (docs/semantics.md §4.1), and the Cast-24+ INT4 bytes of §3.8; last nibble is padding.
     let before = nibbles(INT4_BYTES_BEFORE_24);
     let after = nibbles(INT4_BYTES_FROM_24);
     for (from24, want) in [(false, before), (true, after)] {
@@ -104,7 +104,7 @@ fn int4_and_int2_vectors() {
             .collect();
         assert_eq!(got, want[..25], "FLOAT -> INT4 gen24={from24}");
     }
-    // §3.2 evidence: (input, INT4 <= 23, INT4 >= 24, UINT4 <= 23, UINT4 >= 24), as values.
+    // docs/semantics.md §3.2 evidence: (input, INT4 <= 23, INT4 >= 24, UINT4 <= 23, UINT4 >= 24), as values.
     let rows: [(f32, i8, i8, u8, u8); 5] = [
         (-9.0, -8, 7, 0, 7),
         (8.0, 7, -8, 8, 8),

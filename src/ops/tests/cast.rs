@@ -1,4 +1,4 @@
-//! Cast and CastLike: IEEE floats, integers, bool, shapes and CastLike's target (§3.6, §3.10).
+//! Cast and CastLike: IEEE floats, integers, bool, shapes and CastLike's target (docs/semantics.md §3.6, §3.10).
 
 use super::{cast, codes, map, row, run_op, tensor};
 use crate::dtype::DataType;

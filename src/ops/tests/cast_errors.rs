@@ -1,4 +1,4 @@
-//! Cast and CastLike rejections through `ops::run`, and the string rules (§3.9).
+//! Cast and CastLike rejections through `ops::run`, and the string rules (docs/semantics.md §3.9).
 
 use super::{run_op, tensor};
 use crate::dtype::DataType;

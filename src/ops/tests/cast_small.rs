@@ -1,5 +1,5 @@
 //! Cast to and from the small formats (float8, E8M0, float4, int4, int2) and BFLOAT16,
-//! against the spec's vectors (§3.2–§3.8), on both sides of the version-24 switch.
+//! against the vectors of docs/semantics.md (§3.2–§3.8), on both sides of the version-24 switch.
 
 use super::{cast, code_tensor, codes, map, row, run_op, tensor};
 use crate::dtype::DataType;
@@ -67,7 +67,7 @@ fn nan_codes_decode_per_version_3_4() {
 
 #[test]
 fn bfloat16_truncates_before_24_and_rounds_from_24() {
-    // The §3.2 evidence entries of the §3.6 row (where the two rules differ), and NaN, ±Inf.
+    // The docs/semantics.md §3.2 evidence entries of the §3.6 row (where the two rules differ), and NaN, ±Inf.
     let pick = [1, 2, 3, 8, 9, 11];
     let input = tensor(&[6], pick.map(|i| f32::from_bits(BF16_INPUT[i])).to_vec());
     let (truncated, rounded) = (hex::<u16>(BF16_TRUNCATED), hex::<u16>(BF16_ROUNDED));
@@ -105,7 +105,7 @@ fn e8m0_up_saturate_matches_spec_3_7() {
 
 #[test]
 fn e8m0_round_modes_and_saturation_follow_the_reference_rules() {
-    // §3.7 steps: up adds one when any fraction bit is set; down never; nearest from 1.5·2^e.
+    // docs/semantics.md §3.7 steps: up adds one when any fraction bit is set; down never; nearest from 1.5·2^e.
     let values = [1.1f32, 1.5, 1.25, 3.0, -2.0, f32::INFINITY, f32::NAN, 0.0];
     let cases = [
         ("up", "80 80 80 81 80 ff ff 00"),
@@ -135,7 +135,7 @@ fn e8m0_round_modes_and_saturation_follow_the_reference_rules() {
     assert_eq!(map(&out, f16::to_bits), E8M0_DECODE.map(|d| d.2).to_vec());
 }
 
-/// §3.7 for a normal, finite f32, written on the value rather than on the bits: with
+/// docs/semantics.md §3.7 for a normal, finite f32, written on the value rather than on the bits: with
 /// 2^k <= |x| < 2^(k+1), `up` takes 2^(k+1) unless |x| is 2^k, `down` takes 2^k, `nearest`
 /// takes 2^(k+1) from 1.5·2^k on (ties up). The sign is ignored. Past 2^127, saturate holds
 /// 0xFE and no saturation gives NaN (0xFF).
@@ -195,7 +195,7 @@ fn castlike_applies_round_mode_to_e8m0_as_cast_does() {
             }
         }
     }
-    // The three modes give three codes for 1.5 and 1.1 (§3.7 steps 2 to 4).
+    // The three modes give three codes for 1.5 and 1.1 (docs/semantics.md §3.7 steps 2 to 4).
     let input = row(&[1.1, 1.5]);
     for (mode, want) in [
         ("up", [0x80, 0x80]),
@@ -318,7 +318,7 @@ fn integer_sources_keep_the_low_bits_into_subbyte_integers_at_every_version() {
 
 #[test]
 fn floating_sources_still_clamp_into_int4_before_24() {
-    // §3.2: the ≤ 23 data clamps floating sources (15.0 -> 7, -1.0 -> UINT4 0), f16 too.
+    // docs/semantics.md §3.2: the ≤ 23 data clamps floating sources (15.0 -> 7, -1.0 -> UINT4 0), f16 too.
     let input = tensor(&[2], vec![f16::from_f32(15.0), f16::from_f32(-1.0)]);
     for since in [21, 23] {
         assert_eq!(

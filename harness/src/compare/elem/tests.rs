@@ -2,7 +2,7 @@
 
 use super::*;
 
-// Independent spot values from the semantics note, section 3.1.
+// Independent spot values from docs/semantics.md §3.1.
 #[test]
 fn decodes_format_extremes() {
     let check = |f: &MiniFloat, code: u32, want: f64| {

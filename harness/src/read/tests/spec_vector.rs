@@ -1,4 +1,4 @@
-//! TensorProto decoding checked against the byte vectors quoted in the spec note (sections 3
+//! TensorProto decoding checked against the byte vectors quoted in docs/semantics.md (sections 3
 //! and 4): INT4 in both 1.16.2 and 1.17.0 forms, FLOAT4E2M1, 2-bit, float8, bfloat16 as UINT16.
 
 use super::{decode, error_of, header};
