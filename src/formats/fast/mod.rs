@@ -131,9 +131,9 @@ pub(crate) fn f16_to_narrow<T: Target>(exec: &Exec, src: &[f16], rules: &CastRul
 
 /// A float8 format or FLOAT4E2M1 to f32, exactly, by bit arithmetic (no table lookups).
 pub(crate) fn narrow_to_f32<T: Target>(exec: &Exec, src: &[T], rules: &CastRules) -> Vec<f32> {
-    let w = Widen::new::<T>(rules);
+    let w = Widen::<T>::new(rules);
     map(exec, src, move |c| {
-        f32::from_bits(w.decode::<T>(c.code() as u32))
+        f32::from_bits(w.decode(c.code() as u32))
     })
 }
 
