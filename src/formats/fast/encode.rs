@@ -89,6 +89,16 @@ impl Narrow {
         pick(bits, self.nan)
     }
 
+    /// Whether the exact path gives this target's IEEE codes for infinities, finite overflow
+    /// and -0 (infinity for both overflows, the sign bit alone for -0): then rounding the bits
+    /// as IEEE does needs only its NaN lanes replaced, which the vector kernels rely on.
+    pub(crate) fn ieee_specials(&self) -> bool {
+        // Every exponent bit set, the mantissa zero.
+        let exp = (self.sign - 1) & !((1 << (23 - self.shift)) - 1);
+        let inf = (exp, exp | self.sign);
+        self.inf == inf && self.overflow == inf && self.neg_zero == self.sign
+    }
+
     /// The target code of the f32 with these bits, rounding once, half to even.
     #[inline(always)]
     pub(crate) fn encode(&self, bits: u32) -> u32 {

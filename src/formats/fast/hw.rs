@@ -10,6 +10,9 @@
 //! scalar paths assume MXCSR's FTZ/DAZ are off (Rust's default), as they always did.
 //! Vector tails go through the scalar function, which the tests hold to the exact path.
 //!
+//! Below AVX512-BF16, the Cast-24 bf16 rounding is done on the bits in AVX2 registers
+//! (`f32_to_bf16_rne_v3`): not a conversion instruction, but the same kind of kernel.
+//!
 //! AVX512-FP16 has no path here: its f32 <-> f16 conversions (`vcvtps2phx`, `vcvtph2psx`)
 //! round exactly as the ones above, and it converts nothing to or from float8 (that is
 //! AVX10.2), so it would add code that the machines this is tested on cannot run.
@@ -71,12 +74,66 @@ pub(super) fn f32_to_bf16_rne(
 ) {
     let level = level.min(SimdLevel::detected());
     #[cfg(target_arch = "x86_64")]
-    if level == SimdLevel::Avx512 && crate::tuning::has_avx512bf16() {
-        // SAFETY: AVX-512 (the level, at most what the CPU has) and AVX512-BF16 are present.
-        return unsafe { f32_to_bf16_v4(src, dst, nan, scalar) };
+    match level {
+        SimdLevel::Avx512 if crate::tuning::has_avx512bf16() => {
+            // SAFETY: AVX-512 (the level, at most what the CPU has) and AVX512-BF16 are present.
+            unsafe { f32_to_bf16_v4(src, dst, nan, scalar) }
+        }
+        // The integer rounding below is as fast at AVX-512 as at AVX2 once memory-bound, so
+        // AVX-512 without BF16 takes it too.
+        SimdLevel::Avx2 | SimdLevel::Avx512 => {
+            // SAFETY: the level (at most what the CPU has) is at least AVX2.
+            unsafe { f32_to_bf16_rne_v3(src, dst, nan, scalar) }
+        }
+        other => fill(other, src, dst, scalar),
     }
-    let _ = nan;
-    fill(level, src, dst, scalar)
+}
+
+/// f32 to bf16 rounding half to even on the bits: adding 0x7FFF plus the kept bit's parity
+/// carries into the upper half exactly when the dropped half is above one half, or exactly one
+/// half with an odd kept bit; a carry out of the mantissa moves into the exponent, up to
+/// infinity, and subnormals need nothing special since bf16 has f32's exponent range. The
+/// caller makes sure the exact path's infinity, overflow and -0 codes are these
+/// ([`super::encode::Narrow::ieee_specials`]); NaN lanes get `nan`, by sign.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
+fn f32_to_bf16_rne_v3(
+    src: &[f32],
+    dst: &mut [MaybeUninit<bf16>],
+    nan: (u16, u16),
+    scalar: impl Fn(f32) -> bf16 + Copy,
+) {
+    let (pos, neg) = (
+        _mm256_set1_epi32(i32::from(nan.0)),
+        _mm256_set1_epi32(i32::from(nan.1)),
+    );
+    let (abs, inf) = (
+        _mm256_set1_epi32(0x7FFF_FFFF),
+        _mm256_set1_epi32(0x7F80_0000),
+    );
+    let (half, one) = (_mm256_set1_epi32(0x7FFF), _mm256_set1_epi32(1));
+    // Eight codes in the low halves of 32-bit lanes.
+    let round = |x: __m256i| {
+        let odd = _mm256_and_si256(_mm256_srli_epi32::<16>(x), one);
+        let r = _mm256_srli_epi32::<16>(_mm256_add_epi32(x, _mm256_add_epi32(half, odd)));
+        let is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, abs), inf);
+        let code = _mm256_blendv_epi8(pos, neg, _mm256_srai_epi32::<31>(x));
+        _mm256_blendv_epi8(r, code, is_nan)
+    };
+    let (head, body) = aligned_body(dst, src.len().min(dst.len()), 16);
+    fill_plain(&src[..head], &mut dst[..head], scalar);
+    for i in (head..body).step_by(16) {
+        // SAFETY: head <= i and i + 16 <= body <= both lengths; unaligned loads; the store is
+        // aligned to 32 bytes by aligned_body.
+        unsafe {
+            let lo = round(_mm256_loadu_si256(src.as_ptr().add(i).cast()));
+            let hi = round(_mm256_loadu_si256(src.as_ptr().add(i + 8).cast()));
+            // The pack interleaves the 128-bit halves; the permutation restores their order.
+            let h = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(lo, hi));
+            _mm256_store_si256(dst.as_mut_ptr().add(i).cast(), h);
+        }
+    }
+    fill_plain(&src[body..], &mut dst[body..], scalar);
 }
 
 /// Replaces the NaN lanes of sixteen f16 codes by `pos` or `neg`, by their sign.

@@ -18,7 +18,7 @@ pub(crate) use encode::Target;
 
 use super::exact::{CastRules, Generation};
 use super::{I4, U4};
-use crate::tuning::Exec;
+use crate::tuning::{Exec, SimdLevel};
 use encode::{Narrow, Widen};
 use half::{bf16, f16};
 use map::{map, run};
@@ -31,6 +31,16 @@ pub(crate) fn f32_to_bf16(exec: &Exec, src: &[f32], rules: &CastRules) -> Vec<bf
         Generation::From24 => {
             let scalar = move |x: f32| bf16::from_bits(n.encode(x.to_bits()) as u16);
             let nan = (n.nan(0) as u16, n.nan(0x8000_0000) as u16);
+            // Under other special codes the vector kernels would be wrong: the scalar function
+            // then does it all (no rules of today's exact path lead there).
+            let exec = &Exec {
+                level: if n.ieee_specials() {
+                    exec.level
+                } else {
+                    SimdLevel::Baseline
+                },
+                ..*exec
+            };
             // SAFETY: f32_to_bf16_rne writes its whole output piece.
             unsafe {
                 run(exec, src, &|level, s, d| {

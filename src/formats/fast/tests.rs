@@ -2,7 +2,7 @@
 //! mantissas at, beside and between every rounding position, random bits, all NaN kinds; at
 //! every SIMD level the CPU has (hardware conversions included) and split over threads.
 
-use super::super::exact::CastRules;
+use super::super::exact::{CastRules, Generation};
 use super::super::{cast_float, FloatFormat, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
 use super::super::{I4, U4};
 use super::*;
@@ -348,6 +348,20 @@ fn mixed_f32() -> Vec<f32> {
     v.into_iter().map(f32::from_bits).collect()
 }
 
+/// The bf16 vector kernels run only when the exact path's specials are IEEE ones: they must
+/// be under every rule set, or the exhaustive tests above would only ever test the scalar path.
+#[test]
+fn bf16_and_f16_specials_are_ieee_under_every_rule_set() {
+    for rules in all_rules() {
+        assert!(Narrow::new::<bf16>(&rules).ieee_specials(), "{rules:?}");
+        assert!(Narrow::new::<f16>(&rules).ieee_specials(), "{rules:?}");
+        assert!(
+            !Narrow::new::<F8E4M3FN>(&rules).ieee_specials(),
+            "{rules:?}"
+        );
+    }
+}
+
 #[test]
 fn hardware_kernels_at_every_output_alignment() {
     let src = mixed_f32();
@@ -361,6 +375,20 @@ fn hardware_kernels_at_every_output_alignment() {
         let kernel = |l, s: &[f32], d: &mut [_]| hw::f32_to_f16(l, s, d, nan, scalar);
         let what = format!("f32 -> FLOAT16 {rules:?}");
         at_every_alignment(&what, &src, &want, kernel, |h: f16| u64::from(h.to_bits()));
+    }
+    let rne = all_rules()
+        .into_iter()
+        .filter(|r| r.generation == Generation::From24);
+    for rules in rne {
+        let n = Narrow::new::<bf16>(&rules);
+        let nan = (n.nan(0) as u16, n.nan(0x8000_0000) as u16);
+        let scalar = move |x: f32| bf16::from_bits(n.encode(x.to_bits()) as u16);
+        let want = as_u64(&src, |x| {
+            u64::from(cast_float::<f32, bf16>(x, &rules).to_bits())
+        });
+        let kernel = |l, s: &[f32], d: &mut [_]| hw::f32_to_bf16_rne(l, s, d, nan, scalar);
+        let what = format!("f32 -> BFLOAT16 rne {rules:?}");
+        at_every_alignment(&what, &src, &want, kernel, |h: bf16| u64::from(h.to_bits()));
     }
     let rules = CastRules::default();
     let halves: Vec<f16> = (0..4000u16)
