@@ -230,10 +230,10 @@ fn f32_to_f16_v4(
     fill_plain(&src[body..], &mut dst[body..], scalar);
 }
 
+/// Two vectors per step, each stored aligned (see [`aligned_body`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
 fn f16_to_f32_v3(src: &[f16], dst: &mut [MaybeUninit<f32>], scalar: impl Fn(f16) -> f32 + Copy) {
-    let body = src.len().min(dst.len()) / 8 * 8;
     let (abs, inf) = (
         _mm256_set1_epi32(0x7FFF_FFFF),
         _mm256_set1_epi32(0x7F80_0000),
@@ -242,15 +242,23 @@ fn f16_to_f32_v3(src: &[f16], dst: &mut [MaybeUninit<f32>], scalar: impl Fn(f16)
         _mm256_set1_epi32(0x8000_0000_u32 as i32),
         _mm256_set1_epi32(0x7FC0_0000),
     );
-    for i in (0..body).step_by(8) {
-        // SAFETY: i + 8 <= body <= both lengths; unaligned loads and stores.
+    let widen = |h: __m128i| {
+        let x = _mm256_castps_si256(_mm256_cvtph_ps(h));
+        let is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, abs), inf);
+        let canonical = _mm256_or_si256(_mm256_and_si256(x, sign), quiet);
+        _mm256_blendv_epi8(x, canonical, is_nan)
+    };
+    let (head, body) = aligned_body(dst, src.len().min(dst.len()), 8);
+    let body = head + (body - head) / 16 * 16;
+    fill_plain(&src[..head], &mut dst[..head], scalar);
+    for i in (head..body).step_by(16) {
+        // SAFETY: head <= i and i + 16 <= body <= both lengths; unaligned loads; the stores
+        // are aligned to 32 bytes by aligned_body.
         unsafe {
-            let h = _mm_loadu_si128(src.as_ptr().add(i).cast());
-            let x = _mm256_castps_si256(_mm256_cvtph_ps(h));
-            let is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, abs), inf);
-            let canonical = _mm256_or_si256(_mm256_and_si256(x, sign), quiet);
-            let x = _mm256_blendv_epi8(x, canonical, is_nan);
-            _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), x);
+            let h = _mm256_loadu_si256(src.as_ptr().add(i).cast());
+            let d = dst.as_mut_ptr().add(i);
+            _mm256_store_si256(d.cast(), widen(_mm256_castsi256_si128(h)));
+            _mm256_store_si256(d.add(8).cast(), widen(_mm256_extracti128_si256::<1>(h)));
         }
     }
     fill_plain(&src[body..], &mut dst[body..], scalar);
@@ -260,7 +268,6 @@ fn f16_to_f32_v3(src: &[f16], dst: &mut [MaybeUninit<f32>], scalar: impl Fn(f16)
 #[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 fn f16_to_f32_v4(src: &[f16], dst: &mut [MaybeUninit<f32>], scalar: impl Fn(f16) -> f32 + Copy) {
-    let body = src.len().min(dst.len()) / 16 * 16;
     let (abs, inf) = (
         _mm512_set1_epi32(0x7FFF_FFFF),
         _mm512_set1_epi32(0x7F80_0000),
@@ -269,15 +276,18 @@ fn f16_to_f32_v4(src: &[f16], dst: &mut [MaybeUninit<f32>], scalar: impl Fn(f16)
         _mm512_set1_epi32(0x8000_0000_u32 as i32),
         _mm512_set1_epi32(0x7FC0_0000),
     );
-    for i in (0..body).step_by(16) {
-        // SAFETY: i + 16 <= body <= both lengths; unaligned loads and stores.
+    let (head, body) = aligned_body(dst, src.len().min(dst.len()), 16);
+    fill_plain(&src[..head], &mut dst[..head], scalar);
+    for i in (head..body).step_by(16) {
+        // SAFETY: head <= i and i + 16 <= body <= both lengths; unaligned loads; the store is
+        // aligned to 64 bytes by aligned_body.
         unsafe {
             let h = _mm256_loadu_si256(src.as_ptr().add(i).cast());
             let x = _mm512_castps_si512(_mm512_cvtph_ps(h));
             let is_nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(x, abs), inf);
             let canonical = _mm512_or_si512(_mm512_and_si512(x, sign), quiet);
             let x = _mm512_mask_blend_epi32(is_nan, x, canonical);
-            _mm512_storeu_si512(dst.as_mut_ptr().add(i).cast(), x);
+            _mm512_store_si512(dst.as_mut_ptr().add(i).cast(), x);
         }
     }
     fill_plain(&src[body..], &mut dst[body..], scalar);
