@@ -8,7 +8,8 @@
 //!
 //! The rounding immediates are explicit, so MXCSR's rounding mode does not matter; the
 //! scalar paths assume MXCSR's FTZ/DAZ are off (Rust's default), as they always did.
-//! Vector tails go through the scalar function, which the tests hold to the exact path.
+//! Vector heads (up to the first aligned output element) and tails go through the scalar
+//! function, which the tests hold to the exact path.
 //!
 //! Below AVX512-BF16, the Cast-24 bf16 rounding is done on the bits in AVX2 registers
 //! (`f32_to_bf16_rne_v3`): not a conversion instruction, but the same kind of kernel.
@@ -151,6 +152,7 @@ fn fix_f16_nans(h: __m256i, pos: __m256i, neg: __m256i) -> __m256i {
 /// `step` elements (`step * size_of::<D>()` bytes, a power of two up to 64) is aligned: a
 /// misaligned store of a whole register crosses a cache line every time (zmm) or every other
 /// time (ymm), which costs more than the conversion itself once the data is in cache.
+#[cfg(target_arch = "x86_64")]
 fn aligned_body<D>(dst: &[MaybeUninit<D>], len: usize, step: usize) -> (usize, usize) {
     let head = dst.as_ptr().align_offset(step * size_of::<D>()).min(len);
     (head, head + (len - head) / step * step)
