@@ -7,6 +7,11 @@
 //! the same number of bytes on one thread and on all threads; the first line says the SIMD
 //! level in effect (`ONNX_CONFORMANCE_SIMD` caps it) and the thread count.
 //! `cargo xtask bench-compare` reads that.
+//! `cargo bench --bench kernels -- --levels [--repeat N] [--threads T] [--n ELEMENTS] [FILTER]`
+//! times each case at every SIMD level the CPU has, the levels interleaved call by call in one
+//! process, so that a loaded machine slows them alike: best and median per level, and their
+//! ratio to the best level. `--n` shrinks Cast inputs (a cache-resident size shows the compute
+//! cost that a memory-bound size hides).
 
 #[path = "kernels/cases.rs"]
 mod cases;
@@ -27,6 +32,8 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--json") {
         json_main(&args);
+    } else if args.iter().any(|a| a == "--levels") {
+        levels_main(&args);
     } else {
         divan::main();
     }
@@ -172,6 +179,68 @@ fn json_main(args: &[String]) {
         });
         println!("{}", json_line(case, ours, memcpy));
     }
+}
+
+/// The `--levels` mode: see the module comment.
+fn levels_main(args: &[String]) {
+    let (mut repeat, mut threads, mut n, mut filter) = (15, 1, None, None);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut number = |what: &str| -> usize {
+            it.next()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or_else(|| panic!("{what} needs a positive integer"))
+        };
+        match a.as_str() {
+            "--levels" | "--bench" => {}
+            "--repeat" => repeat = number("--repeat"),
+            "--threads" => threads = number("--threads"),
+            "--n" => n = Some(number("--n")),
+            other => filter = Some(other.to_owned()),
+        }
+    }
+    tuning::set_threads(threads);
+    let levels: Vec<SimdLevel> = SimdLevel::supported().collect();
+    for case in CASES {
+        if filter
+            .as_ref()
+            .is_some_and(|f| !case.name.contains(f.as_str()))
+        {
+            continue;
+        }
+        let case = case.with_len(n.unwrap_or(case.elements()));
+        let p = prepare_checked(&case);
+        // Enough calls per sample that a small size still takes about a millisecond.
+        let calls = (1 << 20) / case.elements().max(1) + 1;
+        let mut times = vec![Vec::new(); levels.len()];
+        for _ in 0..repeat {
+            for (l, &level) in levels.iter().enumerate() {
+                tuning::set_simd_cap(level);
+                let t = Instant::now();
+                for _ in 0..calls {
+                    black_box(p.run().ok());
+                }
+                times[l].push(t.elapsed() / calls as u32);
+            }
+        }
+        let rate = |d: Duration| case.elements() as f64 / d.as_secs_f64() / 1e9;
+        let mut line = format!("{:<34} n={:<9} t={threads}", case.name, case.elements());
+        let best_rate = times
+            .iter()
+            .map(|t| rate(*t.iter().min().unwrap()))
+            .fold(0.0, f64::max);
+        for (l, t) in levels.iter().zip(&mut times) {
+            t.sort_unstable();
+            let (best, median) = (rate(t[0]), rate(t[t.len() / 2]));
+            line += &format!(
+                " | {} best {best:.2} median {median:.2} Gelem/s ({:.2}x)",
+                l.name(),
+                best / best_rate
+            );
+        }
+        println!("{line}");
+    }
+    tuning::set_threads(0);
 }
 
 /// Best time to copy `bytes` bytes between two buffers that are already faulted in, split

@@ -215,6 +215,18 @@ impl Case {
         }
     }
 
+    /// The same Cast with `len` elements (any other case unchanged).
+    pub fn with_len(&self, len: usize) -> Case {
+        let mut kind = self.kind;
+        if let Kind::Cast { ref mut n, .. } = kind {
+            *n = len;
+        }
+        Case {
+            name: self.name,
+            kind,
+        }
+    }
+
     /// Builds the operator version, attributes and inputs.
     pub fn prepare(&self) -> Result<Prepared, Error> {
         match self.kind {

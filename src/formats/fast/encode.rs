@@ -5,6 +5,7 @@ use super::super::codec::Specials;
 use super::super::exact::{CastRules, Exact};
 use super::super::float::TableFormat;
 use super::super::FloatFormat;
+use std::marker::PhantomData;
 
 /// A float format the narrow encoder can target: its table row and its code come from
 /// [`TableFormat`], its special values from the exact path.
@@ -86,6 +87,16 @@ impl Narrow {
     #[inline(always)]
     pub(crate) fn nan(&self, bits: u32) -> u32 {
         pick(bits, self.nan)
+    }
+
+    /// Whether the exact path gives this target's IEEE codes for infinities, finite overflow
+    /// and -0 (infinity for both overflows, the sign bit alone for -0): then rounding the bits
+    /// as IEEE does needs only its NaN lanes replaced, which the vector kernels rely on.
+    pub(crate) fn ieee_specials(&self) -> bool {
+        // Every exponent bit set, the mantissa zero.
+        let exp = (self.sign - 1) & !((1 << (23 - self.shift)) - 1);
+        let inf = (exp, exp | self.sign);
+        self.inf == inf && self.overflow == inf && self.neg_zero == self.sign
     }
 
     /// The target code of the f32 with these bits, rounding once, half to even.
@@ -190,9 +201,11 @@ pub(crate) fn f32_clamp_bits(x: f32, lo: f64, hi: f64) -> u8 {
     }
 }
 
-/// Everything the widening decoder needs for one narrow source under one set of rules.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Widen {
+/// Everything the widening decoder needs for the narrow source `T` under one set of rules.
+/// The format is a type parameter of the decoder, not of `new` and `decode` separately, so the
+/// constants of one format can never decode the codes of another.
+#[derive(Debug)]
+pub(crate) struct Widen<T> {
     /// 23 - M: where the source mantissa lands in an f32.
     shift: u32,
     /// The f32 bias minus the source's, in place.
@@ -209,11 +222,22 @@ pub(crate) struct Widen {
     inf: (u32, u32),
     nan: (u32, u32),
     fnuz_nan: u32,
+    /// `fn() -> T` so that `Widen<T>` is `Send`, `Sync` and `Copy` whatever `T` is.
+    format: PhantomData<fn() -> T>,
 }
 
-impl Widen {
+// Written out: a derive would ask `T: Copy`, which the decoder does not need.
+impl<T> Clone for Widen<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Widen<T> {}
+
+impl<T: Target> Widen<T> {
     /// The decoder constants for `T` under `rules`.
-    pub(crate) fn new<T: Target>(rules: &CastRules) -> Widen {
+    pub(crate) fn new(rules: &CastRules) -> Widen<T> {
         let l = T::ROW;
         let m = l.mant_bits;
         let f32_of = |v: Exact| f32::from_exact(&v, rules).to_bits();
@@ -229,14 +253,15 @@ impl Widen {
             inf: both(&|negative| Exact::Inf { negative }),
             nan: both(&|negative| Exact::Nan { negative }),
             fnuz_nan: f32_of(T::from_code(u64::from(sign)).to_exact(rules)),
+            format: PhantomData,
         }
     }
 
-    /// The f32 bits of the source code `c` of format `T` (the one `self` was built for),
-    /// exactly, specials as the exact path gives them. Generic so that the special-code
-    /// scheme is known at compile time and the loop stays branch-free.
+    /// The f32 bits of the source code `c` of format `T`, exactly, specials as the exact path
+    /// gives them. `T` is known at compile time, so the special-code scheme is too and the
+    /// loop stays branch-free.
     #[inline(always)]
-    pub(crate) fn decode<T: Target>(&self, c: u32) -> u32 {
+    pub(crate) fn decode(&self, c: u32) -> u32 {
         let body = c & self.body;
         let negative = c & self.sign != 0;
         let f32_sign = if negative { 0x8000_0000 } else { 0 };

@@ -8,7 +8,11 @@
 //!
 //! The rounding immediates are explicit, so MXCSR's rounding mode does not matter; the
 //! scalar paths assume MXCSR's FTZ/DAZ are off (Rust's default), as they always did.
-//! Vector tails go through the scalar function, which the tests hold to the exact path.
+//! Vector heads (up to the first aligned output element) and tails go through the scalar
+//! function, which the tests hold to the exact path.
+//!
+//! Below AVX512-BF16, the Cast-24 bf16 rounding is done on the bits in AVX2 registers
+//! (`f32_to_bf16_rne_v3`): not a conversion instruction, but the same kind of kernel.
 //!
 //! AVX512-FP16 has no path here: its f32 <-> f16 conversions (`vcvtps2phx`, `vcvtph2psx`)
 //! round exactly as the ones above, and it converts nothing to or from float8 (that is
@@ -71,15 +75,69 @@ pub(super) fn f32_to_bf16_rne(
 ) {
     let level = level.min(SimdLevel::detected());
     #[cfg(target_arch = "x86_64")]
-    if level == SimdLevel::Avx512 && crate::tuning::has_avx512bf16() {
-        // SAFETY: AVX-512 (the level, at most what the CPU has) and AVX512-BF16 are present.
-        return unsafe { f32_to_bf16_v4(src, dst, nan, scalar) };
+    match level {
+        SimdLevel::Avx512 if crate::tuning::has_avx512bf16() => {
+            // SAFETY: AVX-512 (the level, at most what the CPU has) and AVX512-BF16 are present.
+            unsafe { f32_to_bf16_v4(src, dst, nan, scalar) }
+        }
+        // The integer rounding below is as fast at AVX-512 as at AVX2 once memory-bound, so
+        // AVX-512 without BF16 takes it too.
+        SimdLevel::Avx2 | SimdLevel::Avx512 => {
+            // SAFETY: the level (at most what the CPU has) is at least AVX2.
+            unsafe { f32_to_bf16_rne_v3(src, dst, nan, scalar) }
+        }
+        other => fill(other, src, dst, scalar),
     }
-    let _ = nan;
-    fill(level, src, dst, scalar)
 }
 
-/// Replaces NaN lanes of eight or sixteen f16 codes by `pos` or `neg` by their sign.
+/// f32 to bf16 rounding half to even on the bits: adding 0x7FFF plus the kept bit's parity
+/// carries into the upper half exactly when the dropped half is above one half, or exactly one
+/// half with an odd kept bit; a carry out of the mantissa moves into the exponent, up to
+/// infinity, and subnormals need nothing special since bf16 has f32's exponent range. The
+/// caller makes sure the exact path's infinity, overflow and -0 codes are these
+/// ([`super::encode::Narrow::ieee_specials`]); NaN lanes get `nan`, by sign.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
+fn f32_to_bf16_rne_v3(
+    src: &[f32],
+    dst: &mut [MaybeUninit<bf16>],
+    nan: (u16, u16),
+    scalar: impl Fn(f32) -> bf16 + Copy,
+) {
+    let (pos, neg) = (
+        _mm256_set1_epi32(i32::from(nan.0)),
+        _mm256_set1_epi32(i32::from(nan.1)),
+    );
+    let (abs, inf) = (
+        _mm256_set1_epi32(0x7FFF_FFFF),
+        _mm256_set1_epi32(0x7F80_0000),
+    );
+    let (half, one) = (_mm256_set1_epi32(0x7FFF), _mm256_set1_epi32(1));
+    // Eight codes in the low halves of 32-bit lanes.
+    let round = |x: __m256i| {
+        let odd = _mm256_and_si256(_mm256_srli_epi32::<16>(x), one);
+        let r = _mm256_srli_epi32::<16>(_mm256_add_epi32(x, _mm256_add_epi32(half, odd)));
+        let is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, abs), inf);
+        let code = _mm256_blendv_epi8(pos, neg, _mm256_srai_epi32::<31>(x));
+        _mm256_blendv_epi8(r, code, is_nan)
+    };
+    let (head, body) = aligned_body(dst, src.len().min(dst.len()), 16);
+    fill_plain(&src[..head], &mut dst[..head], scalar);
+    for i in (head..body).step_by(16) {
+        // SAFETY: head <= i and i + 16 <= body <= both lengths; unaligned loads; the store is
+        // aligned to 32 bytes by aligned_body.
+        unsafe {
+            let lo = round(_mm256_loadu_si256(src.as_ptr().add(i).cast()));
+            let hi = round(_mm256_loadu_si256(src.as_ptr().add(i + 8).cast()));
+            // The pack interleaves the 128-bit halves; the permutation restores their order.
+            let h = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(lo, hi));
+            _mm256_store_si256(dst.as_mut_ptr().add(i).cast(), h);
+        }
+    }
+    fill_plain(&src[body..], &mut dst[body..], scalar);
+}
+
+/// Replaces the NaN lanes of sixteen f16 codes by `pos` or `neg`, by their sign.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -88,6 +146,16 @@ fn fix_f16_nans(h: __m256i, pos: __m256i, neg: __m256i) -> __m256i {
     let is_nan = _mm256_cmpgt_epi16(mag, _mm256_set1_epi16(0x7C00));
     let code = _mm256_blendv_epi8(pos, neg, _mm256_srai_epi16(h, 15));
     _mm256_blendv_epi8(h, code, is_nan)
+}
+
+/// Where the vector body of a kernel starts and ends in `len` elements so that every store of
+/// `step` elements (`step * size_of::<D>()` bytes, a power of two up to 64) is aligned: a
+/// misaligned store of a whole register crosses a cache line every time (zmm) or every other
+/// time (ymm), which costs more than the conversion itself once the data is in cache.
+#[cfg(target_arch = "x86_64")]
+fn aligned_body<D>(dst: &[MaybeUninit<D>], len: usize, step: usize) -> (usize, usize) {
+    let head = dst.as_ptr().align_offset(step * size_of::<D>()).min(len);
+    (head, head + (len - head) / step * step)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -102,19 +170,36 @@ fn f32_to_f16_v3(
         _mm256_set1_epi16(nan.0 as i16),
         _mm256_set1_epi16(nan.1 as i16),
     );
-    let body = src.len().min(dst.len()) / 8 * 8;
-    for i in (0..body).step_by(8) {
-        // SAFETY: i + 8 <= body <= both lengths; unaligned loads and stores.
+    let (head, body) = aligned_body(dst, src.len().min(dst.len()), 16);
+    fill_plain(&src[..head], &mut dst[..head], scalar);
+    for i in (head..body).step_by(16) {
+        // SAFETY: head <= i and i + 16 <= body <= both lengths; unaligned loads; the store is
+        // aligned to 32 bytes by aligned_body.
         unsafe {
-            let x = _mm256_loadu_ps(src.as_ptr().add(i));
-            let h = _mm256_castsi128_si256(_mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(x));
-            let h = _mm256_castsi256_si128(fix_f16_nans(h, pos, neg));
-            _mm_storeu_si128(dst.as_mut_ptr().add(i).cast(), h);
+            let lo =
+                _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_loadu_ps(src.as_ptr().add(i)));
+            let hi = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_loadu_ps(
+                src.as_ptr().add(i + 8),
+            ));
+            let h = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi);
+            _mm256_store_si256(dst.as_mut_ptr().add(i).cast(), fix_f16_nans(h, pos, neg));
         }
     }
     fill_plain(&src[body..], &mut dst[body..], scalar);
 }
 
+/// Sixteen f32 converted to f16 by `vcvtps2ph` (rounding to nearest even, no exceptions).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn cvt16(x: __m512) -> __m256i {
+    _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(x)
+}
+
+/// Two vectors converted per step and stored as one whole, aligned cache line; the NaN lanes
+/// found and replaced with mask registers. Converting into a register rather than storing
+/// straight from `vcvtps2ph` also keeps off its memory form, which is microcoded and slow on
+/// AMD Zen 4.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
@@ -125,25 +210,32 @@ fn f32_to_f16_v4(
     scalar: impl Fn(f32) -> f16 + Copy,
 ) {
     let (pos, neg) = (
-        _mm256_set1_epi16(nan.0 as i16),
-        _mm256_set1_epi16(nan.1 as i16),
+        _mm512_set1_epi16(nan.0 as i16),
+        _mm512_set1_epi16(nan.1 as i16),
     );
-    let body = src.len().min(dst.len()) / 16 * 16;
-    for i in (0..body).step_by(16) {
-        // SAFETY: i + 16 <= body <= both lengths; unaligned loads and stores.
+    let (abs, inf) = (_mm512_set1_epi16(0x7FFF), _mm512_set1_epi16(0x7C00));
+    let (head, body) = aligned_body(dst, src.len().min(dst.len()), 32);
+    fill_plain(&src[..head], &mut dst[..head], scalar);
+    for i in (head..body).step_by(32) {
+        // SAFETY: head <= i and i + 32 <= body <= both lengths; unaligned loads; the store is
+        // aligned to 64 bytes by aligned_body.
         unsafe {
-            let x = _mm512_loadu_ps(src.as_ptr().add(i));
-            let h = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(x);
-            _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), fix_f16_nans(h, pos, neg));
+            let lo = cvt16(_mm512_loadu_ps(src.as_ptr().add(i)));
+            let hi = cvt16(_mm512_loadu_ps(src.as_ptr().add(i + 16)));
+            let h = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi);
+            let is_nan = _mm512_cmpgt_epi16_mask(_mm512_and_si512(h, abs), inf);
+            let code = _mm512_mask_blend_epi16(_mm512_movepi16_mask(h), pos, neg);
+            let h = _mm512_mask_blend_epi16(is_nan, h, code);
+            _mm512_store_si512(dst.as_mut_ptr().add(i).cast(), h);
         }
     }
     fill_plain(&src[body..], &mut dst[body..], scalar);
 }
 
+/// Two vectors per step, each stored aligned (see [`aligned_body`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
 fn f16_to_f32_v3(src: &[f16], dst: &mut [MaybeUninit<f32>], scalar: impl Fn(f16) -> f32 + Copy) {
-    let body = src.len().min(dst.len()) / 8 * 8;
     let (abs, inf) = (
         _mm256_set1_epi32(0x7FFF_FFFF),
         _mm256_set1_epi32(0x7F80_0000),
@@ -152,15 +244,23 @@ fn f16_to_f32_v3(src: &[f16], dst: &mut [MaybeUninit<f32>], scalar: impl Fn(f16)
         _mm256_set1_epi32(0x8000_0000_u32 as i32),
         _mm256_set1_epi32(0x7FC0_0000),
     );
-    for i in (0..body).step_by(8) {
-        // SAFETY: i + 8 <= body <= both lengths; unaligned loads and stores.
+    let widen = |h: __m128i| {
+        let x = _mm256_castps_si256(_mm256_cvtph_ps(h));
+        let is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, abs), inf);
+        let canonical = _mm256_or_si256(_mm256_and_si256(x, sign), quiet);
+        _mm256_blendv_epi8(x, canonical, is_nan)
+    };
+    let (head, body) = aligned_body(dst, src.len().min(dst.len()), 8);
+    let body = head + (body - head) / 16 * 16;
+    fill_plain(&src[..head], &mut dst[..head], scalar);
+    for i in (head..body).step_by(16) {
+        // SAFETY: head <= i and i + 16 <= body <= both lengths; unaligned loads; the stores
+        // are aligned to 32 bytes by aligned_body.
         unsafe {
-            let h = _mm_loadu_si128(src.as_ptr().add(i).cast());
-            let x = _mm256_castps_si256(_mm256_cvtph_ps(h));
-            let is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, abs), inf);
-            let canonical = _mm256_or_si256(_mm256_and_si256(x, sign), quiet);
-            let x = _mm256_blendv_epi8(x, canonical, is_nan);
-            _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), x);
+            let h = _mm256_loadu_si256(src.as_ptr().add(i).cast());
+            let d = dst.as_mut_ptr().add(i);
+            _mm256_store_si256(d.cast(), widen(_mm256_castsi256_si128(h)));
+            _mm256_store_si256(d.add(8).cast(), widen(_mm256_extracti128_si256::<1>(h)));
         }
     }
     fill_plain(&src[body..], &mut dst[body..], scalar);
@@ -170,7 +270,6 @@ fn f16_to_f32_v3(src: &[f16], dst: &mut [MaybeUninit<f32>], scalar: impl Fn(f16)
 #[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 fn f16_to_f32_v4(src: &[f16], dst: &mut [MaybeUninit<f32>], scalar: impl Fn(f16) -> f32 + Copy) {
-    let body = src.len().min(dst.len()) / 16 * 16;
     let (abs, inf) = (
         _mm512_set1_epi32(0x7FFF_FFFF),
         _mm512_set1_epi32(0x7F80_0000),
@@ -179,15 +278,18 @@ fn f16_to_f32_v4(src: &[f16], dst: &mut [MaybeUninit<f32>], scalar: impl Fn(f16)
         _mm512_set1_epi32(0x8000_0000_u32 as i32),
         _mm512_set1_epi32(0x7FC0_0000),
     );
-    for i in (0..body).step_by(16) {
-        // SAFETY: i + 16 <= body <= both lengths; unaligned loads and stores.
+    let (head, body) = aligned_body(dst, src.len().min(dst.len()), 16);
+    fill_plain(&src[..head], &mut dst[..head], scalar);
+    for i in (head..body).step_by(16) {
+        // SAFETY: head <= i and i + 16 <= body <= both lengths; unaligned loads; the store is
+        // aligned to 64 bytes by aligned_body.
         unsafe {
             let h = _mm256_loadu_si256(src.as_ptr().add(i).cast());
             let x = _mm512_castps_si512(_mm512_cvtph_ps(h));
             let is_nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(x, abs), inf);
             let canonical = _mm512_or_si512(_mm512_and_si512(x, sign), quiet);
             let x = _mm512_mask_blend_epi32(is_nan, x, canonical);
-            _mm512_storeu_si512(dst.as_mut_ptr().add(i).cast(), x);
+            _mm512_store_si512(dst.as_mut_ptr().add(i).cast(), x);
         }
     }
     fill_plain(&src[body..], &mut dst[body..], scalar);

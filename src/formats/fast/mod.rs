@@ -18,7 +18,7 @@ pub(crate) use encode::Target;
 
 use super::exact::{CastRules, Generation};
 use super::{I4, U4};
-use crate::tuning::Exec;
+use crate::tuning::{Exec, SimdLevel};
 use encode::{Narrow, Widen};
 use half::{bf16, f16};
 use map::{map, run};
@@ -31,6 +31,16 @@ pub(crate) fn f32_to_bf16(exec: &Exec, src: &[f32], rules: &CastRules) -> Vec<bf
         Generation::From24 => {
             let scalar = move |x: f32| bf16::from_bits(n.encode(x.to_bits()) as u16);
             let nan = (n.nan(0) as u16, n.nan(0x8000_0000) as u16);
+            // Under other special codes the vector kernels would be wrong: the scalar function
+            // then does it all (no rules of today's exact path lead there).
+            let exec = &Exec {
+                level: if n.ieee_specials() {
+                    exec.level
+                } else {
+                    SimdLevel::Baseline
+                },
+                ..*exec
+            };
             // SAFETY: f32_to_bf16_rne writes its whole output piece.
             unsafe {
                 run(exec, src, &|level, s, d| {
@@ -131,9 +141,9 @@ pub(crate) fn f16_to_narrow<T: Target>(exec: &Exec, src: &[f16], rules: &CastRul
 
 /// A float8 format or FLOAT4E2M1 to f32, exactly, by bit arithmetic (no table lookups).
 pub(crate) fn narrow_to_f32<T: Target>(exec: &Exec, src: &[T], rules: &CastRules) -> Vec<f32> {
-    let w = Widen::new::<T>(rules);
+    let w = Widen::<T>::new(rules);
     map(exec, src, move |c| {
-        f32::from_bits(w.decode::<T>(c.code() as u32))
+        f32::from_bits(w.decode(c.code() as u32))
     })
 }
 

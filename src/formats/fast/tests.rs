@@ -2,12 +2,13 @@
 //! mantissas at, beside and between every rounding position, random bits, all NaN kinds; at
 //! every SIMD level the CPU has (hardware conversions included) and split over threads.
 
-use super::super::exact::CastRules;
+use super::super::exact::{CastRules, Generation};
 use super::super::{cast_float, FloatFormat, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
 use super::super::{SubByteInt, I4, U4};
 use super::*;
 use crate::testkit::all_rules;
 use crate::tuning::SimdLevel;
+use std::mem::MaybeUninit;
 use test_rng::XorShift64;
 
 /// Every way to run a fast path this CPU allows: each supported SIMD level on one thread,
@@ -294,4 +295,111 @@ fn every_float8_and_float4_code_to_f32() {
     check_widen::<F8E5M2>("FLOAT8E5M2");
     check_widen::<F8E5M2FNUZ>("FLOAT8E5M2FNUZ");
     check_widen::<F4E2M1>("FLOAT4E2M1");
+}
+
+/// Runs a hardware kernel at every SIMD level on `src` written into every output alignment
+/// (0 to 63 elements past an allocation), the source shifted too, and holds each run to `want`:
+/// the vector bodies start at the first aligned output element, so each offset moves the
+/// scalar head, the body and the tail over different elements.
+fn at_every_alignment<S: Copy, D: Copy>(
+    what: &str,
+    src: &[S],
+    want: &[u64],
+    kernel: impl Fn(SimdLevel, &[S], &mut [MaybeUninit<D>]),
+    code: impl Fn(D) -> u64,
+) {
+    let inputs: Vec<u64> = (0..src.len() as u64).collect();
+    for level in SimdLevel::supported() {
+        for offset in 0..64 {
+            let shift = offset % 5;
+            let (src, want) = (&src[shift..], &want[shift..]);
+            let mut buf = vec![MaybeUninit::<D>::uninit(); src.len() + offset];
+            let dst = &mut buf[offset..];
+            kernel(level, src, dst);
+            // SAFETY: the kernel writes its whole output (its contract).
+            let got: Vec<u64> = dst
+                .iter()
+                .map(|d| code(unsafe { d.assume_init() }))
+                .collect();
+            let name = format!("{what} {level:?} output offset {offset}");
+            compare(&name, &inputs[shift..], &got, want);
+        }
+    }
+}
+
+/// A few thousand f32 inputs with every kind of special among them (NaNs of both signs,
+/// infinities, subnormals, halfway cases), so that every vector and every tail holds some.
+fn mixed_f32() -> Vec<f32> {
+    let all = f32_inputs();
+    let step = all.len() / 3000;
+    let mut v: Vec<u32> = all.iter().step_by(step).copied().collect();
+    v.extend(all.iter().rev().take(8));
+    for (i, b) in [
+        0x7FC0_1234,
+        0xFF80_0001,
+        0x0000_0001,
+        0x8040_0000,
+        0x3880_1000,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        v.insert(17 * i + 3, b);
+    }
+    v.into_iter().map(f32::from_bits).collect()
+}
+
+/// The bf16 vector kernels run only when the exact path's specials are IEEE ones: they must
+/// be under every rule set, or the exhaustive tests above would only ever test the scalar path.
+#[test]
+fn bf16_and_f16_specials_are_ieee_under_every_rule_set() {
+    for rules in all_rules() {
+        assert!(Narrow::new::<bf16>(&rules).ieee_specials(), "{rules:?}");
+        assert!(Narrow::new::<f16>(&rules).ieee_specials(), "{rules:?}");
+        assert!(
+            !Narrow::new::<F8E4M3FN>(&rules).ieee_specials(),
+            "{rules:?}"
+        );
+    }
+}
+
+#[test]
+fn hardware_kernels_at_every_output_alignment() {
+    let src = mixed_f32();
+    for rules in all_rules() {
+        let n = Narrow::new::<f16>(&rules);
+        let nan = (n.nan(0) as u16, n.nan(0x8000_0000) as u16);
+        let scalar = move |x: f32| f16::from_bits(n.encode(x.to_bits()) as u16);
+        let want = as_u64(&src, |x| {
+            u64::from(cast_float::<f32, f16>(x, &rules).to_bits())
+        });
+        let kernel = |l, s: &[f32], d: &mut [_]| hw::f32_to_f16(l, s, d, nan, scalar);
+        let what = format!("f32 -> FLOAT16 {rules:?}");
+        at_every_alignment(&what, &src, &want, kernel, |h: f16| u64::from(h.to_bits()));
+    }
+    let rne = all_rules()
+        .into_iter()
+        .filter(|r| r.generation == Generation::From24);
+    for rules in rne {
+        let n = Narrow::new::<bf16>(&rules);
+        let nan = (n.nan(0) as u16, n.nan(0x8000_0000) as u16);
+        let scalar = move |x: f32| bf16::from_bits(n.encode(x.to_bits()) as u16);
+        let want = as_u64(&src, |x| {
+            u64::from(cast_float::<f32, bf16>(x, &rules).to_bits())
+        });
+        let kernel = |l, s: &[f32], d: &mut [_]| hw::f32_to_bf16_rne(l, s, d, nan, scalar);
+        let what = format!("f32 -> BFLOAT16 rne {rules:?}");
+        at_every_alignment(&what, &src, &want, kernel, |h: bf16| u64::from(h.to_bits()));
+    }
+    let rules = CastRules::default();
+    let halves: Vec<f16> = (0..4000u16)
+        .map(|i| f16::from_bits(i.wrapping_mul(16411)))
+        .collect();
+    let want = as_u64(&halves, |h| {
+        u64::from(cast_float::<f16, f32>(h, &rules).to_bits())
+    });
+    let kernel = |l, s: &[f16], d: &mut [_]| hw::f16_to_f32(l, s, d, widen_f16);
+    at_every_alignment("f16 -> f32", &halves, &want, kernel, |x: f32| {
+        u64::from(x.to_bits())
+    });
 }
