@@ -154,17 +154,22 @@ fn tables_have_a_row_per_version() {
     assert!(!details.contains("| !") && !details.contains("rejected**"));
 }
 
-#[test]
-fn only_a_complete_official_run_is_counted() {
-    use harness::provenance::{RunInfo, Runner, Source};
-    let mut report = harness::report::Report {
+/// A report of the native backend with no trials and no run provenance.
+fn empty_report() -> harness::report::Report {
+    harness::report::Report {
         format: harness::report::FORMAT,
         strict: false,
         data: "d".to_owned(),
         run: None,
         backend: Default::default(),
         trials: vec![],
-    };
+    }
+}
+
+#[test]
+fn only_a_complete_official_run_is_counted() {
+    use harness::provenance::{RunInfo, Runner, Source};
+    let mut report = empty_report();
     let err = complete_official(&report).expect_err("no provenance");
     assert!(
         err.contains("older harness") && err.contains("cargo test"),
@@ -209,14 +214,7 @@ fn only_a_complete_official_run_is_counted() {
 #[test]
 fn the_task_refuses_a_filtered_report_before_writing_anything() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let report = harness::report::Report {
-        format: harness::report::FORMAT,
-        strict: false,
-        data: "d".to_owned(),
-        run: None,
-        backend: Default::default(),
-        trials: vec![],
-    };
+    let report = empty_report();
     let json = dir.path().join("report.json");
     std::fs::write(&json, serde_json::to_string(&report).expect("json")).expect("write");
     std::fs::write(dir.path().join("README.md"), "x").expect("readme");
