@@ -8,8 +8,10 @@
 //! large copies). In the benchmark, Concat of two [4096, 4096] f32 tensors went from 35-43 to
 //! 54-59 GB/s.
 //!
-//! Only Concat uses it. Cast's fast paths were tried with conversion into L1-sized chunks
-//! streamed out, and ran 10-20 % slower than converting straight into the output.
+//! Concat copies with it; Cast's fast paths convert each output line in registers and stream
+//! the line out ([`store_line`], `formats/fast/map.rs`, and the hardware kernels' own
+//! stores). An earlier try that converted into L1-sized chunks and streamed those out ran
+//! 10-20 % slower than converting straight into the output.
 
 /// Output size in bytes from which operators stream their stores: half the last-level cache of
 /// the machine above, so that outputs that could stay cached for the next operator still do.
@@ -133,6 +135,40 @@ pub(crate) fn stream_into<T: NoPadding>(dst: &mut [std::mem::MaybeUninit<T>], sr
         }
         std::ptr::copy_nonoverlapping(from.add(i), to.add(i), bytes - i);
     }
+}
+
+/// Copies one 64-byte line from `src` to `dst` with non-temporal stores (four SSE2 stores;
+/// inlined into AVX code they are the VEX forms). The thread that streamed fences (see
+/// [`fence`]) before the output is shared.
+///
+/// # Safety
+///
+/// `dst` must be valid for a 64-byte write and 64-byte aligned; `src` must be valid for a
+/// 64-byte read of initialised bytes and 16-byte aligned; the two must not overlap.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) unsafe fn store_line(dst: *mut u8, src: *const u8) {
+    use std::arch::x86_64::{__m128i, _mm_load_si128};
+    for k in [0, 16, 32, 48] {
+        // SAFETY: the caller's contract: both 16-byte pieces are inside their 64 bytes, and
+        // both are 16-byte aligned.
+        unsafe {
+            let chunk = _mm_load_si128(src.add(k).cast::<__m128i>());
+            store_16(dst.add(k).cast::<__m128i>(), chunk);
+        }
+    }
+}
+
+/// Copies one 64-byte line from `src` to `dst` (no streaming stores on this architecture).
+///
+/// # Safety
+///
+/// As for the x86-64 version.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) unsafe fn store_line(dst: *mut u8, src: *const u8) {
+    // SAFETY: the caller's contract.
+    unsafe { std::ptr::copy_nonoverlapping(src, dst, 64) }
 }
 
 /// One 16-byte non-temporal store. Miri cannot run the instruction (inline assembly), so under

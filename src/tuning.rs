@@ -138,6 +138,9 @@ pub(crate) struct Exec {
     pub(crate) threads: usize,
     /// Elements below which a piece of work is not worth a thread of its own.
     pub(crate) min_per_thread: usize,
+    /// Output bytes from which stores stream around the caches
+    /// ([`crate::stream::STREAM_MIN_BYTES`]; tests lower it to reach the streaming code).
+    pub(crate) stream_min_bytes: usize,
 }
 
 /// Elements per thread below which splitting costs more than it saves. Measured on the
@@ -156,6 +159,7 @@ impl Exec {
             level,
             threads: 1,
             min_per_thread: MIN_PER_THREAD,
+            stream_min_bytes: crate::stream::STREAM_MIN_BYTES,
         }
     }
 }
@@ -190,6 +194,7 @@ pub(crate) fn current() -> Result<Exec, Error> {
         level,
         threads,
         min_per_thread: MIN_PER_THREAD,
+        stream_min_bytes: crate::stream::STREAM_MIN_BYTES,
     })
 }
 

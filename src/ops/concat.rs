@@ -7,7 +7,7 @@ use super::{check_type, OpVersion};
 use crate::dtype::{Element, Storage};
 use crate::error::Error;
 use crate::formats::fast::par;
-use crate::stream::{self, STREAM_MIN_BYTES};
+use crate::stream;
 use crate::tensor::Tensor;
 use crate::tuning::Exec;
 use crate::with_storage;
@@ -191,7 +191,7 @@ fn copy_blocks<T: Element + BlockCopy>(
             });
         }
     }
-    let stream = plan.total.saturating_mul(std::mem::size_of::<T>()) >= STREAM_MIN_BYTES;
+    let stream = plan.total.saturating_mul(std::mem::size_of::<T>()) >= exec.stream_min_bytes;
     let mut out = Vec::with_capacity(plan.total);
     // An empty output needs no rounds; skipping them also avoids `outer` rounds of nothing
     // when a huge outer extent meets a zero inner one.

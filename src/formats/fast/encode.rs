@@ -5,13 +5,17 @@ use super::super::codec::Specials;
 use super::super::exact::{CastRules, Exact};
 use super::super::float::TableFormat;
 use super::super::FloatFormat;
+use crate::stream::NoPadding;
 use std::marker::PhantomData;
 
 /// A float format the narrow encoder can target: its table row and its code come from
 /// [`TableFormat`], its special values from the exact path.
-pub(crate) trait Target: FloatFormat + TableFormat + Send + Sync + 'static {}
+pub(crate) trait Target:
+    FloatFormat + TableFormat + NoPadding + Send + Sync + 'static
+{
+}
 
-impl<T: FloatFormat + TableFormat + Send + Sync + 'static> Target for T {}
+impl<T: FloatFormat + TableFormat + NoPadding + Send + Sync + 'static> Target for T {}
 
 /// Everything the encoder needs for one target under one set of rules.
 #[derive(Clone, Copy, Debug)]

@@ -18,7 +18,7 @@
 //! round exactly as the ones above, and it converts nothing to or from float8 (that is
 //! AVX10.2), so it would add code that the machines this is tested on cannot run.
 
-use super::map::{fill, fill_plain};
+use super::map::{fill, fill_plain, Mode};
 use crate::tuning::SimdLevel;
 use half::{bf16, f16};
 use std::mem::MaybeUninit;
@@ -29,64 +29,66 @@ use std::arch::x86_64::*;
 /// f32 to f16 into `dst`: `nan` holds the exact path's codes for +NaN and -NaN; `scalar` is the
 /// element function for the baseline level and the tail.
 pub(super) fn f32_to_f16(
-    level: SimdLevel,
+    mode: Mode,
     src: &[f32],
     dst: &mut [MaybeUninit<f16>],
     nan: (u16, u16),
     scalar: impl Fn(f32) -> f16 + Copy,
 ) {
-    match level.min(SimdLevel::detected()) {
+    let stream = mode.stream;
+    match mode.level.min(SimdLevel::detected()) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the level is at most what the CPU has; the function needs only its features.
-        SimdLevel::Avx512 => unsafe { f32_to_f16_v4(src, dst, nan, scalar) },
+        SimdLevel::Avx512 => unsafe { f32_to_f16_v4(src, dst, nan, scalar, stream) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        SimdLevel::Avx2 => unsafe { f32_to_f16_v3(src, dst, nan, scalar) },
-        other => fill(other, src, dst, scalar),
+        SimdLevel::Avx2 => unsafe { f32_to_f16_v3(src, dst, nan, scalar, stream) },
+        other => fill(mode.at(other), src, dst, scalar),
     }
 }
 
 /// f16 to f32 into `dst`, NaNs made canonical with their sign kept; `scalar` as above.
 pub(super) fn f16_to_f32(
-    level: SimdLevel,
+    mode: Mode,
     src: &[f16],
     dst: &mut [MaybeUninit<f32>],
     scalar: impl Fn(f16) -> f32 + Copy,
 ) {
-    match level.min(SimdLevel::detected()) {
+    let stream = mode.stream;
+    match mode.level.min(SimdLevel::detected()) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the level is at most what the CPU has; the function needs only its features.
-        SimdLevel::Avx512 => unsafe { f16_to_f32_v4(src, dst, scalar) },
+        SimdLevel::Avx512 => unsafe { f16_to_f32_v4(src, dst, scalar, stream) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        SimdLevel::Avx2 => unsafe { f16_to_f32_v3(src, dst, scalar) },
-        other => fill(other, src, dst, scalar),
+        SimdLevel::Avx2 => unsafe { f16_to_f32_v3(src, dst, scalar, stream) },
+        other => fill(mode.at(other), src, dst, scalar),
     }
 }
 
 /// f32 to bf16, Cast-24 rounding (half to even), with `vcvtneps2bf16` where the CPU has it at
 /// this level, else `scalar` compiled for the level.
 pub(super) fn f32_to_bf16_rne(
-    level: SimdLevel,
+    mode: Mode,
     src: &[f32],
     dst: &mut [MaybeUninit<bf16>],
     nan: (u16, u16),
     scalar: impl Fn(f32) -> bf16 + Copy,
 ) {
-    let level = level.min(SimdLevel::detected());
+    let (level, stream) = (mode.level.min(SimdLevel::detected()), mode.stream);
     #[cfg(target_arch = "x86_64")]
     match level {
         SimdLevel::Avx512 if crate::tuning::has_avx512bf16() => {
             // SAFETY: AVX-512 (the level, at most what the CPU has) and AVX512-BF16 are present.
-            unsafe { f32_to_bf16_v4(src, dst, nan, scalar) }
+            unsafe { f32_to_bf16_v4(src, dst, nan, scalar, stream) }
         }
         // The integer rounding below is as fast at AVX-512 as at AVX2 once memory-bound, so
         // AVX-512 without BF16 takes it too.
         SimdLevel::Avx2 | SimdLevel::Avx512 => {
             // SAFETY: the level (at most what the CPU has) is at least AVX2.
-            unsafe { f32_to_bf16_rne_v3(src, dst, nan, scalar) }
+            unsafe { f32_to_bf16_rne_v3(src, dst, nan, scalar, stream) }
         }
-        other => fill(other, src, dst, scalar),
+        other => fill(mode.at(other), src, dst, scalar),
     }
 }
 
@@ -103,6 +105,7 @@ fn f32_to_bf16_rne_v3(
     dst: &mut [MaybeUninit<bf16>],
     nan: (u16, u16),
     scalar: impl Fn(f32) -> bf16 + Copy,
+    stream: bool,
 ) {
     let (pos, neg) = (
         _mm256_set1_epi32(i32::from(nan.0)),
@@ -131,7 +134,7 @@ fn f32_to_bf16_rne_v3(
             let hi = round(_mm256_loadu_si256(src.as_ptr().add(i + 8).cast()));
             // The pack interleaves the 128-bit halves; the permutation restores their order.
             let h = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(lo, hi));
-            _mm256_store_si256(dst.as_mut_ptr().add(i).cast(), h);
+            store_256(dst.as_mut_ptr().add(i), h, stream);
         }
     }
     fill_plain(&src[body..], &mut dst[body..], scalar);
@@ -158,6 +161,41 @@ fn aligned_body<D>(dst: &[MaybeUninit<D>], len: usize, step: usize) -> (usize, u
     (head, head + (len - head) / step * step)
 }
 
+/// An aligned 32-byte store, non-temporal if `stream` (see [`crate::stream`]; the caller's
+/// piece is fenced by `map::run`).
+///
+/// # Safety
+/// `dst` must be valid for a 32-byte write and 32-byte aligned.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn store_256<D>(dst: *mut MaybeUninit<D>, v: __m256i, stream: bool) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        match stream {
+            true => _mm256_stream_si256(dst.cast(), v),
+            false => _mm256_store_si256(dst.cast(), v),
+        }
+    }
+}
+
+/// An aligned 64-byte store (one whole cache line), non-temporal if `stream`.
+///
+/// # Safety
+/// `dst` must be valid for a 64-byte write and 64-byte aligned.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn store_512<D>(dst: *mut MaybeUninit<D>, v: __m512i, stream: bool) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        match stream {
+            true => _mm512_stream_si512(dst.cast(), v),
+            false => _mm512_store_si512(dst.cast(), v),
+        }
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
 fn f32_to_f16_v3(
@@ -165,6 +203,7 @@ fn f32_to_f16_v3(
     dst: &mut [MaybeUninit<f16>],
     nan: (u16, u16),
     scalar: impl Fn(f32) -> f16 + Copy,
+    stream: bool,
 ) {
     let (pos, neg) = (
         _mm256_set1_epi16(nan.0 as i16),
@@ -182,7 +221,7 @@ fn f32_to_f16_v3(
                 src.as_ptr().add(i + 8),
             ));
             let h = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi);
-            _mm256_store_si256(dst.as_mut_ptr().add(i).cast(), fix_f16_nans(h, pos, neg));
+            store_256(dst.as_mut_ptr().add(i), fix_f16_nans(h, pos, neg), stream);
         }
     }
     fill_plain(&src[body..], &mut dst[body..], scalar);
@@ -208,6 +247,7 @@ fn f32_to_f16_v4(
     dst: &mut [MaybeUninit<f16>],
     nan: (u16, u16),
     scalar: impl Fn(f32) -> f16 + Copy,
+    stream: bool,
 ) {
     let (pos, neg) = (
         _mm512_set1_epi16(nan.0 as i16),
@@ -226,7 +266,7 @@ fn f32_to_f16_v4(
             let is_nan = _mm512_cmpgt_epi16_mask(_mm512_and_si512(h, abs), inf);
             let code = _mm512_mask_blend_epi16(_mm512_movepi16_mask(h), pos, neg);
             let h = _mm512_mask_blend_epi16(is_nan, h, code);
-            _mm512_store_si512(dst.as_mut_ptr().add(i).cast(), h);
+            store_512(dst.as_mut_ptr().add(i), h, stream);
         }
     }
     fill_plain(&src[body..], &mut dst[body..], scalar);
@@ -235,7 +275,12 @@ fn f32_to_f16_v4(
 /// Two vectors per step, each stored aligned (see [`aligned_body`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
-fn f16_to_f32_v3(src: &[f16], dst: &mut [MaybeUninit<f32>], scalar: impl Fn(f16) -> f32 + Copy) {
+fn f16_to_f32_v3(
+    src: &[f16],
+    dst: &mut [MaybeUninit<f32>],
+    scalar: impl Fn(f16) -> f32 + Copy,
+    stream: bool,
+) {
     let (abs, inf) = (
         _mm256_set1_epi32(0x7FFF_FFFF),
         _mm256_set1_epi32(0x7F80_0000),
@@ -259,8 +304,8 @@ fn f16_to_f32_v3(src: &[f16], dst: &mut [MaybeUninit<f32>], scalar: impl Fn(f16)
         unsafe {
             let h = _mm256_loadu_si256(src.as_ptr().add(i).cast());
             let d = dst.as_mut_ptr().add(i);
-            _mm256_store_si256(d.cast(), widen(_mm256_castsi256_si128(h)));
-            _mm256_store_si256(d.add(8).cast(), widen(_mm256_extracti128_si256::<1>(h)));
+            store_256(d, widen(_mm256_castsi256_si128(h)), stream);
+            store_256(d.add(8), widen(_mm256_extracti128_si256::<1>(h)), stream);
         }
     }
     fill_plain(&src[body..], &mut dst[body..], scalar);
@@ -269,7 +314,12 @@ fn f16_to_f32_v3(src: &[f16], dst: &mut [MaybeUninit<f32>], scalar: impl Fn(f16)
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
-fn f16_to_f32_v4(src: &[f16], dst: &mut [MaybeUninit<f32>], scalar: impl Fn(f16) -> f32 + Copy) {
+fn f16_to_f32_v4(
+    src: &[f16],
+    dst: &mut [MaybeUninit<f32>],
+    scalar: impl Fn(f16) -> f32 + Copy,
+    stream: bool,
+) {
     let (abs, inf) = (
         _mm512_set1_epi32(0x7FFF_FFFF),
         _mm512_set1_epi32(0x7F80_0000),
@@ -289,7 +339,7 @@ fn f16_to_f32_v4(src: &[f16], dst: &mut [MaybeUninit<f32>], scalar: impl Fn(f16)
             let is_nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(x, abs), inf);
             let canonical = _mm512_or_si512(_mm512_and_si512(x, sign), quiet);
             let x = _mm512_mask_blend_epi32(is_nan, x, canonical);
-            _mm512_store_si512(dst.as_mut_ptr().add(i).cast(), x);
+            store_512(dst.as_mut_ptr().add(i), x, stream);
         }
     }
     fill_plain(&src[body..], &mut dst[body..], scalar);
@@ -303,6 +353,7 @@ fn f32_to_bf16_v4(
     dst: &mut [MaybeUninit<bf16>],
     nan: (u16, u16),
     scalar: impl Fn(f32) -> bf16 + Copy,
+    stream: bool,
 ) {
     let (pos, neg) = (
         _mm256_set1_epi16(nan.0 as i16),
@@ -314,10 +365,11 @@ fn f32_to_bf16_v4(
         _mm512_set1_epi32(0x7F80_0000),
     );
     let zero = _mm512_setzero_si512();
-    let body = src.len().min(dst.len()) / 16 * 16;
-    for i in (0..body).step_by(16) {
-        // SAFETY: i + 16 <= body <= both lengths; unaligned loads and stores; __m256bh and
-        // __m256i are both 32 plain bytes.
+    let (head, body) = aligned_body(dst, src.len().min(dst.len()), 16);
+    fill_plain(&src[..head], &mut dst[..head], scalar);
+    for i in (head..body).step_by(16) {
+        // SAFETY: head <= i and i + 16 <= body <= both lengths; unaligned loads; the store is
+        // aligned to 32 bytes by aligned_body; __m256bh and __m256i are both 32 plain bytes.
         unsafe {
             let x = _mm512_loadu_ps(src.as_ptr().add(i));
             let bits = _mm512_castps_si512(x);
@@ -333,7 +385,7 @@ fn f32_to_bf16_v4(
             let is_nan = _mm512_cmpgt_epi32_mask(mag, inf);
             let code = _mm256_mask_blend_epi16(_mm512_movepi32_mask(bits), pos, neg);
             let h = _mm256_mask_blend_epi16(is_nan, h, code);
-            _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), h);
+            store_256(dst.as_mut_ptr().add(i), h, stream);
         }
     }
     fill_plain(&src[body..], &mut dst[body..], scalar);
@@ -344,8 +396,8 @@ const WIDEN_BLOCK: usize = 256;
 
 /// f16 widened to f32 by [`f16_to_f32`] (hardware where the level has it), a block at a
 /// time, then each f32 passed through `encode` compiled for the level.
-pub(super) fn f16_then<D>(
-    level: SimdLevel,
+pub(super) fn f16_then<D: crate::stream::NoPadding>(
+    mode: Mode,
     src: &[f16],
     dst: &mut [MaybeUninit<D>],
     widen: impl Fn(f16) -> f32 + Copy,
@@ -354,9 +406,16 @@ pub(super) fn f16_then<D>(
     let mut buf = [MaybeUninit::<f32>::uninit(); WIDEN_BLOCK];
     for (s, d) in src.chunks(WIDEN_BLOCK).zip(dst.chunks_mut(WIDEN_BLOCK)) {
         let wide = &mut buf[..s.len()];
-        f16_to_f32(level, s, wide, widen);
+        // The block stays in L1 for the encoder: never streamed.
+        let block = Mode {
+            stream: false,
+            ..mode
+        };
+        f16_to_f32(block, s, wide, widen);
         // SAFETY: f16_to_f32 initialised every element of `wide` (it writes its whole output).
         let wide = unsafe { std::slice::from_raw_parts(wide.as_ptr().cast::<f32>(), wide.len()) };
-        fill(level, wide, d, encode);
+        // Encoders are compute-bound: streaming their small outputs gains nothing, and
+        // splitting each block into lines cost 15 % (f16 -> e5m2).
+        fill(block, wide, d, encode);
     }
 }

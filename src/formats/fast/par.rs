@@ -59,6 +59,7 @@ mod tests {
                     level: SimdLevel::Baseline,
                     threads,
                     min_per_thread: 1,
+                    stream_min_bytes: usize::MAX,
                 };
                 let mut dst = vec![MaybeUninit::new(u32::MAX); len];
                 let starts = Mutex::new(Vec::new());

@@ -5,6 +5,7 @@
 use super::super::exact::{CastRules, Generation};
 use super::super::{cast_float, FloatFormat, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
 use super::super::{SubByteInt, I4, U4};
+use super::map::Mode;
 use super::*;
 use crate::testkit::all_rules;
 use crate::tuning::SimdLevel;
@@ -13,14 +14,21 @@ use test_rng::XorShift64;
 
 /// Every way to run a fast path this CPU allows: each supported SIMD level on one thread,
 /// and the best level split over 3 threads in small pieces (so the piece edges fall inside
-/// the vector bodies and tails of the hardware kernels).
+/// the vector bodies and tails of the hardware kernels); each with ordinary and with
+/// streaming stores.
 fn execs() -> Vec<Exec> {
     let mut v: Vec<Exec> = SimdLevel::supported().map(Exec::single).collect();
     v.push(Exec {
         level: SimdLevel::detected(),
         threads: 3,
         min_per_thread: 1000,
+        stream_min_bytes: usize::MAX,
     });
+    let streaming = v.iter().map(|&e| Exec {
+        stream_min_bytes: 0,
+        ..e
+    });
+    v.extend(streaming.collect::<Vec<_>>());
     v
 }
 
@@ -305,23 +313,25 @@ fn at_every_alignment<S: Copy, D: Copy>(
     what: &str,
     src: &[S],
     want: &[u64],
-    kernel: impl Fn(SimdLevel, &[S], &mut [MaybeUninit<D>]),
+    kernel: impl Fn(Mode, &[S], &mut [MaybeUninit<D>]),
     code: impl Fn(D) -> u64,
 ) {
     let inputs: Vec<u64> = (0..src.len() as u64).collect();
-    for level in SimdLevel::supported() {
+    let modes =
+        SimdLevel::supported().flat_map(|level| [false, true].map(|stream| Mode { level, stream }));
+    for mode in modes {
         for offset in 0..64 {
             let shift = offset % 5;
             let (src, want) = (&src[shift..], &want[shift..]);
             let mut buf = vec![MaybeUninit::<D>::uninit(); src.len() + offset];
             let dst = &mut buf[offset..];
-            kernel(level, src, dst);
+            kernel(mode, src, dst);
             // SAFETY: the kernel writes its whole output (its contract).
             let got: Vec<u64> = dst
                 .iter()
                 .map(|d| code(unsafe { d.assume_init() }))
                 .collect();
-            let name = format!("{what} {level:?} output offset {offset}");
+            let name = format!("{what} {mode:?} output offset {offset}");
             compare(&name, &inputs[shift..], &got, want);
         }
     }

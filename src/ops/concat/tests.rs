@@ -53,11 +53,13 @@ fn output_does_not_depend_on_the_thread_count() {
             .collect();
         let want = reference(&values, &blocks, outer);
         let refs: Vec<&Tensor> = tensors.iter().collect();
-        for threads in [1, 2, 3, 7] {
+        let runs = [(1, usize::MAX), (1, 0), (2, 0), (3, usize::MAX), (7, 0)];
+        for (threads, stream_min_bytes) in runs {
             let exec = Exec {
                 level: SimdLevel::Baseline,
                 threads,
                 min_per_thread: 64,
+                stream_min_bytes,
             };
             let got = concat_with(spec, 1, &refs, &exec).expect("concat");
             assert_eq!(

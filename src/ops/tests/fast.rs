@@ -114,8 +114,15 @@ fn execs() -> Vec<Exec> {
             level: SimdLevel::detected(),
             threads,
             min_per_thread: 4096,
+            stream_min_bytes: usize::MAX,
         });
     }
+    // Every level again with streaming stores, and split over threads.
+    let streaming = v.iter().map(|&e| Exec {
+        stream_min_bytes: 0,
+        ..e
+    });
+    v.extend(streaming.collect::<Vec<_>>());
     v
 }
 
@@ -236,10 +243,11 @@ fn cast_output_does_not_depend_on_the_thread_count() {
                 let Some(want) = fast::cast(&one, source, to, &rules) else {
                     continue;
                 };
-                for threads in [2, 3, 7] {
+                for (threads, stream_min_bytes) in [(2, 0), (3, usize::MAX), (7, 0)] {
                     let exec = Exec {
                         threads,
                         min_per_thread: 64,
+                        stream_min_bytes,
                         ..one
                     };
                     let got = fast::cast(&exec, source, to, &rules).expect("a fast pair");
