@@ -3,7 +3,7 @@
 use half::{bf16, f16};
 use onnx_conformance::{ops, Error};
 use std::fmt;
-use vocab::elements::{F8E4M3FN, I4};
+use vocab::elements::{F8E4M3FN, F8E8M0, I4};
 use vocab::{AttrValue, Attribute, DataType, OpVersion, Tensor};
 
 /// 16M elements: large enough that every tensor is far outside the caches.
@@ -141,6 +141,8 @@ pub const CASES: &[Case] = &[
     cast("cast f32->int4", D::Float, D::Int4, Gen::Small),
     cast("cast int4->f32", D::Int4, D::Float, Gen::Bits),
     cast("cast f32->f4e2m1", D::Float, D::Float4E2M1, Gen::Small),
+    cast("cast f32->e8m0", D::Float, D::Float8E8M0, Gen::Wide),
+    cast("cast e8m0->f32", D::Float8E8M0, D::Float, Gen::Bits),
     cast("cast f32->string", D::Float, D::String, Gen::Wide),
     cast("cast string->f32", D::String, D::Float, Gen::Text),
     Case {
@@ -283,6 +285,7 @@ fn input(dtype: DataType, n: usize, gen: Gen, seed: u64) -> Result<Tensor, Error
         D::Int64 => Tensor::from_vec(shape, r.take(n, |r| r.next_u64() as i64)),
         D::Int32 => Tensor::from_vec(shape, r.take(n, |r| r.next_u64() as i32)),
         D::Float8E4M3FN => Tensor::from_vec(shape, r.take(n, |r| F8E4M3FN::from_bits(r.byte()))),
+        D::Float8E8M0 => Tensor::from_vec(shape, r.take(n, |r| F8E8M0::from_bits(r.byte()))),
         D::Int4 => Tensor::from_vec(shape, r.take(n, |r| I4::from_bits(r.byte()))),
         D::String => Tensor::from_vec(shape, r.take(n, |r| format!("{}", r.wide() as f32))),
         _ => panic!("no benchmark input generator for {dtype}"),

@@ -15,7 +15,7 @@ from onnx import helper
 
 # ONNX element types that numpy has natively; the rest go in as raw codes.
 NUMPY = {1: np.float32, 6: np.int32, 7: np.int64, 10: np.float16, 11: np.float64}
-RAW = {16: np.uint16, 17: np.uint8, 19: np.uint8, 22: np.uint8, 23: np.uint8}
+RAW = {16: np.uint16, 17: np.uint8, 19: np.uint8, 22: np.uint8, 23: np.uint8, 24: np.uint8}
 
 
 def wide(rng, n):

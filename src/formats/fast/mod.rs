@@ -16,8 +16,8 @@ mod tests;
 
 pub(crate) use encode::Target;
 
-use super::exact::{CastRules, Generation};
-use super::{I4, U4};
+use super::exact::{CastRules, Generation, RoundMode};
+use super::{cast_float, F8E8M0, I4, U4};
 use crate::tuning::{Exec, SimdLevel};
 use encode::{Narrow, Widen};
 use half::{bf16, f16};
@@ -143,6 +143,53 @@ pub(crate) fn narrow_to_f32<T: Target>(exec: &Exec, src: &[T], rules: &CastRules
     let w = Widen::<T>::new(rules);
     map(exec, src, move |c| {
         f32::from_bits(w.decode(c.code() as u32))
+    })
+}
+
+/// f32 to FLOAT8E8M0 (docs/semantics.md §3.7): the f32 exponent field, plus one when
+/// `round_mode` rounds the mantissa up; the sign is ignored. NaN, infinity and the code past
+/// the largest are asked of the exact path once per call. Branch-free, so that it
+/// vectorises: `round_mode` becomes two masks and a minimum exponent, chosen before the loop.
+pub(crate) fn f32_to_e8m0(exec: &Exec, src: &[f32], rules: &CastRules) -> Vec<F8E8M0> {
+    let nan = u32::from(cast_float::<f32, F8E8M0>(f32::NAN, rules).to_bits());
+    // Whatever rounds up from the largest exponent field (0xFE) gets the code of f32::MAX
+    // rounded up: the NaN code, or the largest code under saturation.
+    let up = CastRules {
+        round_mode: RoundMode::Up,
+        ..*rules
+    };
+    let past_top = u32::from(cast_float::<f32, F8E8M0>(f32::MAX, &up).to_bits());
+    // Rounds up when frac & any != 0, and (frac & rest != 0 or exp >= min_exp):
+    // up: any nonzero fraction; down: never; nearest: the half bit, ties up, except that
+    // an f32 subnormal (exp 0) exactly at one half stays down.
+    let (any, rest, min_exp) = match rules.round_mode {
+        RoundMode::Up => (0x7F_FFFF, 0, 0),
+        RoundMode::Down => (0, 0, 0),
+        RoundMode::Nearest => (0x40_0000, 0x3F_FFFF, 1),
+    };
+    map(exec, src, move |x: f32| {
+        let bits = x.to_bits();
+        let (exp, frac) = ((bits >> 23) & 0xFF, bits & 0x7F_FFFF);
+        let up = frac & any != 0 && (frac & rest != 0 || exp >= min_exp);
+        let code = exp + u32::from(up);
+        let code = if code > 0xFE { past_top } else { code };
+        F8E8M0::from_bits(if exp == 0xFF { nan } else { code } as u8)
+    })
+}
+
+/// FLOAT8E8M0 to f32: code c is 2^(c - 127), the f32 with exponent field c, except code 0
+/// (2^-127, an f32 subnormal) and the NaN code, both asked of the exact path once per call.
+pub(crate) fn e8m0_to_f32(exec: &Exec, src: &[F8E8M0], rules: &CastRules) -> Vec<f32> {
+    let decode = |c: u8| cast_float::<F8E8M0, f32>(F8E8M0::from_bits(c), rules).to_bits();
+    let (zero, nan) = (decode(0), decode(0xFF));
+    map(exec, src, move |c: F8E8M0| {
+        let c = u32::from(c.to_bits());
+        let bits = match c {
+            0 => zero,
+            0xFF => nan,
+            _ => c << 23,
+        };
+        f32::from_bits(bits)
     })
 }
 

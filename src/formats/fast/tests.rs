@@ -2,7 +2,7 @@
 //! mantissas at, beside and between every rounding position, random bits, all NaN kinds; at
 //! every SIMD level the CPU has (hardware conversions included) and split over threads.
 
-use super::super::exact::{CastRules, Generation};
+use super::super::exact::{CastRules, Generation, RoundMode};
 use super::super::{cast_float, FloatFormat, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
 use super::super::{SubByteInt, I4, U4};
 use super::map::Mode;
@@ -412,4 +412,51 @@ fn hardware_kernels_at_every_output_alignment() {
     at_every_alignment("f16 -> f32", &halves, &want, kernel, |x: f32| {
         u64::from(x.to_bits())
     });
+}
+
+/// Every rule combination with each `round_mode`: only FLOAT8E8M0 reads it.
+fn every_round_mode() -> Vec<CastRules> {
+    let modes = [RoundMode::Up, RoundMode::Down, RoundMode::Nearest];
+    all_rules()
+        .into_iter()
+        .flat_map(|r| modes.map(|round_mode| CastRules { round_mode, ..r }))
+        .collect()
+}
+
+#[test]
+fn f32_to_e8m0_under_every_round_mode() {
+    let bits = f32_inputs();
+    let src: Vec<f32> = bits.iter().map(|&b| f32::from_bits(b)).collect();
+    let inputs = as_u64(&bits, u64::from);
+    let rules_seen = every_round_mode();
+    assert_eq!(rules_seen.len(), 12);
+    for rules in rules_seen {
+        let want = as_u64(&src, |x| {
+            u64::from(cast_float::<f32, F8E8M0>(x, &rules).to_bits())
+        });
+        compare_all(
+            &format!("f32 -> FLOAT8E8M0 {rules:?}"),
+            &inputs,
+            &want,
+            |x| as_u64(&f32_to_e8m0(x, &src, &rules), |c| u64::from(c.to_bits())),
+        );
+    }
+}
+
+#[test]
+fn every_e8m0_code_to_f32() {
+    // Every code many times over, so that vector bodies and streamed lines hold each.
+    let src: Vec<F8E8M0> = (0..64 * 256).map(|i| F8E8M0::from_bits(i as u8)).collect();
+    let inputs = as_u64(&src, |c| u64::from(c.to_bits()));
+    for rules in every_round_mode() {
+        let want = as_u64(&src, |c| {
+            u64::from(cast_float::<F8E8M0, f32>(c, &rules).to_bits())
+        });
+        compare_all(
+            &format!("FLOAT8E8M0 -> f32 {rules:?}"),
+            &inputs,
+            &want,
+            |x| as_u64(&e8m0_to_f32(x, &src, &rules), |v| u64::from(v.to_bits())),
+        );
+    }
 }

@@ -4,7 +4,7 @@
 
 use crate::dtype::{DataType, Storage};
 use crate::formats::CastRules;
-use crate::formats::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, I4, U4};
+use crate::formats::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I4, U4};
 use crate::ops::{cast::generic, fast, OpKind};
 use crate::testkit::all_rules;
 use crate::tuning::{Exec, SimdLevel};
@@ -52,6 +52,7 @@ fn sources() -> Vec<Storage> {
         Storage::Float8E5M2(p.iter().map(|&b| F8E5M2::from_bits(b as u8)).collect()),
         Storage::Float8E5M2FNUZ(p.iter().map(|&b| F8E5M2FNUZ::from_bits(b as u8)).collect()),
         Storage::Float4E2M1(p.iter().map(|&b| F4E2M1::from_bits(b as u8)).collect()),
+        Storage::Float8E8M0(p.iter().map(|&b| F8E8M0::from_bits(b as u8)).collect()),
         Storage::Int4(p.iter().map(|&b| I4::from_bits(b as u8)).collect()),
         Storage::Uint4(p.iter().map(|&b| U4::from_bits(b as u8)).collect()),
         Storage::Uint8(p.iter().map(|&b| b as u8).collect()),
@@ -159,7 +160,7 @@ fn check_sources(which: impl Fn(DataType) -> bool) -> usize {
 // Split by source, so that the test runner spreads the work over the cores.
 #[test]
 fn fast_pairs_from_float_match_the_generic_path() {
-    assert_eq!(check_sources(|t| t == DataType::Float), 10 * 4);
+    assert_eq!(check_sources(|t| t == DataType::Float), 11 * 4);
 }
 
 #[test]
@@ -171,9 +172,9 @@ fn fast_pairs_from_double_and_16_bit_floats_match_the_generic_path() {
 
 #[test]
 fn fast_pairs_from_narrow_formats_match_the_generic_path() {
-    // The float8 and float4 formats, INT4 and UINT4.
+    // The float8 formats (FLOAT8E8M0 included), float4, INT4 and UINT4.
     let narrow = |t: DataType| t.bit_width() <= 8 && !is_integer(t);
-    assert_eq!(check_sources(narrow), 7 * 4);
+    assert_eq!(check_sources(narrow), 8 * 4);
 }
 
 #[test]
@@ -207,10 +208,10 @@ fn the_dispatch_serves_exactly_the_listed_pairs() {
             }
         }
     }
-    // 10 pairs from FLOAT, 7 from FLOAT16, 9 other sources to FLOAT, and 8 integer sources
-    // to 10 targets: 106 pairs, each under 4 rule combinations.
-    assert_eq!(listed.len(), 106);
-    assert_eq!(served, 106 * 4);
+    // 11 pairs from FLOAT, 7 from FLOAT16, 10 other sources to FLOAT, and 8 integer sources
+    // to 10 targets: 108 pairs, each under 4 rule combinations.
+    assert_eq!(listed.len(), 108);
+    assert_eq!(served, 108 * 4);
 }
 
 /// The same bits at 1, 2, 3 and 7 threads, for lengths around the piece boundaries (pieces
@@ -312,6 +313,8 @@ fn fast_pairs() -> Vec<(DataType, DataType)> {
         (D::Float, D::Double),
         (D::Float, D::Int4),
         (D::Float, D::Uint4),
+        (D::Float, D::Float8E8M0),
+        (D::Float8E8M0, D::Float),
         (D::Float16, D::Float),
         (D::Bfloat16, D::Float),
         (D::Double, D::Float),
