@@ -7,11 +7,13 @@
 //! the same number of bytes on one thread and on all threads; the first line says the SIMD
 //! level in effect (`ONNX_CONFORMANCE_SIMD` caps it) and the thread count.
 //! `cargo xtask bench-compare` reads that.
-//! `cargo bench --bench kernels -- --levels [--repeat N] [--threads T] [--n ELEMENTS] [FILTER]`
-//! times each case at every SIMD level the CPU has, the levels interleaved call by call in one
-//! process, so that a loaded machine slows them alike: best and median per level, and their
-//! ratio to the best level. `--n` shrinks Cast inputs (a cache-resident size shows the compute
-//! cost that a memory-bound size hides).
+//! `cargo bench --bench kernels -- --levels [--repeat N] [--threads T] [--n ELEMENTS] [--stores]
+//! [FILTER]` times each case at every SIMD level the CPU has, the levels interleaved call by
+//! call in one process, so that a loaded machine slows them alike: best and median per level,
+//! and their ratio to the best level. `--n` shrinks Cast inputs (a cache-resident size shows
+//! the compute cost that a memory-bound size hides). `--stores` runs every level twice, with
+//! ordinary and with streaming stores whatever the size, to measure the streaming threshold
+//! on a new host.
 
 #[path = "kernels/cases.rs"]
 mod cases;
@@ -184,6 +186,7 @@ fn json_main(args: &[String]) {
 /// The `--levels` mode: see the module comment.
 fn levels_main(args: &[String]) {
     let (mut repeat, mut threads, mut n, mut filter) = (15, 1, None, None);
+    let mut stores = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut number = |what: &str| -> usize {
@@ -196,11 +199,20 @@ fn levels_main(args: &[String]) {
             "--repeat" => repeat = number("--repeat"),
             "--threads" => threads = number("--threads"),
             "--n" => n = Some(number("--n")),
+            "--stores" => stores = true,
             other => filter = Some(other.to_owned()),
         }
     }
     tuning::set_threads(threads);
-    let levels: Vec<SimdLevel> = SimdLevel::supported().collect();
+    // (streaming threshold, label): `None` is the default threshold.
+    let store_modes: &[(Option<usize>, &str)] = if stores {
+        &[(Some(usize::MAX), " ordinary"), (Some(0), " streaming")]
+    } else {
+        &[(None, "")]
+    };
+    let levels: Vec<(SimdLevel, Option<usize>, &str)> = SimdLevel::supported()
+        .flat_map(|l| store_modes.iter().map(move |&(s, label)| (l, s, label)))
+        .collect();
     for case in CASES {
         if filter
             .as_ref()
@@ -214,8 +226,9 @@ fn levels_main(args: &[String]) {
         let calls = (1 << 20) / case.elements().max(1) + 1;
         let mut times = vec![Vec::new(); levels.len()];
         for _ in 0..repeat {
-            for (l, &level) in levels.iter().enumerate() {
+            for (l, &(level, stream_min, _)) in levels.iter().enumerate() {
                 tuning::set_simd_cap(level);
+                tuning::set_stream_min_bytes(stream_min);
                 let t = Instant::now();
                 for _ in 0..calls {
                     black_box(p.run().ok());
@@ -229,18 +242,19 @@ fn levels_main(args: &[String]) {
             .iter()
             .map(|t| rate(*t.iter().min().unwrap()))
             .fold(0.0, f64::max);
-        for (l, t) in levels.iter().zip(&mut times) {
+        for ((level, _, label), t) in levels.iter().zip(&mut times) {
             t.sort_unstable();
             let (best, median) = (rate(t[0]), rate(t[t.len() / 2]));
             line += &format!(
-                " | {} best {best:.2} median {median:.2} Gelem/s ({:.2}x)",
-                l.name(),
+                " | {}{label} best {best:.2} median {median:.2} Gelem/s ({:.2}x)",
+                level.name(),
                 best / best_rate
             );
         }
         println!("{line}");
     }
     tuning::set_threads(0);
+    tuning::set_stream_min_bytes(None);
 }
 
 /// Best time to copy `bytes` bytes between two buffers that are already faulted in, split

@@ -137,9 +137,10 @@ pub(crate) fn stream_into<T: NoPadding>(dst: &mut [std::mem::MaybeUninit<T>], sr
     }
 }
 
-/// Copies one 64-byte line from `src` to `dst` with non-temporal stores (four SSE2 stores;
-/// inlined into AVX code they are the VEX forms). The thread that streamed fences (see
-/// [`fence`]) before the output is shared.
+/// Copies one 64-byte line from `src` to `dst` with four SSE2 non-temporal stores: the
+/// baseline level's line store (the AVX levels store a line with their own wider forms, since
+/// `movntdq` here is the legacy SSE encoding, which costs a state transition amid AVX code on
+/// Intel cores). The thread that streamed fences (see [`fence`]) before the output is shared.
 ///
 /// # Safety
 ///

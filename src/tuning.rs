@@ -13,7 +13,7 @@
 //! environment.
 
 use crate::error::Error;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 /// An instruction-set level of the fast paths, in increasing order.
@@ -116,6 +116,9 @@ pub fn parse_threads(value: &str) -> Result<usize, Error> {
 /// 0 means "not set": the environment (or the default) applies.
 static SIMD_CAP: AtomicUsize = AtomicUsize::new(0);
 static THREADS: AtomicUsize = AtomicUsize::new(0);
+/// The streaming threshold, when `STREAM_SET` says it is set (else the default applies).
+static STREAM_MIN: AtomicUsize = AtomicUsize::new(0);
+static STREAM_SET: AtomicBool = AtomicBool::new(false);
 
 /// Caps the SIMD level of every later kernel call (overrides `ONNX_CONFORMANCE_SIMD`).
 pub fn set_simd_cap(cap: SimdLevel) {
@@ -127,6 +130,15 @@ pub fn set_simd_cap(cap: SimdLevel) {
 /// default, the available parallelism.
 pub fn set_threads(threads: usize) {
     THREADS.store(threads, Ordering::Relaxed);
+}
+
+/// Sets the output size in bytes from which later Cast and Concat calls write with streaming
+/// (non-temporal) stores; `None` restores the default (16 MiB). For benchmarks that
+/// compare ordinary and streaming stores on one host: `Some(0)` always streams,
+/// `Some(usize::MAX)` never does.
+pub fn set_stream_min_bytes(bytes: Option<usize>) {
+    STREAM_MIN.store(bytes.unwrap_or(0), Ordering::Relaxed);
+    STREAM_SET.store(bytes.is_some(), Ordering::Relaxed);
 }
 
 /// How one kernel call runs.
@@ -190,11 +202,15 @@ pub(crate) fn current() -> Result<Exec, Error> {
         0 => env_threads.unwrap_or_else(default_threads),
         n => n,
     };
+    let stream_min_bytes = match STREAM_SET.load(Ordering::Relaxed) {
+        true => STREAM_MIN.load(Ordering::Relaxed),
+        false => crate::stream::STREAM_MIN_BYTES,
+    };
     Ok(Exec {
         level,
         threads,
         min_per_thread: MIN_PER_THREAD,
-        stream_min_bytes: crate::stream::STREAM_MIN_BYTES,
+        stream_min_bytes,
     })
 }
 

@@ -29,3 +29,23 @@ fn supported_levels_start_at_baseline_and_end_at_the_detected_one() {
     assert_eq!(levels.first(), Some(&SimdLevel::Baseline));
     assert_eq!(levels.last(), Some(&SimdLevel::detected()));
 }
+
+/// The streaming threshold setter reaches the next call's settings, its extremes included,
+/// and `None` restores the default. Only this test sets it; it changes how kernels write,
+/// never what, so tests running beside it are unaffected.
+#[test]
+fn stream_threshold_is_set_and_restored() {
+    for (set, want) in [
+        (Some(0), 0),
+        (Some(5), 5),
+        (Some(usize::MAX), usize::MAX),
+        (None, crate::stream::STREAM_MIN_BYTES),
+    ] {
+        set_stream_min_bytes(set);
+        assert_eq!(
+            current().expect("settings").stream_min_bytes,
+            want,
+            "{set:?}"
+        );
+    }
+}

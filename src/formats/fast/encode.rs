@@ -173,35 +173,47 @@ pub(crate) fn canonical_nan_f32(bits: u32) -> u32 {
     }
 }
 
-/// 1.5 * 2^52: added to an f64 of magnitude below 2^51 it leaves no fraction bits, so the
-/// addition itself rounds half to even, and the low mantissa bits of the sum are the low bits
-/// of the rounded integer in two's complement. (f32 to f64 is exact, so this rounds once.)
-const ROUND_MAGIC: f64 = 6_755_399_441_055_744.0;
-
-/// The low byte of `x` rounded half to even, as Cast-24 and later wrap into INT4/UINT4:
-/// NaN and infinities give 0.
+/// `x` rounded half to even, or 0 for NaN, infinities and |x| of 2^27 and more (every f32
+/// there is a multiple of 16, so its low four bits are 0 anyway). Below 2^23, adding 2^23 to
+/// |x| leaves no fraction bits, so the addition itself rounds half to even, and subtracting
+/// 2^23 again is exact; from 2^23 up every f32 is an integer already. All in f32 lanes, twice
+/// as many per vector as the f64 rounding this replaced (`round_ties_even` compiled to a
+/// library call here and ran at a tenth of the speed), and the out-of-range lanes are zeroed
+/// before the conversion, so no mask has to follow the integers.
 #[inline(always)]
-pub(crate) fn f32_wrap_bits(x: f32) -> u8 {
-    let d = f64::from(x);
-    // From 2^27 up every f32 is a multiple of 16, so the low four bits are 0 there, as they
-    // are for NaN and infinities, which fail the comparison.
-    if d.abs() < 2_251_799_813_685_248.0 {
-        (d + ROUND_MAGIC).to_bits() as u8
-    } else {
-        0
-    }
+fn round_small(x: f32) -> i32 {
+    const TWO_23: f32 = 8_388_608.0;
+    let a = x.abs();
+    let r = if a < TWO_23 { (a + TWO_23) - TWO_23 } else { a };
+    let r = if r < 134_217_728.0 { r } else { 0.0 };
+    // SAFETY: r is finite and below 2^27 in magnitude, so it fits an i32.
+    unsafe { r.copysign(x).to_int_unchecked::<i32>() }
+}
+
+/// The low four bits of `x` rounded half to even, sign-extended (-8..=7), as Cast-24 and
+/// later wrap into INT4: NaN and infinities give 0. Sign-extended in i32 lanes, so that
+/// narrowing to bytes is a saturating pack.
+#[inline(always)]
+pub(crate) fn f32_wrap_i4(x: f32) -> i8 {
+    ((round_small(x) << 28) >> 28) as i8
+}
+
+/// The low four bits of `x` rounded half to even (0..=15), as Cast-24 and later wrap into
+/// UINT4: NaN and infinities give 0.
+#[inline(always)]
+pub(crate) fn f32_wrap_u4(x: f32) -> u8 {
+    (round_small(x) & 0x0F) as u8
 }
 
 /// `x` rounded half to even and clamped to [lo, hi], as Cast <= 23 converts to INT4/UINT4:
 /// infinities give the bounds, NaN gives 0. (Clamping to integer bounds before rounding
-/// gives the same result as after.)
+/// gives the same result as after; the bounds are far below 2^27.)
 #[inline(always)]
-pub(crate) fn f32_clamp_bits(x: f32, lo: f64, hi: f64) -> u8 {
-    let d = f64::from(x);
-    if d.is_nan() {
+pub(crate) fn f32_clamp(x: f32, lo: f32, hi: f32) -> i8 {
+    if x.is_nan() {
         0
     } else {
-        (d.clamp(lo, hi) + ROUND_MAGIC).to_bits() as u8
+        round_small(x.clamp(lo, hi)) as i8
     }
 }
 
