@@ -447,17 +447,18 @@ pub(super) fn f32_to_nibbles<D: crate::stream::NoPadding>(
     let stream = mode.stream;
     match (mode.level.min(SimdLevel::detected()), how) {
         // The AVX2 kernel at AVX-512 too: in cache it ran 1.6x the compiler's AVX-512 loop.
-        // SAFETY (all three): the level (at most what the CPU has) is at least AVX2; D is
-        // one byte.
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: the level (at most what the CPU has) is at least AVX2; D is one byte.
         (SimdLevel::Avx2 | SimdLevel::Avx512, Nibbles::WrapSigned) => unsafe {
             f32_to_nibbles_v3::<D, false, true>(src, dst, (0.0, 0.0), scalar, stream)
         },
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
         (SimdLevel::Avx2 | SimdLevel::Avx512, Nibbles::WrapUnsigned) => unsafe {
             f32_to_nibbles_v3::<D, false, false>(src, dst, (0.0, 0.0), scalar, stream)
         },
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
         (SimdLevel::Avx2 | SimdLevel::Avx512, Nibbles::Clamp(lo, hi)) => unsafe {
             f32_to_nibbles_v3::<D, true, false>(src, dst, (lo, hi), scalar, stream)
         },
