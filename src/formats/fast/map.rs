@@ -143,13 +143,13 @@ unsafe fn fill_lines<S: Copy, D: NoPadding>(
     f: impl Fn(S) -> D + Copy,
     store: impl Fn(*mut u8, &Line),
 ) {
-    let size = size_of::<D>();
-    // Elements wider than a line, or that do not tile one, are never streamed (no fast path
-    // produces them); zero-sized ones have nothing to store.
-    if size == 0 || 64 % size != 0 || align_of::<D>() != size {
-        return fill_plain(src, dst, f);
+    // Every fast path's output element tiles a line at its own alignment (1, 2, 4 or 8
+    // bytes); anything else is a compile error rather than a quiet fallback.
+    const {
+        let size = size_of::<D>();
+        assert!(size > 0 && 64 % size == 0 && align_of::<D>() == size);
     }
-    let per_line = 64 / size;
+    let per_line = 64 / size_of::<D>();
     let len = src.len().min(dst.len());
     // In elements: `D`'s alignment is its size, so the pointer reaches a 64-byte boundary
     // after a whole number of elements (or `align_offset` gives up and everything is head).

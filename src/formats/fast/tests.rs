@@ -470,3 +470,40 @@ fn every_e8m0_code_to_f32() {
         );
     }
 }
+
+/// `run` streams exactly when the whole output has `stream_min_bytes` or more, and hands the
+/// same decision to every piece when it splits over threads.
+#[test]
+fn streaming_starts_at_the_threshold() {
+    let src: Vec<u32> = (0..4096).collect();
+    // (elements, threads, threshold in bytes, streams): four bytes an element.
+    let runs = [
+        (15, 1, 64, false),
+        (16, 1, 64, true),
+        (4095, 3, 16384, false),
+        (4096, 3, 16384, true),
+    ];
+    for (len, threads, stream_min_bytes, want) in runs {
+        let exec = Exec {
+            level: SimdLevel::Baseline,
+            threads,
+            min_per_thread: 64,
+            stream_min_bytes,
+        };
+        let seen = std::sync::Mutex::new(Vec::new());
+        // SAFETY: the kernel writes its whole piece (fill_plain runs over all of it).
+        let out = unsafe {
+            map::run(&exec, &src[..len], &|mode: Mode, s: &[u32], d: &mut [_]| {
+                seen.lock().unwrap().push(mode.stream);
+                map::fill_plain(s, d, |x| x);
+            })
+        };
+        assert_eq!(out, src[..len], "{len} x {threads}");
+        let seen = seen.into_inner().unwrap();
+        assert_eq!(seen.len(), threads, "{len} x {threads}: pieces");
+        assert!(
+            seen.iter().all(|&s| s == want),
+            "{len} x {threads}: {seen:?}"
+        );
+    }
+}
