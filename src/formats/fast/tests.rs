@@ -5,8 +5,9 @@
 use super::super::exact::{CastRules, Generation, RoundMode};
 use super::super::{cast_float, FloatFormat, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
 use super::super::{SubByteInt, I4, U4};
-use super::map::Mode;
+use super::map::{self, Mode};
 use super::*;
+use crate::stream::{self, NoPadding};
 use crate::testkit::all_rules;
 use crate::tuning::SimdLevel;
 use std::mem::MaybeUninit;
@@ -506,4 +507,39 @@ fn streaming_starts_at_the_threshold() {
             "{len} x {threads}: {seen:?}"
         );
     }
+}
+
+/// The line-streaming loop at every output offset within a line and at lengths around the
+/// line boundaries, for each element size a fast path writes (1, 2, 4 and 8 bytes), at every
+/// level: heads, streamed lines and tails must together write each element once, in place.
+/// Small enough for Miri, which checks every streamed address, its alignment and the
+/// initialisation of the output at the baseline level (docs/fuzzing.md).
+#[test]
+fn streamed_lines_at_every_offset_and_length() {
+    fn check<D: NoPadding + PartialEq + std::fmt::Debug>(f: impl Fn(u32) -> D + Copy) {
+        let src: Vec<u32> = (0..150u32).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+        for level in SimdLevel::supported() {
+            let mode = Mode {
+                level,
+                stream: true,
+            };
+            for offset in 0..64 / size_of::<D>() {
+                for len in [0, 1, 63, 64, 65, 127, 129, 150 - offset] {
+                    let mut buf = vec![MaybeUninit::<D>::uninit(); offset + len];
+                    let dst = &mut buf[offset..];
+                    map::fill(mode, &src[..len], dst, f);
+                    stream::fence();
+                    for (i, d) in dst.iter().enumerate() {
+                        // SAFETY: `fill` writes every element of its output.
+                        let got = unsafe { d.assume_init_read() };
+                        assert_eq!(got, f(src[i]), "{mode:?} offset {offset} len {len} at {i}");
+                    }
+                }
+            }
+        }
+    }
+    check(|x| x as u8);
+    check(|x| x as u16);
+    check(|x| x.rotate_left(7));
+    check(|x| u64::from(x) * 3);
 }
