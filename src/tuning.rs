@@ -164,6 +164,21 @@ pub(crate) struct Exec {
 pub(crate) const MIN_PER_THREAD: usize = 1 << 19;
 
 impl Exec {
+    /// Whether an output of `bytes` bytes is written with streaming stores.
+    pub(crate) fn streams(&self, bytes: usize) -> bool {
+        bytes >= self.stream_min_bytes
+    }
+
+    /// The same settings with streaming stores off, for kernels that are compute-bound.
+    pub(crate) fn never_streaming(&self) -> Exec {
+        Exec {
+            level: self.level,
+            threads: self.threads,
+            min_per_thread: self.min_per_thread,
+            stream_min_bytes: usize::MAX,
+        }
+    }
+
     /// One thread at the best level: the setting that needs no configuration.
     #[cfg(test)]
     pub(crate) fn single(level: SimdLevel) -> Exec {

@@ -191,7 +191,7 @@ fn copy_blocks<T: Element + BlockCopy>(
             });
         }
     }
-    let stream = plan.total.saturating_mul(std::mem::size_of::<T>()) >= exec.stream_min_bytes;
+    let stream = exec.streams(plan.total.saturating_mul(std::mem::size_of::<T>()));
     let mut out = Vec::with_capacity(plan.total);
     // An empty output needs no rounds; skipping them also avoids `outer` rounds of nothing
     // when a huge outer extent meets a zero inner one.

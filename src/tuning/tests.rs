@@ -49,3 +49,24 @@ fn stream_threshold_is_set_and_restored() {
         );
     }
 }
+
+/// Streaming starts at the threshold itself; `never_streaming` keeps every other setting.
+#[test]
+fn streaming_starts_at_the_threshold_and_can_be_turned_off() {
+    let exec = Exec {
+        level: SimdLevel::Baseline,
+        threads: 3,
+        min_per_thread: 7,
+        stream_min_bytes: 64,
+    };
+    assert_eq!([63, 64, 65].map(|b| exec.streams(b)), [false, true, true]);
+    let off = exec.never_streaming();
+    assert!(!off.streams(usize::MAX - 1));
+    assert_eq!(
+        off,
+        Exec {
+            stream_min_bytes: usize::MAX,
+            ..exec
+        }
+    );
+}

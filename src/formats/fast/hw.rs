@@ -26,6 +26,10 @@ use std::mem::MaybeUninit;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
+/// The rounding immediate: to nearest even, whatever MXCSR says, raising no exceptions.
+#[cfg(target_arch = "x86_64")]
+const NEAREST: i32 = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+
 /// f32 to f16 into `dst`: `nan` holds the exact path's codes for +NaN and -NaN; `scalar` is the
 /// element function for the baseline level and the tail.
 pub(super) fn f32_to_f16(
@@ -43,7 +47,7 @@ pub(super) fn f32_to_f16(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         SimdLevel::Avx2 => unsafe { f32_to_f16_v3(src, dst, nan, scalar, stream) },
-        other => fill(mode.at(other), src, dst, scalar),
+        _ => fill(mode, src, dst, scalar),
     }
 }
 
@@ -62,7 +66,7 @@ pub(super) fn f16_to_f32(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         SimdLevel::Avx2 => unsafe { f16_to_f32_v3(src, dst, scalar, stream) },
-        other => fill(mode.at(other), src, dst, scalar),
+        _ => fill(mode, src, dst, scalar),
     }
 }
 
@@ -88,7 +92,7 @@ pub(super) fn f32_to_bf16_rne(
             // SAFETY: the level (at most what the CPU has) is at least AVX2.
             unsafe { f32_to_bf16_rne_v3(src, dst, nan, scalar, stream) }
         }
-        other => fill(mode.at(other), src, dst, scalar),
+        _ => fill(mode, src, dst, scalar),
     }
 }
 
@@ -232,7 +236,7 @@ fn f32_to_f16_v3(
 #[target_feature(enable = "avx512f")]
 #[inline]
 fn cvt16(x: __m512) -> __m256i {
-    _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(x)
+    _mm512_cvtps_ph::<NEAREST>(x)
 }
 
 /// Two vectors converted per step and stored as one whole, aligned cache line; the NaN lanes
@@ -408,8 +412,8 @@ pub(super) fn f16_then<D: crate::stream::NoPadding>(
         let wide = &mut buf[..s.len()];
         // The block stays in L1 for the encoder: never streamed.
         let block = Mode {
+            level: mode.level,
             stream: false,
-            ..mode
         };
         f16_to_f32(block, s, wide, widen);
         // SAFETY: f16_to_f32 initialised every element of `wide` (it writes its whole output).
@@ -462,7 +466,7 @@ pub(super) fn f32_to_nibbles<D: crate::stream::NoPadding>(
         (SimdLevel::Avx2 | SimdLevel::Avx512, Nibbles::Clamp(lo, hi)) => unsafe {
             f32_to_nibbles_v3::<D, true, false>(src, dst, (lo, hi), scalar, stream)
         },
-        (other, _) => fill(mode.at(other), src, dst, scalar),
+        _ => fill(mode, src, dst, scalar),
     }
 }
 
@@ -492,7 +496,7 @@ fn f32_to_nibbles_v3<D, const CLAMP: bool, const SIGNED: bool>(
             true => _mm256_min_ps(_mm256_max_ps(x, lo), hi),
             false => x,
         };
-        let r = _mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(c);
+        let r = _mm256_round_ps::<NEAREST>(c);
         let n = _mm256_cvttps_epi32(r);
         match (CLAMP, SIGNED) {
             (true, _) => {

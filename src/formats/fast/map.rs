@@ -21,13 +21,6 @@ pub(crate) struct Mode {
     pub(crate) stream: bool,
 }
 
-impl Mode {
-    /// The same mode at a lower level (a kernel that has nothing better at this one).
-    pub(crate) fn at(self, level: SimdLevel) -> Mode {
-        Mode { level, ..self }
-    }
-}
-
 /// `src` mapped through `f` into a new vector.
 #[inline(always)]
 pub(crate) fn map<S: Copy + Sync, D: NoPadding + Send>(
@@ -53,7 +46,7 @@ pub(crate) unsafe fn run<S: Sync, D: Send>(
 ) -> Vec<D> {
     let mode = Mode {
         level: exec.level.min(SimdLevel::detected()),
-        stream: src.len().saturating_mul(size_of::<D>()) >= exec.stream_min_bytes,
+        stream: exec.streams(src.len().saturating_mul(size_of::<D>())),
     };
     let mut out = Vec::with_capacity(src.len());
     let spare = &mut out.spare_capacity_mut()[..src.len()];
