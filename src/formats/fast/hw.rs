@@ -47,7 +47,15 @@ pub(super) fn f32_to_f16(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         SimdLevel::Avx2 => unsafe { f32_to_f16_v3(src, dst, nan, scalar, stream) },
-        _ => fill(mode, src, dst, scalar),
+        level => fill(
+            Mode {
+                level,
+                stream: mode.stream,
+            },
+            src,
+            dst,
+            scalar,
+        ),
     }
 }
 
@@ -66,7 +74,15 @@ pub(super) fn f16_to_f32(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         SimdLevel::Avx2 => unsafe { f16_to_f32_v3(src, dst, scalar, stream) },
-        _ => fill(mode, src, dst, scalar),
+        level => fill(
+            Mode {
+                level,
+                stream: mode.stream,
+            },
+            src,
+            dst,
+            scalar,
+        ),
     }
 }
 
@@ -92,7 +108,15 @@ pub(super) fn f32_to_bf16_rne(
             // SAFETY: the level (at most what the CPU has) is at least AVX2.
             unsafe { f32_to_bf16_rne_v3(src, dst, nan, scalar, stream) }
         }
-        _ => fill(mode, src, dst, scalar),
+        level => fill(
+            Mode {
+                level,
+                stream: mode.stream,
+            },
+            src,
+            dst,
+            scalar,
+        ),
     }
 }
 
@@ -466,7 +490,15 @@ pub(super) fn f32_to_nibbles<D: crate::stream::NoPadding>(
         (SimdLevel::Avx2 | SimdLevel::Avx512, Nibbles::Clamp(lo, hi)) => unsafe {
             f32_to_nibbles_v3::<D, true, false>(src, dst, (lo, hi), scalar, stream)
         },
-        _ => fill(mode, src, dst, scalar),
+        (level, _) => fill(
+            Mode {
+                level,
+                stream: mode.stream,
+            },
+            src,
+            dst,
+            scalar,
+        ),
     }
 }
 
