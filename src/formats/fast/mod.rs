@@ -154,13 +154,10 @@ pub(crate) fn narrow_to_f32<T: Target>(exec: &Exec, src: &[T], rules: &CastRules
 /// vectorises: `round_mode` becomes two masks and a minimum exponent, chosen before the loop.
 pub(crate) fn f32_to_e8m0(exec: &Exec, src: &[f32], rules: &CastRules) -> Vec<F8E8M0> {
     let nan = u32::from(cast_float::<f32, F8E8M0>(f32::NAN, rules).to_bits());
-    // Whatever rounds up from the largest exponent field (0xFE) gets the code of f32::MAX
-    // rounded up: the NaN code, or the largest code under saturation.
-    let up = CastRules {
-        round_mode: RoundMode::Up,
-        ..*rules
-    };
-    let past_top = u32::from(cast_float::<f32, F8E8M0>(f32::MAX, &up).to_bits());
+    // Whatever rounds up from the largest exponent field (0xFE) gets the exact path's code
+    // for f32::MAX (all fraction bits set): rounded up by "up" and "nearest", it is the NaN
+    // code, or the largest code under saturation; "down" never rounds up, so never uses it.
+    let past_top = u32::from(cast_float::<f32, F8E8M0>(f32::MAX, rules).to_bits());
     // Rounds up when frac & any != 0, and (frac & rest != 0 or exp >= min_exp):
     // up: any nonzero fraction; down: never; nearest: the half bit, ties up, except that
     // an f32 subnormal (exp 0) exactly at one half stays down.
