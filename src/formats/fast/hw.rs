@@ -26,9 +26,11 @@ use std::mem::MaybeUninit;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
-/// The rounding immediate: to nearest even, whatever MXCSR says, raising no exceptions.
+/// The rounding immediate: to nearest even, whatever MXCSR's rounding mode says. No
+/// `_MM_FROUND_NO_EXC`: it only keeps MXCSR's sticky flags clear, and with exceptions masked
+/// (the floating-point environment Rust assumes) it changes no result.
 #[cfg(target_arch = "x86_64")]
-const NEAREST: i32 = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+const NEAREST: i32 = _MM_FROUND_TO_NEAREST_INT;
 
 /// f32 to f16 into `dst`: `nan` holds the exact path's codes for +NaN and -NaN; `scalar` is the
 /// element function for the baseline level and the tail.
