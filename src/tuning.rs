@@ -172,10 +172,8 @@ impl Exec {
     /// The same settings with streaming stores off, for kernels that are compute-bound.
     pub(crate) fn never_streaming(&self) -> Exec {
         Exec {
-            level: self.level,
-            threads: self.threads,
-            min_per_thread: self.min_per_thread,
             stream_min_bytes: usize::MAX,
+            ..*self
         }
     }
 

@@ -49,15 +49,7 @@ pub(super) fn f32_to_f16(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         SimdLevel::Avx2 => unsafe { f32_to_f16_v3(src, dst, nan, scalar, stream) },
-        level => fill(
-            Mode {
-                level,
-                stream: mode.stream,
-            },
-            src,
-            dst,
-            scalar,
-        ),
+        level => fill(mode.at(level), src, dst, scalar),
     }
 }
 
@@ -76,15 +68,7 @@ pub(super) fn f16_to_f32(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         SimdLevel::Avx2 => unsafe { f16_to_f32_v3(src, dst, scalar, stream) },
-        level => fill(
-            Mode {
-                level,
-                stream: mode.stream,
-            },
-            src,
-            dst,
-            scalar,
-        ),
+        level => fill(mode.at(level), src, dst, scalar),
     }
 }
 
@@ -110,15 +94,7 @@ pub(super) fn f32_to_bf16_rne(
             // SAFETY: the level (at most what the CPU has) is at least AVX2.
             unsafe { f32_to_bf16_rne_v3(src, dst, nan, scalar, stream) }
         }
-        level => fill(
-            Mode {
-                level,
-                stream: mode.stream,
-            },
-            src,
-            dst,
-            scalar,
-        ),
+        level => fill(mode.at(level), src, dst, scalar),
     }
 }
 
@@ -436,17 +412,15 @@ pub(super) fn f16_then<D: crate::stream::NoPadding>(
     let mut buf = [MaybeUninit::<f32>::uninit(); WIDEN_BLOCK];
     for (s, d) in src.chunks(WIDEN_BLOCK).zip(dst.chunks_mut(WIDEN_BLOCK)) {
         let wide = &mut buf[..s.len()];
-        // The block stays in L1 for the encoder: never streamed.
-        let block = Mode {
+        // The scratch block stays in L1 for the encoder: never streamed.
+        let scratch = Mode {
             level: mode.level,
             stream: false,
         };
-        f16_to_f32(block, s, wide, widen);
+        f16_to_f32(scratch, s, wide, widen);
         // SAFETY: f16_to_f32 initialised every element of `wide` (it writes its whole output).
         let wide = unsafe { std::slice::from_raw_parts(wide.as_ptr().cast::<f32>(), wide.len()) };
-        // Encoders are compute-bound: streaming their small outputs gains nothing, and
-        // splitting each block into lines cost 15 % (f16 -> e5m2).
-        fill(block, wide, d, encode);
+        fill(mode, wide, d, encode);
     }
 }
 
@@ -492,15 +466,7 @@ pub(super) fn f32_to_nibbles<D: crate::stream::NoPadding>(
         (SimdLevel::Avx2 | SimdLevel::Avx512, Nibbles::Clamp(lo, hi)) => unsafe {
             f32_to_nibbles_v3::<D, true, false>(src, dst, (lo, hi), scalar, stream)
         },
-        (level, _) => fill(
-            Mode {
-                level,
-                stream: mode.stream,
-            },
-            src,
-            dst,
-            scalar,
-        ),
+        (level, _) => fill(mode.at(level), src, dst, scalar),
     }
 }
 

@@ -21,6 +21,17 @@ pub(crate) struct Mode {
     pub(crate) stream: bool,
 }
 
+impl Mode {
+    /// The same stores at `level`: for a kernel's fallback to [`fill`] at a level it has no
+    /// instructions for.
+    pub(crate) fn at(self, level: SimdLevel) -> Mode {
+        Mode {
+            level,
+            stream: self.stream,
+        }
+    }
+}
+
 /// `src` mapped through `f` into a new vector.
 #[inline(always)]
 pub(crate) fn map<S: Copy + Sync, D: NoPadding + Send>(
