@@ -9,6 +9,7 @@ pub mod compare;
 pub mod diag;
 pub mod discover;
 pub mod error;
+#[cfg(feature = "native")]
 pub mod exec;
 pub mod known;
 pub mod lockcheck;

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-pub use crate::settings::{DATA_VAR, STRICT_VAR};
+pub use crate::settings::{BACKEND_VAR, DATA_VAR, KNOWN_VAR, STRICT_VAR};
 
 /// What a run needs before its first trial.
 pub struct Prepared {
@@ -60,15 +60,13 @@ pub fn main_with_backend(
     backend: BackendHandle,
     known_failures: Option<PathBuf>,
 ) -> ExitCode {
-    let name = backend.info().name;
-    let given = Selected {
-        backend,
-        known_failures,
-        report_subdir: format!("backend-{name}"),
-    };
     let args = Arguments::from_args();
     let run_id = std::env::var(nextest::RUN_ID_VAR).ok();
     let run_id = nextest::run_id(run_id.as_deref());
+    let given = Given {
+        backend,
+        known_failures,
+    };
     match run_with(workspace, &args, &Env::from_process(), run_id, Some(given)) {
         true => ExitCode::SUCCESS,
         false => ExitCode::FAILURE,
@@ -81,7 +79,7 @@ fn run_with(
     args: &Arguments,
     env: &Env,
     run_id: Option<String>,
-    given: Option<Selected>,
+    given: Option<Given>,
 ) -> bool {
     let started = provenance::now();
     let prep = prepare_with(workspace, env, given);
@@ -248,8 +246,14 @@ pub fn prepare(workspace: &Path, env: &Env) -> Prepared {
     prepare_with(workspace, env, None)
 }
 
+/// A backend of the caller's, with its own known-failures list.
+struct Given {
+    backend: BackendHandle,
+    known_failures: Option<PathBuf>,
+}
+
 /// As [`prepare`], with the backend given instead of chosen from the environment.
-fn prepare_with(workspace: &Path, env: &Env, given: Option<Selected>) -> Prepared {
+fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Prepared {
     let (settings, problems) = settings::read(workspace, env);
     let mut guards: Vec<Spec> = problems
         .into_iter()
@@ -265,29 +269,22 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Selected>) -> Prepare
         })
     };
     let tests = workspace.join("tests");
-    let chosen = match given {
-        Some(selected) => Ok(selected),
-        None => backend::select(workspace, &settings.target, &|k| {
-            env.get(k).map(|v| v.to_os_string())
-        }),
+    let selected = match given {
+        Some(g) => Selected::given(&settings.target, g.backend, g.known_failures),
+        None => backend::select(workspace, &settings),
     };
-    let selected = chosen.unwrap_or_else(|e| {
-        problem("settings/backend", e);
-        Selected {
-            backend: BackendHandle::default(),
-            known_failures: None,
-            report_subdir: "backend-unavailable".into(),
-        }
-    });
-    // The native list must exist; another backend's list is empty until one is written.
+    // A backend that cannot start is not replaced: its trials fail as crashes, and the run
+    // fails on this check whatever the filter.
+    if let Err(why) = &selected.backend {
+        problem("settings/backend", why.clone());
+    }
+    // A list not written yet is empty.
     let known = match &selected.known_failures {
-        Some(path) if path.exists() || selected.report_subdir.is_empty() => {
-            KnownFailures::load(path).unwrap_or_else(|e| {
-                problem("settings/known-failures", e.to_string());
-                KnownFailures::default()
-            })
-        }
-        _ => KnownFailures::default(),
+        Some(path) => KnownFailures::load(path).unwrap_or_else(|e| {
+            problem("settings/known-failures", e.to_string());
+            KnownFailures::default()
+        }),
+        None => KnownFailures::default(),
     };
     let tolerances = Tolerances::load(&tests.join("tolerances.json")).unwrap_or_else(|e| {
         problem("settings/tolerances", e.to_string());
@@ -325,11 +322,8 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Selected>) -> Prepare
         strict: settings.strict,
         known,
         tolerances,
-        out_dir: match selected.report_subdir.as_str() {
-            "" => settings.target.join("onnx-conformance"),
-            sub => settings.target.join("onnx-conformance").join(sub),
-        },
-        backend: selected.backend,
+        backend: selected.handle(),
+        out_dir: selected.report_dir.into_path(),
         lock_file: data_override
             .is_none()
             .then(|| workspace.join(crate::index::LOCK_FILE)),

@@ -1,7 +1,7 @@
 //! Running one trial: load the case, run each data set, compare, judge against the known
 //! failures, and record everything the reports need. Never panics outward.
 
-use crate::backend::{BackendHandle, FailureKind};
+use crate::backend::{BackendHandle, FailureKind, ModelFile};
 use crate::case::{Case, ValueInfo};
 use crate::compare::{compare_outputs, is_exact_type, Rule};
 use crate::diag::{describe_with, dump, failure_dir, rerun_command};
@@ -15,8 +15,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 use vocab::OpVersion;
 
-/// What every trial of a run shares.
-#[derive(Clone, Debug, Default)]
+/// What every trial of a run shares (by default: native, default rules, no lists).
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "native", derive(Default))]
 pub struct Context {
     /// `ONNX_CONFORMANCE_STRICT=1`: bit-exact comparison.
     pub strict: bool,
@@ -137,7 +138,7 @@ pub fn run(ctx: &Context, spec: &Spec) -> TrialRecord {
             let backend = ctx.backend.info().name;
             if backend != "native" {
                 let quoted = format!("'{}'", backend.replace('\'', r"'\''"));
-                rerun = format!("{}={quoted} {rerun}", crate::backend::BACKEND_VAR);
+                rerun = format!("{}={quoted} {rerun}", crate::settings::BACKEND_VAR);
             }
             format!("{msg}\nrerun: {rerun}")
         }
@@ -238,11 +239,16 @@ fn run_case(
         )));
     }
     let names: Vec<String> = outputs.iter().map(|o| o.name.clone()).collect();
+    let file = ModelFile {
+        path: &model,
+        model: &case.model,
+    };
+    let prepared = ctx.backend.prepare(file).map_err(|f| (f.kind, f.message))?;
     for (k, ds) in case.data_sets.iter().enumerate() {
-        let actual = ctx
-            .backend
-            .run(&case, ds)
-            .map_err(|r| (r.kind, r.message))?;
+        // Only the inputs cross the seam; the expected outputs stay here.
+        let actual = prepared
+            .run(&ds.inputs)
+            .map_err(|f| (f.kind, format!("{}: {}", ds.dir.display(), f.message)))?;
         let mismatches = compare_outputs(&ds.outputs, &actual, choice.rule);
         if mismatches.is_empty() {
             continue;
@@ -309,5 +315,5 @@ fn describe_case(rec: &mut TrialRecord, case: &Case) {
     rec.outputs = types(&case.model.graph.outputs);
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "native"))]
 mod tests;

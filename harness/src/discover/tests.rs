@@ -92,6 +92,7 @@ fn invalid_index_is_a_failing_trial() {
     assert_eq!(guards(&specs)[0].0, "onnx-backend-data/index");
 }
 
+#[cfg(feature = "native")]
 #[test]
 fn override_tree_and_own_cases_are_walked() {
     let ws_tmp = scratch("walk");

@@ -77,6 +77,7 @@ fn a_same_size_bit_flip_is_named_with_the_verify_hint() {
     assert!(note.contains("extra.pb (not in the lock)"), "{note}");
 }
 
+#[cfg(feature = "native")]
 #[test]
 fn a_damaged_official_trial_says_so_and_an_unlocked_one_does_not() {
     use crate::discover::{Spec, SpecKind};

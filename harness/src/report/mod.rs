@@ -1,9 +1,12 @@
 //! The run's reports: `report.json` (every trial), `report.md` (tables), `report.html` (a
 //! matrix), and the short per-opset table printed after the libtest summary.
 
+mod dir;
 pub mod html;
 pub mod md;
 pub mod nextest;
+
+pub use dir::ReportDir;
 
 use crate::backend::{BackendInfo, FailureKind};
 use crate::error::Error;

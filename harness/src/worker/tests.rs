@@ -8,12 +8,12 @@ use std::time::{Duration, Instant};
 const HELLO: &str = r#"printf '{"protocol": 1, "runtime": "fake", "version": "0.1"}\n'"#;
 
 /// A worker running `script` under sh, with a short deadline.
-fn sh(script: &str) -> WorkerBackend {
+fn sh(script: &str) -> WorkerSlot {
     sh_with_timeout(script, Duration::from_secs(5))
 }
 
-fn sh_with_timeout(script: &str, timeout: Duration) -> WorkerBackend {
-    WorkerBackend::new(WorkerSpec {
+fn sh_with_timeout(script: &str, timeout: Duration) -> WorkerSlot {
+    WorkerSlot::new(WorkerSpec {
         argv: vec!["sh".into(), "-c".into(), script.into()],
         timeout,
     })
@@ -40,7 +40,7 @@ fn request() -> Request<'static> {
     }
 }
 
-fn failure(backend: &mut WorkerBackend) -> Failure {
+fn failure(backend: &mut WorkerSlot) -> Failure {
     match backend.run(&request()) {
         Ok(()) => panic!("expected a failure"),
         Err(f) => f,
@@ -209,7 +209,7 @@ fn another_protocol_version_or_garbage_hello_is_refused() {
 
 #[test]
 fn a_missing_program_is_a_crash_naming_it() {
-    let mut backend = WorkerBackend::new(WorkerSpec {
+    let mut backend = WorkerSlot::new(WorkerSpec {
         argv: vec!["/nonexistent/worker-binary".into()],
         timeout: Duration::from_secs(1),
     });

@@ -1,7 +1,7 @@
 //! `cargo xtask backends setup`: the Python workers' venv and the tract worker's build, each
 //! step shown as it runs.
 
-use harness::backend::{python_venv, tract_worker};
+use harness::backend::{python_venv, Shipped};
 use std::error::Error;
 use std::path::Path;
 use std::process::Command;
@@ -15,11 +15,10 @@ pub fn status(target: &Path, name: &str) -> String {
             format!("not set up: cargo xtask backends setup {what}")
         }
     };
-    match name {
-        "native" => "ready (built in)".into(),
-        "onnxruntime" | "reference" => ready(&python_venv(target).join("bin/python"), name),
-        "tract" => ready(&tract_worker(target), "tract"),
-        _ => "unknown".into(),
+    match Shipped::find(name).map(|s| s.needs(target)) {
+        Some(None) => "ready (built in)".into(),
+        Some(Some(needed)) => ready(&needed, name),
+        None => "unknown".into(),
     }
 }
 
@@ -30,13 +29,13 @@ pub fn run(root: &Path, target: &Path, names: &[String]) -> Result<(), Box<dyn E
         wanted = vec!["onnxruntime", "reference"];
     }
     if wanted == ["all"] {
-        wanted = super::SHIPPED.to_vec();
+        wanted = super::shipped();
     }
-    if let Some(bad) = wanted.iter().find(|n| !super::SHIPPED.contains(n)) {
+    if let Some(bad) = wanted.iter().find(|n| !super::shipped().contains(n)) {
         return Err(format!(
             "unknown backend {bad:?}: setup knows {} (native needs none; a worker: backend is \
              yours to install)",
-            super::SHIPPED.join(", ")
+            super::shipped().join(", ")
         )
         .into());
     }

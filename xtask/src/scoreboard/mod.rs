@@ -5,7 +5,7 @@ mod render;
 
 use harness::backend::{BackendInfo, FailureKind};
 use harness::known::Outcome;
-use harness::report::{self, TrialRecord};
+use harness::report::{self, ReportDir, TrialRecord};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::error::Error;
@@ -77,12 +77,10 @@ impl From<&TrialRecord> for Trial {
 pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Error>> {
     let target = crate::workspace::target_dir();
     let names: Vec<String> = if args.backends.is_empty() {
-        std::iter::once("native")
-            .chain(
-                crate::backends::SHIPPED
-                    .into_iter()
-                    .filter(|n| crate::backends::is_set_up(&target, n)),
-            )
+        harness::backend::SHIPPED
+            .iter()
+            .map(|s| s.name)
+            .filter(|n| crate::backends::is_set_up(&target, n))
             .map(String::from)
             .collect()
     } else {
@@ -98,7 +96,7 @@ pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Er
         let run = run_backend(root, &target, name)?;
         board.backends.push(run);
     }
-    let out = target.join("onnx-conformance");
+    let out = ReportDir::root(&target);
     std::fs::create_dir_all(&out)?;
     std::fs::write(
         out.join("scoreboard.json"),
@@ -113,11 +111,7 @@ pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Er
 
 /// Runs the official trials on backend `name` and returns its records.
 fn run_backend(root: &Path, target: &Path, name: &str) -> Result<BackendRun, Box<dyn Error>> {
-    let sub = harness::backend::report_subdir(name);
-    let report_path: PathBuf = target
-        .join("onnx-conformance")
-        .join(sub)
-        .join("report.json");
+    let report_path: PathBuf = ReportDir::of(target, name).path().join("report.json");
     // A report left by an earlier run must not stand in for this one.
     let _ = std::fs::remove_file(&report_path);
     eprintln!("scoreboard: running the official cases on {name}");
@@ -133,7 +127,7 @@ fn run_backend(root: &Path, target: &Path, name: &str) -> Result<BackendRun, Box
             "--quiet",
             "onnx-",
         ])
-        .env(harness::backend::BACKEND_VAR, name)
+        .env(harness::runner::BACKEND_VAR, name)
         .status()?;
     let report = report::load(&report_path)
         .map_err(|e| format!("backend {name}: the run ({status}) left no report: {e}"))?;
