@@ -54,7 +54,7 @@ fuzz_target!(|data: &[u8]| {
             data_override: Some(root.clone()),
             ..Context::default()
         };
-        let rec = trials::run(&ctx, &spec);
+        let rec = trials::run(&ctx, &spec).record;
         let message = rec.message.as_deref().unwrap_or("");
         assert!(
             !message.contains("panicked"),

@@ -178,7 +178,7 @@ fn run_filtered_guards<'a>(
 ) -> Vec<&'a Spec> {
     let ran: BTreeSet<String> = records.iter().map(|r| r.name.clone()).collect();
     let unrun: Vec<&Spec> = guards.iter().filter(|g| !ran.contains(&g.name)).collect();
-    records.extend(unrun.iter().map(|g| trials::run(ctx, g)));
+    records.extend(unrun.iter().map(|g| trials::run(ctx, g).record));
     unrun
 }
 
@@ -221,22 +221,16 @@ fn append_for_nextest(out_dir: &Path, run_id: &str, report: Report) -> Result<()
 fn libtest_trial(spec: Spec, ctx: Arc<Context>, records: Arc<Mutex<Vec<TrialRecord>>>) -> Trial {
     let name = spec.name.clone();
     Trial::ignorable_test(name, move || {
-        let rec = trials::run(&ctx, &spec);
+        let judged = trials::run(&ctx, &spec);
+        let rec = judged.record;
         let (outcome, message) = (rec.outcome, rec.message.clone());
         records.lock().unwrap_or_else(|p| p.into_inner()).push(rec);
-        match outcome {
-            Outcome::Pass => Ok(Completion::Completed),
-            Outcome::KnownFailure => Ok(Completion::ignored_with(ignored_note(&ctx, &spec.name))),
+        match (outcome, judged.ignored_note) {
+            (Outcome::Pass, _) => Ok(Completion::Completed),
+            (Outcome::KnownFailure, Some(note)) => Ok(Completion::ignored_with(note)),
             _ => Err(message.unwrap_or_else(|| "failed".into()).into()),
         }
     })
-}
-
-/// What libtest shows beside a known failure: `known failure: <kind>`, from the entry itself
-/// rather than from the message (which starts with the same words).
-fn ignored_note(ctx: &Context, name: &str) -> String {
-    let kind = ctx.known.find(name).map_or("?", |e| e.kind.as_str());
-    format!("known failure: {kind}")
 }
 
 /// The shared context, the case trials and the failed setup checks, from the workspace and

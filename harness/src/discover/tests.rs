@@ -131,7 +131,7 @@ fn override_tree_and_own_cases_are_walked() {
         ("test_a", "custom", Some(13))
     );
     let ctx = crate::trials::Context::default();
-    let rec = crate::trials::run(&ctx, &specs[2]);
+    let rec = crate::trials::run(&ctx, &specs[2]).record;
     let msg = rec.message.unwrap_or_default();
     assert_eq!(rec.outcome, crate::known::Outcome::Fail);
     assert!(

@@ -174,26 +174,6 @@ fn the_report_records_how_the_run_was_made() {
     assert_eq!(info.source, Source::Custom);
 }
 
-#[test]
-fn a_known_failure_is_named_once() {
-    let ws_tmp = scratch("known-note");
-    let ws = ws_tmp.path();
-    let prep = prepare(ws, &Env::of(&[]));
-    let mut ctx = prep.ctx;
-    ctx.known.entries.push(crate::known::KnownFailure {
-        pattern: "t".into(),
-        how: crate::known::Match::Exact,
-        kind: "upstream data corrupt".into(),
-        reason: "r".into(),
-        expect: vec![],
-        failure_kind: None,
-    });
-    assert_eq!(
-        ignored_note(&ctx, "t"),
-        "known failure: upstream data corrupt"
-    );
-}
-
 /// A worker that dies before its hello: the own case fails as a crash quoting its stderr,
 /// under the backend asked for and in its report directory, never as a native pass.
 #[test]

@@ -3,7 +3,7 @@
 
 mod render;
 
-use harness::backend::{BackendInfo, FailureKind};
+use harness::backend::BackendInfo;
 use harness::known::Outcome;
 use harness::report::{self, ReportDir, TrialRecord};
 use serde::{Deserialize, Serialize};
@@ -24,53 +24,12 @@ pub struct Scoreboard {
 /// One backend's outcomes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BackendRun {
-    /// The name it was chosen by.
-    pub name: String,
-    /// The runtime's name, from its hello.
-    pub runtime: String,
-    /// The runtime's version.
-    pub version: String,
-    /// Every official trial.
-    pub trials: Vec<Trial>,
-}
-
-/// One trial of one backend.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Trial {
-    /// The trial name.
-    pub name: String,
-    /// The onnx release.
-    pub release: Option<String>,
-    /// The case directory name.
-    pub case: Option<String>,
-    /// The model opset.
-    pub opset: Option<i64>,
-    /// The operator version, as in `Cast-19`.
-    pub op_version: Option<String>,
-    /// `pass`, `fail`, `known-failure` or `unexpected-pass`.
-    pub outcome: Outcome,
-    /// Why it did not pass.
-    pub failure_kind: Option<FailureKind>,
-    /// Declared input types.
-    pub inputs: Vec<String>,
-    /// Declared output types.
-    pub outputs: Vec<String>,
-}
-
-impl From<&TrialRecord> for Trial {
-    fn from(t: &TrialRecord) -> Trial {
-        Trial {
-            name: t.name.clone(),
-            release: t.release.clone(),
-            case: t.case.clone(),
-            opset: t.opset,
-            op_version: t.op_version.clone(),
-            outcome: t.outcome,
-            failure_kind: t.failure_kind,
-            inputs: t.inputs.clone(),
-            outputs: t.outputs.clone(),
-        }
-    }
+    /// The name it was chosen by, and the runtime and version from its hello.
+    #[serde(flatten)]
+    pub backend: BackendInfo,
+    /// Every official trial, as its report recorded it (less the message, which the
+    /// backend's own report.json keeps).
+    pub trials: Vec<TrialRecord>,
 }
 
 /// Runs the task with the options after `scoreboard`.
@@ -131,11 +90,7 @@ fn run_backend(root: &Path, target: &Path, name: &str) -> Result<BackendRun, Box
         .status()?;
     let report = report::load(&report_path)
         .map_err(|e| format!("backend {name}: the run ({status}) left no report: {e}"))?;
-    let BackendInfo {
-        name: chosen,
-        runtime,
-        version,
-    } = report.backend.clone();
+    let chosen = &report.backend.name;
     if chosen != name {
         return Err(format!(
             "{} is a run of {chosen:?}, not {name:?}",
@@ -143,11 +98,14 @@ fn run_backend(root: &Path, target: &Path, name: &str) -> Result<BackendRun, Box
         )
         .into());
     }
-    let trials: Vec<Trial> = report
+    let trials: Vec<TrialRecord> = report
         .trials
         .iter()
         .filter(|t| t.release.is_some() && t.name.starts_with("onnx-"))
-        .map(Trial::from)
+        .map(|t| TrialRecord {
+            message: None,
+            ..t.clone()
+        })
         .collect();
     let setup_failures: Vec<&TrialRecord> = report
         .trials
@@ -163,9 +121,7 @@ fn run_backend(root: &Path, target: &Path, name: &str) -> Result<BackendRun, Box
         .into());
     }
     Ok(BackendRun {
-        name: chosen,
-        runtime,
-        version,
+        backend: report.backend,
         trials,
     })
 }
