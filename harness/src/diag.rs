@@ -9,13 +9,14 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use vocab::{DataType, Tensor};
 
-/// Spells out every mismatch, one block per output. `names` are the graph's output names.
+/// Spells out every mismatch, one block per output, with no input origins.
+#[cfg(test)]
 pub fn describe(mismatches: &[Mismatch], names: &[String], rule: &str) -> String {
     describe_with(mismatches, names, rule, &Origins::Unknown)
 }
 
-/// [`describe`], with the input element each differing output element came from, where
-/// `origins` knows it.
+/// Spells out every mismatch, one block per output (`names` are the graph's output names),
+/// with the input element each differing output element came from, where `origins` knows it.
 pub fn describe_with(
     mismatches: &[Mismatch],
     names: &[String],

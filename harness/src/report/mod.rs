@@ -6,12 +6,12 @@ pub mod html;
 pub mod md;
 pub mod nextest;
 
+pub use crate::provenance::{RunInfo, Runner, Source};
 pub use dir::ReportDir;
 
 use crate::backend::{BackendInfo, FailureKind};
 use crate::error::Error;
 use crate::known::Outcome;
-use crate::provenance::RunInfo;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -7,7 +7,11 @@ mod process;
 mod protocol;
 
 pub use process::{WorkerProcess, WorkerSpec};
-pub use protocol::{parse_hello, parse_reply, Failure, Hello, IoValue, Request, PROTOCOL_VERSION};
+#[cfg(feature = "fuzzing")]
+pub use protocol::PROTOCOL_VERSION;
+#[cfg(any(test, feature = "fuzzing"))]
+pub use protocol::{parse_hello, parse_reply};
+pub use protocol::{Failure, Hello, IoValue, Request};
 
 /// One slot of a worker pool: a process of the command kept alive across data sets, replaced
 /// by a fresh one after a crash, timeout or protocol violation.
