@@ -11,8 +11,9 @@ mod workers;
 
 #[cfg(feature = "native")]
 pub use native::Native;
-pub use select::{python_venv, select, Selected, Shipped, Start, SHIPPED};
-pub use workers::WorkerPool;
+pub use select::{python_venv, Shipped, Start, SHIPPED};
+pub(crate) use select::{select, Selected};
+pub(crate) use workers::WorkerPool;
 
 use crate::case::Model;
 use serde::{Deserialize, Serialize};
