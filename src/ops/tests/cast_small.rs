@@ -264,7 +264,7 @@ fn castlike_applies_round_mode_to_e8m0_as_cast_does() {
             }
         }
     }
-    // The three modes give three codes for 1.5 and 1.1 (docs/semantics.md §3.7 steps 2 to 4).
+    // The three modes give three codes for 1.5 and 1.1 (docs/semantics.md §3.7 step 6).
     let input = row(&[1.1, 1.5]);
     for (mode, want) in [
         ("up", [0x80, 0x80]),
