@@ -10,7 +10,7 @@ use std::error::Error;
 use std::path::Path;
 
 /// The backends that `setup` knows, in the order they are prepared.
-pub const SHIPPED: [&str; 3] = ["onnxruntime", "reference", "tract"];
+pub const SHIPPED: [&str; 4] = ["onnxruntime", "reference", "tract", "openvino"];
 
 /// Whether shipped backend `name` has what it needs.
 pub fn is_set_up(target: &Path, name: &str) -> bool {
