@@ -49,6 +49,26 @@ PRECISION = core.get_property("CPU", hints.inference_precision)
 compiled = {}
 
 
+class OpenVINOError(Exception):
+    """An OpenVINO exception, its first line saying what failed without source locations."""
+
+
+def summary(text):
+    """OpenVINO's message without its 'Exception from file:line' and 'Check ... failed at'
+    lines, which change with every build, joined into one line."""
+    lines = [line.strip() for line in text.splitlines()]
+    kept = [line for line in lines if line and not line.startswith(("Exception from ", "Check '"))]
+    return "; ".join(kept) or text.strip()
+
+
+def ov_call(fn, *args):
+    """fn(*args), with OpenVINO's own exceptions made an OpenVINOError whose first line is stable."""
+    try:
+        return fn(*args)
+    except RuntimeError as e:
+        raise OpenVINOError(f"{summary(str(e))}\nOpenVINO said: {e}") from e
+
+
 def type_name(code):
     return onnx.TensorProto.DataType.Name(code) if code in onnx.TensorProto.DataType.values() else str(code)
 
@@ -67,8 +87,8 @@ def load(path):
     c = compiled.get(path)
     if c is None:
         check_types(path)
-        model = core.read_model(path)
-        c = core.compile_model(model, "CPU")
+        model = ov_call(core.read_model, path)
+        c = ov_call(core.compile_model, model, "CPU")
         compiled[path] = c
     return c
 
@@ -123,8 +143,8 @@ def run_case(request):
             continue
         proto = stage("input", onnx.load_tensor, inp["path"])
         feeds[inp["name"]] = stage("input", to_tensor, proto, model.input(inp["name"]))
-    request_ = stage("run", model.create_infer_request)
-    stage("run", request_.infer, feeds)
+    request_ = stage("run", ov_call, model.create_infer_request)
+    stage("run", ov_call, request_.infer, feeds)
     for o in request["outputs"]:
         tensor = stage("output", request_.get_tensor, o["name"])
         proto = stage("output", to_tensor_proto, tensor, o["name"])
