@@ -148,3 +148,6 @@ fn tract_setup(root: &Path, target: &Path) -> Result<(), Box<dyn Error>> {
             .arg(target.join("backends/tract")),
     )
 }
+
+#[cfg(test)]
+mod tests;
