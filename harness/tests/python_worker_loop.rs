@@ -73,7 +73,10 @@ fn fd1_writes_of_the_runtime_never_reach_the_protocol() {
         Err(e) => panic!("the worker's hello was not read cleanly: {e:?}"),
     };
     assert_eq!(
-        (worker.hello().runtime.as_str(), worker.hello().version.as_str()),
+        (
+            worker.hello().runtime.as_str(),
+            worker.hello().version.as_str()
+        ),
         ("chatty", "1.0")
     );
     let output = dir.path().join("output_0.pb");
