@@ -40,7 +40,7 @@ ONNX_BY_OV_TYPE = {ov_type: code for code, ov_type in OV_TYPE_BY_ONNX.items()}
 
 core = ov.Core()
 # On a CPU with native bf16 (AVX512-BF16, AMX) OpenVINO's default inference precision is
-# bf16: an f32 model would silently compute in bf16. The suite judges the model as written.
+# bf16: an f32 model may be computed in bf16. The suite judges the model as written.
 core.set_property("CPU", {hints.inference_precision: ov.Type.f32})
 # The cases are tiny: one thread and one stream cost least, on a loaded machine most of all.
 core.set_property("CPU", {"INFERENCE_NUM_THREADS": 1, "NUM_STREAMS": 1})
