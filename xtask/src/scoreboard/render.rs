@@ -133,6 +133,9 @@ fn header(board: &Scoreboard) -> Vec<String> {
 pub fn markdown(board: &Scoreboard) -> String {
     let mut s = String::from("# Scoreboard: official Cast, CastLike and Concat cases\n\n");
     let _ = writeln!(s, "Data lock sha256 `{}`. Cells: passed/trials, then mismatches, refusals at load (unsupported) and errors, crashes or timeouts.\n", board.data_lock);
+    for missing in &board.not_set_up {
+        let _ = writeln!(s, "- **{}**: not run, {}\n", missing.name, missing.status);
+    }
     let heads = header(board);
     let table = |s: &mut String, first: &str, rows: Vec<(String, Vec<Counts>)>| {
         let _ = writeln!(s, "| {first} | {} |", heads.join(" | "));
@@ -173,6 +176,14 @@ pub fn html(board: &Scoreboard) -> String {
          .none{background:#fff}</style></head><body>\n<h1>Scoreboard: official Cast, CastLike and Concat cases</h1>\n",
     );
     let _ = writeln!(s, "<p>Data lock sha256 <code>{}</code>. Cells: passed/trials, then mismatches, refusals at load (unsupported) and errors, crashes or timeouts. Green: all pass; grey: only refusals; red: a wrong answer or an error.</p>", escape(&board.data_lock));
+    for missing in &board.not_set_up {
+        let _ = writeln!(
+            s,
+            "<p><b>{}</b>: not run, {}</p>",
+            escape(&missing.name),
+            escape(&missing.status)
+        );
+    }
     let heads = header(board);
     let table = |s: &mut String, title: &str, rows: Vec<(String, Vec<Counts>)>| {
         let _ = write!(s, "<h2>{}</h2><table><tr><th></th>", escape(title));
@@ -212,6 +223,9 @@ pub fn html(board: &Scoreboard) -> String {
 /// A few lines for the console: each backend's totals.
 pub fn summary(board: &Scoreboard) -> String {
     let mut s = String::from("scoreboard (official instances)\n");
+    for missing in &board.not_set_up {
+        let _ = writeln!(s, "{:14} {}", missing.name, missing.status);
+    }
     for run in &board.backends {
         let c = totals(run);
         let _ = writeln!(
