@@ -327,7 +327,10 @@ fn small_float_text_round_trips_for_every_code() {
 #[test]
 fn e8m0_text_stays_inside_the_e8m0_range() {
     use crate::formats::F8E8M0;
-    let input = tensor(&[4], [0x00, 0x7F, 0x80, 0xFE].map(F8E8M0::from_bits).to_vec());
+    let input = tensor(
+        &[4],
+        [0x00, 0x7F, 0x80, 0xFE].map(F8E8M0::from_bits).to_vec(),
+    );
     let out = cast_ok(24, DataType::String, &input);
     let zeros = |n: usize| "0".repeat(n);
     let want = [
