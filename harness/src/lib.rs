@@ -5,7 +5,8 @@
 //!
 //! The public surface: [`backend`] (the seam a runtime implements), [`case`] and [`read`]
 //! (what a case is and how it is read), [`runner`] (the conformance binary's main, also for a
-//! runtime's own test), [`report`] and [`known`] (records, reports and known-failure lists).
+//! runtime's own test), [`report`] and [`known`] (records, reports and known-failure lists),
+//! [`write`] (the TensorProto writer, the inverse of [`read`]).
 #![forbid(unsafe_code)]
 
 pub mod backend;
@@ -14,6 +15,7 @@ pub mod known;
 pub mod read;
 pub mod report;
 pub mod runner;
+pub mod write;
 
 pub(crate) mod compare;
 pub(crate) mod diag;

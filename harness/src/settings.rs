@@ -38,7 +38,7 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ),
     (
         BACKEND_VAR,
-        "native (default), onnxruntime, reference, tract or worker:<command line>",
+        "native (default), onnxruntime, reference, tract, openvino or worker:<command line>",
     ),
     (
         TIMEOUT_VAR,
@@ -46,7 +46,7 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ),
     (
         PYTHON_VAR,
-        "the Python for the onnxruntime and reference workers; default the venv of `cargo xtask backends setup`",
+        "the Python for the onnxruntime, reference and openvino workers; default the venv of `cargo xtask backends setup`",
     ),
     (
         KNOWN_VAR,

@@ -54,6 +54,11 @@ pub const SHIPPED: &[Shipped] = &[
         start: Start::Binary("backends/tract/release/tract-worker"),
         list: "tests/known-failures/tract.json",
     },
+    Shipped {
+        name: "openvino",
+        start: Start::Python("openvino_worker.py"),
+        list: "tests/known-failures/openvino.json",
+    },
 ];
 
 impl Shipped {

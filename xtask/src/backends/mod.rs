@@ -21,7 +21,12 @@ pub fn shipped() -> Vec<&'static str> {
 
 /// Whether shipped backend `name` has what it needs.
 pub fn is_set_up(target: &Path, name: &str) -> bool {
-    setup::status(target, name).starts_with("ready")
+    status(target, name).starts_with("ready")
+}
+
+/// Whether shipped backend `name` is ready, in words (`ready (...)` or `not set up: ...`).
+pub fn status(target: &Path, name: &str) -> String {
+    setup::status(target, name)
 }
 
 /// Runs the task with the options after `backends`.

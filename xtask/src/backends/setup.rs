@@ -17,16 +17,46 @@ pub fn status(target: &Path, name: &str) -> String {
     };
     match Shipped::find(name).map(|s| s.needs(target)) {
         Some(None) => "ready (built in)".into(),
-        Some(Some(needed)) => ready(&needed, name),
+        Some(Some(needed)) => match python_module(name) {
+            Some(module) if needed.exists() && !venv_has(target, module) => format!(
+                "not set up ({module} is not in the venv): cargo xtask backends setup {name}"
+            ),
+            _ => ready(&needed, name),
+        },
         None => "unknown".into(),
     }
+}
+
+/// The Python package a Python backend imports.
+fn python_module(name: &str) -> Option<&'static str> {
+    match name {
+        "onnxruntime" => Some("onnxruntime"),
+        "reference" => Some("onnx"),
+        "openvino" => Some("openvino"),
+        _ => None,
+    }
+}
+
+/// Whether the venv holds package `module`: a venv made before a runtime joined the
+/// requirements file lacks it.
+fn venv_has(target: &Path, module: &str) -> bool {
+    let Ok(libs) = std::fs::read_dir(python_venv(target).join("lib")) else {
+        return false;
+    };
+    libs.flatten().any(|lib| {
+        lib.path()
+            .join("site-packages")
+            .join(module)
+            .join("__init__.py")
+            .exists()
+    })
 }
 
 /// Sets up the named backends (by default the Python ones).
 pub fn run(root: &Path, target: &Path, names: &[String]) -> Result<(), Box<dyn Error>> {
     let mut wanted: Vec<&str> = names.iter().map(String::as_str).collect();
     if wanted.is_empty() {
-        wanted = vec!["onnxruntime", "reference"];
+        wanted = vec!["onnxruntime", "reference", "openvino"];
     }
     if wanted == ["all"] {
         wanted = super::shipped();
@@ -39,10 +69,7 @@ pub fn run(root: &Path, target: &Path, names: &[String]) -> Result<(), Box<dyn E
         )
         .into());
     }
-    if wanted
-        .iter()
-        .any(|n| *n == "onnxruntime" || *n == "reference")
-    {
+    if wanted.iter().any(|n| python_module(n).is_some()) {
         python_venv_setup(root, target)?;
     }
     if wanted.contains(&"tract") {
@@ -65,7 +92,7 @@ fn step(what: &str, cmd: &mut Command) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// The venv both Python workers share, with the pinned requirements installed by its pip.
+/// The venv the Python workers share, with the pinned requirements installed by its pip.
 fn python_venv_setup(root: &Path, target: &Path) -> Result<(), Box<dyn Error>> {
     let venv = python_venv(target);
     let python = venv.join("bin/python");
@@ -97,8 +124,10 @@ fn python_venv_setup(root: &Path, target: &Path) -> Result<(), Box<dyn Error>> {
         "checking that the workers' imports load",
         Command::new(&python).args([
             "-c",
-            "import onnxruntime, onnx, numpy, ml_dtypes; from onnx.reference import ReferenceEvaluator; \
-             print('onnxruntime', onnxruntime.__version__, '/ onnx', onnx.__version__)",
+            "import onnxruntime, onnx, numpy, ml_dtypes, openvino; \
+             from onnx.reference import ReferenceEvaluator; \
+             print('onnxruntime', onnxruntime.__version__, '/ onnx', onnx.__version__, \
+             '/ openvino', openvino.__version__)",
         ]),
     )
 }
@@ -115,3 +144,6 @@ fn tract_setup(root: &Path, target: &Path) -> Result<(), Box<dyn Error>> {
             .arg(target.join("backends/tract")),
     )
 }
+
+#[cfg(test)]
+mod tests;
