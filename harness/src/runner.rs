@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 pub use crate::settings::{BACKEND_VAR, DATA_VAR, KNOWN_VAR, STRICT_VAR};
 
 /// What a run needs before its first trial.
-pub struct Prepared {
+pub(crate) struct Setup {
     /// What every trial shares.
     pub ctx: Context,
     /// One trial per case (a case that cannot be read still is one, and fails).
@@ -27,9 +27,9 @@ pub struct Prepared {
     pub guards: Vec<Spec>,
 }
 
-impl Prepared {
+impl Setup {
     /// Every trial: the cases, then the failed setup checks.
-    pub fn all(&self) -> impl Iterator<Item = &Spec> {
+    pub(crate) fn all(&self) -> impl Iterator<Item = &Spec> {
         self.cases.iter().chain(&self.guards)
     }
 }
@@ -47,7 +47,7 @@ pub fn main(workspace: &Path) -> ExitCode {
 
 /// Runs (or lists) the trials `args` select, writes the reports, and says whether the run
 /// succeeded. A failed setup check fails the run even when the filter left it out.
-pub fn run(workspace: &Path, args: &Arguments, env: &Env, run_id: Option<String>) -> bool {
+pub(crate) fn run(workspace: &Path, args: &Arguments, env: &Env, run_id: Option<String>) -> bool {
     run_with(workspace, args, env, run_id, None)
 }
 
@@ -236,7 +236,8 @@ fn libtest_trial(spec: Spec, ctx: Arc<Context>, records: Arc<Mutex<Vec<TrialReco
 /// The shared context, the case trials and the failed setup checks, from the workspace and
 /// the environment `env`. Problems with the settings or the lists become failing checks,
 /// never a panic.
-pub fn prepare(workspace: &Path, env: &Env) -> Prepared {
+#[cfg(test)]
+pub(crate) fn prepare(workspace: &Path, env: &Env) -> Setup {
     prepare_with(workspace, env, None)
 }
 
@@ -247,7 +248,7 @@ struct Given {
 }
 
 /// As [`prepare`], with the backend given instead of chosen from the environment.
-fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Prepared {
+fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Setup {
     let (settings, problems) = settings::read(workspace, env);
     let mut guards: Vec<Spec> = problems
         .into_iter()
@@ -326,7 +327,7 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Prepared {
             .unwrap_or_else(|| workspace.join(crate::index::DATA_DIR)),
         data_override,
     };
-    Prepared { ctx, cases, guards }
+    Setup { ctx, cases, guards }
 }
 
 #[cfg(test)]

@@ -78,6 +78,7 @@ impl Env {
     }
 
     /// An environment holding exactly `pairs`.
+    #[cfg(test)]
     pub fn of(pairs: &[(&str, &str)]) -> Env {
         Env(pairs
             .iter()

@@ -282,7 +282,10 @@ fn every_shipped_backend_has_its_own_list_and_report_directory() {
         assert_eq!(selected.report_dir.path(), want);
     }
     let names: Vec<&str> = SHIPPED.iter().map(|s| s.name).collect();
-    assert_eq!(names, ["native", "onnxruntime", "reference", "tract"]);
+    assert_eq!(
+        names,
+        ["native", "onnxruntime", "reference", "tract", "openvino"]
+    );
 }
 
 #[test]

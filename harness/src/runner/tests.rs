@@ -74,7 +74,7 @@ fn bad_lists_and_stale_entries_are_failing_checks() {
     std::fs::write(ws.join("tests/known-failures.json"), known).expect("write");
     std::fs::create_dir_all(ws.join("tests/cases/test_a")).expect("dir");
     std::fs::write(ws.join("tests/cases/test_a/model.onnx"), b"").expect("write");
-    let stale = |prep: &Prepared| names(&prep.guards).contains(&"settings/known-failures-stale");
+    let stale = |prep: &Setup| names(&prep.guards).contains(&"settings/known-failures-stale");
     // Checked only against the full official list, never against another tree.
     assert!(!stale(&prepare(ws, &Env::of(&[(DATA_VAR, "tests/cases")]))));
     write_index(ws, vec![instance("1.22.0", "test_a", 25)]);
