@@ -200,8 +200,14 @@ pub struct Verdict {
 /// Judges a trial's result against its known-failures entry, if any: the one place a
 /// known-failure decision is made. A listed trial is a known failure only when it fails with
 /// the entry's failure kind (when the entry gives one) and a message holding every `expect`
-/// substring; a listed trial that passes fails the run.
-pub fn judge(result: Result<(), Failed>, entry: Option<&KnownFailure>) -> Verdict {
+/// substring; a listed trial that passes fails the run. `list` names the list the entry
+/// came from, as the messages say it.
+pub fn judge(
+    result: Result<(), Failed>,
+    entry: Option<&KnownFailure>,
+    list: Option<&str>,
+) -> Verdict {
+    let list = list.unwrap_or("the known-failures list");
     let verdict = |outcome, failure_kind, message| Verdict {
         outcome,
         failure_kind,
@@ -224,8 +230,7 @@ pub fn judge(result: Result<(), Failed>, entry: Option<&KnownFailure>) -> Verdic
             Outcome::UnexpectedPass,
             None,
             format!(
-                "unexpectedly passed, remove it from tests/known-failures.json \
-                 (entry {:?}, kind {:?})",
+                "unexpectedly passed, remove it from {list} (entry {:?}, kind {:?})",
                 entry.pattern, entry.kind
             ),
         );
@@ -236,7 +241,7 @@ pub fn judge(result: Result<(), Failed>, entry: Option<&KnownFailure>) -> Verdic
         return verdict(
             Outcome::Fail,
             Some(kind),
-            format!("failure kind {kind}, but the known-failures entry expects {want}: {message}"),
+            format!("failure kind {kind}, but its entry in {list} expects {want}: {message}"),
         );
     }
     if let Some(want) = entry.expect.iter().find(|w| !message.contains(w.as_str())) {
@@ -244,8 +249,8 @@ pub fn judge(result: Result<(), Failed>, entry: Option<&KnownFailure>) -> Verdic
             Outcome::Fail,
             Some(kind),
             format!(
-                "failed, but not as tests/known-failures.json expects (a message \
-                 containing {want:?}); this may be another bug: {message}"
+                "failed, but not as {list} expects (a message containing {want:?}); \
+                 this may be another bug: {message}"
             ),
         );
     }

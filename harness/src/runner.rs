@@ -2,6 +2,7 @@
 //! case, then the reports and the per-opset summary after the libtest summary.
 
 use crate::backend::{self, BackendHandle, Selected};
+use crate::diag::RerunEnv;
 use crate::discover::{discover, Spec, SpecKind};
 use crate::known::{KnownFailures, Outcome, Tolerances};
 use crate::provenance::{self, RunInfo, Runner, Source};
@@ -111,6 +112,7 @@ fn run_with(
         data: ctx.data_root.display().to_string(),
         run: Some(run),
         backend: ctx.backend.info(),
+        known_failures: ctx.known_list.clone(),
         trials,
     };
     let written = match &run_id {
@@ -210,6 +212,7 @@ fn append_for_nextest(out_dir: &Path, run_id: &str, report: Report) -> Result<()
             strict: report.strict,
             data: report.data.clone(),
             run: run.clone(),
+            known_failures: report.known_failures.clone(),
             trial,
         })
         .collect();
@@ -281,6 +284,10 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Setup {
         }),
         None => KnownFailures::default(),
     };
+    let known_list = selected
+        .known_failures
+        .as_deref()
+        .map(|p| list_name(workspace, p));
     let tolerances = Tolerances::load(&tests.join("tolerances.json")).unwrap_or_else(|e| {
         problem("settings/tolerances", e.to_string());
         Tolerances::default()
@@ -297,14 +304,7 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Setup {
             .map(|e| format!("{:?}", e.pattern))
             .collect();
         if !stale.is_empty() {
-            let list = selected
-                .known_failures
-                .as_deref()
-                .and_then(|p| p.strip_prefix(workspace).ok())
-                .map_or_else(
-                    || "the known-failures list".into(),
-                    |p| p.display().to_string(),
-                );
+            let list = known_list.as_deref().unwrap_or("the known-failures list");
             let msg = format!(
                 "{list} has entries that match no trial (remove or fix them): {}",
                 stale.join(", ")
@@ -325,9 +325,22 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Setup {
         data_root: data_override
             .clone()
             .unwrap_or_else(|| workspace.join(crate::index::DATA_DIR)),
+        rerun: RerunEnv {
+            known_failures: settings.worker_list,
+            ..RerunEnv::of_this_binary()
+        },
+        known_list,
         data_override,
     };
     Setup { ctx, cases, guards }
+}
+
+/// How messages and reports name the list at `path`: relative to the workspace when inside it.
+fn list_name(workspace: &Path, path: &Path) -> String {
+    path.strip_prefix(workspace)
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }
 
 #[cfg(test)]

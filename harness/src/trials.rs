@@ -4,7 +4,7 @@
 use crate::backend::{BackendHandle, FailureKind, ModelFile};
 use crate::case::{Case, ValueInfo};
 use crate::compare::{compare_outputs, is_exact_type, Rule};
-use crate::diag::{describe_with, dump, failure_dir, rerun_command};
+use crate::diag::{describe_with, dump, failure_dir, rerun_command, RerunEnv};
 use crate::discover::{CaseSpec, Spec, SpecKind};
 use crate::known::{judge, Failed, KnownFailures, Tolerances};
 use crate::origin::Origins;
@@ -36,6 +36,11 @@ pub struct Context {
     pub lock_file: Option<PathBuf>,
     /// The runtime under test (`ONNX_CONFORMANCE_BACKEND`; native by default).
     pub backend: BackendHandle,
+    /// The known-failures list in use, as messages name it; `None` when there is none.
+    pub known_list: Option<String>,
+    /// What a rerun line carries beyond the backend, rule and data: the list variable, the
+    /// cargo profile and the test target.
+    pub rerun: RerunEnv,
 }
 
 /// How the report names a trial's comparison rule.
@@ -175,7 +180,7 @@ pub fn run(ctx: &Context, spec: &Spec) -> Judged {
             })
         }
     };
-    let verdict = judge(result, ctx.known.find(&spec.name));
+    let verdict = judge(result, ctx.known.find(&spec.name), ctx.known_list.as_deref());
     let index_opset = case.and_then(|c| c.opset);
     let op_version = op_version(facts.op_type.as_deref(), facts.opset)
         .or_else(|| op_version(facts.op_type.as_deref(), index_opset));
@@ -222,8 +227,13 @@ fn with_context(ctx: &Context, name: &str, case: &CaseSpec, message: String) -> 
             msg = format!("{note}\n{msg}");
         }
     }
-    let backend = ctx.backend.info().name;
-    let rerun = rerun_command(name, &backend, ctx.strict, ctx.data_override.as_deref());
+    let env = RerunEnv {
+        backend: ctx.backend.info().name,
+        strict: ctx.strict,
+        data_override: ctx.data_override.clone(),
+        ..ctx.rerun.clone()
+    };
+    let rerun = rerun_command(name, &env);
     format!("{msg}\nrerun: {rerun}")
 }
 

@@ -56,23 +56,23 @@ fn judging_known_failures() {
     use FailureKind::{Error, Mismatch};
     let plain = entry("x", Match::Exact, &[]);
     let strict = entry("x", Match::Exact, &["input_0.pb", "not UTF-8"]);
-    let pass = judge(Ok(()), None);
+    let pass = judge(Ok(()), None, None);
     assert_eq!(
         (pass.outcome, pass.failure_kind, pass.message),
         (Outcome::Pass, None, None)
     );
-    let fail = judge(err(Mismatch, "boom"), None);
+    let fail = judge(err(Mismatch, "boom"), None, None);
     assert_eq!(
         (fail.outcome, fail.failure_kind, fail.message.as_deref()),
         (Outcome::Fail, Some(Mismatch), Some("boom"))
     );
-    let v = judge(Ok(()), Some(&plain));
+    let v = judge(Ok(()), Some(&plain), Some("tests/known-failures/mine.json"));
     assert_eq!((v.outcome, v.failure_kind), (Outcome::UnexpectedPass, None));
     assert!(v
         .message
         .unwrap_or_default()
-        .contains("unexpectedly passed, remove it from"));
-    let v = judge(err(Error, "boom"), Some(&plain));
+        .contains("unexpectedly passed, remove it from tests/known-failures/mine.json"));
+    let v = judge(err(Error, "boom"), Some(&plain), None);
     assert_eq!(
         (v.outcome, v.failure_kind),
         (Outcome::KnownFailure, Some(Error))
@@ -85,17 +85,23 @@ fn judging_known_failures() {
     );
     let bad = "case/test_data_set_0/input_0.pb: 3 strings for 12 elements, not UTF-8";
     assert_eq!(
-        judge(err(Error, bad), Some(&strict)).outcome,
+        judge(err(Error, bad), Some(&strict), None).outcome,
         Outcome::KnownFailure
     );
     let half = "case/test_data_set_0/input_0.pb: 3 strings for 12 elements";
     assert_eq!(
-        judge(err(Error, half), Some(&strict)).outcome,
+        judge(err(Error, half), Some(&strict), None).outcome,
         Outcome::Fail
     );
-    let v = judge(err(Error, "operator not implemented"), Some(&strict));
+    let v = judge(
+        err(Error, "operator not implemented"),
+        Some(&strict),
+        Some("lists/w.json"),
+    );
     assert_eq!((v.outcome, v.known_kind), (Outcome::Fail, None));
-    assert!(v.message.unwrap_or_default().contains("another bug"));
+    let message = v.message.unwrap_or_default();
+    assert!(message.contains("not as lists/w.json expects"), "{message}");
+    assert!(message.contains("another bug"));
     assert!(Outcome::UnexpectedPass.fails_run() && !Outcome::KnownFailure.fails_run());
 }
 
@@ -105,15 +111,15 @@ fn judging_known_failures() {
 fn a_known_failure_of_another_kind_is_another_failure() {
     let mut listed = entry("x", Match::Exact, &["boom"]);
     listed.failure_kind = Some(FailureKind::Mismatch);
-    let v = judge(err(FailureKind::Mismatch, "boom"), Some(&listed));
+    let v = judge(err(FailureKind::Mismatch, "boom"), Some(&listed), None);
     assert_eq!(v.outcome, Outcome::KnownFailure);
-    let v = judge(err(FailureKind::Crash, "boom"), Some(&listed));
+    let v = judge(err(FailureKind::Crash, "boom"), Some(&listed), None);
     assert_eq!(
         (v.outcome, v.failure_kind),
         (Outcome::Fail, Some(FailureKind::Crash))
     );
     let message = v.message.unwrap_or_default();
-    let want = "failure kind crash, but the known-failures entry expects mismatch: boom";
+    let want = "failure kind crash, but its entry in the known-failures list expects mismatch: boom";
     assert_eq!(message, want);
 }
 
