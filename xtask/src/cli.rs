@@ -110,6 +110,22 @@ pub enum BackendsCommand {
         #[arg(long, value_name = "FILE")]
         report: Option<PathBuf>,
     },
+    /// Run a worker over a dozen chosen official cases, printing each protocol step
+    ///
+    /// For someone writing a worker (docs/worker-protocol.md): start and hello, each request
+    /// and answer with its time, the outputs read back and compared with the expected ones.
+    /// Exits non-zero when a step breaks the protocol; wrong outputs and refusals do not.
+    CheckWorker {
+        /// The worker's command line, split as a POSIX shell would (no shell runs it)
+        #[arg(value_name = "COMMAND")]
+        command: String,
+        /// The official data (default: onnx-backend-data of the workspace)
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+        /// Seconds the worker may take for its hello and for each answer
+        #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+        timeout: f64,
+    },
 }
 
 /// The options of `cargo xtask bench-compare`.
