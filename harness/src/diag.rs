@@ -277,13 +277,21 @@ pub fn rerun_command(trial: &str, env: &RerunEnv) -> String {
         let _ = write!(cmd, "{BACKEND_VAR}={} ", shell_quote(&env.backend));
     }
     if let Some(list) = &env.known_failures {
-        let _ = write!(cmd, "{KNOWN_VAR}={} ", shell_quote(&list.display().to_string()));
+        let _ = write!(
+            cmd,
+            "{KNOWN_VAR}={} ",
+            shell_quote(&list.display().to_string())
+        );
     }
     if env.strict {
         let _ = write!(cmd, "{STRICT_VAR}=1 ");
     }
     if let Some(dir) = &env.data_override {
-        let _ = write!(cmd, "{DATA_VAR}={} ", shell_quote(&dir.display().to_string()));
+        let _ = write!(
+            cmd,
+            "{DATA_VAR}={} ",
+            shell_quote(&dir.display().to_string())
+        );
     }
     cmd.push_str("cargo test");
     match env.profile.as_deref() {

@@ -180,7 +180,11 @@ pub fn run(ctx: &Context, spec: &Spec) -> Judged {
             })
         }
     };
-    let verdict = judge(result, ctx.known.find(&spec.name), ctx.known_list.as_deref());
+    let verdict = judge(
+        result,
+        ctx.known.find(&spec.name),
+        ctx.known_list.as_deref(),
+    );
     let index_opset = case.and_then(|c| c.opset);
     let op_version = op_version(facts.op_type.as_deref(), facts.opset)
         .or_else(|| op_version(facts.op_type.as_deref(), index_opset));

@@ -6,8 +6,8 @@
 
 use crate::compare::{compare_outputs, Rule};
 use crate::diag::describe_with;
-use crate::origin::Origins;
 use crate::index::{Index, INDEX_FILE};
+use crate::origin::Origins;
 use crate::read::{load_case, read_tensor};
 use crate::worker::encode::write_tensor;
 use crate::worker::{Failure, IoValue, Request, WorkerProcess, WorkerSpec};
@@ -17,9 +17,21 @@ use std::time::{Duration, Instant};
 
 /// The cases run, as (release, case, what it exercises), in the order run.
 pub const CASES: &[(&str, &str, &str)] = &[
-    ("1.22.0", "test_cast_FLOAT_to_DOUBLE", "the plain case: one input, one output"),
-    ("1.2.3", "test_cast_FLOAT16_to_DOUBLE", "an opset-7 model, from the oldest release"),
-    ("1.22.0", "test_concat_3d_axis_negative_2", "Concat of two inputs, negative axis"),
+    (
+        "1.22.0",
+        "test_cast_FLOAT_to_DOUBLE",
+        "the plain case: one input, one output",
+    ),
+    (
+        "1.2.3",
+        "test_cast_FLOAT16_to_DOUBLE",
+        "an opset-7 model, from the oldest release",
+    ),
+    (
+        "1.22.0",
+        "test_concat_3d_axis_negative_2",
+        "Concat of two inputs, negative axis",
+    ),
     (
         "1.22.0",
         "test_castlike_FLOAT_to_DOUBLE",
@@ -31,10 +43,22 @@ pub const CASES: &[(&str, &str, &str)] = &[
         "test_castlike_FLOAT_to_DOUBLE_expanded",
         "a graph of several nodes (the expanded CastLike)",
     ),
-    ("1.9.0", "test_cast_STRING_to_FLOAT", "a STRING input (string_data, UTF-8)"),
+    (
+        "1.9.0",
+        "test_cast_STRING_to_FLOAT",
+        "a STRING input (string_data, UTF-8)",
+    ),
     ("1.9.0", "test_cast_FLOAT_to_STRING", "a STRING output"),
-    ("1.22.0", "test_cast_FLOAT_to_INT4", "a sub-byte output: INT4, two per byte"),
-    ("1.22.0", "test_cast_UINT4_to_FLOAT", "a sub-byte input: UINT4, two per byte"),
+    (
+        "1.22.0",
+        "test_cast_FLOAT_to_INT4",
+        "a sub-byte output: INT4, two per byte",
+    ),
+    (
+        "1.22.0",
+        "test_cast_UINT4_to_FLOAT",
+        "a sub-byte input: UINT4, two per byte",
+    ),
     (
         "1.22.0",
         "test_cast_FLOAT_to_INT2",
@@ -148,7 +172,10 @@ impl Check<'_> {
 
     fn broken(&mut self, what: &str, failure: &dyn std::fmt::Display) -> Result<(), String> {
         self.summary.broken += 1;
-        self.say(&format!("  PROTOCOL: {what}:\n{}", indented(&failure.to_string())))
+        self.say(&format!(
+            "  PROTOCOL: {what}:\n{}",
+            indented(&failure.to_string())
+        ))
     }
 
     fn all(mut self, data_root: &Path, index: &Index) -> Result<Summary, String> {
@@ -194,7 +221,10 @@ impl Check<'_> {
         }
         let t = Instant::now();
         match worker.finish() {
-            Ok(status) => self.say(&format!("end: stdin closed; the worker exited ({status}) after {}", ms(t)))?,
+            Ok(status) => self.say(&format!(
+                "end: stdin closed; the worker exited ({status}) after {}",
+                ms(t)
+            ))?,
             Err(e) => self.broken("end: stdin closed", &e)?,
         }
         self.end()
@@ -272,13 +302,19 @@ impl Check<'_> {
                 .inputs
                 .iter()
                 .zip(&inputs)
-                .map(|(v, p)| IoValue { name: &v.name, path: p })
+                .map(|(v, p)| IoValue {
+                    name: &v.name,
+                    path: p,
+                })
                 .collect(),
             outputs: graph
                 .outputs
                 .iter()
                 .zip(&outputs)
-                .map(|(v, p)| IoValue { name: &v.name, path: p })
+                .map(|(v, p)| IoValue {
+                    name: &v.name,
+                    path: p,
+                })
                 .collect(),
         };
         let t = Instant::now();
@@ -329,7 +365,10 @@ impl Check<'_> {
         } else {
             self.summary.differ += 1;
             let text = describe_with(&mismatches, &names, "onnx-default", &Origins::Unknown);
-            self.say(&format!("  outputs differ from the expected ones:\n{}", indented(&text)))?;
+            self.say(&format!(
+                "  outputs differ from the expected ones:\n{}",
+                indented(&text)
+            ))?;
         }
         Ok(true)
     }

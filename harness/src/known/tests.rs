@@ -119,7 +119,8 @@ fn a_known_failure_of_another_kind_is_another_failure() {
         (Outcome::Fail, Some(FailureKind::Crash))
     );
     let message = v.message.unwrap_or_default();
-    let want = "failure kind crash, but its entry in the known-failures list expects mismatch: boom";
+    let want =
+        "failure kind crash, but its entry in the known-failures list expects mismatch: boom";
     assert_eq!(message, want);
 }
 

@@ -294,12 +294,18 @@ fn reports_name_the_backend_and_the_list() {
     assert!(html.contains("listed in <code>tests/known-failures/onnxruntime.json</code>"));
     assert!(!html.contains("tests/known-failures.json"));
     let md = md::render(&report);
-    assert!(md.starts_with("# ONNX conformance: onnxruntime 1.32.0\n"), "{md}");
+    assert!(
+        md.starts_with("# ONNX conformance: onnxruntime 1.32.0\n"),
+        "{md}"
+    );
     assert!(md.contains("- known failures: `tests/known-failures/onnxruntime.json`"));
 
     report.backend.name = "worker:mine".into();
     report.known_failures = None;
-    assert_eq!(title(&report), "ONNX conformance: onnxruntime 1.32.0 (backend worker:mine)");
+    assert_eq!(
+        title(&report),
+        "ONNX conformance: onnxruntime 1.32.0 (backend worker:mine)"
+    );
     assert!(html::render(&report).contains("this run had no known-failures list"));
     assert!(md::render(&report).contains("- known failures: no list"));
     report.backend = BackendInfo::default();
