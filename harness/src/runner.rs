@@ -3,7 +3,7 @@
 
 use crate::backend::{self, BackendHandle, Selected};
 use crate::diag::RerunEnv;
-use crate::discover::{discover, Spec, SpecKind};
+use crate::discover::{discover, Layout, Spec, SpecKind};
 use crate::known::{KnownFailures, Outcome, Tolerances};
 use crate::provenance::{self, RunInfo, Runner, Source};
 use crate::report::{self, nextest, Report, TrialRecord};
@@ -49,41 +49,99 @@ pub fn main(workspace: &Path) -> ExitCode {
 /// Runs (or lists) the trials `args` select, writes the reports, and says whether the run
 /// succeeded. A failed setup check fails the run even when the filter left it out.
 pub(crate) fn run(workspace: &Path, args: &Arguments, env: &Env, run_id: Option<String>) -> bool {
-    run_with(workspace, args, env, run_id, None)
+    run_with(&Layout::workspace(workspace), args, env, run_id, None)
 }
 
-/// Runs the suite on a backend of the caller's, in-process: how a Rust runtime judges
-/// itself from a `harness = false` test of its own. `workspace` holds `onnx-backend-data/`
-/// (or set `ONNX_BACKEND_DATA`); `known_failures` is the runtime's own list, if any. Reports
-/// go to `target/onnx-conformance/backend-<name>/`.
+/// Runs the suite on a backend of the caller's, in-process, inside a checkout of this
+/// repository at `workspace` (its data, lock file, own cases and tolerances); `known_failures`
+/// is the runtime's own list, if any. From another repository, use [`Suite`].
 pub fn main_with_backend(
     workspace: &Path,
     backend: BackendHandle,
     known_failures: Option<PathBuf>,
 ) -> ExitCode {
-    let args = Arguments::from_args();
-    let run_id = std::env::var(nextest::RUN_ID_VAR).ok();
-    let run_id = nextest::run_id(run_id.as_deref());
-    let given = Given {
-        backend,
-        known_failures,
-    };
-    match run_with(workspace, &args, &Env::from_process(), run_id, Some(given)) {
-        true => ExitCode::SUCCESS,
-        false => ExitCode::FAILURE,
+    let mut suite = Suite::new(workspace, workspace.join(crate::index::DATA_DIR), backend);
+    suite.layout = Layout::workspace(workspace);
+    suite.known_failures(known_failures).main()
+}
+
+/// The suite run on a backend of the caller's, in-process, from a runtime's own
+/// `harness = false` test in any repository: the official data directory is given (fetched
+/// with this repository's `cargo xtask fetch-tests`), and optionally its lock file, own cases
+/// and a known-failures list. Reports go to `<root>/target/onnx-conformance/backend-<name>/`
+/// (or under `CARGO_TARGET_DIR`).
+pub struct Suite {
+    layout: Layout,
+    backend: BackendHandle,
+    known_failures: Option<PathBuf>,
+}
+
+impl Suite {
+    /// A suite over the official data in `data` (relative paths are taken from `root`, your
+    /// crate's directory: `env!("CARGO_MANIFEST_DIR")`), run on `backend`.
+    pub fn new(root: impl AsRef<Path>, data: impl AsRef<Path>, backend: BackendHandle) -> Suite {
+        let root = root.as_ref().to_path_buf();
+        let data = root.join(data);
+        Suite {
+            layout: Layout {
+                root,
+                data,
+                lock: None,
+                own_cases: None,
+                tolerances: None,
+            },
+            backend,
+            known_failures: None,
+        }
+    }
+
+    /// The data's lock file (`onnx-backend-data.lock.json`): the index is then checked for
+    /// completeness, and a failing case's files for damage.
+    pub fn lock_file(mut self, path: impl AsRef<Path>) -> Suite {
+        self.layout.lock = Some(self.layout.root.join(path));
+        self
+    }
+
+    /// A directory of own cases, run beside the data as `own/...` trials.
+    pub fn own_cases(mut self, dir: impl AsRef<Path>) -> Suite {
+        self.layout.own_cases = Some(self.layout.root.join(dir));
+        self
+    }
+
+    /// The runtime's known-failures list, if any.
+    pub fn known_failures(mut self, path: Option<PathBuf>) -> Suite {
+        self.known_failures = path.map(|p| self.layout.root.join(p));
+        self
+    }
+
+    /// Runs (or lists) the trials the process's arguments select, writes the reports, and
+    /// says whether the run succeeded.
+    pub fn main(self) -> ExitCode {
+        let args = Arguments::from_args();
+        let run_id = std::env::var(nextest::RUN_ID_VAR).ok();
+        let run_id = nextest::run_id(run_id.as_deref());
+        let given = Given {
+            backend: self.backend,
+            known_failures: self.known_failures,
+        };
+        let env = Env::from_process();
+        match run_with(&self.layout, &args, &env, run_id, Some(given)) {
+            true => ExitCode::SUCCESS,
+            false => ExitCode::FAILURE,
+        }
     }
 }
 
 /// As [`run`], with the backend given instead of chosen from the environment.
 fn run_with(
-    workspace: &Path,
+    layout: &Layout,
     args: &Arguments,
     env: &Env,
     run_id: Option<String>,
     given: Option<Given>,
 ) -> bool {
     let started = provenance::now();
-    let prep = prepare_with(workspace, env, given);
+    let prep = prepare_with(layout, env, given);
     let listed = prep.cases.len() + prep.guards.len();
     let records: Arc<Mutex<Vec<TrialRecord>>> = Arc::default();
     let ctx = Arc::new(prep.ctx.clone());
@@ -103,7 +161,7 @@ fn run_with(
     let ran = trials.len();
     let unrun = run_filtered_guards(&ctx, &prep.guards, &mut trials);
     trials.sort_by(|a, b| a.name.cmp(&b.name));
-    let mut run = provenance_of(workspace, &ctx, args, run_id.as_deref(), started);
+    let mut run = provenance_of(layout, &ctx, args, run_id.as_deref(), started);
     (run.listed, run.ran) = (listed, ran);
     run.judge_complete(prep.guards.is_empty());
     let report = Report {
@@ -140,7 +198,7 @@ fn run_with(
 
 /// The run's provenance, less the trial counts.
 fn provenance_of(
-    workspace: &Path,
+    layout: &Layout,
     ctx: &Context,
     args: &Arguments,
     run_id: Option<&str>,
@@ -151,8 +209,10 @@ fn provenance_of(
     let first = run_id.is_none_or(|id| !nextest::run_file(&ctx.out_dir, id).exists());
     RunInfo {
         started,
-        commit: first.then(|| provenance::git_commit(workspace)).flatten(),
-        data_lock_sha256: first.then(|| provenance::lock_hash(workspace)).flatten(),
+        commit: first.then(|| provenance::git_commit(&layout.root)).flatten(),
+        data_lock_sha256: first
+            .then(|| layout.lock.as_deref().and_then(provenance::lock_hash))
+            .flatten(),
         source: match ctx.data_override {
             Some(_) => Source::Custom,
             None => Source::Official,
@@ -241,7 +301,7 @@ fn libtest_trial(spec: Spec, ctx: Arc<Context>, records: Arc<Mutex<Vec<TrialReco
 /// never a panic.
 #[cfg(test)]
 pub(crate) fn prepare(workspace: &Path, env: &Env) -> Setup {
-    prepare_with(workspace, env, None)
+    prepare_with(&Layout::workspace(workspace), env, None)
 }
 
 /// A backend of the caller's, with its own known-failures list.
@@ -251,7 +311,8 @@ struct Given {
 }
 
 /// As [`prepare`], with the backend given instead of chosen from the environment.
-fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Setup {
+fn prepare_with(layout: &Layout, env: &Env, given: Option<Given>) -> Setup {
+    let workspace = &layout.root;
     let (settings, problems) = settings::read(workspace, env);
     let mut guards: Vec<Spec> = problems
         .into_iter()
@@ -266,7 +327,6 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Setup {
             kind: SpecKind::Guard(msg),
         })
     };
-    let tests = workspace.join("tests");
     let selected = match given {
         Some(g) => Selected::given(&settings.target, g.backend, g.known_failures),
         None => backend::select(workspace, &settings),
@@ -288,12 +348,15 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Setup {
         .known_failures
         .as_deref()
         .map(|p| list_name(workspace, p));
-    let tolerances = Tolerances::load(&tests.join("tolerances.json")).unwrap_or_else(|e| {
-        problem("settings/tolerances", e.to_string());
-        Tolerances::default()
-    });
+    let tolerances = match &layout.tolerances {
+        Some(path) => Tolerances::load(path).unwrap_or_else(|e| {
+            problem("settings/tolerances", e.to_string());
+            Tolerances::default()
+        }),
+        None => Tolerances::default(),
+    };
     let data_override = settings.data_override;
-    let (cases, found): (Vec<Spec>, Vec<Spec>) = discover(workspace, data_override.as_deref())
+    let (cases, found): (Vec<Spec>, Vec<Spec>) = discover(layout, data_override.as_deref())
         .into_iter()
         .partition(|s| matches!(s.kind, SpecKind::Case(_)));
     if data_override.is_none() && found.is_empty() {
@@ -319,12 +382,8 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Setup {
         tolerances,
         backend: selected.handle(),
         out_dir: selected.report_dir.into_path(),
-        lock_file: data_override
-            .is_none()
-            .then(|| workspace.join(crate::index::LOCK_FILE)),
-        data_root: data_override
-            .clone()
-            .unwrap_or_else(|| workspace.join(crate::index::DATA_DIR)),
+        lock_file: layout.lock.clone().filter(|_| data_override.is_none()),
+        data_root: data_override.clone().unwrap_or_else(|| layout.data.clone()),
         rerun: RerunEnv {
             known_failures: settings.worker_list,
             ..RerunEnv::of_this_binary()
