@@ -203,8 +203,9 @@ pub fn dump(dir: &Path, expected: &[Tensor], actual: &[Tensor]) -> Vec<String> {
 /// What shaped a run, beyond the trial's name: everything its rerun line must carry.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RerunEnv {
-    /// The backend's name (`ONNX_CONFORMANCE_BACKEND`), `native` by default.
-    pub backend: String,
+    /// `ONNX_CONFORMANCE_BACKEND`, when the backend was chosen by it and is not `native`
+    /// (an in-process runtime's own test names its backend itself).
+    pub backend: Option<String>,
     /// `ONNX_CONFORMANCE_STRICT=1`.
     pub strict: bool,
     /// `ONNX_BACKEND_DATA`, if set.
@@ -221,7 +222,7 @@ impl Default for RerunEnv {
     /// The default run: native, the dev profile, the conformance binary.
     fn default() -> RerunEnv {
         RerunEnv {
-            backend: "native".into(),
+            backend: None,
             strict: false,
             data_override: None,
             known_failures: None,
@@ -273,8 +274,8 @@ pub fn binary_facts(exe: &Path) -> (Option<String>, Option<String>) {
 /// comparison rule, profile and test target.
 pub fn rerun_command(trial: &str, env: &RerunEnv) -> String {
     let mut cmd = String::new();
-    if env.backend != "native" {
-        let _ = write!(cmd, "{BACKEND_VAR}={} ", shell_quote(&env.backend));
+    if let Some(backend) = env.backend.as_deref().filter(|b| *b != "native") {
+        let _ = write!(cmd, "{BACKEND_VAR}={} ", shell_quote(backend));
     }
     if let Some(list) = &env.known_failures {
         let _ = write!(

@@ -327,6 +327,8 @@ fn prepare_with(layout: &Layout, env: &Env, given: Option<Given>) -> Setup {
             kind: SpecKind::Guard(msg),
         })
     };
+    // A given backend is the caller's choice, not the variable's: its rerun line names none.
+    let from_variable = given.is_none().then(|| settings.backend.clone());
     let selected = match given {
         Some(g) => Selected::given(&settings.target, g.backend, g.known_failures),
         None => backend::select(workspace, &settings),
@@ -385,6 +387,7 @@ fn prepare_with(layout: &Layout, env: &Env, given: Option<Given>) -> Setup {
         lock_file: layout.lock.clone().filter(|_| data_override.is_none()),
         data_root: data_override.clone().unwrap_or_else(|| layout.data.clone()),
         rerun: RerunEnv {
+            backend: from_variable,
             known_failures: settings.worker_list,
             ..RerunEnv::of_this_binary()
         },

@@ -232,7 +232,6 @@ fn with_context(ctx: &Context, name: &str, case: &CaseSpec, message: String) -> 
         }
     }
     let env = RerunEnv {
-        backend: ctx.backend.info().name,
         strict: ctx.strict,
         data_override: ctx.data_override.clone(),
         ..ctx.rerun.clone()

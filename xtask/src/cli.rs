@@ -110,6 +110,12 @@ pub enum BackendsCommand {
         #[arg(long, value_name = "FILE")]
         report: Option<PathBuf>,
     },
+    /// Build examples/external-runtime and run its in-process conformance test
+    ///
+    /// The example is a runtime's own crate outside the workspace (harness::runner::Suite);
+    /// its toy runtime must pass every FLOAT-to-DOUBLE Cast and fail a refused case as
+    /// unsupported. Compiles the harness a second time, into target/external-runtime.
+    CheckExample,
     /// Run a worker over a dozen chosen official cases, printing each protocol step
     ///
     /// For someone writing a worker (docs/worker-protocol.md): start and hello, each request

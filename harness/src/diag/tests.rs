@@ -126,7 +126,7 @@ fn rerun_command_quotes_and_carries_the_environment() {
          -- --exact 'own/it'\\''s'"
     );
     let env = RerunEnv {
-        backend: "worker:sh -c 'w'".into(),
+        backend: Some("worker:sh -c 'w'".into()),
         ..RerunEnv::default()
     };
     assert_eq!(
@@ -141,7 +141,7 @@ fn rerun_command_quotes_and_carries_the_environment() {
 fn a_rerun_line_parsed_back_names_every_setting() {
     let trial = "onnx-1.22.0/opset25/test_cast_FLOAT_to_INT4 (x)";
     let env = RerunEnv {
-        backend: "worker:python3 -u 'my worker.py'".into(),
+        backend: Some("worker:python3 -u 'my worker.py'".into()),
         strict: true,
         data_override: Some(PathBuf::from("/data dir/cases")),
         known_failures: Some(PathBuf::from("/lists/mine's.json")),

@@ -1,7 +1,9 @@
 //! `cargo xtask backends`: prepare the runtimes the suite can judge (`setup`), say which are
 //! ready (`list`), and write a backend's known-failures list from its last run
-//! (`known-failures`), and check a worker step by step (`check-worker`).
+//! (`known-failures`), check a worker step by step (`check-worker`), and check that a
+//! runtime of another repository can run the suite in-process (`check-example`).
 
+mod example;
 mod known;
 mod setup;
 
@@ -43,6 +45,7 @@ pub fn main(root: &Path, args: &crate::cli::Backends) -> Result<(), Box<dyn Erro
         Command::KnownFailures { name, report } => {
             known::run(root, &target, name, report.as_deref())
         }
+        Command::CheckExample => example::run(root, &target),
         Command::CheckWorker {
             command,
             data,
