@@ -209,7 +209,9 @@ fn provenance_of(
     let first = run_id.is_none_or(|id| !nextest::run_file(&ctx.out_dir, id).exists());
     RunInfo {
         started,
-        commit: first.then(|| provenance::git_commit(&layout.root)).flatten(),
+        commit: first
+            .then(|| provenance::git_commit(&layout.root))
+            .flatten(),
         data_lock_sha256: first
             .then(|| layout.lock.as_deref().and_then(provenance::lock_hash))
             .flatten(),

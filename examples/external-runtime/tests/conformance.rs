@@ -33,8 +33,14 @@ impl Backend for ToyCast {
         let supported = match &graph.nodes[..] {
             [node] => {
                 node.op_type == "Cast"
-                    && node.attributes.iter().any(|a| a.name == "to" && a.value == to_double)
-                    && graph.inputs.iter().all(|i| i.dtype == Some(DataType::Float))
+                    && node
+                        .attributes
+                        .iter()
+                        .any(|a| a.name == "to" && a.value == to_double)
+                    && graph
+                        .inputs
+                        .iter()
+                        .all(|i| i.dtype == Some(DataType::Float))
             }
             _ => false,
         };
@@ -56,7 +62,10 @@ impl Prepared for Widen {
     fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, BackendFailure> {
         let error = |msg: String| BackendFailure::new(FailureKind::Error, msg);
         let [input] = inputs else {
-            return Err(error(format!("toy-cast: {} inputs, expected 1", inputs.len())));
+            return Err(error(format!(
+                "toy-cast: {} inputs, expected 1",
+                inputs.len()
+            )));
         };
         let values = input
             .as_slice::<f32>()

@@ -140,7 +140,10 @@ fn override_tree_and_own_cases_are_walked() {
     );
     let empty = ws.join("empty");
     std::fs::create_dir_all(&empty).expect("dir");
-    assert_eq!(guards(&discover(&Layout::workspace(ws), Some(&empty)))[0].0, "custom/empty");
+    assert_eq!(
+        guards(&discover(&Layout::workspace(ws), Some(&empty)))[0].0,
+        "custom/empty"
+    );
     assert_eq!(
         guards(&discover(&Layout::workspace(ws), Some(&ws.join("nope"))))[0].0,
         "custom/missing"

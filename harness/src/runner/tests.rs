@@ -244,18 +244,28 @@ fn a_suite_outside_this_repository_reads_only_what_it_is_given() {
         panic!("a guard")
     };
     assert!(
-        msg.contains(&format!("the data directory {}", ws.join("no/such/data").display())),
+        msg.contains(&format!(
+            "the data directory {}",
+            ws.join("no/such/data").display()
+        )),
         "{msg}"
     );
-    assert!(prep.cases.is_empty(), "tests/cases is not read unless given");
+    assert!(
+        prep.cases.is_empty(),
+        "tests/cases is not read unless given"
+    );
     write_index(ws, vec![instance("1.22.0", "test_cast_x", 25)]);
     let prep = prepare_with(&layout("onnx-backend-data"), &Env::of(&[]), given());
     assert!(prep.guards.is_empty(), "no lock, no completeness check");
     assert_eq!(names(&prep.cases), ["onnx-1.22.0/opset25/test_cast_x"]);
     assert_eq!(prep.ctx.lock_file, None);
-    let suite = Suite::new(ws, "onnx-backend-data", BackendHandle(Arc::new(Unstartable)))
-        .lock_file("lock.json")
-        .own_cases("tests/cases");
+    let suite = Suite::new(
+        ws,
+        "onnx-backend-data",
+        BackendHandle(Arc::new(Unstartable)),
+    )
+    .lock_file("lock.json")
+    .own_cases("tests/cases");
     let prep = prepare_with(&suite.layout, &Env::of(&[]), given());
     assert_eq!(names(&prep.guards), ["onnx-backend-data/lock"]);
     assert!(names(&prep.cases).contains(&"own/opset13/test_cast13_BOOL_to_INT64"));

@@ -27,7 +27,11 @@ pub fn run(root: &Path, target: &Path) -> Result<(), Box<dyn Error>> {
     let passing = test(root, &target, &[PASSING])?;
     let got = read(&report)?;
     let want = instances(root, PASSING)?;
-    let passed = got.trials.iter().filter(|t| t.outcome == Outcome::Pass).count();
+    let passed = got
+        .trials
+        .iter()
+        .filter(|t| t.outcome == Outcome::Pass)
+        .count();
     if !passing || got.backend.name != "toy-cast" || got.trials.len() != want || passed != want {
         return Err(format!(
             "{CRATE}: expected {want} passing trials on backend toy-cast, got {passed} of {} \
