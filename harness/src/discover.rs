@@ -146,7 +146,7 @@ pub fn official(data: &Path, lock: Option<&Path>) -> Vec<Spec> {
 
 /// A failing trial when the lock file is missing or lists instances the index lacks.
 fn lock_guard(lock_path: &Path, index: &Index) -> Option<Spec> {
-    let lock: Lock = match std::fs::read_to_string(&lock_path) {
+    let lock: Lock = match std::fs::read_to_string(lock_path) {
         Ok(text) => match serde_json::from_str(&text) {
             Ok(lock) => lock,
             Err(e) => {
