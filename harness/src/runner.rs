@@ -62,7 +62,8 @@ pub fn main_with_backend(
 ) -> ExitCode {
     let mut suite = Suite::new(workspace, workspace.join(crate::index::DATA_DIR), backend);
     suite.layout = Layout::workspace(workspace);
-    suite.known_failures(known_failures).main()
+    suite.known_failures = known_failures;
+    suite.main()
 }
 
 /// The suite run on a backend of the caller's, in-process, from a runtime's own
@@ -108,9 +109,9 @@ impl Suite {
         self
     }
 
-    /// The runtime's known-failures list, if any.
-    pub fn known_failures(mut self, path: Option<PathBuf>) -> Suite {
-        self.known_failures = path.map(|p| self.layout.root.join(p));
+    /// The runtime's known-failures list (a missing file is an empty list).
+    pub fn known_failures(mut self, path: impl AsRef<Path>) -> Suite {
+        self.known_failures = Some(self.layout.root.join(path));
         self
     }
 

@@ -81,6 +81,6 @@ fn main() -> ExitCode {
     let backend = BackendHandle(Arc::new(ToyCast));
     harness::runner::Suite::new(here, "../../onnx-backend-data", backend)
         .lock_file("../../onnx-backend-data.lock.json")
-        .known_failures(Some("known-failures.json".into()))
+        .known_failures("known-failures.json")
         .main()
 }

@@ -43,6 +43,7 @@ pub fn run(root: &Path, target: &Path) -> Result<(), Box<dyn Error>> {
         .into());
     }
     println!("check-example: {want} of {want} {PASSING} trials pass on toy-cast");
+    println!("check-example: {REFUSED} next, a refusal: that run must fail");
     let refused = test(root, &target, &["--exact", REFUSED])?;
     let got = read(&report)?;
     let kind = got
