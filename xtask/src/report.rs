@@ -21,7 +21,7 @@ fn rerender(json: &Path) -> Result<(), Box<dyn Error>> {
     let report = report::load(json)?;
     let dir = json.parent().unwrap_or(Path::new(".")).to_path_buf();
     report::render(&dir, &report)?;
-    eprintln!("wrote {}/report.{{md,html}}", dir.display());
+    eprintln!("wrote {}/report.{{md,html,junit.xml}}", dir.display());
     Ok(())
 }
 
@@ -37,7 +37,7 @@ fn from_nextest(which: &str) -> Result<(), Box<dyn Error>> {
         eprintln!("warning: {note}");
     }
     eprintln!(
-        "wrote {}/report.{{json,md,html}} from {} ({} trials)",
+        "wrote {}/report.{{json,md,html,junit.xml}} from {} ({} trials)",
         dir.display(),
         jsonl.display(),
         report.trials.len()
