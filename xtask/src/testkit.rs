@@ -2,6 +2,8 @@
 //! exports its test module to another.
 
 pub mod fetch;
+#[cfg(feature = "full")]
+pub mod report;
 
 use crate::cli::Cli;
 use clap::Parser;
