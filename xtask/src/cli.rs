@@ -215,7 +215,12 @@ pub const DIFF_ROWS: usize = 60;
 pub struct Scoreboard {
     /// The backends, comma-separated (default: native and every shipped backend that is set
     /// up; see `cargo xtask backends list`)
-    #[arg(long, value_name = "A,B,...", value_delimiter = ',', conflicts_with = "diff")]
+    #[arg(
+        long,
+        value_name = "A,B,...",
+        value_delimiter = ',',
+        conflicts_with = "diff"
+    )]
     pub backends: Vec<String>,
     /// Run nothing; print, as Markdown, the trials that moved per backend since this older
     /// scoreboard.json

@@ -107,11 +107,20 @@ pub(crate) fn diff_text(
             r.trials.len(),
             report::provenance_text(r)
         ));
-        for t in r.trials.iter().filter(|t| t.release.is_none() && !passed(t)) {
+        for t in r
+            .trials
+            .iter()
+            .filter(|t| t.release.is_none() && !passed(t))
+        {
             notes.push(format!(
                 "{label} run: setup check {} failed: {}",
                 t.name,
-                t.message.as_deref().unwrap_or("").lines().next().unwrap_or("")
+                t.message
+                    .as_deref()
+                    .unwrap_or("")
+                    .lines()
+                    .next()
+                    .unwrap_or("")
             ));
         }
     }
@@ -150,8 +159,8 @@ fn passed(t: &harness::report::TrialRecord) -> bool {
 fn load_current(path: &Path) -> Result<Report, Box<dyn Error>> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let value: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
     match value.get("format").and_then(serde_json::Value::as_u64) {
         Some(f) if f == u64::from(report::FORMAT) => {}
         Some(f) => {

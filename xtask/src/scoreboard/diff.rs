@@ -134,7 +134,12 @@ pub fn compare(
         }
     }
     rows.sort_by(|a, b| {
-        (a.moved, &a.op_version, &a.types, &a.name).cmp(&(b.moved, &b.op_version, &b.types, &b.name))
+        (a.moved, &a.op_version, &a.types, &a.name).cmp(&(
+            b.moved,
+            &b.op_version,
+            &b.types,
+            &b.name,
+        ))
     });
     BackendDiff {
         name: name.to_string(),
@@ -235,7 +240,10 @@ pub fn markdown(title: &str, notes: &[String], diffs: &[BackendDiff], max_rows: 
 }
 
 /// The task's result: an error when `fail_on_regression` and anything regressed.
-pub fn judge(regressions: usize, fail_on_regression: bool) -> Result<(), Box<dyn std::error::Error>> {
+pub fn judge(
+    regressions: usize,
+    fail_on_regression: bool,
+) -> Result<(), Box<dyn std::error::Error>> {
     match regressions {
         n if n > 0 && fail_on_regression => {
             Err(format!("{n} trials regressed (--fail-on-regression)").into())
@@ -256,7 +264,10 @@ fn summarise(out: &mut String, rest: &[&Row]) {
         .map(|((op, types), n)| format!("{} {} ({n})", cell(op), cell(types)))
         .collect();
     if groups.len() > MAX_SUMMARY_GROUPS {
-        parts.push(format!("and {} more groups", groups.len() - MAX_SUMMARY_GROUPS));
+        parts.push(format!(
+            "and {} more groups",
+            groups.len() - MAX_SUMMARY_GROUPS
+        ));
     }
     let _ = writeln!(
         out,

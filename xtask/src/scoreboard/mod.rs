@@ -185,7 +185,11 @@ pub(crate) fn diff_files(
             )),
         }
     }
-    for o in old.backends.iter().filter(|o| !new.backends.iter().any(|b| b.name == o.name)) {
+    for o in old
+        .backends
+        .iter()
+        .filter(|o| !new.backends.iter().any(|b| b.name == o.name))
+    {
         notes.push(format!("{} is no longer on the board", o.name));
     }
     let regressions = diffs.iter().map(diff::BackendDiff::regressions).sum();
