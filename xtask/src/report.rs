@@ -72,7 +72,20 @@ pub(crate) fn diff_text(
 ) -> Result<(String, usize), Box<dyn Error>> {
     let new_path = match (&args.new, &args.backend) {
         (Some(file), _) => file.clone(),
-        (None, backend) => backend_dir(backend.as_deref().unwrap_or("native")).join("report.json"),
+        (None, backend) => {
+            let name = backend.as_deref().unwrap_or("native");
+            let path = backend_dir(name).join("report.json");
+            if !path.exists() {
+                return Err(format!(
+                    "backend {name} has no report at {}: run \
+                     `ONNX_CONFORMANCE_BACKEND={name} cargo test --test onnx_backend` first, \
+                     or name the new report with --new",
+                    path.display()
+                )
+                .into());
+            }
+            path
+        }
     };
     let new = load_current(&new_path)?;
     let old = load_current(old_path)?;
