@@ -82,7 +82,7 @@ fn child<'a, 'i>(node: roxmltree::Node<'a, 'i>, tag: &str) -> Option<roxmltree::
     node.children().find(|n| n.has_tag_name(tag))
 }
 
-fn count_attr(node: roxmltree::Node, name: &str) -> usize {
+fn count_attr(node: roxmltree::Node<'_, '_>, name: &str) -> usize {
     node.attribute(name)
         .unwrap_or_else(|| panic!("{name} missing"))
         .parse()
