@@ -2,6 +2,7 @@
 //! exports its test module to another.
 
 pub mod fetch;
+pub mod repo;
 #[cfg(feature = "full")]
 pub mod report;
 

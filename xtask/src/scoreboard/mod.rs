@@ -9,7 +9,6 @@ use harness::backend::{BackendInfo, FailureKind};
 use harness::known::Outcome;
 use harness::report::{self, TrialRecord};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -116,10 +115,10 @@ pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Er
     } else {
         args.backends.clone()
     };
-    let lock = std::fs::read(root.join(harness::index::LOCK_FILE))
-        .map_err(|e| format!("cannot read the lock file: {e}"))?;
+    let data_lock =
+        schema::hash::lock_sha256(root).map_err(|e| format!("cannot read the lock file: {e}"))?;
     let mut board = Scoreboard {
-        data_lock: format!("{:x}", Sha256::digest(&lock)),
+        data_lock,
         backends: Vec::new(),
         not_set_up,
     };
