@@ -132,9 +132,9 @@ pub fn text(s: &str) -> String {
     escape(s, false)
 }
 
-/// `s` as an attribute value in double quotes: markup and quotes escaped, tabs and line breaks
-/// as character references (a parser would normalise them to spaces), forbidden characters
-/// replaced.
+/// `s` as an attribute value in double quotes: markup and double quotes escaped (an apostrophe
+/// is plain data there), tabs and line breaks as character references (a parser would normalise
+/// them to spaces), forbidden characters replaced.
 pub fn attr(s: &str) -> String {
     escape(s, true)
 }
@@ -147,7 +147,6 @@ fn escape(s: &str, in_attr: bool) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' if in_attr => out.push_str("&quot;"),
-            '\'' if in_attr => out.push_str("&apos;"),
             '\t' if in_attr => out.push_str("&#9;"),
             '\n' if in_attr => out.push_str("&#10;"),
             '\r' => out.push_str("&#13;"),

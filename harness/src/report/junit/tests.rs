@@ -61,7 +61,7 @@ fn every_outcome() -> Report {
         backend: BackendInfo {
             name: "worker:my <rt>".into(),
             runtime: "rt".into(),
-            version: "1.2 \"beta\"".into(),
+            version: "1.2 \"beta\"\n\tbuild 7".into(),
         },
         run: Some(RunInfo {
             started: "2026-11-24T21:00:00Z".into(),
@@ -105,7 +105,8 @@ fn the_parser_refuses_what_xml_forbids() {
 
 #[test]
 fn every_trial_is_a_testcase_with_its_outcome() {
-    let report = every_outcome();
+    let mut report = every_outcome();
+    report.trials[0].duration_ms = 1500.0;
     let xml = render(&report);
     let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}\n{xml}"));
     let root = doc.root_element();
@@ -135,6 +136,8 @@ fn every_trial_is_a_testcase_with_its_outcome() {
         .count();
     assert_eq!((failures, skipped), (8, 1));
     for node in [root, suite] {
+        // Seconds: the 1.5 s trial and nine of 0.1 ms.
+        assert_eq!(node.attribute("time"), Some("1.501"));
         assert_eq!(count_attr(node, "tests"), cases.len());
         assert_eq!(count_attr(node, "failures"), failures);
         assert_eq!(count_attr(node, "skipped"), skipped);
@@ -149,7 +152,7 @@ fn every_trial_is_a_testcase_with_its_outcome() {
         .collect();
     for want in [
         ("backend.name", "worker:my <rt>"),
-        ("backend.version", "1.2 \"beta\""),
+        ("backend.version", "1.2 \"beta\"\n\tbuild 7"),
         ("data_lock_sha256", "feedbeef"),
         ("commit", "abc123"),
     ] {
@@ -163,6 +166,7 @@ fn every_trial_is_a_testcase_with_its_outcome() {
             .unwrap_or_else(|| panic!("no testcase {class} {name}\n{xml}"))
     };
     let ok = at("onnx-1.22.0/opset25", "test_cast_ok");
+    assert_eq!(ok.attribute("time"), Some("1.500000"));
     assert_eq!(ok.children().filter(|n| n.is_element()).count(), 0);
     for kind in FailureKind::ALL {
         let failure = child(
@@ -180,6 +184,16 @@ fn every_trial_is_a_testcase_with_its_outcome() {
             Some(&*format!("{kind} happened\nsecond line"))
         );
     }
+
+    // Text stays readable in the file: quotes, tabs and line feeds as they are.
+    assert!(
+        xml.contains("&amp; \"shape\" 'x' ]]&gt; é😀\tcol&#13;\nline 2"),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("mismatch happened\nsecond line</failure>"),
+        "{xml}"
+    );
 
     let hostile = child(at("onnx-1.22.0/opset25", "test_cast_<A&B>"), "failure").expect("failure");
     assert_eq!(hostile.text(), Some(HOSTILE_READ), "{xml}");
