@@ -303,3 +303,43 @@ fn diff_flags_need_diff() {
         assert!(crate::testkit::parse(&words).is_err(), "{words:?} accepted");
     }
 }
+
+#[test]
+fn a_failed_setup_check_and_a_change_of_strict_mode_are_named() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let mut new = report("onnxruntime", "1.32.0", baseline());
+    new.strict = true;
+    let mut guard = trial("x", "Cast-25", ("FLOAT", "FLOAT"), Fail, None);
+    (guard.name, guard.release) = ("onnx-backend-data/incomplete".into(), None);
+    guard.message = Some("the data is incomplete\nmore".into());
+    new.trials.push(guard.clone());
+    guard.outcome = Pass;
+    guard.name = "onnx-backend-data/lock".into();
+    new.trials.push(guard);
+    let old = write(
+        tmp.path(),
+        "old.json",
+        &report("onnxruntime", "1.31.0", baseline()),
+    );
+    let new = write(tmp.path(), "new.json", &new);
+    let (old, new) = (old.display().to_string(), new.display().to_string());
+    let (text, regressions, _) = run(&old, &new, &[]);
+    assert!(
+        text.contains(
+            "- new run: setup check onnx-backend-data/incomplete failed: the data is incomplete\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("onnx-backend-data/lock"), "{text}");
+    assert!(!text.contains("old run: setup"), "{text}");
+    assert!(
+        text.contains("strict mode differs (old false, new true)"),
+        "{text}"
+    );
+    // The setup checks are not trials of the comparison.
+    assert!(
+        text.contains("Nothing moved (6 trials in both runs)."),
+        "{text}"
+    );
+    assert_eq!(regressions, 0);
+}

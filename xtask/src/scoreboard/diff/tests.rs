@@ -156,3 +156,37 @@ fn a_file_that_is_not_a_scoreboard_is_named() {
 fn markdown_cells_cannot_break_the_table() {
     assert_eq!(cell("a|b\nc<d>"), "a\\|b c&lt;d>");
 }
+
+#[test]
+fn the_summary_past_the_limit_is_bounded_too() {
+    // 14 groups of one trial each (Cast-1 .. Cast-14), none listed.
+    let old: Vec<Trial> = (1..=14)
+        .map(|v| {
+            let r = trial(
+                &format!("test_{v}"),
+                &format!("Cast-{v}"),
+                ("FLOAT", "INT8"),
+                Pass,
+                None,
+            );
+            Trial::from(&r)
+        })
+        .collect();
+    let new: Vec<Trial> = old
+        .iter()
+        .cloned()
+        .map(|mut t| {
+            (t.outcome, t.failure_kind) = (Fail, Some(Mismatch));
+            t
+        })
+        .collect();
+    let d = compare("x", ("1", &old), ("2", &new));
+    let text = markdown("t", &[], &[d], 0);
+    assert!(!text.contains("| operator |"), "{text}");
+    assert!(
+        text.contains("14 more not listed: Cast-1 FLOAT -> INT8 (1), Cast-10 "),
+        "{text}"
+    );
+    assert!(text.contains(", and 2 more groups."), "{text}");
+    assert_eq!(text.matches(" (1)").count(), 12, "{text}");
+}
