@@ -115,6 +115,13 @@ fn a_planted_improvement_passes_the_gate() {
         "{text}"
     );
     assert!(!text.contains("Newly failing"), "{text}");
+    assert!(
+        text.contains(
+            "6 trials in both runs; 0 newly failing, 0 failure kind changed, 1 newly passing, \
+             0 added, 0 removed; 0 regressions."
+        ),
+        "{text}"
+    );
 }
 
 #[test]

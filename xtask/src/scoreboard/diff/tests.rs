@@ -107,7 +107,10 @@ fn boards_are_compared_backend_by_backend() {
         text.contains("openvino is new on the board (2 trials), not compared"),
         "{text}"
     );
-    assert!(text.contains("tract is no longer on the board"), "{text}");
+    assert!(
+        text.contains("- tract is no longer on the board\n\n### native (0.1.0)"),
+        "{text}"
+    );
     assert!(
         text.contains("the data differs (lock sha256 aaaa -> bbbb)"),
         "{text}"
@@ -157,10 +160,10 @@ fn markdown_cells_cannot_break_the_table() {
     assert_eq!(cell("a|b\nc<d>"), "a\\|b c&lt;d>");
 }
 
-#[test]
-fn the_summary_past_the_limit_is_bounded_too() {
-    // 14 groups of one trial each (Cast-1 .. Cast-14), none listed.
-    let old: Vec<Trial> = (1..=14)
+/// `groups` trials that regressed, each its own operator version (`Cast-1`, `Cast-2`, ...),
+/// as Markdown listing `max_rows` of them.
+fn regressed_groups(groups: u32, max_rows: usize) -> String {
+    let old: Vec<Trial> = (1..=groups)
         .map(|v| {
             let r = trial(
                 &format!("test_{v}"),
@@ -181,7 +184,13 @@ fn the_summary_past_the_limit_is_bounded_too() {
         })
         .collect();
     let d = compare("x", ("1", &old), ("2", &new));
-    let text = markdown("t", &[], &[d], 0);
+    markdown("t", &[], &[d], max_rows)
+}
+
+#[test]
+fn the_summary_past_the_limit_is_bounded_too() {
+    let text = regressed_groups(14, 0);
+    assert!(text.starts_with("## t\n\n### x (1 -> 2)\n\n"), "{text}");
     assert!(!text.contains("| operator |"), "{text}");
     assert!(
         text.contains("14 more not listed: Cast-1 FLOAT -> INT8 (1), Cast-10 "),
@@ -189,4 +198,39 @@ fn the_summary_past_the_limit_is_bounded_too() {
     );
     assert!(text.contains(", and 2 more groups."), "{text}");
     assert_eq!(text.matches(" (1)").count(), 12, "{text}");
+}
+
+#[test]
+fn a_summary_of_twelve_groups_names_them_all() {
+    let text = regressed_groups(12, 0);
+    assert!(text.contains("12 more not listed: "), "{text}");
+    assert!(!text.contains("more groups"), "{text}");
+}
+
+#[test]
+fn the_row_limit_holds_across_sections() {
+    let mut old = vec![t("test_a", Pass, None), t("test_b", Pass, None)];
+    let mut new = vec![
+        t("test_a", Fail, Some(Mismatch)),
+        t("test_b", Fail, Some(Mismatch)),
+    ];
+    for case in ["test_c", "test_d"] {
+        old.push(t(case, Fail, Some(Mismatch)));
+        new.push(t(case, Pass, None));
+    }
+    let d = compare("x", ("1", &old), ("1", &new));
+    let text = markdown("t", &[], &[d.clone()], 1);
+    assert_eq!(text.matches("| `onnx-").count(), 1, "{text}");
+    assert!(
+        text.contains("1 more not listed: Cast-25 FLOAT -> FLOAT16 (1)."),
+        "{text}"
+    );
+    assert!(
+        text.contains("2 more not listed: Cast-25 FLOAT -> FLOAT16 (2)."),
+        "{text}"
+    );
+    // Within the limit, nothing is summarised.
+    let text = markdown("t", &[], &[d], 4);
+    assert_eq!(text.matches("| `onnx-").count(), 4, "{text}");
+    assert!(!text.contains("more not listed"), "{text}");
 }
