@@ -219,7 +219,7 @@ fn the_row_limit_holds_across_sections() {
         new.push(t(case, Pass, None));
     }
     let d = compare("x", ("1", &old), ("1", &new));
-    let text = markdown("t", &[], &[d.clone()], 1);
+    let text = markdown("t", &[], std::slice::from_ref(&d), 1);
     assert_eq!(text.matches("| `onnx-").count(), 1, "{text}");
     assert!(
         text.contains("1 more not listed: Cast-25 FLOAT -> FLOAT16 (1)."),
