@@ -54,9 +54,9 @@ pub enum Task {
     Fuzz(Fuzz),
     /// Rewrite our own cases under tests/cases from their generator
     OwnCases(OwnCases),
-    /// Re-render report.md and report.html from report.json, or build them from a nextest run
+    /// Re-render report.md, .html and .junit.xml from report.json, or build them from a nextest run
     ///
-    /// Re-renders report.md and report.html beside a report.json (default: the last run's,
+    /// Re-renders report.md, report.html and report.junit.xml beside a report.json (default: the last run's,
     /// under target/onnx-conformance/). With --nextest, builds all three reports from the
     /// records that the processes of a `cargo nextest run` appended, says how many listed
     /// trials did not run, and keeps the newest run files only. With --diff, prints what moved
