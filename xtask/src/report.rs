@@ -5,7 +5,6 @@
 //! `cargo xtask report --diff OLD`: what moved since an older report of the same backend.
 
 use crate::scoreboard::diff;
-use crate::scoreboard::Trial;
 use harness::report::{self, nextest, Report};
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -55,12 +54,12 @@ fn from_nextest(which: &str) -> Result<(), Box<dyn Error>> {
 
 /// `target/onnx-conformance` of this workspace, honouring `CARGO_TARGET_DIR`.
 pub(crate) fn default_dir() -> PathBuf {
-    crate::workspace::target_dir().join("onnx-conformance")
+    harness::report::ReportDir::root(&crate::workspace::target_dir())
 }
 
-/// Where backend `name`'s reports go: the xtask's one place for it.
+/// Where backend `name`'s reports go, by the harness's one rule.
 pub(crate) fn backend_dir(name: &str) -> PathBuf {
-    default_dir().join(harness::backend::report_subdir(name))
+    report::ReportDir::of(&crate::workspace::target_dir(), name).into_path()
 }
 
 /// The Markdown diff of `old` against the new report (`--new`, or the latest of `--backend`),
@@ -143,11 +142,11 @@ pub(crate) fn diff_text(
             old.strict, new.strict
         ));
     }
-    let trials = |r: &Report| -> Vec<Trial> {
+    let trials = |r: &Report| -> Vec<harness::report::TrialRecord> {
         r.trials
             .iter()
             .filter(|t| t.release.is_some())
-            .map(Trial::from)
+            .cloned()
             .collect()
     };
     let d = diff::compare(

@@ -2,15 +2,18 @@
 //! matrix), `report.junit.xml` (for CI services), and the short per-opset table printed after
 //! the libtest summary.
 
+mod dir;
 pub mod html;
 pub mod junit;
 pub mod md;
 pub mod nextest;
 
+pub use crate::provenance::{RunInfo, Runner, Source};
+pub use dir::ReportDir;
+
 use crate::backend::{BackendInfo, FailureKind};
 use crate::error::Error;
 use crate::known::Outcome;
-use crate::provenance::RunInfo;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;

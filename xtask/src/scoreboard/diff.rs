@@ -7,9 +7,9 @@
 //! trial that moves onto a list is not a move, and one that starts passing while listed is.
 
 use super::render::type_pair;
-use super::Trial;
 use harness::backend::FailureKind;
 use harness::known::Outcome;
+use harness::report::TrialRecord;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -52,7 +52,7 @@ impl Move {
 }
 
 /// What a backend did with a trial: `pass`, or the failure kind.
-fn state(t: &Trial) -> String {
+fn state(t: &TrialRecord) -> String {
     match t.outcome {
         Outcome::Pass | Outcome::UnexpectedPass => "pass".into(),
         Outcome::Fail | Outcome::KnownFailure => {
@@ -106,11 +106,11 @@ impl BackendDiff {
 /// Compares the trials of backend `name` in two runs, matched by trial name.
 pub fn compare(
     name: &str,
-    (old_version, old): (&str, &[Trial]),
-    (new_version, new): (&str, &[Trial]),
+    (old_version, old): (&str, &[TrialRecord]),
+    (new_version, new): (&str, &[TrialRecord]),
 ) -> BackendDiff {
-    let old: BTreeMap<&str, &Trial> = old.iter().map(|t| (t.name.as_str(), t)).collect();
-    let new: BTreeMap<&str, &Trial> = new.iter().map(|t| (t.name.as_str(), t)).collect();
+    let old: BTreeMap<&str, &TrialRecord> = old.iter().map(|t| (t.name.as_str(), t)).collect();
+    let new: BTreeMap<&str, &TrialRecord> = new.iter().map(|t| (t.name.as_str(), t)).collect();
     let mut rows = Vec::new();
     let mut common = 0;
     for (trial, &now) in &new {
@@ -150,7 +150,7 @@ pub fn compare(
     }
 }
 
-fn row(moved: Move, t: &Trial, was: String, now: String) -> Row {
+fn row(moved: Move, t: &TrialRecord, was: String, now: String) -> Row {
     let unsupported = FailureKind::Unsupported.label();
     let regression = match moved {
         Move::NewlyFailing => true,

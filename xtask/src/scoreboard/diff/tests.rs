@@ -3,19 +3,22 @@
 use super::*;
 use crate::scoreboard::{BackendRun, Scoreboard};
 use crate::testkit::report::{scoreboard_args, trial, write};
+use harness::backend::BackendInfo;
 use harness::backend::FailureKind::{Mismatch, Timeout, Unsupported};
 use harness::known::Outcome::{Fail, KnownFailure, Pass, UnexpectedPass};
 use std::path::Path;
 
-fn t(case: &str, outcome: Outcome, kind: Option<FailureKind>) -> Trial {
-    Trial::from(&trial(case, "Cast-25", ("FLOAT", "FLOAT16"), outcome, kind))
+fn t(case: &str, outcome: Outcome, kind: Option<FailureKind>) -> TrialRecord {
+    trial(case, "Cast-25", ("FLOAT", "FLOAT16"), outcome, kind)
 }
 
-fn run(name: &str, version: &str, trials: Vec<Trial>) -> BackendRun {
+fn run(name: &str, version: &str, trials: Vec<TrialRecord>) -> BackendRun {
     BackendRun {
-        name: name.into(),
-        runtime: name.into(),
-        version: version.into(),
+        backend: BackendInfo {
+            name: name.into(),
+            runtime: name.into(),
+            version: version.into(),
+        },
         trials,
     }
 }
@@ -163,19 +166,18 @@ fn markdown_cells_cannot_break_the_table() {
 /// `groups` trials that regressed, each its own operator version (`Cast-1`, `Cast-2`, ...),
 /// as Markdown listing `max_rows` of them.
 fn regressed_groups(groups: u32, max_rows: usize) -> String {
-    let old: Vec<Trial> = (1..=groups)
+    let old: Vec<TrialRecord> = (1..=groups)
         .map(|v| {
-            let r = trial(
+            trial(
                 &format!("test_{v}"),
                 &format!("Cast-{v}"),
                 ("FLOAT", "INT8"),
                 Pass,
                 None,
-            );
-            Trial::from(&r)
+            )
         })
         .collect();
-    let new: Vec<Trial> = old
+    let new: Vec<TrialRecord> = old
         .iter()
         .cloned()
         .map(|mut t| {
