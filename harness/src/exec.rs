@@ -110,6 +110,26 @@ pub fn run_graph(
         .collect()
 }
 
+/// The op_type of a node that holds its output as the attribute `value`: a graph's constant,
+/// which an evaluator needs no kernel for (runtimes fold it, the constant-folding path).
+pub const CONSTANT: &str = "Constant";
+
+/// Whether `node` is a `Constant` of the default domain, which [`run_graph`] evaluates itself.
+pub fn is_constant(node: &Node) -> bool {
+    node.op_type == CONSTANT && is_default_domain(&node.domain)
+}
+
+/// The tensor of a `Constant` node's `value` attribute (the only form evaluated here).
+fn constant_value(node: &Node, label: &str) -> Result<Vec<Tensor>, Error> {
+    let value = node.attributes.iter().find(|a| a.name == "value");
+    match value.map(|a| &a.value) {
+        Some(vocab::AttrValue::Tensor(t)) if node.outputs.len() == 1 => Ok(vec![t.clone()]),
+        _ => Err(Error::msg(format!(
+            "{label}: only a Constant with one output and a tensor attribute 'value' is supported"
+        ))),
+    }
+}
+
 /// Runs one node on the values bound so far; returns exactly one tensor per declared output.
 fn run_node(
     node: &Node,
@@ -120,6 +140,11 @@ fn run_node(
     run_op: RunOp<'_>,
 ) -> Result<Vec<Tensor>, Error> {
     let label = format!("node {index} ({})", node.op_type);
+    if is_constant(node) {
+        let out = constant_value(node, &label)?;
+        budget.take(out[0].len(), &label)?;
+        return Ok(out);
+    }
     if !is_default_domain(&node.domain) {
         return Err(Error::msg(format!(
             "{label}: domain '{}' is not supported, only the default domain",

@@ -6,6 +6,7 @@
 pub mod backend;
 pub mod case;
 pub mod compare;
+pub mod deep;
 pub mod diag;
 pub mod discover;
 pub mod error;

@@ -38,6 +38,12 @@ pub enum Task {
     /// run of every allowed pair through ops::run, the sweep list of the format tests and the
     /// last conformance run's report.json (`cargo test --test onnx_backend`).
     Coverage(Coverage),
+    /// Write the deep suite's cases (every pair at every Cast/CastLike version, boundary values)
+    ///
+    /// Writes target/onnx-conformance/deep/cases/<case>/ in the node-test layout and
+    /// target/onnx-conformance/deep/index.json; expected outputs come from our implementation.
+    /// See docs/deep.md.
+    DeepCases(DeepCases),
     /// Fetch the official ONNX node-test data
     ///
     /// Fetches the backend node-test data (Cast, CastLike, Concat by default) of onnx releases
@@ -146,6 +152,14 @@ pub struct Coverage {
 
 /// The cargo-fuzz targets of fuzz/, in the order `cargo xtask fuzz` runs them.
 pub const FUZZ_TARGETS: [&str; 4] = ["trial", "ops", "tensor", "worker"];
+
+/// The options of `cargo xtask deep-cases`.
+#[derive(Debug, Args)]
+pub struct DeepCases {
+    /// Write the tree here instead of target/onnx-conformance/deep
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
 
 /// The options of `cargo xtask fuzz`.
 #[derive(Debug, Args)]
