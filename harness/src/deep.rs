@@ -5,10 +5,13 @@
 //! depends on the generator, the kernels and the writers. The fingerprint hashes their sources:
 //! after any change to them the tree is stale and a run fails until it is regenerated.
 
+use crate::discover::{CaseSpec, Spec, SpecKind};
+use schema::hash::Hasher;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
+/// The directory of the cases under the tree's root (the index sits beside it).
+pub const CASES_DIR: &str = "cases";
 /// The index file at the root of the tree.
 pub const INDEX_FILE: &str = "index.json";
 /// The format of [`Index`]; a reader refuses any other.
@@ -109,18 +112,95 @@ pub fn fingerprint(workspace: &Path) -> Result<String, crate::Error> {
             }
         }
     }
-    let mut hash = Sha256::new();
+    let mut hash = Hasher::default();
     for (rel, path) in files {
         let bytes = std::fs::read(&path)
             .map_err(|e| crate::Error::at(&path, format!("cannot read: {e}")))?;
         hash.update(rel.as_bytes());
-        hash.update((bytes.len() as u64).to_le_bytes());
+        hash.update(&(bytes.len() as u64).to_le_bytes());
         hash.update(&bytes);
     }
-    Ok(hex(&hash.finalize()))
+    Ok(hash.finish())
 }
 
-/// Lowercase hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+/// Trials for the deep tree under `target` (`deep/opset<N>/<case>`), listed from its index
+/// (no model is opened). No tree, an unreadable index, or a tree that the current sources
+/// would write differently is a single failing guard that names the command to run.
+pub fn discover(workspace: &Path, target: &Path) -> Vec<Spec> {
+    let root = default_dir(target);
+    let index_path = root.join(INDEX_FILE);
+    let guard = |name: &str, why: String| {
+        vec![Spec {
+            name: format!("deep/{name}"),
+            kind: SpecKind::Guard(format!("{why}; run `{REGENERATE}`")),
+        }]
+    };
+    let text = match std::fs::read_to_string(&index_path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return guard(
+                "missing",
+                format!("no deep tree: {} not found", index_path.display()),
+            );
+        }
+        Err(e) => {
+            return guard(
+                "index",
+                format!("{}: cannot read: {e}", index_path.display()),
+            )
+        }
+    };
+    let index: Index = match serde_json::from_str(&text) {
+        Ok(index) => index,
+        Err(e) => {
+            return guard(
+                "index",
+                format!("{}: invalid index: {e}", index_path.display()),
+            )
+        }
+    };
+    if index.format != FORMAT {
+        let why = format!(
+            "{}: format {}, this harness reads {FORMAT}",
+            index_path.display(),
+            index.format
+        );
+        return guard("stale", why);
+    }
+    match fingerprint(workspace) {
+        Ok(now) if now == index.fingerprint => {}
+        Ok(_) => {
+            let why = format!(
+                "{} was written by other sources than these (the generator, the implementation or \
+                 the writers changed since), so its expected outputs may be stale",
+                root.display()
+            );
+            return guard("stale", why);
+        }
+        Err(e) => return guard("stale", format!("cannot fingerprint the sources: {e}")),
+    }
+    let cases = root.join(CASES_DIR);
+    index
+        .cases
+        .iter()
+        .map(|c| Spec {
+            name: format!("deep/opset{}/{}", c.opset, c.case),
+            kind: SpecKind::Case(CaseSpec {
+                dir: cases.join(&c.case),
+                release: "deep".into(),
+                case: c.case.clone(),
+                op_type: Some(c.op.clone()),
+                opset: Some(c.opset),
+                indexed: true,
+            }),
+        })
+        .collect()
+}
+
+/// The index of the tree under `target`, if it can be read.
+pub fn read_index(target: &Path) -> Result<Index, crate::Error> {
+    let path = default_dir(target).join(INDEX_FILE);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| crate::Error::at(&path, format!("cannot read: {e}")))?;
+    serde_json::from_str(&text).map_err(|e| crate::Error::at(&path, format!("invalid index: {e}")))
 }

@@ -294,10 +294,21 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Selected>) -> Prepare
         Tolerances::default()
     });
     let data_override = settings.data_override;
-    let (cases, found): (Vec<Spec>, Vec<Spec>) = discover(workspace, data_override.as_deref())
+    // The deep suite has its own tree and no known failures: it exists to list disagreements.
+    let deep = settings.deep;
+    let known = if deep {
+        KnownFailures::default()
+    } else {
+        known
+    };
+    let listed = match deep {
+        true => crate::deep::discover(workspace, &settings.target),
+        false => discover(workspace, data_override.as_deref()),
+    };
+    let (cases, found): (Vec<Spec>, Vec<Spec>) = listed
         .into_iter()
         .partition(|s| matches!(s.kind, SpecKind::Case(_)));
-    if data_override.is_none() && found.is_empty() {
+    if !deep && data_override.is_none() && found.is_empty() {
         let names: Vec<&str> = cases.iter().map(|s| s.name.as_str()).collect();
         let stale: Vec<String> = known
             .unmatched(&names)
@@ -321,21 +332,29 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Selected>) -> Prepare
         }
     }
     guards.extend(found);
+    let reports = match deep {
+        true => crate::deep::default_dir(&settings.target).join("reports"),
+        false => settings.target.join("onnx-conformance"),
+    };
     let ctx = Context {
-        strict: settings.strict,
+        // Deep cases are compared bit for bit (any NaN matches any NaN of the type).
+        strict: settings.strict || deep,
         known,
         tolerances,
-        out_dir: match selected.report_subdir.as_str() {
-            "" => settings.target.join("onnx-conformance"),
-            sub => settings.target.join("onnx-conformance").join(sub),
+        out_dir: match (selected.report_subdir.as_str(), deep) {
+            ("", false) => reports,
+            ("", true) => reports.join("native"),
+            (sub, _) => reports.join(sub),
         },
         backend: selected.backend,
-        lock_file: data_override
-            .is_none()
+        lock_file: (data_override.is_none() && !deep)
             .then(|| workspace.join(crate::index::LOCK_FILE)),
-        data_root: data_override
-            .clone()
-            .unwrap_or_else(|| workspace.join(crate::index::DATA_DIR)),
+        data_root: match deep {
+            true => crate::deep::default_dir(&settings.target).join(crate::deep::CASES_DIR),
+            false => data_override
+                .clone()
+                .unwrap_or_else(|| workspace.join(crate::index::DATA_DIR)),
+        },
         data_override,
     };
     Prepared { ctx, cases, guards }

@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 pub const STRICT_VAR: &str = "ONNX_CONFORMANCE_STRICT";
 /// Environment variable naming another tree of cases to run instead of the official data.
 pub const DATA_VAR: &str = "ONNX_BACKEND_DATA";
+/// Environment variable choosing the suite: the official data (default) or the deep tree.
+pub const SUITE_VAR: &str = "ONNX_CONFORMANCE_SUITE";
 /// The prefix of our own variables; an unknown name with it is an error.
 pub const PREFIX: &str = "ONNX_CONFORMANCE_";
 
@@ -18,6 +20,10 @@ pub const VARIABLES: &[(&str, &str)] = &[
     (
         STRICT_VAR,
         "1 or true: strict; 0, false or empty: default rules",
+    ),
+    (
+        SUITE_VAR,
+        "deep: the tree of `cargo xtask deep-cases`, compared bit for bit; official or empty: the official data",
     ),
     (
         DATA_VAR,
@@ -87,6 +93,8 @@ pub struct Settings {
     pub data_override: Option<PathBuf>,
     /// The cargo target directory (`CARGO_TARGET_DIR`, default `<workspace>/target`).
     pub target: PathBuf,
+    /// `ONNX_CONFORMANCE_SUITE=deep`: run the deep tree instead of the official data.
+    pub deep: bool,
 }
 
 /// A setup problem: the name of the check that failed and what to do about it.
@@ -121,10 +129,20 @@ pub fn read(workspace: &Path, env: &Env) -> (Settings, Vec<Problem>) {
         .map(|v| workspace.join(PathBuf::from(v)));
     let target =
         schema::workspace::target_dir(workspace, env.get(schema::workspace::TARGET_DIR_VAR));
+    let deep = match env.get(SUITE_VAR).map(|v| v.to_str()) {
+        None | Some(Some("" | "official")) => false,
+        Some(Some("deep")) => true,
+        Some(value) => {
+            let msg = format!("{SUITE_VAR}={value:?} is not a suite: use deep, official or empty");
+            problems.push(("settings/suite".to_string(), msg));
+            false
+        }
+    };
     let settings = Settings {
         strict,
         data_override,
         target,
+        deep,
     };
     (settings, problems)
 }

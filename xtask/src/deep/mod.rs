@@ -13,13 +13,12 @@ mod run;
 mod values;
 
 use harness::deep::{self, CaseEntry, Index};
-use sha2::{Digest, Sha256};
+use schema::hash::Hasher;
 use std::error::Error;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
-/// The cases directory under the tree's root.
-pub const CASES_DIR: &str = "cases";
+use harness::deep::CASES_DIR;
 
 /// Runs `cargo xtask deep-cases [--out DIR]`.
 pub fn main(root: &Path, args: &crate::cli::DeepCases) -> Result<(), Box<dyn Error>> {
@@ -99,14 +98,14 @@ pub fn write(root: &Path, out: &Path) -> Result<Summary, Box<dyn Error>> {
         std::fs::remove_dir_all(&cases_dir)
             .map_err(|e| format!("cannot clear {}: {e}", cases_dir.display()))?;
     }
-    let mut hash = Sha256::new();
+    let mut hash = Hasher::default();
     let (mut files, mut bytes) = (0usize, 0u64);
     let mut entries = Vec::new();
     for (entry, case_files) in generated {
         for (rel, data) in &case_files {
             let rel = format!("{}/{rel}", entry.case);
             hash.update(rel.as_bytes());
-            hash.update((data.len() as u64).to_le_bytes());
+            hash.update(&(data.len() as u64).to_le_bytes());
             hash.update(data);
             let path = cases_dir.join(&rel);
             if let Some(parent) = path.parent() {
@@ -123,7 +122,7 @@ pub fn write(root: &Path, out: &Path) -> Result<Summary, Box<dyn Error>> {
     let index = Index {
         format: deep::FORMAT,
         fingerprint,
-        content_sha256: deep::hex(&hash.finalize()),
+        content_sha256: hash.finish(),
         cases: entries,
     };
     let text = serde_json::to_string_pretty(&index)? + "\n";
@@ -136,11 +135,6 @@ pub fn write(root: &Path, out: &Path) -> Result<Summary, Box<dyn Error>> {
         bytes: bytes + text.len() as u64,
         content_sha256: index.content_sha256,
     })
-}
-
-/// The directory of the tree's cases under `out`.
-pub fn cases_dir(out: &Path) -> PathBuf {
-    out.join(CASES_DIR)
 }
 
 #[cfg(test)]
