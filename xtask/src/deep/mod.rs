@@ -94,10 +94,13 @@ pub fn write(root: &Path, out: &Path) -> Result<Summary, Box<dyn Error>> {
     let fingerprint = deep::fingerprint(root)?;
     let generated = generate()?;
     let cases_dir = out.join(CASES_DIR);
-    if cases_dir.exists() {
-        std::fs::remove_dir_all(&cases_dir)
-            .map_err(|e| format!("cannot clear {}: {e}", cases_dir.display()))?;
+    // Index first out: a run during the rewrite finds no tree rather than a mixed one.
+    let index_path = out.join(deep::INDEX_FILE);
+    if index_path.exists() {
+        std::fs::remove_file(&index_path)
+            .map_err(|e| format!("cannot remove {}: {e}", index_path.display()))?;
     }
+    remove_extra(&cases_dir, &generated)?;
     let mut hash = Hasher::default();
     let (mut files, mut bytes) = (0usize, 0u64);
     let mut entries = Vec::new();
@@ -112,8 +115,11 @@ pub fn write(root: &Path, out: &Path) -> Result<Summary, Box<dyn Error>> {
                 std::fs::create_dir_all(parent)
                     .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
             }
-            std::fs::write(&path, data)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            // Unchanged files stay: rewriting ~30k files costs far more than reading them.
+            if std::fs::read(&path).ok().as_deref() != Some(data.as_slice()) {
+                std::fs::write(&path, data)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            }
             files += 1;
             bytes += data.len() as u64;
         }
@@ -126,7 +132,6 @@ pub fn write(root: &Path, out: &Path) -> Result<Summary, Box<dyn Error>> {
         cases: entries,
     };
     let text = serde_json::to_string_pretty(&index)? + "\n";
-    let index_path = out.join(deep::INDEX_FILE);
     std::fs::write(&index_path, &text)
         .map_err(|e| format!("cannot write {}: {e}", index_path.display()))?;
     Ok(Summary {
@@ -135,6 +140,47 @@ pub fn write(root: &Path, out: &Path) -> Result<Summary, Box<dyn Error>> {
         bytes: bytes + text.len() as u64,
         content_sha256: index.content_sha256,
     })
+}
+
+/// Removes what under `cases_dir` no case of `generated` writes: stale case directories and
+/// stray files, so that the tree holds exactly the generated files.
+fn remove_extra(
+    cases_dir: &Path,
+    generated: &[(CaseEntry, Vec<(String, Vec<u8>)>)],
+) -> Result<(), Box<dyn Error>> {
+    if !cases_dir.exists() {
+        return Ok(());
+    }
+    let mut keep = std::collections::BTreeSet::new();
+    for (entry, files) in generated {
+        for (rel, _) in files {
+            let mut path = format!("{}/{rel}", entry.case);
+            keep.insert(path.clone());
+            while let Some((dir, _)) = path.rsplit_once('/') {
+                path = dir.to_string();
+                keep.insert(path.clone());
+            }
+        }
+    }
+    let mut walk = walkdir::WalkDir::new(cases_dir).min_depth(1).into_iter();
+    while let Some(entry) = walk.next() {
+        let entry = entry.map_err(|e| format!("cannot list {}: {e}", cases_dir.display()))?;
+        let rel = entry.path().strip_prefix(cases_dir).unwrap_or(entry.path());
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        if keep.contains(&rel) {
+            continue;
+        }
+        let path = entry.path();
+        let removed = match entry.file_type().is_dir() {
+            true => {
+                walk.skip_current_dir();
+                std::fs::remove_dir_all(path)
+            }
+            false => std::fs::remove_file(path),
+        };
+        removed.map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
