@@ -64,6 +64,8 @@ fn run(root: &Path, task: &Task) -> ExitCode {
         #[cfg(feature = "full")]
         Task::DeepCases(args) => finish(deep::main(root, args)),
         #[cfg(feature = "full")]
+        Task::Deep(args) => finish(deep::findings::main(root, args)),
+        #[cfg(feature = "full")]
         Task::Fuzz(args) => finish(fuzz::main(root, args)),
         #[cfg(feature = "full")]
         Task::OwnCases(args) => finish(own_cases::main(&root.join("tests/cases"), args)),

@@ -8,7 +8,9 @@
 //! `<out>/index.json` ([`harness::deep::Index`]).
 
 mod cases;
+pub mod findings;
 mod model;
+mod render;
 mod run;
 mod values;
 
