@@ -154,7 +154,13 @@ pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> 
                 continue;
             };
             let dir = out.join(deep::CASES_DIR).join(&entry.case);
-            for (input_class, diffs, refusal) in judge(&backend, &dir, entry, t) {
+            for Judged {
+                class: input_class,
+                elements,
+                examples,
+                refusal,
+            } in judge(&backend, &dir, entry, t)
+            {
                 let key = (
                     entry.op.clone(),
                     entry.from.clone(),
@@ -185,9 +191,9 @@ pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> 
                     f.op_versions.push(entry.version);
                 }
                 f.cases.push(entry.case.clone());
-                f.elements += diffs.len();
-                if f.examples.is_empty() {
-                    f.examples = diffs.into_iter().take(3).collect();
+                f.elements += elements;
+                if f.examples.is_empty() && (!examples.is_empty() || f.reproducer.is_empty()) {
+                    f.examples = examples;
                     f.reproducer =
                         reproducer(&findings_dir, name, &dir, entry, &input_class, &f.examples)?;
                 }
@@ -259,6 +265,14 @@ fn select(
     Ok(harness::backend::select(root, target, &env)?.backend)
 }
 
+/// One class of a failing case: its elements that differ (three kept), or why it did not run.
+struct Judged {
+    class: String,
+    elements: usize,
+    examples: Vec<Example>,
+    refusal: Option<(FailureKind, String)>,
+}
+
 /// The classes of one failing case: per input class, the elements that differ; or the case
 /// as a whole (its shape, or the failure kind) when it did not run or has no element ranges.
 fn judge(
@@ -266,13 +280,15 @@ fn judge(
     dir: &Path,
     entry: &CaseEntry,
     t: &TrialRecord,
-) -> Vec<(String, Vec<Example>, Option<(FailureKind, String)>)> {
+) -> Vec<Judged> {
     let whole = |kind: FailureKind, msg: String| {
-        vec![(
-            kind.label().to_string(),
-            Vec::new(),
-            Some((kind, first_line(&msg))),
-        )]
+        let refusal = Some((kind, first_line(&msg)));
+        vec![Judged {
+            class: kind.label().to_string(),
+            elements: 0,
+            examples: Vec::new(),
+            refusal,
+        }]
     };
     let case = match harness::read::load_case(dir) {
         Ok(c) => c,
@@ -294,11 +310,13 @@ fn judge(
             exp.dtype().name(),
             exp.shape()
         );
-        return vec![(
-            "type-or-shape".into(),
-            Vec::new(),
-            Some((FailureKind::Mismatch, msg)),
-        )];
+        let refusal = Some((FailureKind::Mismatch, msg));
+        return vec![Judged {
+            class: "type-or-shape".into(),
+            elements: 0,
+            examples: Vec::new(),
+            refusal,
+        }];
     }
     let input = case
         .model
@@ -307,35 +325,52 @@ fn judge(
         .first()
         .map(|(_, t)| t.clone())
         .or_else(|| ds.inputs.first().cloned());
-    let mut by_class: BTreeMap<String, Vec<Example>> = BTreeMap::new();
+    // Codes once per tensor: a case of 65536 elements may differ everywhere.
+    let codes = |t: &Tensor| tensor_codes(t).unwrap_or_default();
+    let (in_codes, exp_codes, act_codes) = (input.as_ref().map(codes), codes(exp), codes(act));
+    let mut by_class: BTreeMap<String, (usize, Vec<Example>)> = BTreeMap::new();
     for i in differing(exp, act) {
         let class = match entry.shape.as_str() {
             "values" => entry.class_of(i).unwrap_or("other").to_string(),
             shape => shape.to_string(),
         };
-        let ex = Example {
-            index: i,
-            input: input.as_ref().filter(|x| x.len() == exp.len()).map_or(
-                Value {
-                    bits: "-".into(),
-                    decoded: "-".into(),
-                },
-                |x| value(x, i),
-            ),
-            expected: value(exp, i),
-            actual: value(act, i),
-        };
-        by_class.entry(class).or_default().push(ex);
+        let slot = by_class.entry(class).or_default();
+        slot.0 += 1;
+        if slot.1.len() < 3 {
+            let same_len = input.as_ref().filter(|x| x.len() == exp.len());
+            slot.1.push(Example {
+                index: i,
+                input: same_len.map_or(
+                    Value {
+                        bits: "-".into(),
+                        decoded: "-".into(),
+                    },
+                    |x| value(x, in_codes.as_deref().unwrap_or(&[]), i),
+                ),
+                expected: value(exp, &exp_codes, i),
+                actual: value(act, &act_codes, i),
+            });
+        }
     }
     if by_class.is_empty() {
         let msg = t.message.clone().unwrap_or_default();
-        return vec![(
-            entry.shape.clone(),
-            Vec::new(),
-            Some((FailureKind::Mismatch, first_line(&msg))),
-        )];
+        let refusal = Some((FailureKind::Mismatch, first_line(&msg)));
+        return vec![Judged {
+            class: entry.shape.clone(),
+            elements: 0,
+            examples: Vec::new(),
+            refusal,
+        }];
     }
-    by_class.into_iter().map(|(k, v)| (k, v, None)).collect()
+    by_class
+        .into_iter()
+        .map(|(k, (n, examples))| Judged {
+            class: k,
+            elements: n,
+            examples,
+            refusal: None,
+        })
+        .collect()
 }
 
 fn first_line(s: &str) -> String {
@@ -377,14 +412,14 @@ fn differing(exp: &Tensor, act: &Tensor) -> Vec<usize> {
 }
 
 /// Element `i` of `t` as bits and decoded.
-fn value(t: &Tensor, i: usize) -> Value {
+fn value(t: &Tensor, codes: &[u128], i: usize) -> Value {
     if let Storage::String(v) = t.storage() {
         return Value {
             bits: format!("{:?}", v[i]),
             decoded: format!("{:?}", v[i]),
         };
     }
-    let code = tensor_codes(t).map_or(0, |c| c[i]);
+    let code = codes.get(i).copied().unwrap_or(0);
     let width = (t.dtype().bit_width() as usize).div_ceil(4).max(1);
     let decoded = match t.dtype().kind() {
         TypeKind::Float | TypeKind::PowerOfTwo => {

@@ -55,37 +55,39 @@ pub struct Summary {
     pub content_sha256: String,
 }
 
+/// A case's index entry and files.
+type Written = (CaseEntry, model::Files);
+
 /// Every case's index entry and files, in name order, built on all available threads.
-fn generate() -> Result<Vec<(CaseEntry, Vec<(String, Vec<u8>)>)>, String> {
+fn generate() -> Result<Vec<Written>, String> {
     let plans = cases::plans();
     // The cases are spread over threads here; a kernel call need not split its tensor too.
     onnx_conformance::tuning::set_threads(1);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     // Interleaved, so that the large cases spread over the threads.
-    let results: Vec<Vec<(usize, Result<(CaseEntry, Vec<(String, Vec<u8>)>), String>)>> =
-        std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads)
-                .map(|t| {
-                    let plans = &plans;
-                    s.spawn(move || {
-                        plans
-                            .iter()
-                            .enumerate()
-                            .skip(t)
-                            .step_by(threads)
-                            .map(|(i, (name, plan))| {
-                                let (entry, graph) = cases::build(name, plan);
-                                (i, model::files(name, &graph).map(|f| (entry, f)))
-                            })
-                            .collect()
-                    })
+    let results: Vec<Vec<(usize, Result<Written, String>)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let plans = &plans;
+                s.spawn(move || {
+                    plans
+                        .iter()
+                        .enumerate()
+                        .skip(t)
+                        .step_by(threads)
+                        .map(|(i, (name, plan))| {
+                            let (entry, graph) = cases::build(name, plan);
+                            (i, model::files(name, &graph).map(|f| (entry, f)))
+                        })
+                        .collect()
                 })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a generator thread panicked"))
-                .collect()
-        });
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a generator thread panicked"))
+            .collect()
+    });
     let mut all: Vec<_> = results.into_iter().flatten().collect();
     all.sort_by_key(|(i, _)| *i);
     all.into_iter().map(|(_, r)| r).collect()
@@ -146,10 +148,7 @@ pub fn write(root: &Path, out: &Path) -> Result<Summary, Box<dyn Error>> {
 
 /// Removes what under `cases_dir` no case of `generated` writes: stale case directories and
 /// stray files, so that the tree holds exactly the generated files.
-fn remove_extra(
-    cases_dir: &Path,
-    generated: &[(CaseEntry, Vec<(String, Vec<u8>)>)],
-) -> Result<(), Box<dyn Error>> {
+fn remove_extra(cases_dir: &Path, generated: &[Written]) -> Result<(), Box<dyn Error>> {
     if !cases_dir.exists() {
         return Ok(());
     }

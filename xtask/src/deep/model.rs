@@ -9,12 +9,17 @@ use harness::worker::encode::tensor_proto;
 use prost::Message;
 use vocab::{AttrValue, Attribute, DataType, Tensor};
 
+/// A node: op_type, inputs, outputs, attributes.
+pub(super) type Node = (String, Vec<String>, Vec<String>, Vec<Attribute>);
+/// A case's files: path relative to the case directory, bytes.
+pub(super) type Files = Vec<(String, Vec<u8>)>;
+
 /// A graph to write: nodes in order, fed inputs, initializers, declared outputs.
 pub(super) struct Graph {
     /// The model opset.
     pub opset: i64,
     /// The nodes, each (op_type, inputs, outputs, attributes).
-    pub nodes: Vec<(String, Vec<String>, Vec<String>, Vec<Attribute>)>,
+    pub nodes: Vec<Node>,
     /// Graph inputs fed by the data set, in order.
     pub inputs: Vec<(String, Tensor)>,
     /// Initializers (not fed).
@@ -101,7 +106,6 @@ pub(super) fn model(name: &str, graph: &Graph) -> ModelProto {
             .iter()
             .map(|(n, d, s)| value_info(n, *d, s))
             .collect(),
-        ..Default::default()
     };
     ModelProto {
         ir_version: ir_version(graph.opset),
@@ -117,7 +121,7 @@ pub(super) fn model(name: &str, graph: &Graph) -> ModelProto {
 
 /// The files of case `name` (relative to the case directory) with the expected outputs our
 /// implementation gives, or why it could not run.
-pub(super) fn files(name: &str, graph: &Graph) -> Result<Vec<(String, Vec<u8>)>, String> {
+pub(super) fn files(name: &str, graph: &Graph) -> Result<Files, String> {
     let mp = model(name, graph);
     let bytes = mp.encode_to_vec();
     let parsed = harness::read::convert_model(mp).map_err(|e| format!("{name}: {}", e.message))?;
