@@ -204,3 +204,6 @@ pub fn read_index(target: &Path) -> Result<Index, crate::Error> {
         .map_err(|e| crate::Error::at(&path, format!("cannot read: {e}")))?;
     serde_json::from_str(&text).map_err(|e| crate::Error::at(&path, format!("invalid index: {e}")))
 }
+
+#[cfg(test)]
+mod tests;
