@@ -197,6 +197,22 @@ pub fn discover(workspace: &Path, target: &Path) -> Vec<Spec> {
         .collect()
 }
 
+/// The backend `name` (a shipped name or `worker:<command line>`), started as a run of the
+/// suite would start it, for tools that run single deep cases again.
+pub fn backend(
+    workspace: &Path,
+    target: &Path,
+    name: &str,
+) -> Result<crate::backend::BackendHandle, String> {
+    let env = crate::settings::Env::from_process().with(crate::settings::BACKEND_VAR, name);
+    let (mut settings, problems) = crate::settings::read(workspace, &env);
+    if let Some((_, why)) = problems.first() {
+        return Err(why.clone());
+    }
+    settings.target = target.to_path_buf();
+    crate::backend::select(workspace, &settings).backend
+}
+
 /// The index of the tree under `target`, if it can be read.
 pub fn read_index(target: &Path) -> Result<Index, crate::Error> {
     let path = default_dir(target).join(INDEX_FILE);

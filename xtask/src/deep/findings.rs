@@ -4,7 +4,7 @@
 //! docs/semantics.md that fixes the expected value and a reproducer in the node-test layout.
 
 use super::run;
-use harness::backend::{FailureKind, Refusal};
+use harness::backend::{BackendFailure, FailureKind, ModelFile};
 use harness::deep::{self, CaseEntry};
 use harness::known::Outcome;
 use harness::read::{tensor_codes, tensor_from_codes};
@@ -12,7 +12,6 @@ use harness::report::{self, TrialRecord};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::error::Error;
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use vocab::{DataType, Storage, Tensor, TypeKind};
@@ -221,13 +220,8 @@ pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> 
 
 /// Runs the deep suite on backend `name` and returns its report.
 fn run_suite(root: &Path, target: &Path, name: &str) -> Result<report::Report, Box<dyn Error>> {
-    let sub = match harness::backend::report_subdir(name) {
-        s if s.is_empty() => "native".to_string(),
-        s => s,
-    };
-    let path: PathBuf = deep::default_dir(target)
-        .join("reports")
-        .join(sub)
+    let path: PathBuf = harness::report::ReportDir::deep(target, name)
+        .path()
         .join("report.json");
     let _ = std::fs::remove_file(&path);
     eprintln!("deep: running the deep cases on {name}");
@@ -242,8 +236,8 @@ fn run_suite(root: &Path, target: &Path, name: &str) -> Result<report::Report, B
             "--quiet",
             "deep/",
         ])
-        .env(harness::backend::BACKEND_VAR, name)
-        .env(harness::settings::SUITE_VAR, "deep")
+        .env("ONNX_CONFORMANCE_BACKEND", name)
+        .env("ONNX_CONFORMANCE_SUITE", "deep")
         .status()?;
     report::load(&path)
         .map_err(|e| format!("backend {name}: the run ({status}) left no report: {e}").into())
@@ -254,15 +248,7 @@ fn select(
     target: &Path,
     name: &str,
 ) -> Result<harness::backend::BackendHandle, Box<dyn Error>> {
-    let name = OsString::from(name);
-    let env = |k: &str| {
-        if k == harness::backend::BACKEND_VAR {
-            Some(name.clone())
-        } else {
-            std::env::var_os(k)
-        }
-    };
-    Ok(harness::backend::select(root, target, &env)?.backend)
+    Ok(deep::backend(root, target, name)?)
 }
 
 /// One class of a failing case: its elements that differ (three kept), or why it did not run.
@@ -295,9 +281,14 @@ fn judge(
         Err(e) => return whole(FailureKind::Error, e.to_string()),
     };
     let ds = &case.data_sets[0];
-    let actual = match backend.run(&case, ds) {
+    let file = ModelFile {
+        path: &dir.join("model.onnx"),
+        model: &case.model,
+    };
+    let ran = backend.prepare(file).and_then(|p| p.run(&ds.inputs));
+    let actual = match ran {
         Ok(a) => a,
-        Err(Refusal { kind, message }) => return whole(kind, message),
+        Err(BackendFailure { kind, message }) => return whole(kind, message),
     };
     let (Some(exp), Some(act)) = (ds.outputs.first(), actual.first()) else {
         return whole(FailureKind::Mismatch, "no output".into());
@@ -542,14 +533,14 @@ fn reproducer(
         .collect();
     for (k, t) in ds.inputs.iter().enumerate() {
         let t = if k == 0 { pick(input)? } else { t.clone() };
-        let tp = harness::worker::encode::tensor_proto(names.get(k).map_or("input", |s| s), &t);
+        let tp = harness::write::tensor_proto(names.get(k).map_or("input", |s| s), &t);
         std::fs::write(
             out.join(format!("test_data_set_0/input_{k}.pb")),
             tp.encode_to_vec(),
         )?;
     }
     let expected = pick(&ds.outputs[0])?;
-    let tp = harness::worker::encode::tensor_proto("output", &expected);
+    let tp = harness::write::tensor_proto("output", &expected);
     std::fs::write(out.join("test_data_set_0/output_0.pb"), tp.encode_to_vec())?;
     Ok(rel)
 }

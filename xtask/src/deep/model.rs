@@ -5,7 +5,7 @@
 use harness::proto::{
     AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, ValueInfoProto,
 };
-use harness::worker::encode::tensor_proto;
+use harness::write::tensor_proto;
 use prost::Message;
 use vocab::{AttrValue, Attribute, DataType, Tensor};
 
@@ -126,10 +126,18 @@ pub(super) fn files(name: &str, graph: &Graph) -> Result<Files, String> {
     let bytes = mp.encode_to_vec();
     let parsed = harness::read::convert_model(mp).map_err(|e| format!("{name}: {}", e.message))?;
     let fed: Vec<Tensor> = graph.inputs.iter().map(|(_, t)| t.clone()).collect();
-    let outputs = harness::exec::run_graph(&parsed, &fed, &|v, attrs, args| {
-        onnx_conformance::ops::run(v, attrs, args).map_err(|e| e.to_string())
-    })
-    .map_err(|e| format!("{name}: our implementation refuses the case: {}", e.message))?;
+    let native = harness::backend::Native;
+    let file = harness::backend::ModelFile {
+        path: std::path::Path::new("model.onnx"),
+        model: &parsed,
+    };
+    let run = |native: &harness::backend::Native| -> Result<Vec<Tensor>, String> {
+        use harness::backend::Backend;
+        let prepared = native.prepare(file).map_err(|e| e.message)?;
+        prepared.run(&fed).map_err(|e| e.message)
+    };
+    let outputs =
+        run(&native).map_err(|e| format!("{name}: our implementation refuses the case: {e}"))?;
     let mut files = vec![("model.onnx".to_string(), bytes)];
     for (k, (n, t)) in graph.inputs.iter().enumerate() {
         files.push((

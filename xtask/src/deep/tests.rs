@@ -246,10 +246,13 @@ fn a_case_is_the_same_bytes_twice_and_runs_on_our_implementation() {
         }
         let case = harness::read::load_case(&case_dir).unwrap();
         let ds = &case.data_sets[0];
-        let got = harness::exec::run_graph(&case.model, &ds.inputs, &|v, a, i| {
-            onnx_conformance::ops::run(v, a, i).map_err(|e| e.to_string())
-        })
-        .unwrap();
+        let file = harness::backend::ModelFile {
+            path: &case_dir.join("model.onnx"),
+            model: &case.model,
+        };
+        use harness::backend::Backend;
+        let native = harness::backend::Native;
+        let got = native.prepare(file).unwrap().run(&ds.inputs).unwrap();
         let bits = |t: &[vocab::Tensor]| {
             t.iter()
                 .map(|t| (t.shape().to_vec(), harness::read::tensor_codes(t)))
