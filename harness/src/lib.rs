@@ -12,6 +12,7 @@
 
 pub mod backend;
 pub mod case;
+pub mod deep;
 pub mod known;
 pub mod read;
 pub mod report;

@@ -364,10 +364,21 @@ fn prepare_with(layout: &Layout, env: &Env, given: Option<Given>) -> Setup {
         None => Tolerances::default(),
     };
     let data_override = settings.data_override;
-    let (cases, found): (Vec<Spec>, Vec<Spec>) = discover(layout, data_override.as_deref())
+    // The deep suite has its own tree and no known failures: it exists to list disagreements.
+    let deep = settings.deep;
+    let known = if deep {
+        KnownFailures::default()
+    } else {
+        known
+    };
+    let listed = match deep {
+        true => crate::deep::discover(workspace, &settings.target),
+        false => discover(layout, data_override.as_deref()),
+    };
+    let (cases, found): (Vec<Spec>, Vec<Spec>) = listed
         .into_iter()
         .partition(|s| matches!(s.kind, SpecKind::Case(_)));
-    if data_override.is_none() && found.is_empty() {
+    if !deep && data_override.is_none() && found.is_empty() {
         let names: Vec<&str> = cases.iter().map(|s| s.name.as_str()).collect();
         let stale: Vec<String> = known
             .unmatched(&names)
@@ -384,14 +395,25 @@ fn prepare_with(layout: &Layout, env: &Env, given: Option<Given>) -> Setup {
         }
     }
     guards.extend(found);
+    let out_dir = match deep {
+        true => crate::report::ReportDir::deep(&settings.target, &selected.name).into_path(),
+        false => selected.report_dir.clone().into_path(),
+    };
     let ctx = Context {
-        strict: settings.strict,
+        // Deep cases are compared bit for bit (any NaN matches any NaN of the type).
+        strict: settings.strict || deep,
         known,
         tolerances,
         backend: selected.handle(),
-        out_dir: selected.report_dir.into_path(),
-        lock_file: layout.lock.clone().filter(|_| data_override.is_none()),
-        data_root: data_override.clone().unwrap_or_else(|| layout.data.clone()),
+        out_dir,
+        lock_file: layout
+            .lock
+            .clone()
+            .filter(|_| data_override.is_none() && !deep),
+        data_root: match deep {
+            true => crate::deep::default_dir(&settings.target).join(crate::deep::CASES_DIR),
+            false => data_override.clone().unwrap_or_else(|| layout.data.clone()),
+        },
         rerun: RerunEnv {
             backend: from_variable,
             known_failures: settings.worker_list,

@@ -38,6 +38,18 @@ pub enum Task {
     /// run of every allowed pair through ops::run, the sweep list of the format tests and the
     /// last conformance run's report.json (`cargo test --test onnx_backend`).
     Coverage(Coverage),
+    /// Run the deep suite on backends and group the disagreements into findings
+    ///
+    /// Runs the tree of `cargo xtask deep-cases` on each backend (default onnxruntime) and
+    /// writes target/onnx-conformance/deep/findings.{json,md,html} with a reproducer per class
+    /// under findings/<backend>/. See docs/deep.md.
+    Deep(Deep),
+    /// Write the deep suite's cases (every pair at every Cast/CastLike version, boundary values)
+    ///
+    /// Writes target/onnx-conformance/deep/cases/<case>/ in the node-test layout and
+    /// target/onnx-conformance/deep/index.json; expected outputs come from our implementation.
+    /// See docs/deep.md.
+    DeepCases(DeepCases),
     /// Fetch the official ONNX node-test data
     ///
     /// Fetches the backend node-test data (Cast, CastLike, Concat by default) of onnx releases
@@ -171,6 +183,22 @@ pub struct Coverage {
 
 /// The cargo-fuzz targets of fuzz/, in the order `cargo xtask fuzz` runs them.
 pub const FUZZ_TARGETS: [&str; 4] = ["trial", "ops", "tensor", "worker"];
+
+/// The options of `cargo xtask deep`.
+#[derive(Debug, Args)]
+pub struct Deep {
+    /// The backends, comma-separated (default: onnxruntime)
+    #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
+    pub backends: Vec<String>,
+}
+
+/// The options of `cargo xtask deep-cases`.
+#[derive(Debug, Args)]
+pub struct DeepCases {
+    /// Write the tree here instead of target/onnx-conformance/deep
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
 
 /// The options of `cargo xtask fuzz`.
 #[derive(Debug, Args)]

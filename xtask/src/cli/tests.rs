@@ -52,8 +52,8 @@ fn check_worker_takes_a_command_and_a_timeout() {
 #[test]
 fn every_command_answers_help() {
     let commands = every_command();
-    // The root, eight tasks, backends' five subcommands.
-    assert_eq!(commands.len(), 14, "{commands:?}");
+    // The root, ten tasks, backends' five subcommands.
+    assert_eq!(commands.len(), 16, "{commands:?}");
     for path in commands {
         for flag in ["--help", "-h"] {
             let args = words(&path, flag);
