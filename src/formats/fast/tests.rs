@@ -389,12 +389,11 @@ fn hardware_kernels_at_every_output_alignment() {
     let src = mixed_f32();
     for rules in all_rules() {
         let n = Narrow::new::<f16>(&rules);
-        let nan = (n.nan(0) as u16, n.nan(0x8000_0000) as u16);
         let scalar = move |x: f32| f16::from_bits(n.encode(x.to_bits()) as u16);
         let want = as_u64(&src, |x| {
             u64::from(cast_float::<f32, f16>(x, &rules).to_bits())
         });
-        let kernel = |l, s: &[f32], d: &mut [_]| hw::f32_to_f16(l, s, d, nan, scalar);
+        let kernel = |l, s: &[f32], d: &mut [_]| hw::f32_to_f16(l, s, d, scalar);
         let what = format!("f32 -> FLOAT16 {rules:?}");
         at_every_alignment(&what, &src, &want, kernel, |h: f16| u64::from(h.to_bits()));
     }
@@ -403,12 +402,11 @@ fn hardware_kernels_at_every_output_alignment() {
         .filter(|r| r.generation == Generation::From24);
     for rules in rne {
         let n = Narrow::new::<bf16>(&rules);
-        let nan = (n.nan(0) as u16, n.nan(0x8000_0000) as u16);
         let scalar = move |x: f32| bf16::from_bits(n.encode(x.to_bits()) as u16);
         let want = as_u64(&src, |x| {
             u64::from(cast_float::<f32, bf16>(x, &rules).to_bits())
         });
-        let kernel = |l, s: &[f32], d: &mut [_]| hw::f32_to_bf16_rne(l, s, d, nan, scalar);
+        let kernel = |l, s: &[f32], d: &mut [_]| hw::f32_to_bf16_rne(l, s, d, scalar);
         let what = format!("f32 -> BFLOAT16 rne {rules:?}");
         at_every_alignment(&what, &src, &want, kernel, |h: bf16| u64::from(h.to_bits()));
     }
