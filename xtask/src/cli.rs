@@ -38,6 +38,15 @@ pub enum Task {
     /// run of every allowed pair through ops::run, the sweep list of the format tests and the
     /// last conformance run's report.json (`cargo test --test onnx_backend`).
     Coverage(Coverage),
+    /// clippy and the Miri subset on other targets (aarch64; s390x, big-endian)
+    ///
+    /// Installs the targets and Miri with rustup, runs `cargo clippy --target
+    /// aarch64-unknown-linux-gnu --workspace --all-targets -- -D warnings` (needs
+    /// aarch64-linux-gnu-gcc for a dependency's build script), then the Miri subset of
+    /// docs/fuzzing.md under --target aarch64-unknown-linux-gnu and s390x-unknown-linux-gnu,
+    /// so that the portable paths and the reader's byte order are executed. Prints each
+    /// step's time.
+    CrossCheck,
     /// Fetch the official ONNX node-test data
     ///
     /// Fetches the backend node-test data (Cast, CastLike, Concat by default) of onnx releases
@@ -69,9 +78,10 @@ pub enum Task {
 }
 
 impl Task {
-    /// Whether the task needs the `full` feature (the kernels, the harness or half).
+    /// Whether the task needs the `full` feature (the kernels, the harness or half): every
+    /// task but the fetch and the cross-check, which only runs cargo and rustup.
     pub fn needs_full(&self) -> bool {
-        !matches!(self, Task::FetchTests(_))
+        !matches!(self, Task::FetchTests(_) | Task::CrossCheck)
     }
 }
 
