@@ -370,6 +370,36 @@ fn mixed_f32() -> Vec<f32> {
     v.into_iter().map(f32::from_bits).collect()
 }
 
+/// The narrow encoder takes ±Inf down its finite path (`Narrow::encode`): that is right only
+/// while the exact path gives ±Inf the code of a finite value too large for the format, in
+/// every format and under every rule set it is used with (BFLOAT16 from Cast-24 only).
+#[test]
+fn infinity_is_finite_overflow_under_every_rule_set() {
+    fn check<T: Target>(rules: &CastRules) {
+        for sign in [1.0f32, -1.0] {
+            let inf = cast_float::<f32, T>(sign * f32::INFINITY, rules).code();
+            let overflow = cast_float::<f32, T>(sign * f32::MAX, rules).code();
+            assert_eq!(
+                inf,
+                overflow,
+                "{} {sign} {rules:?}",
+                std::any::type_name::<T>()
+            );
+        }
+    }
+    for rules in all_rules() {
+        check::<f16>(&rules);
+        check::<F8E4M3FN>(&rules);
+        check::<F8E4M3FNUZ>(&rules);
+        check::<F8E5M2>(&rules);
+        check::<F8E5M2FNUZ>(&rules);
+        check::<F4E2M1>(&rules);
+        if rules.generation == Generation::From24 {
+            check::<bf16>(&rules);
+        }
+    }
+}
+
 /// The bf16 vector kernels run only when the exact path's specials are IEEE ones: they must
 /// be under every rule set, or the exhaustive tests above would only ever test the scalar path.
 #[test]
