@@ -8,8 +8,9 @@
 //!
 //! The rounding immediates are explicit, so MXCSR's rounding mode does not matter; the
 //! scalar paths assume MXCSR's FTZ/DAZ are off (Rust's default), as they always did.
-//! Vector heads (up to the first aligned output element) and tails go through the scalar
-//! function, which the tests hold to the exact path.
+//! Every kernel passes its vector body to [`blocks`], whose heads (up to the first aligned
+//! output element) and tails go through the scalar function, which the tests hold to the
+//! exact path.
 //!
 //! Below AVX512-BF16, the Cast-24 bf16 rounding is done on the bits in AVX2 registers
 //! (`f32_to_bf16_rne_v3`): not a conversion instruction, but the same kind of kernel.
