@@ -7,13 +7,8 @@ use std::fmt;
 /// Why a tensor could not be built or an operator could not run.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Error {
-    /// The product of a shape overflows `usize`.
-    ShapeOverflow {
-        /// The offending shape.
-        shape: Vec<usize>,
-    },
-    /// A tensor or an operator version the vocabulary refuses (element count, unknown
-    /// operator, opset newer than the version table).
+    /// A tensor or an operator version the vocabulary refuses (a shape whose product overflows
+    /// `usize`, element count, unknown operator, opset newer than the version table).
     Vocab(vocab::Error),
     /// The node carries an attribute this operator version does not define.
     UnknownAttribute {
@@ -149,9 +144,6 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::ShapeOverflow { shape } => {
-                write!(f, "shape {shape:?} has more elements than fit in memory")
-            }
             Error::Vocab(e) => e.fmt(f),
             Error::UnknownAttribute {
                 op,

@@ -2,11 +2,12 @@
 
 import ctypes
 
-import numpy as np
-import onnx
-import onnxruntime as ort
+# First: importing worker_loop moves file descriptor 1 away from the protocol stream.
+from worker_loop import serve, stage
 
-from worker_loop import StageError, serve, stage
+import numpy as np  # noqa: E402
+import onnx  # noqa: E402
+import onnxruntime as ort  # noqa: E402
 
 # onnxruntime names element types as "tensor(<name>)"; map the names, never the integers,
 # because its C enum numbers some types (UINT2, INT2, FLOAT8E8M0) unlike TensorProto.

@@ -1,10 +1,11 @@
 """Protocol-1 worker over onnx.reference.ReferenceEvaluator."""
 
-import onnx
-from onnx import numpy_helper
-from onnx.reference import ReferenceEvaluator
-
+# First: importing worker_loop moves file descriptor 1 away from the protocol stream.
 from worker_loop import serve, stage
+
+import onnx  # noqa: E402
+from onnx import numpy_helper  # noqa: E402
+from onnx.reference import ReferenceEvaluator  # noqa: E402
 
 evaluators = {}
 

@@ -4,7 +4,7 @@
 
 use crate::discover::CaseSpec;
 use crate::index::{Lock, LOCK_FILE};
-use crate::provenance::sha256_hex;
+use schema::hash::sha256_hex;
 use std::collections::BTreeMap;
 use std::path::Path;
 

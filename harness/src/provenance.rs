@@ -2,9 +2,7 @@
 //! source, filters, and whether the run was complete. `cargo xtask coverage` trusts only a
 //! complete run of the official data.
 
-use crate::index::LOCK_FILE;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -169,16 +167,7 @@ pub fn git_commit(workspace: &Path) -> Option<String> {
 
 /// sha256 of the lock file at the workspace root, if it can be read.
 pub fn lock_hash(workspace: &Path) -> Option<String> {
-    let bytes = std::fs::read(workspace.join(LOCK_FILE)).ok()?;
-    Some(sha256_hex(&bytes))
-}
-
-/// Lowercase hex sha256 of `bytes`.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    schema::hash::lock_sha256(workspace).ok()
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ),
     (
         crate::backend::BACKEND_VAR,
-        "native (default), onnxruntime, reference, tract or worker:<command line>",
+        "native (default), onnxruntime, reference, tract, openvino or worker:<command line>",
     ),
     (
         crate::backend::TIMEOUT_VAR,
@@ -33,7 +33,7 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ),
     (
         crate::backend::PYTHON_VAR,
-        "the Python for the onnxruntime and reference workers; default the venv of `cargo xtask backends setup`",
+        "the Python for the onnxruntime, reference and openvino workers; default the venv of `cargo xtask backends setup`",
     ),
     (
         crate::backend::KNOWN_VAR,

@@ -1,8 +1,9 @@
 //! The on-disk formats shared by `cargo xtask fetch-tests` and the harness: the data index
-//! and the lock file (`index`), the part of `onnx.proto` both read (`proto`), and where the
-//! target directory is (`workspace`). A crate of its own so that fetching the data does not
-//! compile the kernels.
+//! and the lock file (`index`), the lock's hash (`hash`), the part of `onnx.proto` both read
+//! (`proto`), and where the target directory is (`workspace`). A crate of its own so that
+//! fetching the data does not compile the kernels.
 
+pub mod hash;
 pub mod index;
 pub mod proto;
 pub mod workspace;

@@ -1,26 +1,27 @@
 //! The subset of the ONNX protobuf schema the harness reads, as hand-written prost messages.
 //!
-//! Field numbers are those of `onnx/onnx.proto`. Fields we never read are left out; prost
-//! skips unknown fields, so newer files still decode. `int32`/`int64` fields are plain varints.
+//! Field numbers (the `tag`s) are those of `onnx/onnx.proto`. Fields we never read are left
+//! out; prost skips unknown fields, so newer files still decode. `int32`/`int64` fields are
+//! plain varints.
 
 /// ModelProto: the top-level container of a `model.onnx`. Model-local functions (field 25,
 /// none in the official cases) are left out like every unread field: a node that calls one
 /// names an operator or domain the executor rejects.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct ModelProto {
-    /// Field 1.
+    /// The IR version the file was written with.
     #[prost(int64, tag = "1")]
     pub ir_version: i64,
-    /// Field 2.
+    /// The tool that wrote the model.
     #[prost(string, tag = "2")]
     pub producer_name: String,
-    /// Field 3.
+    /// That tool's version.
     #[prost(string, tag = "3")]
     pub producer_version: String,
-    /// Field 7.
+    /// The graph the model runs.
     #[prost(message, optional, tag = "7")]
     pub graph: Option<GraphProto>,
-    /// Field 8: the operator sets the model imports.
+    /// The operator sets the model imports.
     #[prost(message, repeated, tag = "8")]
     pub opset_import: Vec<OperatorSetIdProto>,
 }
@@ -28,10 +29,10 @@ pub struct ModelProto {
 /// OperatorSetIdProto: a (domain, version) import.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct OperatorSetIdProto {
-    /// Field 1; `""` or `"ai.onnx"` is the default domain.
+    /// The operator domain; `""` or `"ai.onnx"` is the default domain.
     #[prost(string, tag = "1")]
     pub domain: String,
-    /// Field 2.
+    /// The version of that domain's operator set.
     #[prost(int64, tag = "2")]
     pub version: i64,
 }
@@ -39,19 +40,19 @@ pub struct OperatorSetIdProto {
 /// GraphProto: nodes plus declared inputs and outputs.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct GraphProto {
-    /// Field 1.
+    /// The nodes, in an order where each reads only values defined before it.
     #[prost(message, repeated, tag = "1")]
     pub node: Vec<NodeProto>,
-    /// Field 2.
+    /// The graph's name.
     #[prost(string, tag = "2")]
     pub name: String,
-    /// Field 5: constant tensors bound to names.
+    /// Constant tensors bound to names.
     #[prost(message, repeated, tag = "5")]
     pub initializer: Vec<TensorProto>,
-    /// Field 11.
+    /// The graph's inputs, with their declared types.
     #[prost(message, repeated, tag = "11")]
     pub input: Vec<ValueInfoProto>,
-    /// Field 12.
+    /// The graph's outputs, with their declared types.
     #[prost(message, repeated, tag = "12")]
     pub output: Vec<ValueInfoProto>,
 }
@@ -59,22 +60,22 @@ pub struct GraphProto {
 /// NodeProto: one operator application.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct NodeProto {
-    /// Field 1.
+    /// The names of the values the node reads, in operand order; `""` skips an optional one.
     #[prost(string, repeated, tag = "1")]
     pub input: Vec<String>,
-    /// Field 2.
+    /// The names of the values the node writes.
     #[prost(string, repeated, tag = "2")]
     pub output: Vec<String>,
-    /// Field 3.
+    /// The node's name, for messages only.
     #[prost(string, tag = "3")]
     pub name: String,
-    /// Field 4.
+    /// The operator's name, such as `Cast`.
     #[prost(string, tag = "4")]
     pub op_type: String,
-    /// Field 5.
+    /// The node's attributes.
     #[prost(message, repeated, tag = "5")]
     pub attribute: Vec<AttributeProto>,
-    /// Field 7; absent means the default domain.
+    /// The operator domain; empty means the default domain.
     #[prost(string, tag = "7")]
     pub domain: String,
 }
@@ -82,35 +83,35 @@ pub struct NodeProto {
 /// AttributeProto: a named attribute value; `r#type` says which field holds it.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct AttributeProto {
-    /// Field 1.
+    /// The attribute's name.
     #[prost(string, tag = "1")]
     pub name: String,
-    /// Field 2.
+    /// The value of a FLOAT attribute.
     #[prost(float, tag = "2")]
     pub f: f32,
-    /// Field 3.
+    /// The value of an INT attribute.
     #[prost(int64, tag = "3")]
     pub i: i64,
-    /// Field 4.
+    /// The bytes of a STRING attribute.
     #[prost(bytes = "vec", tag = "4")]
     pub s: Vec<u8>,
-    /// Field 5.
+    /// The value of a TENSOR attribute.
     #[prost(message, optional, tag = "5")]
     pub t: Option<TensorProto>,
-    /// Field 7.
+    /// The values of a FLOATS attribute.
     #[prost(float, repeated, tag = "7")]
     pub floats: Vec<f32>,
-    /// Field 8.
+    /// The values of an INTS attribute.
     #[prost(int64, repeated, tag = "8")]
     pub ints: Vec<i64>,
-    /// Field 9.
+    /// The values of a STRINGS attribute.
     #[prost(bytes = "vec", repeated, tag = "9")]
     pub strings: Vec<Vec<u8>>,
-    /// Field 20: AttributeProto.AttributeType (0 UNDEFINED, 1 FLOAT, 2 INT, 3 STRING, 4 TENSOR,
-    /// 6 FLOATS, 7 INTS, 8 STRINGS, ...).
+    /// Which field holds the value: AttributeProto.AttributeType (0 UNDEFINED, 1 FLOAT, 2 INT,
+    /// 3 STRING, 4 TENSOR, 6 FLOATS, 7 INTS, 8 STRINGS, ...).
     #[prost(int32, tag = "20")]
     pub r#type: i32,
-    /// Field 21: a reference to a function attribute (not valid in a graph).
+    /// A reference to a function attribute (not valid in a graph).
     #[prost(string, tag = "21")]
     pub ref_attr_name: String,
 }
@@ -118,10 +119,10 @@ pub struct AttributeProto {
 /// ValueInfoProto: a name with its declared type.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct ValueInfoProto {
-    /// Field 1.
+    /// The value's name.
     #[prost(string, tag = "1")]
     pub name: String,
-    /// Field 2.
+    /// Its declared type, if any.
     #[prost(message, optional, tag = "2")]
     pub r#type: Option<TypeProto>,
 }
@@ -151,7 +152,7 @@ impl ValueInfoProto {
 /// TypeProto: only the tensor case is read; others leave `tensor_type` empty.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct TypeProto {
-    /// Field 1.
+    /// The tensor case of the type (absent for sequences, maps and the like).
     #[prost(message, optional, tag = "1")]
     pub tensor_type: Option<TensorTypeProto>,
 }
@@ -159,10 +160,10 @@ pub struct TypeProto {
 /// TypeProto.Tensor: element type and optional shape.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct TensorTypeProto {
-    /// Field 1: a TensorProto.DataType code.
+    /// The element type, a TensorProto.DataType code.
     #[prost(int32, tag = "1")]
     pub elem_type: i32,
-    /// Field 2.
+    /// The declared shape; absent when the rank is unknown.
     #[prost(message, optional, tag = "2")]
     pub shape: Option<TensorShapeProto>,
 }
@@ -170,7 +171,7 @@ pub struct TensorTypeProto {
 /// TensorShapeProto: a list of dimensions.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct TensorShapeProto {
-    /// Field 1.
+    /// One entry per axis, outermost first.
     #[prost(message, repeated, tag = "1")]
     pub dim: Vec<Dimension>,
 }
@@ -178,10 +179,10 @@ pub struct TensorShapeProto {
 /// TensorShapeProto.Dimension: a number, a symbolic name, or neither.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct Dimension {
-    /// Field 1.
+    /// A fixed size.
     #[prost(int64, optional, tag = "1")]
     pub dim_value: Option<i64>,
-    /// Field 2.
+    /// A symbolic size, such as `N`.
     #[prost(string, optional, tag = "2")]
     pub dim_param: Option<String>,
 }
@@ -189,43 +190,44 @@ pub struct Dimension {
 /// TensorProto: a serialized tensor (input_N.pb / output_N.pb, initializers, attributes).
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct TensorProto {
-    /// Field 1.
+    /// The shape, outermost axis first; empty for a scalar.
     #[prost(int64, repeated, tag = "1")]
     pub dims: Vec<i64>,
-    /// Field 2: a TensorProto.DataType code.
+    /// The element type, a TensorProto.DataType code.
     #[prost(int32, tag = "2")]
     pub data_type: i32,
-    /// Field 3: a slice of a larger tensor; we reject tensors that set it.
+    /// A slice of a larger tensor; we reject tensors that set it.
     #[prost(message, optional, tag = "3")]
     pub segment: Option<Segment>,
-    /// Field 4.
+    /// FLOAT values, and COMPLEX64 as (real, imaginary) pairs.
     #[prost(float, repeated, tag = "4")]
     pub float_data: Vec<f32>,
-    /// Field 5.
+    /// INT32 values, and those of the narrower integer, bool and small-float types (floats as
+    /// their bits).
     #[prost(int32, repeated, tag = "5")]
     pub int32_data: Vec<i32>,
-    /// Field 6.
+    /// STRING values, one byte string per element.
     #[prost(bytes = "vec", repeated, tag = "6")]
     pub string_data: Vec<Vec<u8>>,
-    /// Field 7.
+    /// INT64 values.
     #[prost(int64, repeated, tag = "7")]
     pub int64_data: Vec<i64>,
-    /// Field 8.
+    /// The tensor's name: the value it binds in a test data set.
     #[prost(string, tag = "8")]
     pub name: String,
-    /// Field 9: little-endian packed values; wins over the typed fields when present.
+    /// Little-endian packed values; wins over the typed fields when present.
     #[prost(bytes = "vec", optional, tag = "9")]
     pub raw_data: Option<Vec<u8>>,
-    /// Field 10.
+    /// DOUBLE values, and COMPLEX128 as (real, imaginary) pairs.
     #[prost(double, repeated, tag = "10")]
     pub double_data: Vec<f64>,
-    /// Field 11.
+    /// UINT32 and UINT64 values.
     #[prost(uint64, repeated, tag = "11")]
     pub uint64_data: Vec<u64>,
-    /// Field 13: key/value pairs locating data in another file.
+    /// Key/value pairs locating data in another file.
     #[prost(message, repeated, tag = "13")]
     pub external_data: Vec<StringStringEntryProto>,
-    /// Field 14: 0 DEFAULT, 1 EXTERNAL.
+    /// Where the data is: 0 DEFAULT (in this message), 1 EXTERNAL (`external_data`).
     #[prost(int32, tag = "14")]
     pub data_location: i32,
 }
@@ -233,10 +235,10 @@ pub struct TensorProto {
 /// TensorProto.Segment.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct Segment {
-    /// Field 1.
+    /// Where the slice starts in the whole tensor.
     #[prost(int64, tag = "1")]
     pub begin: i64,
-    /// Field 2.
+    /// Where it ends.
     #[prost(int64, tag = "2")]
     pub end: i64,
 }
@@ -244,10 +246,10 @@ pub struct Segment {
 /// StringStringEntryProto: a key/value pair.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct StringStringEntryProto {
-    /// Field 1.
+    /// The key (for external data: `location`, `offset`, `length`, ...).
     #[prost(string, tag = "1")]
     pub key: String,
-    /// Field 2.
+    /// The value.
     #[prost(string, tag = "2")]
     pub value: String,
 }

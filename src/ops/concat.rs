@@ -114,11 +114,11 @@ fn output_shape(op: OpVersion, axis: usize, inputs: &[&Tensor]) -> Result<Vec<us
             }
         }
         let extent = t.shape().get(axis).copied().unwrap_or(0);
-        total = total
-            .checked_add(extent)
-            .ok_or_else(|| Error::ShapeOverflow {
+        total = total.checked_add(extent).ok_or_else(|| {
+            Error::Vocab(vocab::Error::ShapeOverflow {
                 shape: shape.clone(),
-            })?;
+            })
+        })?;
     }
     if let Some(d) = shape.get_mut(axis) {
         *d = total;
@@ -138,8 +138,10 @@ struct BlockPlan {
 
 impl BlockPlan {
     fn new(axis: usize, inputs: &[&Tensor], out_shape: &[usize]) -> Result<BlockPlan, Error> {
-        let overflow = || Error::ShapeOverflow {
-            shape: out_shape.to_vec(),
+        let overflow = || {
+            Error::Vocab(vocab::Error::ShapeOverflow {
+                shape: out_shape.to_vec(),
+            })
         };
         let product = |dims: &[usize]| crate::tensor::element_count(dims).ok_or_else(overflow);
         let outer = product(out_shape.get(..axis).unwrap_or_default())?;
@@ -186,9 +188,9 @@ fn copy_blocks<T: Element + BlockCopy>(
     // shape; checked anyway so that no input can make the copies below panic.
     for (s, &block) in slices.iter().zip(&plan.blocks) {
         if plan.outer.checked_mul(block).is_none_or(|n| n > s.len()) {
-            return Err(Error::ShapeOverflow {
+            return Err(Error::Vocab(vocab::Error::ShapeOverflow {
                 shape: vec![plan.outer, block],
-            });
+            }));
         }
     }
     let stream = exec.streams(plan.total.saturating_mul(std::mem::size_of::<T>()));

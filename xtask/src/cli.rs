@@ -100,11 +100,12 @@ pub enum BackendsCommand {
     List,
     /// Prepare backends
     ///
-    /// onnxruntime and reference: a venv in target/backends/venv with the pinned packages of
-    /// backends/python/requirements.txt, installed by your own pip ($PYTHON, default python3).
+    /// onnxruntime, reference and openvino: one venv in target/backends/venv with the pinned
+    /// packages of backends/python/requirements.txt, installed by your own pip ($PYTHON,
+    /// default python3).
     /// tract: builds backends/tract-worker (several minutes).
     Setup {
-        /// Backends to prepare (default: onnxruntime reference; `all` adds tract)
+        /// Backends to prepare (default: onnxruntime reference openvino; `all` adds tract)
         #[arg(value_name = "NAME")]
         names: Vec<String>,
     },

@@ -3,7 +3,6 @@
 //! fetched, seeds made from it. Any finding fails the task. See docs/fuzzing.md.
 
 use harness::read::bundle;
-use sha2::{Digest, Sha256};
 use std::error::Error;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -235,7 +234,8 @@ fn write_official_seeds(
             .into_owned();
         for seed in seeds_of(target, &case)? {
             if seed.len() <= max_bytes {
-                let name = hex(&Sha256::digest(&seed)[..8]);
+                // The first 8 bytes of its sha256: a stable name, unique in practice.
+                let name = schema::hash::sha256_hex(&seed)[..16].to_string();
                 let order = (case_name.clone(), seeds.len());
                 seeds.entry(name).or_insert((order, seed));
             }
@@ -289,10 +289,6 @@ fn write_committed_seeds(root: &Path) -> Result<(), Box<dyn Error>> {
         eprintln!("wrote {n} seeds under {}", dir.display());
     }
     Ok(())
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

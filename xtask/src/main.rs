@@ -23,6 +23,8 @@ mod report;
 mod scoreboard;
 #[cfg(test)]
 mod testkit;
+#[cfg(test)]
+mod tidy;
 mod workspace;
 
 use clap::Parser;

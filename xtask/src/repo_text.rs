@@ -2,8 +2,7 @@
 //! `docs/semantics.md §N.M`; no tracked file may point at a note outside the repository (a fresh
 //! clone could not check it), and every cited section must exist.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use crate::testkit::repo::{root, tracked_files};
 
 /// Byte strings that point outside the repository, split in two so this file does not match.
 const FORBIDDEN: [[&str; 2]; 3] = [
@@ -14,38 +13,6 @@ const FORBIDDEN: [[&str; 2]; 3] = [
 
 /// How a citation of the semantics page starts.
 const CITATION: &str = "semantics.md §";
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// The tracked files, from git; without git (a source archive), every file outside the
-/// build, data and VCS directories, so the guard still runs.
-fn tracked_files(root: &Path) -> Vec<PathBuf> {
-    let listed = Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(["ls-files", "-z"])
-        .output()
-        .ok()
-        .filter(|out| out.status.success() && !out.stdout.is_empty());
-    if let Some(out) = listed {
-        return out
-            .stdout
-            .split(|&b| b == 0)
-            .filter(|name| !name.is_empty())
-            .map(|name| root.join(String::from_utf8_lossy(name).as_ref()))
-            .collect();
-    }
-    let skip = ["target", ".git", "onnx-backend-data"];
-    walkdir::WalkDir::new(root)
-        .into_iter()
-        .filter_entry(|e| !skip.iter().any(|s| e.file_name() == *s))
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| e.into_path())
-        .collect()
-}
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
     hay.windows(needle.len()).any(|w| w == needle)

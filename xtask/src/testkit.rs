@@ -2,6 +2,7 @@
 //! exports its test module to another.
 
 pub mod fetch;
+pub mod repo;
 
 use crate::cli::Cli;
 use clap::Parser;

@@ -19,9 +19,10 @@ pub const PYTHON_VAR: &str = "ONNX_CONFORMANCE_PYTHON";
 pub const KNOWN_VAR: &str = "ONNX_CONFORMANCE_KNOWN_FAILURES";
 
 /// The Python workers shipped in `backends/python/`: backend name and script.
-const PYTHON_WORKERS: [(&str, &str); 2] = [
+const PYTHON_WORKERS: [(&str, &str); 3] = [
     ("onnxruntime", "onnxruntime_worker.py"),
     ("reference", "reference_worker.py"),
+    ("openvino", "openvino_worker.py"),
 ];
 
 /// What a run needs to know about its backend.
@@ -163,8 +164,8 @@ pub fn select(
         });
     }
     Err(format!(
-        "{BACKEND_VAR}={name:?} is not a backend: use native, onnxruntime, reference, tract or \
-         worker:<command line>"
+        "{BACKEND_VAR}={name:?} is not a backend: use native, onnxruntime, reference, tract, \
+         openvino or worker:<command line>"
     ))
 }
 

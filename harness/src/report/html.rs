@@ -57,9 +57,9 @@ fn header(out: &mut String, report: &Report) {
         out,
         "<h1>ONNX conformance</h1><p>Comparison: {}. Data: <code>{}</code>.</p>\
          <p class=\"run\">Run: {}.</p><p><b>{} trials</b>: {} passed, {}, {}.</p>",
-        esc(mode),
-        esc(&report.data),
-        esc(&super::provenance_text(report)),
+        escape(mode),
+        escape(&report.data),
+        escape(&super::provenance_text(report)),
         all.total,
         all.passed,
         link(all.failed, "failed", "failures"),
@@ -113,7 +113,11 @@ fn matrix(out: &mut String, report: &Report) {
     );
     for (_, label) in &columns {
         let number = label.trim_start_matches("opset");
-        let _ = write!(out, "<th title=\"model opset {0}\">{0}</th>", esc(number));
+        let _ = write!(
+            out,
+            "<th title=\"model opset {0}\">{0}</th>",
+            escape(number)
+        );
     }
     out.push_str("<th title=\"all opsets\">all</th></tr>");
     let clean = |cells: &BTreeMap<String, Vec<&TrialRecord>>| {
@@ -131,12 +135,12 @@ fn matrix(out: &mut String, report: &Report) {
                 "<tr class=\"sec{}\"><th colspan=\"{}\">{}</th></tr>",
                 if all_clean { " ok" } else { "" },
                 columns.len() + 2,
-                esc(title)
+                escape(title)
             );
             section = Some(title);
         }
         let class = if clean(cells) { " class=\"ok\"" } else { "" };
-        let _ = write!(out, "<tr{class}><td class=\"name\">{}</td>", esc(name));
+        let _ = write!(out, "<tr{class}><td class=\"name\">{}</td>", escape(name));
         for (_, label) in &columns {
             match cells.get(label) {
                 Some(trials) => cell(out, trials),
@@ -217,14 +221,14 @@ fn linked_cell(out: &mut String, class_prefix: &str, trials: &[&TrialRecord], ti
     let worst = worst_first.first().copied();
     let counts = format!("{}/{}", t.passed, t.total);
     let text = match worst.filter(|w| w.outcome != Outcome::Pass) {
-        Some(w) => format!("<a href=\"#{}\">{counts}</a>", esc(&anchor_id(&w.name))),
+        Some(w) => format!("<a href=\"#{}\">{counts}</a>", escape(&anchor_id(&w.name))),
         None => counts,
     };
     let _ = write!(
         out,
         "<td class=\"{class_prefix} {}\" title=\"{}\">{text}</td>",
         worst.map_or("none", |w| class(w.outcome)),
-        esc(title),
+        escape(title),
     );
 }
 
@@ -279,12 +283,12 @@ fn trial_block(out: &mut String, t: &TrialRecord) {
         "<div class=\"trial {}\" id=\"{}\"><code><b>{}</b></code>: {} ({}, rule {})\
          <pre>{}</pre></div>",
         class(t.outcome),
-        esc(&anchor_id(&t.name)),
-        esc(&t.name),
+        escape(&anchor_id(&t.name)),
+        escape(&t.name),
         t.outcome.label(),
-        esc(version),
-        esc(&t.rule),
-        esc(t.message.as_deref().unwrap_or(""))
+        escape(version),
+        escape(&t.rule),
+        escape(t.message.as_deref().unwrap_or(""))
     );
 }
 
@@ -315,8 +319,9 @@ fn class(o: Outcome) -> &'static str {
     }
 }
 
-/// `s` escaped for HTML text and attribute values.
-fn esc(s: &str) -> String {
+/// `s` escaped for HTML text and attribute values (quoted with `"` or `'`); the one escaper
+/// of every page the project writes.
+pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

@@ -266,3 +266,12 @@ fn html_keeps_other_trees_apart_after_official_groups() {
     let own = html.find(">own/test_cast_C</td>").unwrap_or(usize::MAX);
     assert!(official < own && own < usize::MAX, "{html}");
 }
+
+#[test]
+fn html_escape_covers_text_and_both_attribute_quotes() {
+    assert_eq!(
+        html::escape(r#"a<b>&"c"'d'é"#),
+        "a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39;é"
+    );
+    assert_eq!(html::escape("&amp;"), "&amp;amp;");
+}

@@ -287,7 +287,10 @@ fn rejects_output_shape_overflow() {
     let big = usize::MAX / 2 + 1;
     let a = tensor(&[big, 0], Vec::<f32>::new());
     let e = concat(13, 0, &[&a, &a]).unwrap_err();
-    assert!(matches!(e, Error::ShapeOverflow { .. }), "{e}");
+    assert!(
+        matches!(e, Error::Vocab(vocab::Error::ShapeOverflow { .. })),
+        "{e}"
+    );
 }
 
 /// Outputs of 16 MiB and more are written with streaming stores; odd block lengths exercise

@@ -10,11 +10,16 @@ use std::error::Error;
 use std::path::Path;
 
 /// The backends that `setup` knows, in the order they are prepared.
-pub const SHIPPED: [&str; 3] = ["onnxruntime", "reference", "tract"];
+pub const SHIPPED: [&str; 4] = ["onnxruntime", "reference", "tract", "openvino"];
 
 /// Whether shipped backend `name` has what it needs.
 pub fn is_set_up(target: &Path, name: &str) -> bool {
-    setup::status(target, name).starts_with("ready")
+    status(target, name).starts_with("ready")
+}
+
+/// Whether shipped backend `name` is ready, in words (`ready (...)` or `not set up: ...`).
+pub fn status(target: &Path, name: &str) -> String {
+    setup::status(target, name)
 }
 
 /// Runs the task with the options after `backends`.

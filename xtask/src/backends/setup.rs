@@ -17,17 +17,50 @@ pub fn status(target: &Path, name: &str) -> String {
     };
     match name {
         "native" => "ready (built in)".into(),
-        "onnxruntime" | "reference" => ready(&python_venv(target).join("bin/python"), name),
+        "onnxruntime" | "reference" | "openvino" => {
+            let python = python_venv(target).join("bin/python");
+            match python_module(name) {
+                Some(module) if python.exists() && !venv_has(target, module) => format!(
+                    "not set up ({module} is not in the venv): cargo xtask backends setup {name}"
+                ),
+                _ => ready(&python, name),
+            }
+        }
         "tract" => ready(&tract_worker(target), "tract"),
         _ => "unknown".into(),
     }
+}
+
+/// The Python package a Python backend imports.
+fn python_module(name: &str) -> Option<&'static str> {
+    match name {
+        "onnxruntime" => Some("onnxruntime"),
+        "reference" => Some("onnx"),
+        "openvino" => Some("openvino"),
+        _ => None,
+    }
+}
+
+/// Whether the venv holds package `module`: a venv made before a runtime joined the
+/// requirements file lacks it.
+fn venv_has(target: &Path, module: &str) -> bool {
+    let Ok(libs) = std::fs::read_dir(python_venv(target).join("lib")) else {
+        return false;
+    };
+    libs.flatten().any(|lib| {
+        lib.path()
+            .join("site-packages")
+            .join(module)
+            .join("__init__.py")
+            .exists()
+    })
 }
 
 /// Sets up the named backends (by default the Python ones).
 pub fn run(root: &Path, target: &Path, names: &[String]) -> Result<(), Box<dyn Error>> {
     let mut wanted: Vec<&str> = names.iter().map(String::as_str).collect();
     if wanted.is_empty() {
-        wanted = vec!["onnxruntime", "reference"];
+        wanted = vec!["onnxruntime", "reference", "openvino"];
     }
     if wanted == ["all"] {
         wanted = super::SHIPPED.to_vec();
@@ -40,10 +73,7 @@ pub fn run(root: &Path, target: &Path, names: &[String]) -> Result<(), Box<dyn E
         )
         .into());
     }
-    if wanted
-        .iter()
-        .any(|n| *n == "onnxruntime" || *n == "reference")
-    {
+    if wanted.iter().any(|n| python_module(n).is_some()) {
         python_venv_setup(root, target)?;
     }
     if wanted.contains(&"tract") {
@@ -66,7 +96,7 @@ fn step(what: &str, cmd: &mut Command) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// The venv both Python workers share, with the pinned requirements installed by its pip.
+/// The venv the Python workers share, with the pinned requirements installed by its pip.
 fn python_venv_setup(root: &Path, target: &Path) -> Result<(), Box<dyn Error>> {
     let venv = python_venv(target);
     let python = venv.join("bin/python");
@@ -98,8 +128,10 @@ fn python_venv_setup(root: &Path, target: &Path) -> Result<(), Box<dyn Error>> {
         "checking that the workers' imports load",
         Command::new(&python).args([
             "-c",
-            "import onnxruntime, onnx, numpy, ml_dtypes; from onnx.reference import ReferenceEvaluator; \
-             print('onnxruntime', onnxruntime.__version__, '/ onnx', onnx.__version__)",
+            "import onnxruntime, onnx, numpy, ml_dtypes, openvino; \
+             from onnx.reference import ReferenceEvaluator; \
+             print('onnxruntime', onnxruntime.__version__, '/ onnx', onnx.__version__, \
+             '/ openvino', openvino.__version__)",
         ]),
     )
 }
@@ -116,3 +148,6 @@ fn tract_setup(root: &Path, target: &Path) -> Result<(), Box<dyn Error>> {
             .arg(target.join("backends/tract")),
     )
 }
+
+#[cfg(test)]
+mod tests;

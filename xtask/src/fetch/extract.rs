@@ -2,8 +2,8 @@
 //! directory, hashing every file on the way, and refusing entries that escape the target.
 
 use super::error::{Error, Result};
-use super::lock::{hex, sha256_file};
-use sha2::{Digest, Sha256};
+use super::lock::sha256_file;
+use schema::hash::Hasher;
 use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::{Read, Write};
@@ -162,7 +162,7 @@ fn write_file(
         .create_new(true)
         .open(&path)
         .map_err(|e| Error::io("create", &path, e))?;
-    let mut hasher = Sha256::new();
+    let mut hasher = Hasher::default();
     let mut buf = vec![0u8; 1 << 16];
     let mut size = 0u64;
     loop {
@@ -176,7 +176,7 @@ fn write_file(
         size += n as u64;
     }
     out.flush().map_err(|e| Error::io("write", &path, e))?;
-    Ok((hex(&hasher.finalize()), size))
+    Ok((hasher.finish(), size))
 }
 
 /// Lists the files under `dir/node` as `node/<case>/<file>` -> size, for the presence check.

@@ -2,34 +2,13 @@
 
 use super::error::{Error, Result};
 use schema::index::{release_cmp, Lock, LockedRelease};
-use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::Path;
 
-/// Lowercase hex sha256 of `bytes`.
-#[cfg(test)]
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
-}
-
-/// Lowercase hex sha256 of the file at `path`, read in chunks.
+/// Lowercase hex sha256 of the file at `path` (`schema::hash`, the lock's one hash).
 pub fn sha256_file(path: &Path) -> Result<String> {
     let mut f = std::fs::File::open(path).map_err(|e| Error::io("open", path, e))?;
-    let mut h = Sha256::new();
-    let mut buf = vec![0u8; 1 << 16];
-    loop {
-        let n = f.read(&mut buf).map_err(|e| Error::io("read", path, e))?;
-        if n == 0 {
-            return Ok(hex(&h.finalize()));
-        }
-        h.update(&buf[..n]);
-    }
-}
-
-/// Lowercase hex of a digest.
-pub fn hex(digest: &[u8]) -> String {
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    schema::hash::sha256_read(&mut f).map_err(|e| Error::io("read", path, e))
 }
 
 /// Reads the lock file; a missing file is an empty lock (first `--update-lock`).

@@ -4,6 +4,7 @@ use super::install::STAMP_FILE;
 use super::*;
 use crate::testkit::fetch::{entries, wheel, Setup, NODE, REL};
 use prost::Message;
+use schema::hash::sha256_hex;
 use std::fs;
 
 #[test]
@@ -27,7 +28,7 @@ fn a_recorded_fetch_extracts_selected_cases_and_indexes_them() {
     assert_eq!(e.files.len(), 3);
     assert_eq!(
         e.files["node/test_cast_a/test_data_set_0/input_0.pb"],
-        lock::sha256_hex(b"input v1")
+        sha256_hex(b"input v1")
     );
 
     let index = index_file::build(&s.paths.data).expect("index");
@@ -163,7 +164,7 @@ fn a_file_that_differs_from_the_lock_is_refused_and_the_old_tree_kept() {
             ..Options::default()
         })
         .expect_err("file mismatch");
-    let (old, new) = (lock::sha256_hex(b"input v1"), lock::sha256_hex(b"input v2"));
+    let (old, new) = (sha256_hex(b"input v1"), sha256_hex(b"input v2"));
     assert!(
         e.message.contains("test_cast_a/test_data_set_0/input_0.pb"),
         "{e}"

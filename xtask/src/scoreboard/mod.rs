@@ -7,7 +7,6 @@ use harness::backend::{BackendInfo, FailureKind};
 use harness::known::Outcome;
 use harness::report::{self, TrialRecord};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -19,6 +18,19 @@ pub struct Scoreboard {
     pub data_lock: String,
     /// One entry per backend, in the order run.
     pub backends: Vec<BackendRun>,
+    /// Shipped backends left out because they are not set up, each with what to run: the
+    /// board says so rather than silently showing fewer columns.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_set_up: Vec<NotSetUp>,
+}
+
+/// A shipped backend the scoreboard could not run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NotSetUp {
+    /// Its name.
+    pub name: String,
+    /// Why, in the words of `cargo xtask backends list`.
+    pub status: String,
 }
 
 /// One backend's outcomes.
@@ -76,23 +88,31 @@ impl From<&TrialRecord> for Trial {
 /// Runs the task with the options after `scoreboard`.
 pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Error>> {
     let target = crate::workspace::target_dir();
+    let mut not_set_up = Vec::new();
     let names: Vec<String> = if args.backends.is_empty() {
+        let (ready, missing): (Vec<&str>, Vec<&str>) = crate::backends::SHIPPED
+            .into_iter()
+            .partition(|n| crate::backends::is_set_up(&target, n));
+        not_set_up = missing
+            .into_iter()
+            .map(|n| NotSetUp {
+                name: n.to_string(),
+                status: crate::backends::status(&target, n),
+            })
+            .collect();
         std::iter::once("native")
-            .chain(
-                crate::backends::SHIPPED
-                    .into_iter()
-                    .filter(|n| crate::backends::is_set_up(&target, n)),
-            )
+            .chain(ready)
             .map(String::from)
             .collect()
     } else {
         args.backends.clone()
     };
-    let lock = std::fs::read(root.join(harness::index::LOCK_FILE))
-        .map_err(|e| format!("cannot read the lock file: {e}"))?;
+    let data_lock =
+        schema::hash::lock_sha256(root).map_err(|e| format!("cannot read the lock file: {e}"))?;
     let mut board = Scoreboard {
-        data_lock: format!("{:x}", Sha256::digest(&lock)),
+        data_lock,
         backends: Vec::new(),
+        not_set_up,
     };
     for name in &names {
         let run = run_backend(root, &target, name)?;

@@ -5,6 +5,7 @@
 use super::{BackendRun, Scoreboard, Trial};
 use harness::backend::FailureKind;
 use harness::known::Outcome;
+use harness::report::html::escape;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -132,6 +133,9 @@ fn header(board: &Scoreboard) -> Vec<String> {
 pub fn markdown(board: &Scoreboard) -> String {
     let mut s = String::from("# Scoreboard: official Cast, CastLike and Concat cases\n\n");
     let _ = writeln!(s, "Data lock sha256 `{}`. Cells: passed/trials, then mismatches, refusals at load (unsupported) and errors, crashes or timeouts.\n", board.data_lock);
+    for missing in &board.not_set_up {
+        let _ = writeln!(s, "- **{}**: not run, {}\n", missing.name, missing.status);
+    }
     let heads = header(board);
     let table = |s: &mut String, first: &str, rows: Vec<(String, Vec<Counts>)>| {
         let _ = writeln!(s, "| {first} | {} |", heads.join(" | "));
@@ -162,13 +166,6 @@ pub fn markdown(board: &Scoreboard) -> String {
     s
 }
 
-fn esc(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 /// The HTML page: the same tables, coloured by what dominates each cell.
 pub fn html(board: &Scoreboard) -> String {
     let mut s = String::from(
@@ -178,18 +175,26 @@ pub fn html(board: &Scoreboard) -> String {
          .pass{background:#d9f2d9}.fail{background:#f7c6c6;font-weight:bold}.unsupported{background:#e6e6e6}\
          .none{background:#fff}</style></head><body>\n<h1>Scoreboard: official Cast, CastLike and Concat cases</h1>\n",
     );
-    let _ = writeln!(s, "<p>Data lock sha256 <code>{}</code>. Cells: passed/trials, then mismatches, refusals at load (unsupported) and errors, crashes or timeouts. Green: all pass; grey: only refusals; red: a wrong answer or an error.</p>", esc(&board.data_lock));
+    let _ = writeln!(s, "<p>Data lock sha256 <code>{}</code>. Cells: passed/trials, then mismatches, refusals at load (unsupported) and errors, crashes or timeouts. Green: all pass; grey: only refusals; red: a wrong answer or an error.</p>", escape(&board.data_lock));
+    for missing in &board.not_set_up {
+        let _ = writeln!(
+            s,
+            "<p><b>{}</b>: not run, {}</p>",
+            escape(&missing.name),
+            escape(&missing.status)
+        );
+    }
     let heads = header(board);
     let table = |s: &mut String, title: &str, rows: Vec<(String, Vec<Counts>)>| {
-        let _ = write!(s, "<h2>{}</h2><table><tr><th></th>", esc(title));
+        let _ = write!(s, "<h2>{}</h2><table><tr><th></th>", escape(title));
         for h in &heads {
-            let _ = write!(s, "<th>{}</th>", esc(h));
+            let _ = write!(s, "<th>{}</th>", escape(h));
         }
         s.push_str("</tr>\n");
         for (label, counts) in rows {
-            let _ = write!(s, "<tr><th>{}</th>", esc(&label));
+            let _ = write!(s, "<tr><th>{}</th>", escape(&label));
             for c in counts {
-                let _ = write!(s, "<td class=\"{}\">{}</td>", c.class(), esc(&c.cell()));
+                let _ = write!(s, "<td class=\"{}\">{}</td>", c.class(), escape(&c.cell()));
             }
             s.push_str("</tr>\n");
         }
@@ -218,6 +223,9 @@ pub fn html(board: &Scoreboard) -> String {
 /// A few lines for the console: each backend's totals.
 pub fn summary(board: &Scoreboard) -> String {
     let mut s = String::from("scoreboard (official instances)\n");
+    for missing in &board.not_set_up {
+        let _ = writeln!(s, "{:14} {}", missing.name, missing.status);
+    }
     for run in &board.backends {
         let c = totals(run);
         let _ = writeln!(

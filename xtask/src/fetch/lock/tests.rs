@@ -1,4 +1,5 @@
 use super::*;
+use schema::hash::sha256_hex;
 
 fn entry() -> LockedRelease {
     LockedRelease {

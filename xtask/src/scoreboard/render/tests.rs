@@ -1,4 +1,5 @@
 use super::*;
+use crate::scoreboard::NotSetUp;
 
 fn trial(opset: i64, outcome: Outcome, kind: Option<FailureKind>) -> Trial {
     Trial {
@@ -50,7 +51,24 @@ fn board() -> Scoreboard {
                 ],
             ),
         ],
+        not_set_up: vec![],
     }
+}
+
+#[test]
+fn a_backend_not_set_up_is_named_not_dropped() {
+    let mut b = board();
+    b.not_set_up.push(NotSetUp {
+        name: "tract".into(),
+        status: "not set up: cargo xtask backends setup tract".into(),
+    });
+    let line = "tract          not set up: cargo xtask backends setup tract";
+    assert!(summary(&b).contains(line), "{}", summary(&b));
+    assert!(
+        markdown(&b).contains("- **tract**: not run, not set up: cargo xtask backends setup tract")
+    );
+    assert!(html(&b).contains("<p><b>tract</b>: not run, not set up:"));
+    assert!(!summary(&board()).contains("not set up"));
 }
 
 #[test]
