@@ -122,9 +122,10 @@ macro_rules! simd_fn_with {
 }
 pub(crate) use simd_fn_with;
 
-/// A set of the x86-64 features that detection reads: bit `i` is [`FEATURES`]`[i]`.
+/// A set of the x86-64 features that detection reads: bit `i` is the `i`-th feature of
+/// [`level_features!`]'s lists, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct FeatureSet(pub(crate) u32);
+pub(crate) struct FeatureSet(u32);
 
 /// The feature table from the lists of [`level_features!`].
 macro_rules! feature_table {
