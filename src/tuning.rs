@@ -169,12 +169,8 @@ impl FeatureSet {
 
     /// The set whose bit `i` is `flags[i]`.
     fn from_flags(flags: &[bool]) -> FeatureSet {
-        FeatureSet(
-            flags
-                .iter()
-                .rev()
-                .fold(0, |set, &f| set << 1 | u32::from(f)),
-        )
+        let bit = |(i, &has): (usize, &bool)| u32::from(has) << i;
+        FeatureSet(flags.iter().enumerate().map(bit).sum())
     }
 
     /// Whether every feature of `other` is in this set.

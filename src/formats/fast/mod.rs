@@ -84,10 +84,20 @@ pub(crate) fn bf16_to_f32(exec: &Exec, src: &[bf16]) -> Vec<f32> {
 }
 
 /// f64 to f32, round half to even (the hardware conversion), NaN made canonical explicitly
-/// because `as` does not promise which NaN it gives.
+/// with the source's sign, read from its bits: `as` promises neither the payload nor the
+/// sign of the NaN it gives (the hardware keeps the sign; Miri flips it at random).
 pub(crate) fn f64_to_f32(exec: &Exec, src: &[f64]) -> Vec<f32> {
     map(exec, src, move |x| {
-        f32::from_bits(encode::canonical_nan_f32((x as f32).to_bits()))
+        let nan = if x.is_sign_negative() {
+            0xFFC0_0000
+        } else {
+            0x7FC0_0000
+        };
+        f32::from_bits(if x.is_nan() {
+            nan
+        } else {
+            (x as f32).to_bits()
+        })
     })
 }
 
