@@ -3,7 +3,7 @@
 //! under both comparison rules.
 #![no_main]
 
-use harness::compare::{compare_outputs, Rule};
+use harness::fuzzing::{compare_outputs, Rule};
 use harness::read::tensor_from_bytes;
 use harness::vocab::DataType;
 use libfuzzer_sys::fuzz_target;

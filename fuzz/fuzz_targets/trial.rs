@@ -5,11 +5,9 @@
 //! catches panics and reports them, which counts as a finding here too).
 #![no_main]
 
-use harness::discover::{CaseSpec, Spec, SpecKind};
+use harness::fuzzing::{bundle, run_trial, CaseSpec, Context, Spec, SpecKind};
 use harness::known::Outcome;
-use harness::read::bundle;
 use harness::report::{self, Report};
-use harness::trials::{self, Context};
 use libfuzzer_sys::fuzz_target;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -54,7 +52,7 @@ fuzz_target!(|data: &[u8]| {
             data_override: Some(root.clone()),
             ..Context::default()
         };
-        let rec = trials::run(&ctx, &spec);
+        let rec = run_trial(&ctx, &spec).record;
         let message = rec.message.as_deref().unwrap_or("");
         assert!(
             !message.contains("panicked"),

@@ -5,7 +5,7 @@
 //! parser that accepts a wrong id or calls a failure a success is a finding.
 #![no_main]
 
-use harness::worker::{parse_hello, parse_reply, Failure, PROTOCOL_VERSION};
+use harness::fuzzing::{parse_hello, parse_reply, Failure, PROTOCOL_VERSION};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 

@@ -5,8 +5,9 @@
 //!
 //! Run: `cargo run -p onnx-conformance-harness --example in_process -- [libtest filters]`.
 
-use harness::backend::{Backend, BackendHandle, BackendInfo, FailureKind, Refusal};
-use harness::case::{Case, DataSet};
+use harness::backend::{
+    Backend, BackendFailure, BackendHandle, BackendInfo, FailureKind, ModelFile, Prepared,
+};
 use harness::vocab::{AttrValue, DataType, Tensor};
 use std::path::Path;
 use std::process::ExitCode;
@@ -24,14 +25,18 @@ impl Backend for ToyRuntime {
         }
     }
 
-    fn run(&self, case: &Case, data_set: &DataSet) -> Result<Vec<Tensor>, Refusal> {
+    /// Loading checks that the model is one Concat on axis 0; the data comes later.
+    fn prepare<'a>(
+        &'a self,
+        file: ModelFile<'a>,
+    ) -> Result<Box<dyn Prepared + 'a>, BackendFailure> {
         let refuse = |why: &str| {
-            Err(Refusal::new(
+            Err(BackendFailure::new(
                 FailureKind::Unsupported,
                 format!("toy: {why}"),
             ))
         };
-        let [node] = &case.model.graph.nodes[..] else {
+        let [node] = &file.model.graph.nodes[..] else {
             return refuse("only single-node graphs");
         };
         let axis0 = node
@@ -41,11 +46,23 @@ impl Backend for ToyRuntime {
         if node.op_type != "Concat" || !axis0 {
             return refuse(&format!("no kernel for {} here", node.op_type));
         }
+        Ok(Box::new(ConcatRows))
+    }
+}
+
+/// A loaded Concat along axis 0: it sees the inputs only, never the expected outputs.
+struct ConcatRows;
+
+impl Prepared for ConcatRows {
+    fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, BackendFailure> {
         let mut shape: Option<Vec<usize>> = None;
         let mut values = Vec::new();
-        for input in &data_set.inputs {
+        for input in inputs {
             let Some(v) = input.as_slice::<f32>() else {
-                return refuse(&format!("Concat of {} is not implemented", input.dtype()));
+                return Err(BackendFailure::new(
+                    FailureKind::Unsupported,
+                    format!("toy: Concat of {} is not implemented", input.dtype()),
+                ));
             };
             let rows = input.shape().first().copied().unwrap_or(0);
             match &mut shape {
@@ -56,7 +73,7 @@ impl Backend for ToyRuntime {
         }
         let shape = shape.unwrap_or_default();
         let out = Tensor::from_vec(shape, values)
-            .map_err(|e| Refusal::new(FailureKind::Error, format!("toy: {e}")))?;
+            .map_err(|e| BackendFailure::new(FailureKind::Error, format!("toy: {e}")))?;
         debug_assert_eq!(out.dtype(), DataType::Float);
         Ok(vec![out])
     }

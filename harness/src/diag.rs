@@ -4,17 +4,19 @@
 use crate::compare::{multi_index, Mismatch, ValueDiff};
 use crate::npy;
 use crate::origin::Origins;
+use crate::settings::{BACKEND_VAR, DATA_VAR, STRICT_VAR};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use vocab::{DataType, Tensor};
 
-/// Spells out every mismatch, one block per output. `names` are the graph's output names.
+/// Spells out every mismatch, one block per output, with no input origins.
+#[cfg(test)]
 pub fn describe(mismatches: &[Mismatch], names: &[String], rule: &str) -> String {
     describe_with(mismatches, names, rule, &Origins::Unknown)
 }
 
-/// [`describe`], with the input element each differing output element came from, where
-/// `origins` knows it.
+/// Spells out every mismatch, one block per output (`names` are the graph's output names),
+/// with the input element each differing output element came from, where `origins` knows it.
 pub fn describe_with(
     mismatches: &[Mismatch],
     names: &[String],
@@ -198,16 +200,25 @@ pub fn dump(dir: &Path, expected: &[Tensor], actual: &[Tensor]) -> Vec<String> {
     lines
 }
 
-/// The shell command that reruns exactly `trial`, with the environment that shaped this run.
-pub fn rerun_command(trial: &str, strict: bool, data_override: Option<&Path>) -> String {
+/// The shell command that reruns exactly `trial` on `backend`, with the environment that
+/// shaped this run.
+pub fn rerun_command(
+    trial: &str,
+    backend: &str,
+    strict: bool,
+    data_override: Option<&Path>,
+) -> String {
     let mut cmd = String::new();
+    if backend != "native" {
+        let _ = write!(cmd, "{BACKEND_VAR}={} ", shell_quote(backend));
+    }
     if strict {
-        cmd.push_str("ONNX_CONFORMANCE_STRICT=1 ");
+        let _ = write!(cmd, "{STRICT_VAR}=1 ");
     }
     if let Some(dir) = data_override {
         let _ = write!(
             cmd,
-            "ONNX_BACKEND_DATA={} ",
+            "{DATA_VAR}={} ",
             shell_quote(&dir.display().to_string())
         );
     }

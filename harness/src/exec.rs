@@ -1,5 +1,6 @@
 //! Running a model's graph node by node with an in-process operator implementation (the
-//! native backend passes the implementation's `ops::run`).
+//! native backend passes the implementation's `ops::run`). [`Plan::new`] is the one place
+//! that checks each node's domain and resolves its operator version.
 
 use crate::case::{Model, Node};
 use crate::error::Error;
@@ -52,12 +53,51 @@ impl Budget {
     }
 }
 
-/// Binds `inputs` to the graph inputs by position, runs every node in order, and returns the
-/// graph outputs in declared order. Extra graph inputs that no node uses are accepted. A run
-/// that would create more elements than [`run_budget`] allows is an error. `run_op` runs each
-/// node.
-pub fn run_graph(
+/// A model checked for running: every node in the default domain, with its operator version
+/// resolved at the model's opset.
+#[derive(Debug)]
+pub struct Plan<'m> {
+    model: &'m Model,
+    versions: Vec<OpVersion>,
+}
+
+impl<'m> Plan<'m> {
+    /// Checks every node of `model`; an operator of another domain, or one the version table
+    /// does not have at the model's opset, is an error naming the node.
+    pub fn new(model: &'m Model) -> Result<Plan<'m>, Error> {
+        let opset = model.opset;
+        let versions = model
+            .graph
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(index, node)| {
+                let label = format!("node {index} ({})", node.op_type);
+                if !is_default_domain(&node.domain) {
+                    return Err(Error::msg(format!(
+                        "{label}: domain '{}' is not supported, only the default domain",
+                        node.domain
+                    )));
+                }
+                OpVersion::resolve(&node.op_type, opset)
+                    .map_err(|e| Error::msg(format!("{label} at opset {opset}: {e}")))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Plan { model, versions })
+    }
+
+    /// Binds `inputs` to the graph inputs by position, runs every node in order, and returns
+    /// the graph outputs in declared order. Extra graph inputs that no node uses are accepted.
+    /// A run that would create more elements than [`run_budget`] allows is an error. `run_op`
+    /// runs each node.
+    pub fn run(&self, inputs: &[Tensor], run_op: RunOp<'_>) -> Result<Vec<Tensor>, Error> {
+        run_graph(self.model, &self.versions, inputs, run_op)
+    }
+}
+
+fn run_graph(
     model: &Model,
+    versions: &[OpVersion],
     inputs: &[Tensor],
     run_op: RunOp<'_>,
 ) -> Result<Vec<Tensor>, Error> {
@@ -86,8 +126,8 @@ pub fn run_graph(
         limit: run_budget(fed),
         used: 0,
     };
-    for (index, node) in graph.nodes.iter().enumerate() {
-        let produced = run_node(node, index, model.opset, &values, &mut budget, run_op)?;
+    for (index, (node, &version)) in graph.nodes.iter().zip(versions).enumerate() {
+        let produced = run_node(node, index, version, &values, &mut budget, run_op)?;
         for (name, t) in node.outputs.iter().zip(produced) {
             if !name.is_empty() {
                 values.insert(name, Cow::Owned(t));
@@ -114,18 +154,12 @@ pub fn run_graph(
 fn run_node(
     node: &Node,
     index: usize,
-    opset: i64,
+    version: OpVersion,
     values: &HashMap<&str, Cow<'_, Tensor>>,
     budget: &mut Budget,
     run_op: RunOp<'_>,
 ) -> Result<Vec<Tensor>, Error> {
     let label = format!("node {index} ({})", node.op_type);
-    if !is_default_domain(&node.domain) {
-        return Err(Error::msg(format!(
-            "{label}: domain '{}' is not supported, only the default domain",
-            node.domain
-        )));
-    }
     // A trailing empty name is an omitted optional input; an interior one cannot be passed on.
     let used = node
         .inputs
@@ -149,8 +183,6 @@ fn run_node(
     // No operator here creates more elements than its inputs hold together.
     let bound = args.iter().fold(0usize, |n, t| n.saturating_add(t.len()));
     budget.take(bound, &label)?;
-    let version = OpVersion::resolve(&node.op_type, opset)
-        .map_err(|e| Error::msg(format!("{label} at opset {opset}: {e}")))?;
     let outputs = run_op(version, &node.attributes, &args)
         .map_err(|e| Error::msg(format!("{label}: {e}")))?;
     if outputs.len() != node.outputs.len() {

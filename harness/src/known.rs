@@ -1,6 +1,7 @@
 //! `tests/known-failures.json` and `tests/tolerances.json`: trial patterns with a reason each,
 //! and how a trial's result is judged against a known-failure entry.
 
+use crate::backend::FailureKind;
 use crate::error::Error;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -44,7 +45,7 @@ pub struct KnownFailure {
     pub expect: Vec<String>,
     /// The failure kind the trial must fail with (`mismatch`, `unsupported`, ...), if given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub failure_kind: Option<crate::backend::FailureKind>,
+    pub failure_kind: Option<FailureKind>,
 }
 
 /// The known-failures file.
@@ -174,47 +175,90 @@ impl Outcome {
     }
 }
 
-/// Judges a trial's raw result (`Err` holds the failure message) against its entry, if any.
-/// Returns the outcome and the message to show.
-pub fn judge(
-    result: Result<(), String>,
-    entry: Option<&KnownFailure>,
-) -> (Outcome, Option<String>) {
-    let Some(entry) = entry else {
+/// A trial's failure before judging: its kind and message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failed {
+    /// What kind of failure.
+    pub kind: FailureKind,
+    /// What happened.
+    pub message: String,
+}
+
+/// What a trial is judged to be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The outcome.
+    pub outcome: Outcome,
+    /// The kind of failure, for a trial that failed (known failures included).
+    pub failure_kind: Option<FailureKind>,
+    /// The message to show: the failure, or why a pass or a failure fails the run.
+    pub message: Option<String>,
+    /// The entry's class (`upstream data corrupt`) when the trial is a known failure.
+    pub known_kind: Option<String>,
+}
+
+/// Judges a trial's result against its known-failures entry, if any: the one place a
+/// known-failure decision is made. A listed trial is a known failure only when it fails with
+/// the entry's failure kind (when the entry gives one) and a message holding every `expect`
+/// substring; a listed trial that passes fails the run.
+pub fn judge(result: Result<(), Failed>, entry: Option<&KnownFailure>) -> Verdict {
+    let verdict = |outcome, failure_kind, message| Verdict {
+        outcome,
+        failure_kind,
+        message: Some(message),
+        known_kind: None,
+    };
+    let (Some(entry), result) = (entry, &result) else {
         return match result {
-            Ok(()) => (Outcome::Pass, None),
-            Err(msg) => (Outcome::Fail, Some(msg)),
+            Ok(()) => Verdict {
+                outcome: Outcome::Pass,
+                failure_kind: None,
+                message: None,
+                known_kind: None,
+            },
+            Err(f) => verdict(Outcome::Fail, Some(f.kind), f.message),
         };
     };
-    match result {
-        Ok(()) => (
+    let Err(Failed { kind, message }) = result else {
+        return verdict(
             Outcome::UnexpectedPass,
-            Some(format!(
+            None,
+            format!(
                 "unexpectedly passed, remove it from tests/known-failures.json \
                  (entry {:?}, kind {:?})",
                 entry.pattern, entry.kind
-            )),
-        ),
-        Err(msg) => match entry
-            .expect
-            .iter()
-            .find(|want| !msg.contains(want.as_str()))
-        {
-            Some(want) => (
-                Outcome::Fail,
-                Some(format!(
-                    "failed, but not as tests/known-failures.json expects (a message \
-                     containing {want:?}); this may be another bug: {msg}"
-                )),
             ),
-            None => (
-                Outcome::KnownFailure,
-                Some(format!(
-                    "known failure ({}): {}\n{msg}",
-                    entry.kind, entry.reason
-                )),
+        );
+    };
+    let kind = *kind;
+    // A known failure of another kind than listed is another failure.
+    if let Some(want) = entry.failure_kind.filter(|&want| want != kind) {
+        return verdict(
+            Outcome::Fail,
+            Some(kind),
+            format!("failure kind {kind}, but the known-failures entry expects {want}: {message}"),
+        );
+    }
+    if let Some(want) = entry.expect.iter().find(|w| !message.contains(w.as_str())) {
+        return verdict(
+            Outcome::Fail,
+            Some(kind),
+            format!(
+                "failed, but not as tests/known-failures.json expects (a message \
+                 containing {want:?}); this may be another bug: {message}"
             ),
-        },
+        );
+    }
+    Verdict {
+        known_kind: Some(entry.kind.clone()),
+        ..verdict(
+            Outcome::KnownFailure,
+            Some(kind),
+            format!(
+                "known failure ({}): {}\n{message}",
+                entry.kind, entry.reason
+            ),
+        )
     }
 }
 

@@ -1,28 +1,40 @@
 //! Reads ONNX backend node-test cases, runs them against a backend (by default this
-//! repository's implementation, in-process), compares, reports. What the spec allows (types,
-//! attributes, operator versions) comes from the `vocab` crate, never from the backend.
+//! repository's implementation, in-process, with the `native` feature), compares, reports.
+//! What the spec allows (types, attributes, operator versions) comes from the `vocab` crate,
+//! never from the backend.
+//!
+//! The public surface: [`backend`] (the seam a runtime implements), [`case`] and [`read`]
+//! (what a case is and how it is read), [`runner`] (the conformance binary's main, also for a
+//! runtime's own test), [`report`] and [`known`] (records, reports and known-failure lists),
+//! [`write`] (the TensorProto writer, the inverse of [`read`]).
 #![forbid(unsafe_code)]
 
 pub mod backend;
 pub mod case;
-pub mod compare;
-pub mod diag;
-pub mod discover;
-pub mod error;
-pub mod exec;
 pub mod known;
-pub mod lockcheck;
-pub mod npy;
-pub mod origin;
-pub mod provenance;
 pub mod read;
 pub mod report;
 pub mod runner;
-pub mod settings;
+pub mod write;
+
+pub(crate) mod compare;
+pub(crate) mod diag;
+pub(crate) mod discover;
+mod error;
+#[cfg(feature = "native")]
+pub(crate) mod exec;
+pub(crate) mod lockcheck;
+pub(crate) mod npy;
+pub(crate) mod origin;
+pub(crate) mod provenance;
+pub(crate) mod settings;
 #[cfg(test)]
 pub(crate) mod testkit;
-pub mod trials;
-pub mod worker;
+pub(crate) mod trials;
+pub(crate) mod worker;
+
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 
 pub use error::Error;
 /// The index, lock and onnx.proto formats live in their own crate, shared with the fetch.

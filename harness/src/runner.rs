@@ -14,10 +14,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-pub use crate::settings::{DATA_VAR, STRICT_VAR};
+pub use crate::settings::{BACKEND_VAR, DATA_VAR, KNOWN_VAR, STRICT_VAR};
 
 /// What a run needs before its first trial.
-pub struct Prepared {
+pub(crate) struct Setup {
     /// What every trial shares.
     pub ctx: Context,
     /// One trial per case (a case that cannot be read still is one, and fails).
@@ -27,9 +27,9 @@ pub struct Prepared {
     pub guards: Vec<Spec>,
 }
 
-impl Prepared {
+impl Setup {
     /// Every trial: the cases, then the failed setup checks.
-    pub fn all(&self) -> impl Iterator<Item = &Spec> {
+    pub(crate) fn all(&self) -> impl Iterator<Item = &Spec> {
         self.cases.iter().chain(&self.guards)
     }
 }
@@ -47,7 +47,7 @@ pub fn main(workspace: &Path) -> ExitCode {
 
 /// Runs (or lists) the trials `args` select, writes the reports, and says whether the run
 /// succeeded. A failed setup check fails the run even when the filter left it out.
-pub fn run(workspace: &Path, args: &Arguments, env: &Env, run_id: Option<String>) -> bool {
+pub(crate) fn run(workspace: &Path, args: &Arguments, env: &Env, run_id: Option<String>) -> bool {
     run_with(workspace, args, env, run_id, None)
 }
 
@@ -60,15 +60,13 @@ pub fn main_with_backend(
     backend: BackendHandle,
     known_failures: Option<PathBuf>,
 ) -> ExitCode {
-    let name = backend.info().name;
-    let given = Selected {
-        backend,
-        known_failures,
-        report_subdir: format!("backend-{name}"),
-    };
     let args = Arguments::from_args();
     let run_id = std::env::var(nextest::RUN_ID_VAR).ok();
     let run_id = nextest::run_id(run_id.as_deref());
+    let given = Given {
+        backend,
+        known_failures,
+    };
     match run_with(workspace, &args, &Env::from_process(), run_id, Some(given)) {
         true => ExitCode::SUCCESS,
         false => ExitCode::FAILURE,
@@ -81,7 +79,7 @@ fn run_with(
     args: &Arguments,
     env: &Env,
     run_id: Option<String>,
-    given: Option<Selected>,
+    given: Option<Given>,
 ) -> bool {
     let started = provenance::now();
     let prep = prepare_with(workspace, env, given);
@@ -180,7 +178,7 @@ fn run_filtered_guards<'a>(
 ) -> Vec<&'a Spec> {
     let ran: BTreeSet<String> = records.iter().map(|r| r.name.clone()).collect();
     let unrun: Vec<&Spec> = guards.iter().filter(|g| !ran.contains(&g.name)).collect();
-    records.extend(unrun.iter().map(|g| trials::run(ctx, g)));
+    records.extend(unrun.iter().map(|g| trials::run(ctx, g).record));
     unrun
 }
 
@@ -223,33 +221,34 @@ fn append_for_nextest(out_dir: &Path, run_id: &str, report: Report) -> Result<()
 fn libtest_trial(spec: Spec, ctx: Arc<Context>, records: Arc<Mutex<Vec<TrialRecord>>>) -> Trial {
     let name = spec.name.clone();
     Trial::ignorable_test(name, move || {
-        let rec = trials::run(&ctx, &spec);
+        let judged = trials::run(&ctx, &spec);
+        let rec = judged.record;
         let (outcome, message) = (rec.outcome, rec.message.clone());
         records.lock().unwrap_or_else(|p| p.into_inner()).push(rec);
-        match outcome {
-            Outcome::Pass => Ok(Completion::Completed),
-            Outcome::KnownFailure => Ok(Completion::ignored_with(ignored_note(&ctx, &spec.name))),
+        match (outcome, judged.ignored_note) {
+            (Outcome::Pass, _) => Ok(Completion::Completed),
+            (Outcome::KnownFailure, Some(note)) => Ok(Completion::ignored_with(note)),
             _ => Err(message.unwrap_or_else(|| "failed".into()).into()),
         }
     })
 }
 
-/// What libtest shows beside a known failure: `known failure: <kind>`, from the entry itself
-/// rather than from the message (which starts with the same words).
-fn ignored_note(ctx: &Context, name: &str) -> String {
-    let kind = ctx.known.find(name).map_or("?", |e| e.kind.as_str());
-    format!("known failure: {kind}")
-}
-
 /// The shared context, the case trials and the failed setup checks, from the workspace and
 /// the environment `env`. Problems with the settings or the lists become failing checks,
 /// never a panic.
-pub fn prepare(workspace: &Path, env: &Env) -> Prepared {
+#[cfg(test)]
+pub(crate) fn prepare(workspace: &Path, env: &Env) -> Setup {
     prepare_with(workspace, env, None)
 }
 
+/// A backend of the caller's, with its own known-failures list.
+struct Given {
+    backend: BackendHandle,
+    known_failures: Option<PathBuf>,
+}
+
 /// As [`prepare`], with the backend given instead of chosen from the environment.
-fn prepare_with(workspace: &Path, env: &Env, given: Option<Selected>) -> Prepared {
+fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Setup {
     let (settings, problems) = settings::read(workspace, env);
     let mut guards: Vec<Spec> = problems
         .into_iter()
@@ -265,29 +264,22 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Selected>) -> Prepare
         })
     };
     let tests = workspace.join("tests");
-    let chosen = match given {
-        Some(selected) => Ok(selected),
-        None => backend::select(workspace, &settings.target, &|k| {
-            env.get(k).map(|v| v.to_os_string())
-        }),
+    let selected = match given {
+        Some(g) => Selected::given(&settings.target, g.backend, g.known_failures),
+        None => backend::select(workspace, &settings),
     };
-    let selected = chosen.unwrap_or_else(|e| {
-        problem("settings/backend", e);
-        Selected {
-            backend: BackendHandle::default(),
-            known_failures: None,
-            report_subdir: "backend-unavailable".into(),
-        }
-    });
-    // The native list must exist; another backend's list is empty until one is written.
+    // A backend that cannot start is not replaced: its trials fail as crashes, and the run
+    // fails on this check whatever the filter.
+    if let Err(why) = &selected.backend {
+        problem("settings/backend", why.clone());
+    }
+    // A list not written yet is empty.
     let known = match &selected.known_failures {
-        Some(path) if path.exists() || selected.report_subdir.is_empty() => {
-            KnownFailures::load(path).unwrap_or_else(|e| {
-                problem("settings/known-failures", e.to_string());
-                KnownFailures::default()
-            })
-        }
-        _ => KnownFailures::default(),
+        Some(path) => KnownFailures::load(path).unwrap_or_else(|e| {
+            problem("settings/known-failures", e.to_string());
+            KnownFailures::default()
+        }),
+        None => KnownFailures::default(),
     };
     let tolerances = Tolerances::load(&tests.join("tolerances.json")).unwrap_or_else(|e| {
         problem("settings/tolerances", e.to_string());
@@ -325,11 +317,8 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Selected>) -> Prepare
         strict: settings.strict,
         known,
         tolerances,
-        out_dir: match selected.report_subdir.as_str() {
-            "" => settings.target.join("onnx-conformance"),
-            sub => settings.target.join("onnx-conformance").join(sub),
-        },
-        backend: selected.backend,
+        backend: selected.handle(),
+        out_dir: selected.report_dir.into_path(),
         lock_file: data_override
             .is_none()
             .then(|| workspace.join(crate::index::LOCK_FILE)),
@@ -338,7 +327,7 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Selected>) -> Prepare
             .unwrap_or_else(|| workspace.join(crate::index::DATA_DIR)),
         data_override,
     };
-    Prepared { ctx, cases, guards }
+    Setup { ctx, cases, guards }
 }
 
 #[cfg(test)]

@@ -4,11 +4,24 @@
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Environment variable selecting strict (bit-exact) comparison.
 pub const STRICT_VAR: &str = "ONNX_CONFORMANCE_STRICT";
 /// Environment variable naming another tree of cases to run instead of the official data.
 pub const DATA_VAR: &str = "ONNX_BACKEND_DATA";
+/// Environment variable choosing the backend; `native` when unset.
+pub const BACKEND_VAR: &str = "ONNX_CONFORMANCE_BACKEND";
+/// Environment variable: seconds a worker may take per data set (default 30).
+pub const TIMEOUT_VAR: &str = "ONNX_CONFORMANCE_TIMEOUT";
+/// Environment variable: the Python interpreter for the Python workers, instead of the venv
+/// that `cargo xtask backends setup` makes.
+pub const PYTHON_VAR: &str = "ONNX_CONFORMANCE_PYTHON";
+/// Environment variable: the known-failures list of a `worker:` backend.
+pub const KNOWN_VAR: &str = "ONNX_CONFORMANCE_KNOWN_FAILURES";
+/// The per-data-set deadline of a worker when `ONNX_CONFORMANCE_TIMEOUT` is not set.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// The prefix of our own variables; an unknown name with it is an error.
 pub const PREFIX: &str = "ONNX_CONFORMANCE_";
 
@@ -24,30 +37,33 @@ pub const VARIABLES: &[(&str, &str)] = &[
         "a directory of cases to run instead of the official data; empty: the official data",
     ),
     (
-        crate::backend::BACKEND_VAR,
+        BACKEND_VAR,
         "native (default), onnxruntime, reference, tract, openvino or worker:<command line>",
     ),
     (
-        crate::backend::TIMEOUT_VAR,
+        TIMEOUT_VAR,
         "seconds a worker may take per data set, above 0; default 30",
     ),
     (
-        crate::backend::PYTHON_VAR,
+        PYTHON_VAR,
         "the Python for the onnxruntime, reference and openvino workers; default the venv of `cargo xtask backends setup`",
     ),
     (
-        crate::backend::KNOWN_VAR,
+        KNOWN_VAR,
         "the known-failures list of a worker: backend",
     ),
-    // Read by the implementation crate itself (`onnx_conformance::tuning`), not by the harness;
-    // listed so that setting them is not taken for a typo.
+    // Read by the implementation crate itself (`onnx_conformance::tuning`) when the native
+    // backend runs; checked here with its own parsers, so that a bad value fails the run as a
+    // setup check instead of every kernel call.
+    #[cfg(feature = "native")]
     (
         onnx_conformance::tuning::SIMD_VAR,
         "the highest SIMD level the kernels use: native, avx512, avx2 or baseline",
     ),
+    #[cfg(feature = "native")]
     (
         onnx_conformance::tuning::THREADS_VAR,
-        "threads per kernel call; 0 or unset: the available parallelism",
+        "threads per kernel call, a positive integer; unset: the available parallelism",
     ),
 ];
 
@@ -62,6 +78,7 @@ impl Env {
     }
 
     /// An environment holding exactly `pairs`.
+    #[cfg(test)]
     pub fn of(pairs: &[(&str, &str)]) -> Env {
         Env(pairs
             .iter()
@@ -87,6 +104,15 @@ pub struct Settings {
     pub data_override: Option<PathBuf>,
     /// The cargo target directory (`CARGO_TARGET_DIR`, default `<workspace>/target`).
     pub target: PathBuf,
+    /// `ONNX_CONFORMANCE_BACKEND`: the backend's name, `native` when unset or empty.
+    pub backend: String,
+    /// `ONNX_CONFORMANCE_TIMEOUT`: the deadline of a worker per data set.
+    pub timeout: Duration,
+    /// `ONNX_CONFORMANCE_PYTHON`: the interpreter of the Python workers, if set.
+    pub python: Option<PathBuf>,
+    /// `ONNX_CONFORMANCE_KNOWN_FAILURES`, resolved against the workspace: a `worker:`
+    /// backend's list, if set.
+    pub worker_list: Option<PathBuf>,
 }
 
 /// A setup problem: the name of the check that failed and what to do about it.
@@ -121,12 +147,72 @@ pub fn read(workspace: &Path, env: &Env) -> (Settings, Vec<Problem>) {
         .map(|v| workspace.join(PathBuf::from(v)));
     let target =
         schema::workspace::target_dir(workspace, env.get(schema::workspace::TARGET_DIR_VAR));
+    let backend = match env.get(BACKEND_VAR).map(|v| v.to_str().ok_or(v)) {
+        None | Some(Ok("")) => "native".to_string(),
+        Some(Ok(name)) => name.to_string(),
+        Some(Err(v)) => {
+            problems.push((
+                "settings/backend".to_string(),
+                format!("{BACKEND_VAR}={v:?} is not UTF-8"),
+            ));
+            v.to_string_lossy().into_owned()
+        }
+    };
+    let timeout = timeout(env).unwrap_or_else(|msg| {
+        problems.push(("settings/timeout".to_string(), msg));
+        DEFAULT_TIMEOUT
+    });
+    #[cfg(feature = "native")]
+    tuning_problems(env, &mut problems);
     let settings = Settings {
         strict,
         data_override,
         target,
+        backend,
+        timeout,
+        python: path(env, PYTHON_VAR, None),
+        worker_list: path(env, KNOWN_VAR, Some(workspace)),
     };
     (settings, problems)
+}
+
+/// A path variable, resolved against `base` when given; empty is unset.
+fn path(env: &Env, key: &str, base: Option<&Path>) -> Option<PathBuf> {
+    let value = PathBuf::from(env.get(key).filter(|v| !v.is_empty())?);
+    Some(base.map_or_else(|| value.clone(), |b| b.join(&value)))
+}
+
+/// The per-data-set deadline from `ONNX_CONFORMANCE_TIMEOUT`.
+fn timeout(env: &Env) -> Result<Duration, String> {
+    let Some(value) = env.get(TIMEOUT_VAR).filter(|v| !v.is_empty()) else {
+        return Ok(DEFAULT_TIMEOUT);
+    };
+    let text = value.to_string_lossy();
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!(
+            "{TIMEOUT_VAR}={text:?}: give the seconds a worker may take per data set, a number \
+             above 0 (default 30)"
+        )),
+    }
+}
+
+/// The implementation's own variables, checked with its own parsers: a bad value is a setup
+/// problem here, named once, rather than the same error from every kernel call.
+#[cfg(feature = "native")]
+fn tuning_problems(env: &Env, problems: &mut Vec<Problem>) {
+    use onnx_conformance::tuning::{self, SimdLevel};
+    let text = |key: &str| env.get(key).map(|v| v.to_string_lossy().into_owned());
+    if let Some(value) = text(tuning::SIMD_VAR) {
+        if let Err(e) = SimdLevel::parse(&value) {
+            problems.push(("settings/simd".to_string(), e.to_string()));
+        }
+    }
+    if let Some(value) = text(tuning::THREADS_VAR) {
+        if let Err(e) = tuning::parse_threads(&value) {
+            problems.push(("settings/threads".to_string(), e.to_string()));
+        }
+    }
 }
 
 /// A yes/no variable: unset, empty, `0` or `false` is off; `1` or `true` is on.

@@ -1,12 +1,12 @@
 //! Running one trial: load the case, run each data set, compare, judge against the known
 //! failures, and record everything the reports need. Never panics outward.
 
-use crate::backend::{BackendHandle, FailureKind};
+use crate::backend::{BackendHandle, FailureKind, ModelFile};
 use crate::case::{Case, ValueInfo};
 use crate::compare::{compare_outputs, is_exact_type, Rule};
 use crate::diag::{describe_with, dump, failure_dir, rerun_command};
 use crate::discover::{CaseSpec, Spec, SpecKind};
-use crate::known::{judge, KnownFailures, Outcome, Tolerances};
+use crate::known::{judge, Failed, KnownFailures, Tolerances};
 use crate::origin::Origins;
 use crate::report::TrialRecord;
 use crate::{lockcheck, read};
@@ -15,8 +15,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 use vocab::OpVersion;
 
-/// What every trial of a run shares.
-#[derive(Clone, Debug, Default)]
+/// What every trial of a run shares (by default: native, default rules, no lists).
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "native", derive(Default))]
 pub struct Context {
     /// `ONNX_CONFORMANCE_STRICT=1`: bit-exact comparison.
     pub strict: bool,
@@ -37,13 +38,41 @@ pub struct Context {
     pub backend: BackendHandle,
 }
 
+/// How the report names a trial's comparison rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuleName {
+    /// No rule applied: the trial ended before its outputs were compared (a setup check).
+    None,
+    /// The ONNX backend runner's tolerances.
+    OnnxDefault,
+    /// A tolerance override from `tests/tolerances.json`.
+    Override,
+    /// Every output is of an exactly compared type.
+    Exact,
+    /// Strict mode: bit-exact.
+    Strict,
+}
+
+impl RuleName {
+    /// The report spelling, as in `onnx-default`.
+    pub fn label(self) -> &'static str {
+        match self {
+            RuleName::None => "none",
+            RuleName::OnnxDefault => "onnx-default",
+            RuleName::Override => "override",
+            RuleName::Exact => "exact",
+            RuleName::Strict => "strict",
+        }
+    }
+}
+
 /// The comparison rule of a trial and how the report names it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RuleChoice {
     /// The rule.
     pub rule: Rule,
-    /// `onnx-default`, `override`, `exact` or `strict`.
-    pub name: &'static str,
+    /// Its name in the report.
+    pub name: RuleName,
 }
 
 impl RuleChoice {
@@ -51,7 +80,7 @@ impl RuleChoice {
     /// trial, whose outputs are all of exactly compared types.
     pub fn tolerances(&self) -> Option<(f64, f64)> {
         match (self.name, self.rule) {
-            ("exact", _) | (_, Rule::Strict) => None,
+            (RuleName::Exact, _) | (_, Rule::Strict) => None,
             (_, Rule::Allclose { rtol, atol }) => Some((rtol, atol)),
         }
     }
@@ -59,8 +88,8 @@ impl RuleChoice {
     /// The label used in messages, with the tolerances where they apply.
     pub fn label(&self) -> String {
         match self.tolerances() {
-            Some((rtol, atol)) => format!("{} rtol={rtol:e} atol={atol:e}", self.name),
-            None => self.name.to_string(),
+            Some((rtol, atol)) => format!("{} rtol={rtol:e} atol={atol:e}", self.name.label()),
+            None => self.name.label().to_string(),
         }
     }
 }
@@ -71,7 +100,7 @@ impl Context {
         if self.strict {
             return RuleChoice {
                 rule: Rule::Strict,
-                name: "strict",
+                name: RuleName::Strict,
             };
         }
         match self.tolerances.find(name) {
@@ -80,101 +109,122 @@ impl Context {
                     rtol: o.rtol,
                     atol: o.atol,
                 },
-                name: "override",
+                name: RuleName::Override,
             },
             None => RuleChoice {
                 rule: Rule::ONNX_DEFAULT,
-                name: "onnx-default",
+                name: RuleName::OnnxDefault,
             },
         }
     }
 }
 
-/// Runs trial `spec` and returns its record (outcome, message, timing, types).
-pub fn run(ctx: &Context, spec: &Spec) -> TrialRecord {
+/// A trial's record, and the note libtest shows beside a known failure.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    /// What the reports hold.
+    pub record: TrialRecord,
+    /// `known failure: <class>` for a known failure.
+    pub ignored_note: Option<String>,
+}
+
+/// What a trial learns about its case while it runs, before it is judged.
+#[derive(Default)]
+struct Facts {
+    /// The model's opset once read (the index's before).
+    opset: Option<i64>,
+    /// The operator under test: the index's, else the model's first node.
+    op_type: Option<String>,
+    /// Declared input and output types.
+    inputs: Vec<String>,
+    outputs: Vec<String>,
+    /// The comparison rule, once chosen.
+    rule: Option<RuleChoice>,
+}
+
+/// Runs trial `spec`: its result judged against its known-failures entry, as a record.
+pub fn run(ctx: &Context, spec: &Spec) -> Judged {
     let start = Instant::now();
-    let mut rec = blank_record(spec);
-    rec.backend = ctx.backend.info();
-    let result = match &spec.kind {
-        SpecKind::Guard(msg) => Err((FailureKind::Error, msg.clone())),
-        SpecKind::Case(case) => {
-            let attempt = || run_case(ctx, &spec.name, case, &mut rec);
-            catch_unwind(AssertUnwindSafe(attempt)).unwrap_or_else(|payload| {
+    let case = match &spec.kind {
+        SpecKind::Case(case) => Some(case),
+        SpecKind::Guard(_) => None,
+    };
+    let mut facts = Facts {
+        opset: case.and_then(|c| c.opset),
+        op_type: case.and_then(|c| c.op_type.clone()),
+        ..Facts::default()
+    };
+    let result = match case {
+        None => Err(Failed {
+            kind: FailureKind::Error,
+            message: guard_text(spec).to_string(),
+        }),
+        Some(case) => {
+            let attempt = || run_case(ctx, &spec.name, case, &mut facts);
+            let result = catch_unwind(AssertUnwindSafe(attempt)).unwrap_or_else(|payload| {
                 let what = payload
                     .downcast_ref::<String>()
                     .map(String::as_str)
                     .or_else(|| payload.downcast_ref::<&str>().copied())
                     .unwrap_or("(no message)");
-                Err((FailureKind::Error, format!("panicked: {what}")))
+                Err(failed(FailureKind::Error, format!("panicked: {what}")))
+            });
+            result.map_err(|f| Failed {
+                message: with_context(ctx, &spec.name, case, f.message),
+                ..f
             })
         }
     };
-    let entry = ctx.known.find(&spec.name);
-    // A known failure of another kind than listed is another failure: judge it as one.
-    let (kind, result) = match result {
-        Ok(()) => (None, Ok(())),
-        Err((kind, msg)) => match entry.and_then(|e| e.failure_kind) {
-            Some(want) if want != kind => (
-                Some(kind),
-                Err(format!(
-                    "failure kind {kind}, but the known-failures entry expects {want}: {msg}"
-                )),
-            ),
-            _ => (Some(kind), Err(msg)),
-        },
-    };
-    let result = result.map_err(|msg| match &spec.kind {
-        SpecKind::Guard(_) => msg,
-        SpecKind::Case(case) => {
-            let mut msg = msg;
-            if let (Some(lock), true) = (&ctx.lock_file, case.indexed) {
-                // A damaged file on disk reads like a kernel bug; say so when it is one.
-                if let Some(note) = lockcheck::check(lock, case) {
-                    msg = format!("{note}\n{msg}");
-                }
-            }
-            let mut rerun = rerun_command(&spec.name, ctx.strict, ctx.data_override.as_deref());
-            let backend = ctx.backend.info().name;
-            if backend != "native" {
-                let quoted = format!("'{}'", backend.replace('\'', r"'\''"));
-                rerun = format!("{}={quoted} {rerun}", crate::backend::BACKEND_VAR);
-            }
-            format!("{msg}\nrerun: {rerun}")
-        }
-    });
-    let (outcome, message) = judge(result, entry);
-    rec.failure_kind = kind.filter(|_| !matches!(outcome, Outcome::Pass | Outcome::UnexpectedPass));
-    rec.outcome = outcome;
-    rec.message = message;
-    rec.duration_ms = start.elapsed().as_secs_f64() * 1e3;
-    rec
-}
-
-fn blank_record(spec: &Spec) -> TrialRecord {
-    let case = match &spec.kind {
-        SpecKind::Case(case) => Some(case),
-        SpecKind::Guard(_) => None,
-    };
-    let op_type = case.and_then(|c| c.op_type.clone());
-    let opset = case.and_then(|c| c.opset);
-    TrialRecord {
+    let verdict = judge(result, ctx.known.find(&spec.name));
+    let index_opset = case.and_then(|c| c.opset);
+    let op_version = op_version(facts.op_type.as_deref(), facts.opset)
+        .or_else(|| op_version(facts.op_type.as_deref(), index_opset));
+    let rule = facts.rule.as_ref();
+    let (rtol, atol) = rule.and_then(RuleChoice::tolerances).unzip();
+    let record = TrialRecord {
         name: spec.name.clone(),
         release: case.map(|c| c.release.clone()),
         case: case.map(|c| c.case.clone()),
-        op_version: op_version(op_type.as_deref(), opset),
-        op_type,
-        opset,
-        inputs: Vec::new(),
-        outputs: Vec::new(),
-        outcome: Outcome::Fail,
-        rule: "none".into(),
-        rtol: None,
-        atol: None,
-        duration_ms: 0.0,
-        message: None,
-        backend: Default::default(),
-        failure_kind: None,
+        op_type: facts.op_type,
+        op_version,
+        opset: facts.opset,
+        inputs: facts.inputs,
+        outputs: facts.outputs,
+        outcome: verdict.outcome,
+        rule: rule.map_or(RuleName::None, |r| r.name).label().to_string(),
+        rtol,
+        atol,
+        duration_ms: start.elapsed().as_secs_f64() * 1e3,
+        message: verdict.message,
+        backend: ctx.backend.info(),
+        failure_kind: verdict.failure_kind,
+    };
+    Judged {
+        record,
+        ignored_note: verdict.known_kind.map(|k| format!("known failure: {k}")),
     }
+}
+
+fn guard_text(spec: &Spec) -> &str {
+    match &spec.kind {
+        SpecKind::Guard(msg) => msg,
+        SpecKind::Case(_) => "",
+    }
+}
+
+/// A failing case's message with what helps next: whether its files are damaged, and the
+/// command that reruns it.
+fn with_context(ctx: &Context, name: &str, case: &CaseSpec, message: String) -> String {
+    let mut msg = message;
+    if let (Some(lock), true) = (&ctx.lock_file, case.indexed) {
+        // A damaged file on disk reads like a kernel bug; say so when it is one.
+        if let Some(note) = lockcheck::check(lock, case) {
+            msg = format!("{note}\n{msg}");
+        }
+    }
+    let backend = ctx.backend.info().name;
+    let rerun = rerun_command(name, &backend, ctx.strict, ctx.data_override.as_deref());
+    format!("{msg}\nrerun: {rerun}")
 }
 
 /// `Cast-19` for op `Cast` at opset 19..20, if the operator and opset resolve.
@@ -184,18 +234,14 @@ fn op_version(op_type: Option<&str>, opset: Option<i64>) -> Option<String> {
     Some(format!("{op}-{}", version.since()))
 }
 
-/// A failed trial: its kind and message.
-type Failed = (FailureKind, String);
+fn failed(kind: FailureKind, message: String) -> Failed {
+    Failed { kind, message }
+}
 
-fn run_case(
-    ctx: &Context,
-    name: &str,
-    spec: &CaseSpec,
-    rec: &mut TrialRecord,
-) -> Result<(), Failed> {
-    let error = |msg: String| (FailureKind::Error, msg);
+fn run_case(ctx: &Context, name: &str, spec: &CaseSpec, facts: &mut Facts) -> Result<(), Failed> {
+    let error = |msg: String| failed(FailureKind::Error, msg);
     let mut choice = ctx.rule_for(name);
-    set_rule(rec, &choice);
+    facts.rule = Some(choice.clone());
     // Dumps from an earlier failing run of this trial would mislead once it passes.
     let dumps = failure_dir(&ctx.out_dir, name);
     if dumps.exists() {
@@ -222,14 +268,14 @@ fn run_case(
         )));
     }
     let case = read::load_case(&spec.dir).map_err(|e| error(e.to_string()))?;
-    describe_case(rec, &case);
+    describe_case(facts, &case);
     let outputs = &case.model.graph.outputs;
     if !ctx.strict
         && !outputs.is_empty()
         && outputs.iter().all(|o| o.dtype.is_some_and(is_exact_type))
     {
-        choice.name = "exact";
-        set_rule(rec, &choice);
+        choice.name = RuleName::Exact;
+        facts.rule = Some(choice.clone());
     }
     if case.data_sets.is_empty() {
         return Err(error(format!(
@@ -238,11 +284,20 @@ fn run_case(
         )));
     }
     let names: Vec<String> = outputs.iter().map(|o| o.name.clone()).collect();
+    let file = ModelFile {
+        path: &model,
+        model: &case.model,
+    };
+    let prepared = ctx
+        .backend
+        .prepare(file)
+        .map_err(|f| failed(f.kind, f.message))?;
     for (k, ds) in case.data_sets.iter().enumerate() {
-        let actual = ctx
-            .backend
-            .run(&case, ds)
-            .map_err(|r| (r.kind, r.message))?;
+        // Only the inputs cross the seam; the expected outputs stay here. The backend's own
+        // words stay the message's first line (known-failure lists quote it).
+        let actual = prepared
+            .run(&ds.inputs)
+            .map_err(|f| failed(f.kind, format!("{}\nin {}", f.message, ds.dir.display())))?;
         let mismatches = compare_outputs(&ds.outputs, &actual, choice.rule);
         if mismatches.is_empty() {
             continue;
@@ -251,7 +306,7 @@ fn run_case(
         if case.data_sets.len() > 1 {
             dir.push(format!("test_data_set_{k}"));
         }
-        let origins = Origins::of(rec.op_type.as_deref(), &case.model.graph, &ds.inputs);
+        let origins = Origins::of(facts.op_type.as_deref(), &case.model.graph, &ds.inputs);
         let mut msg = format!(
             "{}:\n{}",
             ds.dir.display(),
@@ -261,7 +316,7 @@ fn run_case(
             msg.push('\n');
             msg.push_str(&line);
         }
-        return Err((FailureKind::Mismatch, msg));
+        return Err(failed(FailureKind::Mismatch, msg));
     }
     Ok(())
 }
@@ -282,20 +337,14 @@ fn listing(dir: &std::path::Path) -> String {
     }
 }
 
-fn set_rule(rec: &mut TrialRecord, choice: &RuleChoice) {
-    rec.rule = choice.name.to_string();
-    (rec.rtol, rec.atol) = choice.tolerances().unzip();
-}
-
-/// Fills the record with what the model declares: opset, op type, version and value types.
-/// The index's op type wins: for an `_expanded` case it names the operator under test
-/// (CastLike), while the model's node is the inlined body (Cast).
-fn describe_case(rec: &mut TrialRecord, case: &Case) {
-    rec.opset = Some(case.model.opset);
-    if rec.op_type.is_none() {
-        rec.op_type = case.model.graph.nodes.first().map(|n| n.op_type.clone());
+/// What the model declares: opset, op type and value types. The index's op type wins: for
+/// an `_expanded` case it names the operator under test (CastLike), while the model's node is
+/// the inlined body (Cast).
+fn describe_case(facts: &mut Facts, case: &Case) {
+    facts.opset = Some(case.model.opset);
+    if facts.op_type.is_none() {
+        facts.op_type = case.model.graph.nodes.first().map(|n| n.op_type.clone());
     }
-    rec.op_version = op_version(rec.op_type.as_deref(), rec.opset).or(rec.op_version.take());
     let types = |values: &[ValueInfo]| -> Vec<String> {
         values
             .iter()
@@ -305,9 +354,9 @@ fn describe_case(rec: &mut TrialRecord, case: &Case) {
             })
             .collect()
     };
-    rec.inputs = types(&case.model.graph.inputs);
-    rec.outputs = types(&case.model.graph.outputs);
+    facts.inputs = types(&case.model.graph.inputs);
+    facts.outputs = types(&case.model.graph.outputs);
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "native"))]
 mod tests;

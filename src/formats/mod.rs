@@ -10,6 +10,7 @@ mod exact;
 pub(crate) mod fast;
 mod float;
 mod subbyte_int;
+pub mod sweeps;
 #[cfg(test)]
 mod tests;
 

@@ -6,6 +6,7 @@
 //! them.
 
 use crate::dtype::DataType;
+use crate::formats::RoundMode;
 
 /// Parses a row of hex codes such as `"2f 2f 30"` into any integer type wide enough.
 pub(crate) fn hex<T: TryFrom<u64>>(row: &str) -> Vec<T> {
@@ -180,6 +181,78 @@ pub(crate) const E8M0_INPUT_F16: [u16; 8] = [
 
 /// docs/semantics.md §3.7 expected E8M0 codes for both input rows.
 pub(crate) const E8M0_CODES: &str = "00 7C 7D 7E 80 80 81 82";
+
+/// docs/semantics.md §3.7: the order of the six E8M0 rule columns below, (round_mode, saturate).
+pub(crate) const E8M0_COLUMNS: [(&str, bool); 6] = [
+    ("up", true),
+    ("up", false),
+    ("down", true),
+    ("down", false),
+    ("nearest", true),
+    ("nearest", false),
+];
+
+/// The `round_mode` of an [`E8M0_COLUMNS`] name.
+pub(crate) fn round_mode(name: &str) -> RoundMode {
+    match name {
+        "up" => RoundMode::Up,
+        "down" => RoundMode::Down,
+        "nearest" => RoundMode::Nearest,
+        other => panic!("no round_mode {other}"),
+    }
+}
+
+/// docs/semantics.md §3.7 table of specials and range ends: FLOAT bits, then the code under each
+/// of [`E8M0_COLUMNS`]. The "up, saturate" and "nearest, no saturation" columns are the Cast-24
+/// page's table; the other four follow its rule (saturate decides outside [2^-127, 2^127],
+/// round_mode inside); the negative rows are this project's (sign ignored; the page leaves
+/// them unspecified).
+pub(crate) const E8M0_SPECIALS: [(u32, [u8; 6]); 24] = [
+    // 0 and -0: below E8M0_MIN.
+    (0x0000_0000, [0x00, 0xFF, 0x00, 0xFF, 0x00, 0xFF]),
+    (0x8000_0000, [0x00, 0xFF, 0x00, 0xFF, 0x00, 0xFF]),
+    // 0 < x < 2^-127: the smallest f32 subnormal, 2^-128, and the f32 just below 2^-127.
+    (0x0000_0001, [0x00, 0xFF, 0x00, 0xFF, 0x00, 0xFF]),
+    (0x0020_0000, [0x00, 0xFF, 0x00, 0xFF, 0x00, 0xFF]),
+    (0x003F_FFFF, [0x00, 0xFF, 0x00, 0xFF, 0x00, 0xFF]),
+    (0x803F_FFFF, [0x00, 0xFF, 0x00, 0xFF, 0x00, 0xFF]),
+    // 2^-127 (E8M0_MIN, an f32 subnormal) and the subnormals above it, by their value.
+    (0x0040_0000, [0x00, 0x00, 0x00, 0x00, 0x00, 0x00]),
+    (0x0040_0001, [0x01, 0x01, 0x00, 0x00, 0x00, 0x00]),
+    (0x0050_0000, [0x01, 0x01, 0x00, 0x00, 0x00, 0x00]),
+    (0x005F_FFFF, [0x01, 0x01, 0x00, 0x00, 0x00, 0x00]),
+    (0x0060_0000, [0x01, 0x01, 0x00, 0x00, 0x01, 0x01]),
+    (0x007F_FFFF, [0x01, 0x01, 0x00, 0x00, 0x01, 0x01]),
+    // 2^-126, the smallest f32 normal.
+    (0x0080_0000, [0x01, 0x01, 0x01, 0x01, 0x01, 0x01]),
+    // 2^127 (E8M0_MAX) and 1.25 * 2^126 below it.
+    (0x7F00_0000, [0xFE, 0xFE, 0xFE, 0xFE, 0xFE, 0xFE]),
+    (0x7EA0_0000, [0xFE, 0xFE, 0xFD, 0xFD, 0xFD, 0xFD]),
+    // x > 2^127: one f32 ulp above, 1.25 * 2^127, 1.5 * 2^127, f32::MAX.
+    (0x7F00_0001, [0xFE, 0xFF, 0xFE, 0xFF, 0xFE, 0xFF]),
+    (0x7F20_0000, [0xFE, 0xFF, 0xFE, 0xFF, 0xFE, 0xFF]),
+    (0x7F40_0000, [0xFE, 0xFF, 0xFE, 0xFF, 0xFE, 0xFF]),
+    (0x7F7F_FFFF, [0xFE, 0xFF, 0xFE, 0xFF, 0xFE, 0xFF]),
+    // Inf and -Inf.
+    (0x7F80_0000, [0xFE, 0xFF, 0xFE, 0xFF, 0xFE, 0xFF]),
+    (0xFF80_0000, [0xFE, 0xFF, 0xFE, 0xFF, 0xFE, 0xFF]),
+    // NaN of either sign.
+    (0x7FC0_0000, [0xFF; 6]),
+    (0xFFC0_0001, [0xFF; 6]),
+    // A negative in range: -1.5 encodes as 1.5.
+    (0xBFC0_0000, [0x80, 0x80, 0x7F, 0x7F, 0x80, 0x80]),
+];
+
+/// docs/semantics.md §3.7: DOUBLE inputs go to FLOAT first (half to even), then [`E8M0_SPECIALS`]'
+/// rule: (f64 bits, codes under [`E8M0_COLUMNS`]).
+pub(crate) const E8M0_SPECIALS_F64: [(u64, [u8; 6]); 4] = [
+    // 1e-300 and 1e300 become 0 and Inf in f32.
+    (0x01A5_6E1F_C2F8_F359, [0x00, 0xFF, 0x00, 0xFF, 0x00, 0xFF]),
+    (0x7E37_E43C_8800_759C, [0xFE, 0xFF, 0xFE, 0xFF, 0xFE, 0xFF]),
+    // A hair below 2^-127 and a hair above 2^127: f32 rounding lands on the range ends.
+    (0x3800_0000_0000_0000 - 0x1000, [0x00; 6]),
+    (0x47E0_0000_0000_1000, [0xFE; 6]),
+];
 
 /// docs/semantics.md §3.7 decoding: (code, FLOAT bits, FLOAT16 bits); 0x00 is 2^-127, an f32 subnormal.
 pub(crate) const E8M0_DECODE: [(u8, u32, u16); 2] =

@@ -47,5 +47,5 @@ fn from_nextest(which: &str) -> Result<(), Box<dyn Error>> {
 
 /// `target/onnx-conformance` of this workspace, honouring `CARGO_TARGET_DIR`.
 pub(crate) fn default_dir() -> PathBuf {
-    crate::workspace::target_dir().join("onnx-conformance")
+    harness::report::ReportDir::root(&crate::workspace::target_dir())
 }

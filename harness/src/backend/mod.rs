@@ -1,21 +1,24 @@
-//! The seam between the harness and the runtime under test: given a case and one data set,
-//! a backend returns the graph outputs or a typed refusal. `native` runs this repository's
-//! own implementation in-process; every other runtime runs behind a worker process.
+//! The seam between the harness and the runtime under test, in the shape of ONNX's own
+//! `onnx/backend/base.py`: a backend prepares a model ([`Backend::prepare`]), then runs the
+//! prepared model on one data set's inputs ([`Prepared::run`]). Expected outputs never cross
+//! the seam. `native` runs this repository's own implementation in-process (the `native`
+//! feature); every other runtime runs behind a pool of worker processes.
 
+#[cfg(feature = "native")]
 pub(crate) mod native;
 mod select;
 mod workers;
 
+#[cfg(feature = "native")]
 pub use native::Native;
-pub use select::{
-    python_venv, report_subdir, select, tract_worker, Selected, BACKEND_VAR, KNOWN_VAR, PYTHON_VAR,
-    TIMEOUT_VAR,
-};
-pub use workers::WorkerPool;
+pub use select::{python_venv, Shipped, Start, SHIPPED};
+pub(crate) use select::{select, Selected};
+pub(crate) use workers::WorkerPool;
 
-use crate::case::{Case, DataSet};
+use crate::case::Model;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::path::Path;
 use std::sync::Arc;
 use vocab::Tensor;
 
@@ -68,19 +71,19 @@ impl fmt::Display for FailureKind {
     }
 }
 
-/// A backend's refusal or failure on one data set.
+/// Why a backend gave no outputs: a refusal at load, an error, a crash or a timeout.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal {
+pub struct BackendFailure {
     /// What kind of failure.
     pub kind: FailureKind,
     /// What happened, naming the backend.
     pub message: String,
 }
 
-impl Refusal {
-    /// A refusal of `kind`.
-    pub fn new(kind: FailureKind, message: impl Into<String>) -> Refusal {
-        Refusal {
+impl BackendFailure {
+    /// A failure of `kind`.
+    pub fn new(kind: FailureKind, message: impl Into<String>) -> BackendFailure {
+        BackendFailure {
             kind,
             message: message.into(),
         }
@@ -98,21 +101,42 @@ pub struct BackendInfo {
     pub version: String,
 }
 
+/// The model a backend is asked to load: its file, and the harness's reading of it (declared
+/// types applied). A worker loads the file; an in-process runtime may use either.
+#[derive(Clone, Copy, Debug)]
+pub struct ModelFile<'a> {
+    /// The `model.onnx` file, absolute.
+    pub path: &'a Path,
+    /// Its graph and opset.
+    pub model: &'a Model,
+}
+
 /// A runtime under test. Trials run on several threads at once, so one backend value serves
 /// them all.
 pub trait Backend: Send + Sync {
     /// Who this backend is, for the records.
     fn info(&self) -> BackendInfo;
 
-    /// Runs one data set of `case`: its inputs bind to the graph inputs by position, and the
-    /// result holds one tensor per graph output, in declared order.
-    fn run(&self, case: &Case, data_set: &DataSet) -> Result<Vec<Tensor>, Refusal>;
+    /// Loads `model`, ready to run; a model the runtime cannot load (an unknown operator,
+    /// type or attribute) is a [`FailureKind::Unsupported`] failure.
+    fn prepare<'a>(
+        &'a self,
+        model: ModelFile<'a>,
+    ) -> Result<Box<dyn Prepared + 'a>, BackendFailure>;
 }
 
-/// A shared backend, with the native one as the default.
+/// A model loaded by a backend.
+pub trait Prepared {
+    /// Runs the model on one data set's inputs, bound to the graph inputs by position; the
+    /// result holds one tensor per graph output, in declared order.
+    fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, BackendFailure>;
+}
+
+/// A shared backend (the native one by default, with the `native` feature).
 #[derive(Clone)]
 pub struct BackendHandle(pub Arc<dyn Backend>);
 
+#[cfg(feature = "native")]
 impl Default for BackendHandle {
     fn default() -> BackendHandle {
         BackendHandle(Arc::new(Native))

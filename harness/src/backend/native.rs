@@ -1,11 +1,9 @@
 //! The `native` backend: this repository's own implementation, run in-process.
 
-use super::{Backend, BackendInfo, FailureKind, Refusal};
-use crate::case::{Case, DataSet, Model};
+use super::{Backend, BackendFailure, BackendInfo, FailureKind, ModelFile, Prepared};
 use crate::error::Error;
-use crate::exec;
-use crate::read::is_default_domain;
-use onnx_conformance::ops::{self, OpVersion};
+use crate::exec::Plan;
+use onnx_conformance::ops;
 use onnx_conformance::Tensor;
 
 /// Runs graphs with `onnx_conformance::ops`.
@@ -21,39 +19,40 @@ impl Backend for Native {
         }
     }
 
-    fn run(&self, case: &Case, data_set: &DataSet) -> Result<Vec<Tensor>, Refusal> {
+    fn prepare<'a>(
+        &'a self,
+        file: ModelFile<'a>,
+    ) -> Result<Box<dyn Prepared + 'a>, BackendFailure> {
         // An operator or domain the implementation does not have is a refusal at load, as a
         // runtime without that kernel would report it; everything after is an error.
-        let opset = case.model.opset;
-        for node in &case.model.graph.nodes {
-            if !is_default_domain(&node.domain) {
-                return Err(Refusal::new(
-                    FailureKind::Unsupported,
-                    format!(
-                        "native: operator domain '{}' is not implemented",
-                        node.domain
-                    ),
-                ));
-            }
-            if let Err(e) = OpVersion::resolve(&node.op_type, opset) {
-                return Err(Refusal::new(
-                    FailureKind::Unsupported,
-                    format!("native: {e}"),
-                ));
-            }
-        }
-        run_graph(&case.model, &data_set.inputs).map_err(|e| {
-            Refusal::new(
-                FailureKind::Error,
-                format!("{}: running the model failed: {e}", data_set.dir.display()),
-            )
+        let plan = Plan::new(file.model)
+            .map_err(|e| BackendFailure::new(FailureKind::Unsupported, format!("native: {e}")))?;
+        Ok(Box::new(NativePlan(plan)))
+    }
+}
+
+/// A model the implementation has every operator of.
+struct NativePlan<'m>(Plan<'m>);
+
+impl Prepared for NativePlan<'_> {
+    fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, BackendFailure> {
+        run_plan(&self.0, inputs).map_err(|e| {
+            BackendFailure::new(FailureKind::Error, format!("running the model failed: {e}"))
         })
     }
 }
 
-/// Runs `model` on `inputs` with the implementation's kernels.
-pub(crate) fn run_graph(model: &Model, inputs: &[Tensor]) -> Result<Vec<Tensor>, Error> {
-    exec::run_graph(model, inputs, &|version, attrs, args| {
+fn run_plan(plan: &Plan<'_>, inputs: &[Tensor]) -> Result<Vec<Tensor>, Error> {
+    plan.run(inputs, &|version, attrs, args| {
         ops::run(version, attrs, args).map_err(|e| e.to_string())
     })
+}
+
+/// Runs `model` on `inputs` with the implementation's kernels, planning and running in one.
+#[cfg(test)]
+pub(crate) fn run_graph(
+    model: &crate::case::Model,
+    inputs: &[Tensor],
+) -> Result<Vec<Tensor>, Error> {
+    run_plan(&Plan::new(model)?, inputs)
 }

@@ -1,46 +1,80 @@
-//! Choosing the backend from the environment: `ONNX_CONFORMANCE_BACKEND` names a shipped
-//! backend or gives `worker:<command line>`; each has its own known-failures list.
+//! Choosing the backend: the table of shipped backends, and `ONNX_CONFORMANCE_BACKEND`
+//! (a shipped name or `worker:<command line>`) resolved into a started backend, its
+//! known-failures list and its report directory. A backend that cannot start is not replaced
+//! by another: it becomes [`Unavailable`], and every case trial fails naming it.
 
-use super::{BackendHandle, Native, WorkerPool};
+use super::{BackendHandle, FailureKind, WorkerPool};
+use crate::report::ReportDir;
+use crate::settings::{Settings, BACKEND_VAR, PYTHON_VAR};
 use crate::worker::WorkerSpec;
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
 
-/// Environment variable choosing the backend; `native` when unset.
-pub const BACKEND_VAR: &str = "ONNX_CONFORMANCE_BACKEND";
-/// Environment variable: seconds a worker may take per data set (default 30).
-pub const TIMEOUT_VAR: &str = "ONNX_CONFORMANCE_TIMEOUT";
-/// Environment variable: the Python interpreter for the Python workers, instead of the venv
-/// that `cargo xtask backends setup` makes.
-pub const PYTHON_VAR: &str = "ONNX_CONFORMANCE_PYTHON";
-/// Environment variable: the known-failures list of a `worker:` backend.
-pub const KNOWN_VAR: &str = "ONNX_CONFORMANCE_KNOWN_FAILURES";
-
-/// The Python workers shipped in `backends/python/`: backend name and script.
-const PYTHON_WORKERS: [(&str, &str); 3] = [
-    ("onnxruntime", "onnxruntime_worker.py"),
-    ("reference", "reference_worker.py"),
-    ("openvino", "openvino_worker.py"),
-];
-
-/// What a run needs to know about its backend.
-pub struct Selected {
-    /// The backend.
-    pub backend: BackendHandle,
-    /// Its known-failures list; `None` for a `worker:` backend without one.
-    pub known_failures: Option<PathBuf>,
-    /// Where its reports go, below `target/onnx-conformance`: `""` for native.
-    pub report_subdir: String,
+/// How a shipped backend starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// In this process: the implementation crate (the `native` feature).
+    InProcess,
+    /// A script of `backends/python/`, run by the venv's Python (or `ONNX_CONFORMANCE_PYTHON`).
+    Python(&'static str),
+    /// A binary built by `cargo xtask backends setup`, at this path below the target directory.
+    Binary(&'static str),
 }
 
-/// Where a backend's reports go, below `target/onnx-conformance`: nothing for native,
-/// `backend-<name>` for the others, `backend-worker` for every `worker:` command.
-pub fn report_subdir(name: &str) -> String {
-    match name {
-        "native" => String::new(),
-        _ => format!("backend-{}", name.split(':').next().unwrap_or(name)),
+/// A backend shipped with this repository.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shipped {
+    /// The name `ONNX_CONFORMANCE_BACKEND` chooses it by.
+    pub name: &'static str,
+    /// How it starts.
+    pub start: Start,
+    /// Its known-failures list, relative to the workspace.
+    pub list: &'static str,
+}
+
+/// Every shipped backend, native first. A new one is a row here (and its setup in the xtask).
+pub const SHIPPED: &[Shipped] = &[
+    Shipped {
+        name: "native",
+        start: Start::InProcess,
+        list: "tests/known-failures.json",
+    },
+    Shipped {
+        name: "onnxruntime",
+        start: Start::Python("onnxruntime_worker.py"),
+        list: "tests/known-failures/onnxruntime.json",
+    },
+    Shipped {
+        name: "reference",
+        start: Start::Python("reference_worker.py"),
+        list: "tests/known-failures/reference.json",
+    },
+    Shipped {
+        name: "tract",
+        start: Start::Binary("backends/tract/release/tract-worker"),
+        list: "tests/known-failures/tract.json",
+    },
+    Shipped {
+        name: "openvino",
+        start: Start::Python("openvino_worker.py"),
+        list: "tests/known-failures/openvino.json",
+    },
+];
+
+impl Shipped {
+    /// The shipped backend called `name`.
+    pub fn find(name: &str) -> Option<&'static Shipped> {
+        SHIPPED.iter().find(|s| s.name == name)
+    }
+
+    /// What the backend needs to have been built or installed, under `target`: the venv's
+    /// Python or the worker binary; `None` for the in-process backend.
+    pub fn needs(&self, target: &Path) -> Option<PathBuf> {
+        match self.start {
+            Start::InProcess => None,
+            Start::Python(_) => Some(python_venv(target).join("bin").join("python")),
+            Start::Binary(path) => Some(target.join(path)),
+        }
     }
 }
 
@@ -49,137 +83,172 @@ pub fn python_venv(target: &Path) -> PathBuf {
     target.join("backends").join("venv")
 }
 
-/// The tract worker binary, built by `cargo xtask backends setup tract`.
-pub fn tract_worker(target: &Path) -> PathBuf {
-    target
-        .join("backends")
-        .join("tract")
-        .join("release")
-        .join("tract-worker")
+/// What a run knows about the backend it was asked for, started or not.
+pub struct Selected {
+    /// The name it was asked for by: the label of every record and the report directory.
+    pub name: String,
+    /// The backend, or why it could not start (also a failing setup check).
+    pub backend: Result<BackendHandle, String>,
+    /// Its known-failures list; `None` for a `worker:` backend without one.
+    pub known_failures: Option<PathBuf>,
+    /// Where its reports go.
+    pub report_dir: ReportDir,
+}
+
+impl Selected {
+    /// A backend of the caller's, already started (an in-process runtime); its own list, if
+    /// any, must exist.
+    pub fn given(target: &Path, backend: BackendHandle, known_failures: Option<PathBuf>) -> Self {
+        let name = backend.info().name;
+        Selected {
+            report_dir: ReportDir::of(target, &name),
+            name,
+            backend: Ok(backend),
+            known_failures,
+        }
+    }
+
+    /// The backend the trials run on: the started one, or one that fails every case as a
+    /// `crash` quoting why it could not start.
+    pub fn handle(&self) -> BackendHandle {
+        match &self.backend {
+            Ok(b) => b.clone(),
+            Err(why) => BackendHandle(Arc::new(Unavailable {
+                name: self.name.clone(),
+                why: why.clone(),
+            })),
+        }
+    }
 }
 
 fn setup_hint(name: &str) -> String {
     format!("run `cargo xtask backends setup {name}` first")
 }
 
-/// The backend the environment `env` asks for, started and greeted; an unknown name, a bad
-/// timeout or a backend that is not set up is an error saying what to do.
-pub fn select(
-    workspace: &Path,
-    target: &Path,
-    env: &dyn Fn(&str) -> Option<OsString>,
-) -> Result<Selected, String> {
-    let name = match env(BACKEND_VAR) {
-        None => "native".to_string(),
-        Some(v) => v
-            .into_string()
-            .map_err(|v| format!("{BACKEND_VAR}={v:?} is not UTF-8"))?,
+/// The backend `settings` ask for, started and greeted when it can be; an unknown name or a
+/// backend that is not set up or will not start is an `Err` saying what to do.
+pub fn select(workspace: &Path, settings: &Settings) -> Selected {
+    let name = settings.backend.clone();
+    let target = &settings.target;
+    let report_dir = ReportDir::of(target, &name);
+    let (known_failures, backend) = match name.strip_prefix("worker:") {
+        Some(command) => (
+            settings.worker_list.clone(),
+            WorkerSpec::from_command_line(command, settings.timeout)
+                .map_err(|e| format!("{BACKEND_VAR}: {e}"))
+                .and_then(|spec| pool(&name, spec, target)),
+        ),
+        None => match Shipped::find(&name) {
+            Some(shipped) => (
+                Some(workspace.join(shipped.list)),
+                start(shipped, workspace, settings),
+            ),
+            None => (None, Err(not_a_backend(&name))),
+        },
     };
-    let name = if name.is_empty() {
-        "native".to_string()
-    } else {
-        name
-    };
-    let timeout = timeout(env)?;
-    let io_dir = target.join("onnx-conformance").join("worker-io");
-    let known = |n: &str| {
-        Some(
-            workspace
-                .join("tests")
-                .join("known-failures")
-                .join(format!("{n}.json")),
-        )
-    };
-    let subdir = report_subdir(&name);
-    let pool = |spec: WorkerSpec| -> Result<BackendHandle, String> {
-        Ok(BackendHandle(Arc::new(WorkerPool::start(
-            &name,
-            spec,
-            io_dir.clone(),
-        )?)))
-    };
-    if name == "native" {
-        return Ok(Selected {
-            backend: BackendHandle(Arc::new(Native)),
-            known_failures: Some(workspace.join("tests").join("known-failures.json")),
-            report_subdir: String::new(),
-        });
+    Selected {
+        name,
+        backend,
+        known_failures,
+        report_dir,
     }
-    if let Some(command) = name.strip_prefix("worker:") {
-        let spec = WorkerSpec::from_command_line(command, timeout)
-            .map_err(|e| format!("{BACKEND_VAR}: {e}"))?;
-        return Ok(Selected {
-            backend: pool(spec)?,
-            known_failures: env(KNOWN_VAR)
-                .filter(|v| !v.is_empty())
-                .map(|v| workspace.join(PathBuf::from(v))),
-            report_subdir: subdir,
-        });
-    }
-    if let Some((_, script)) = PYTHON_WORKERS.iter().find(|(n, _)| *n == name) {
-        let python = match env(PYTHON_VAR).filter(|v| !v.is_empty()) {
-            Some(p) => PathBuf::from(p),
-            None => {
-                let venv = python_venv(target).join("bin").join("python");
-                if !venv.exists() {
-                    return Err(format!(
-                        "backend {name} is not set up ({} does not exist): {}, or point \
-                         {PYTHON_VAR} at a Python that has the packages of \
-                         backends/python/requirements.txt",
-                        venv.display(),
-                        setup_hint(&name)
-                    ));
-                }
-                venv
-            }
-        };
-        let script = workspace.join("backends").join("python").join(script);
-        let spec = WorkerSpec {
-            argv: vec![python.display().to_string(), script.display().to_string()],
-            timeout,
-        };
-        return Ok(Selected {
-            backend: pool(spec).map_err(|e| format!("{e}\n{}", setup_hint(&name)))?,
-            known_failures: known(&name),
-            report_subdir: subdir,
-        });
-    }
-    if name == "tract" {
-        let binary = tract_worker(target);
-        if !binary.exists() {
-            return Err(format!(
-                "backend tract is not set up ({} does not exist): {}",
-                binary.display(),
-                setup_hint("tract")
-            ));
-        }
-        let spec = WorkerSpec {
-            argv: vec![binary.display().to_string()],
-            timeout,
-        };
-        return Ok(Selected {
-            backend: pool(spec)?,
-            known_failures: known("tract"),
-            report_subdir: subdir,
-        });
-    }
-    Err(format!(
-        "{BACKEND_VAR}={name:?} is not a backend: use native, onnxruntime, reference, tract, \
-         openvino or worker:<command line>"
-    ))
 }
 
-/// The per-data-set deadline from `ONNX_CONFORMANCE_TIMEOUT`.
-fn timeout(env: &dyn Fn(&str) -> Option<OsString>) -> Result<Duration, String> {
-    let Some(value) = env(TIMEOUT_VAR).filter(|v| !v.is_empty()) else {
-        return Ok(Duration::from_secs(30));
+fn not_a_backend(name: &str) -> String {
+    let names: Vec<&str> = SHIPPED.iter().map(|s| s.name).collect();
+    format!(
+        "{BACKEND_VAR}={name:?} is not a backend: use {} or worker:<command line>",
+        names.join(", ")
+    )
+}
+
+/// Starts a shipped backend.
+fn start(
+    shipped: &Shipped,
+    workspace: &Path,
+    settings: &Settings,
+) -> Result<BackendHandle, String> {
+    let name = shipped.name;
+    let target = &settings.target;
+    let argv = match shipped.start {
+        Start::InProcess => return native(),
+        Start::Python(script) => {
+            let python = match &settings.python {
+                Some(p) => p.clone(),
+                None => ready(
+                    shipped,
+                    target,
+                    &format!(
+                        ", or point {PYTHON_VAR} at a Python that has the packages of \
+                     backends/python/requirements.txt"
+                    ),
+                )?,
+            };
+            let script = workspace.join("backends").join("python").join(script);
+            vec![python.display().to_string(), script.display().to_string()]
+        }
+        Start::Binary(_) => vec![ready(shipped, target, "")?.display().to_string()],
     };
-    let text = value.to_string_lossy();
-    match text.parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Ok(Duration::from_secs_f64(s)),
-        _ => Err(format!(
-            "{TIMEOUT_VAR}={text:?}: give the seconds a worker may take per data set, a number \
-             above 0 (default 30)"
+    let spec = WorkerSpec {
+        argv,
+        timeout: settings.timeout,
+    };
+    pool(name, spec, target).map_err(|e| format!("{e}\n{}", setup_hint(name)))
+}
+
+/// What `shipped` needs under `target`, or an error saying how to set it up.
+fn ready(shipped: &Shipped, target: &Path, alternative: &str) -> Result<PathBuf, String> {
+    let needed = shipped.needs(target).unwrap_or_default();
+    match needed.exists() {
+        true => Ok(needed),
+        false => Err(format!(
+            "backend {} is not set up ({} does not exist): {}{alternative}",
+            shipped.name,
+            needed.display(),
+            setup_hint(shipped.name)
         )),
+    }
+}
+
+#[cfg(feature = "native")]
+fn native() -> Result<BackendHandle, String> {
+    Ok(BackendHandle(Arc::new(super::Native)))
+}
+
+#[cfg(not(feature = "native"))]
+fn native() -> Result<BackendHandle, String> {
+    Err("backend native is not compiled in: build the harness with its `native` feature".into())
+}
+
+fn pool(name: &str, spec: WorkerSpec, target: &Path) -> Result<BackendHandle, String> {
+    let io_dir = ReportDir::root(target).join("worker-io");
+    Ok(BackendHandle(Arc::new(WorkerPool::start(
+        name, spec, io_dir,
+    )?)))
+}
+
+/// The backend asked for, when it could not start: it fails every case as a `crash`.
+struct Unavailable {
+    name: String,
+    why: String,
+}
+
+impl super::Backend for Unavailable {
+    fn info(&self) -> super::BackendInfo {
+        super::BackendInfo {
+            name: self.name.clone(),
+            runtime: "unavailable".into(),
+            version: String::new(),
+        }
+    }
+
+    fn prepare<'a>(
+        &'a self,
+        _: super::ModelFile<'a>,
+    ) -> Result<Box<dyn super::Prepared + 'a>, super::BackendFailure> {
+        Err(super::BackendFailure::new(
+            FailureKind::Crash,
+            format!("backend {} could not start: {}", self.name, self.why),
+        ))
     }
 }

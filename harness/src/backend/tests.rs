@@ -2,8 +2,8 @@
 //! workers write good, missing, truncated or mistyped outputs, or die and come back.
 
 use super::*;
-use crate::case::{Graph, Model, Node, ValueInfo};
-use crate::compare::{compare_outputs, Rule};
+use crate::case::{Graph, Node, ValueInfo};
+use crate::settings::{Env, Settings, BACKEND_VAR, TIMEOUT_VAR};
 use crate::worker::WorkerSpec;
 use std::path::Path;
 use std::time::Duration;
@@ -17,8 +17,9 @@ fn value(name: &str, dtype: DataType) -> ValueInfo {
     }
 }
 
-/// A one-node Cast FLOAT -> `to` case (its model file is never read by these workers).
-fn case(dir: &Path, op_type: &str, to: DataType) -> (Case, DataSet) {
+/// A one-node Cast FLOAT -> `to` model and its input (the model file is never read by these
+/// workers).
+fn case(op_type: &str, to: DataType) -> (Model, Vec<Tensor>) {
     let input = Tensor::from_vec(vec![3], vec![1.5f32, -2.0, 0.25]).unwrap();
     let graph = Graph {
         name: "g".into(),
@@ -36,22 +37,25 @@ fn case(dir: &Path, op_type: &str, to: DataType) -> (Case, DataSet) {
         outputs: vec![value("y", to)],
         initializers: Vec::new(),
     };
-    let ds = DataSet {
-        dir: dir.join("test_data_set_0"),
-        inputs: vec![input],
-        outputs: Vec::new(),
+    let model = Model {
+        ir_version: 8,
+        opset: 21,
+        graph,
     };
-    let case = Case {
-        dir: dir.to_path_buf(),
-        name: "test_case".into(),
-        model: Model {
-            ir_version: 8,
-            opset: 21,
-            graph,
-        },
-        data_sets: vec![ds.clone()],
+    (model, vec![input])
+}
+
+/// Prepares `model` on `backend` and runs it on `inputs`.
+fn run(
+    backend: &dyn Backend,
+    model: &Model,
+    inputs: &[Tensor],
+) -> Result<Vec<Tensor>, BackendFailure> {
+    let file = ModelFile {
+        path: Path::new("/nonexistent/model.onnx"),
+        model,
     };
-    (case, ds)
+    backend.prepare(file)?.run(inputs)
 }
 
 /// A worker that runs `act` (with `$in` and `$out` set to the first input and output paths)
@@ -74,29 +78,26 @@ done"#
     WorkerPool::start("fake", spec, dir.join("io")).expect("the fake worker starts")
 }
 
-fn refusal(result: Result<Vec<Tensor>, Refusal>) -> Refusal {
+fn refusal(result: Result<Vec<Tensor>, BackendFailure>) -> BackendFailure {
     match result {
         Ok(t) => panic!("expected a refusal, got {t:?}"),
         Err(r) => r,
     }
 }
 
+#[cfg(feature = "native")]
 #[test]
 fn native_runs_the_node_and_refuses_unknown_operators_at_load() {
-    let dir_tmp = tempfile::Builder::new()
-        .prefix("backend-native")
-        .tempdir()
-        .expect("temp dir");
-    let dir = dir_tmp.path();
-    let (c, ds) = case(dir, "Cast", DataType::Double);
-    let out = Native.run(&c, &ds).unwrap();
+    let (c, ds) = case("Cast", DataType::Double);
+    let out = run(&Native, &c, &ds).unwrap();
     assert_eq!(out[0].as_slice::<f64>(), Some(&[1.5, -2.0, 0.25][..]));
-    let (c, ds) = case(dir, "Relu", DataType::Float);
-    let r = refusal(Native.run(&c, &ds));
+    let (c, ds) = case("Relu", DataType::Float);
+    let r = refusal(run(&Native, &c, &ds));
     assert_eq!(r.kind, FailureKind::Unsupported, "{}", r.message);
     assert!(r.message.contains("Relu"), "{}", r.message);
 }
 
+#[cfg(feature = "native")]
 #[test]
 fn a_worker_output_is_read_as_written_and_a_wrong_dtype_is_a_mismatch() {
     let dir_tmp = tempfile::Builder::new()
@@ -108,11 +109,11 @@ fn a_worker_output_is_read_as_written_and_a_wrong_dtype_is_a_mismatch() {
     // comparison reports a dtype mismatch instead of reinterpreting the bytes.
     let pool = pool(dir, r#"cp "$in" "$out""#);
     assert_eq!(pool.info().runtime, "fake");
-    let (c, ds) = case(dir, "Cast", DataType::Double);
-    let out = pool.run(&c, &ds).unwrap();
-    assert_eq!(out[0], ds.inputs[0], "the echo comes back bit for bit");
-    let expected = Native.run(&c, &ds).unwrap();
-    let mismatches = compare_outputs(&expected, &out, Rule::Strict);
+    let (c, ds) = case("Cast", DataType::Double);
+    let out = run(&pool, &c, &ds).unwrap();
+    assert_eq!(out[0], ds[0], "the echo comes back bit for bit");
+    let expected = run(&Native, &c, &ds).unwrap();
+    let mismatches = crate::compare::compare_outputs(&expected, &out, crate::compare::Rule::Strict);
     assert_eq!(mismatches.len(), 1);
     assert!(
         format!("{:?}", mismatches[0]).contains("Float"),
@@ -132,8 +133,8 @@ fn missing_and_truncated_outputs_are_errors_naming_the_output() {
         .tempdir()
         .expect("temp dir");
     let dir = dir_tmp.path();
-    let (c, ds) = case(dir, "Cast", DataType::Float);
-    let r = refusal(pool(dir, ":").run(&c, &ds));
+    let (c, ds) = case("Cast", DataType::Float);
+    let r = refusal(run(&pool(dir, ":"), &c, &ds));
     assert_eq!(r.kind, FailureKind::Error);
     assert!(
         r.message
@@ -141,7 +142,7 @@ fn missing_and_truncated_outputs_are_errors_naming_the_output() {
         "{}",
         r.message
     );
-    let r = refusal(pool(dir, r#"head -c 7 "$in" > "$out""#).run(&c, &ds));
+    let r = refusal(run(&pool(dir, r#"head -c 7 "$in" > "$out""#), &c, &ds));
     assert_eq!(r.kind, FailureKind::Error);
     assert!(
         r.message.contains("output 'y' is not a valid tensor"),
@@ -163,12 +164,12 @@ fn a_crashing_worker_fails_one_data_set_and_the_next_gets_a_fresh_worker() {
         m = marker.display()
     );
     let pool = pool(dir, &act);
-    let (c, ds) = case(dir, "Cast", DataType::Float);
-    let r = refusal(pool.run(&c, &ds));
+    let (c, ds) = case("Cast", DataType::Float);
+    let r = refusal(run(&pool, &c, &ds));
     assert_eq!(r.kind, FailureKind::Crash);
     assert!(r.message.contains("fatal: kernel fault"), "{}", r.message);
     assert!(
-        pool.run(&c, &ds).is_ok(),
+        run(&pool, &c, &ds).is_ok(),
         "a fresh worker serves the next data set"
     );
 }
@@ -195,12 +196,11 @@ fn a_worker_that_will_not_start_is_an_error_naming_the_backend() {
     assert!(e.contains("No module named onnxruntime"), "{e}");
 }
 
-fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<std::ffi::OsString> {
-    let pairs: Vec<(String, String)> = pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    move |key| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.into())
+/// The backend `pairs` choose for a workspace at `dir`, with the settings they give.
+fn select_in(dir: &Path, pairs: &[(&str, &str)]) -> Selected {
+    let (settings, problems): (Settings, _) = crate::settings::read(dir, &Env::of(pairs));
+    assert!(problems.is_empty(), "{problems:?}");
+    select(dir, &settings)
 }
 
 fn select_error(pairs: &[(&str, &str)]) -> String {
@@ -208,9 +208,9 @@ fn select_error(pairs: &[(&str, &str)]) -> String {
         .prefix("backend-select")
         .tempdir()
         .expect("temp dir");
-    let dir = dir_tmp.path();
-    match select(dir, &dir.join("target"), &env_of(pairs)) {
-        Ok(s) => panic!("expected an error, got backend {}", s.backend.info().name),
+    let selected = select_in(dir_tmp.path(), pairs);
+    match selected.backend {
+        Ok(b) => panic!("expected an error, got backend {}", b.info().name),
         Err(e) => e,
     }
 }
@@ -222,28 +222,38 @@ fn the_environment_chooses_the_backend_and_bad_choices_say_what_to_do() {
         .tempdir()
         .expect("temp dir");
     let dir = dir_tmp.path();
-    let native = select(dir, &dir.join("target"), &env_of(&[])).unwrap();
-    assert_eq!(native.backend.info().name, "native");
+    let native = select_in(dir, &[]);
+    assert_eq!(native.name, "native");
+    match &native.backend {
+        Ok(b) => assert_eq!(b.info().name, "native"),
+        Err(e) => assert!(
+            !cfg!(feature = "native") && e.contains("not compiled in"),
+            "{e}"
+        ),
+    }
     assert_eq!(
         native.known_failures,
         Some(dir.join("tests/known-failures.json"))
     );
-    let worker = select(
-        dir,
-        &dir.join("target"),
-        &env_of(&[(BACKEND_VAR, r#"worker:sh -c 'echo "{\"protocol\": 1, \"runtime\": \"w\", \"version\": \"2\"}"; cat'"#)]),
-    )
-    .unwrap();
     assert_eq!(
-        (
-            worker.backend.info().runtime.as_str(),
-            worker.report_subdir.as_str()
-        ),
-        ("w", "backend-worker")
+        native.report_dir.path(),
+        dir.join("target/onnx-conformance")
+    );
+    let worker = select_in(
+        dir,
+        &[(
+            BACKEND_VAR,
+            r#"worker:sh -c 'echo "{\"protocol\": 1, \"runtime\": \"w\", \"version\": \"2\"}"; cat'"#,
+        )],
+    );
+    assert_eq!(worker.backend.as_ref().unwrap().info().runtime, "w");
+    assert_eq!(
+        worker.report_dir.path(),
+        dir.join("target/onnx-conformance/backend-worker")
     );
     let e = select_error(&[(BACKEND_VAR, "onnxrt")]);
     assert!(
-        e.contains("is not a backend: use native, onnxruntime"),
+        e.contains("is not a backend: use native, onnxruntime, reference, tract"),
         "{e}"
     );
     let e = select_error(&[(BACKEND_VAR, "onnxruntime")]);
@@ -256,8 +266,76 @@ fn the_environment_chooses_the_backend_and_bad_choices_say_what_to_do() {
     assert!(e.contains("cargo xtask backends setup tract"), "{e}");
     let e = select_error(&[(BACKEND_VAR, "worker:")]);
     assert!(e.contains("empty"), "{e}");
+}
+
+#[test]
+fn every_shipped_backend_has_its_own_list_and_report_directory() {
+    let dir = Path::new("/w");
+    for shipped in SHIPPED {
+        let selected = select_in(dir, &[(BACKEND_VAR, shipped.name)]);
+        assert_eq!(selected.name, shipped.name);
+        assert_eq!(selected.known_failures, Some(dir.join(shipped.list)));
+        let want = match shipped.name {
+            "native" => dir.join("target/onnx-conformance"),
+            name => dir.join(format!("target/onnx-conformance/backend-{name}")),
+        };
+        assert_eq!(selected.report_dir.path(), want);
+    }
+    let names: Vec<&str> = SHIPPED.iter().map(|s| s.name).collect();
+    assert_eq!(
+        names,
+        ["native", "onnxruntime", "reference", "tract", "openvino"]
+    );
+}
+
+#[test]
+fn a_bad_timeout_is_a_setup_problem() {
     for bad in ["0", "-1", "soon", "inf"] {
-        let e = select_error(&[(BACKEND_VAR, "native"), (TIMEOUT_VAR, bad)]);
-        assert!(e.contains("ONNX_CONFORMANCE_TIMEOUT"), "{bad}: {e}");
+        let (s, problems) = crate::settings::read(Path::new("/w"), &Env::of(&[(TIMEOUT_VAR, bad)]));
+        assert_eq!(s.timeout, crate::settings::DEFAULT_TIMEOUT);
+        assert_eq!(problems.len(), 1, "{bad}");
+        assert_eq!(problems[0].0, "settings/timeout");
+        assert!(
+            problems[0].1.contains("ONNX_CONFORMANCE_TIMEOUT"),
+            "{bad}: {problems:?}"
+        );
+    }
+    let (s, _) = crate::settings::read(Path::new("/w"), &Env::of(&[(TIMEOUT_VAR, "2.5")]));
+    assert_eq!(s.timeout, Duration::from_millis(2500));
+}
+
+/// A backend that cannot start: every case trial of the run fails as a crash naming it, and
+/// nothing runs on another backend.
+#[test]
+fn a_backend_that_cannot_start_fails_every_case_and_replaces_nothing() {
+    let dir = Path::new("/w");
+    for (script, quoted) in [
+        (
+            "echo 'ImportError: no module onnxruntime' >&2; exit 3",
+            "ImportError: no module onnxruntime",
+        ),
+        (
+            r#"echo 'version 2 here' >&2; printf '{"protocol": 2, "runtime": "rt", "version": "1"}\n'; cat"#,
+            "speaks protocol 2",
+        ),
+    ] {
+        let command = format!("worker:sh -c {}", shlex::try_quote(script).unwrap());
+        let selected = select_in(dir, &[(BACKEND_VAR, &command)]);
+        let Err(why) = &selected.backend else {
+            panic!("the worker started")
+        };
+        assert!(why.contains(quoted), "{why}");
+        let backend = selected.handle();
+        assert_eq!(backend.info().name, command, "labelled as asked");
+        let (model, inputs) = case("Cast", DataType::Float);
+        let f = refusal(run(&*backend, &model, &inputs));
+        assert_eq!(f.kind, FailureKind::Crash, "{}", f.message);
+        assert!(
+            f.message
+                .contains(&format!("backend {command} could not start")),
+            "{}",
+            f.message
+        );
+        assert!(f.message.contains(quoted), "{}", f.message);
     }
 }

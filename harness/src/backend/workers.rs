@@ -1,22 +1,24 @@
-//! A runtime behind worker processes (docs/worker-protocol.md): one process per trial thread,
-//! inputs written as plain TensorProto files, outputs read back with the harness's reader.
+//! A runtime behind worker processes (docs/worker-protocol.md): a pool of restarting worker
+//! slots, one in use per trial thread; inputs written as plain TensorProto files, outputs read
+//! back with the harness's reader.
 
-use super::{Backend, BackendInfo, FailureKind, Refusal};
-use crate::case::{Case, DataSet};
+use super::{Backend, BackendFailure, BackendInfo, FailureKind, ModelFile, Prepared};
+use crate::case::ValueInfo;
 use crate::read::read_tensor;
 use crate::worker::encode::write_tensor;
-use crate::worker::{Failure, Hello, IoValue, Request, WorkerBackend, WorkerSpec};
+use crate::worker::{Failure, Hello, IoValue, Request, WorkerSlot, WorkerSpec};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use vocab::Tensor;
 
-/// Worker processes of one command, started on demand and reused across data sets.
+/// The `Backend` of a worker command: slots of its processes, started on demand and reused
+/// across data sets.
 pub struct WorkerPool {
     name: String,
     spec: WorkerSpec,
     hello: Hello,
-    idle: Mutex<Vec<WorkerBackend>>,
+    idle: Mutex<Vec<WorkerSlot>>,
     io_dir: PathBuf,
     next_call: AtomicU64,
 }
@@ -25,7 +27,7 @@ impl WorkerPool {
     /// Starts one worker of `spec` to learn who it is; `io_dir` receives the per-call input
     /// and output files. Fails with the worker's own complaint if it cannot say hello.
     pub fn start(name: &str, spec: WorkerSpec, io_dir: PathBuf) -> Result<WorkerPool, String> {
-        let mut first = WorkerBackend::new(spec.clone());
+        let mut first = WorkerSlot::new(spec.clone());
         let hello = first.hello().map_err(|f| {
             format!(
                 "backend {name} ({}) did not start: {f}",
@@ -42,31 +44,31 @@ impl WorkerPool {
         })
     }
 
-    fn take(&self) -> WorkerBackend {
+    fn take(&self) -> WorkerSlot {
         let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
         idle.pop()
-            .unwrap_or_else(|| WorkerBackend::new(self.spec.clone()))
+            .unwrap_or_else(|| WorkerSlot::new(self.spec.clone()))
     }
 
-    fn give_back(&self, worker: WorkerBackend) {
+    fn give_back(&self, worker: WorkerSlot) {
         self.idle
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .push(worker);
     }
 
-    fn refusal(&self, failure: Failure) -> Refusal {
+    fn failure(&self, failure: Failure) -> BackendFailure {
         let kind = match failure {
             Failure::Unsupported(_) => FailureKind::Unsupported,
             Failure::Error { .. } | Failure::Protocol(_) => FailureKind::Error,
             Failure::Crash(_) => FailureKind::Crash,
             Failure::Timeout(_) => FailureKind::Timeout,
         };
-        Refusal::new(kind, format!("backend {}: {failure}", self.name))
+        BackendFailure::new(kind, format!("backend {}: {failure}", self.name))
     }
 
-    fn error(&self, message: String) -> Refusal {
-        Refusal::new(
+    fn error(&self, message: String) -> BackendFailure {
+        BackendFailure::new(
             FailureKind::Error,
             format!("backend {}: {message}", self.name),
         )
@@ -75,50 +77,31 @@ impl WorkerPool {
     /// Writes the inputs, runs the request, and reads the outputs, all in `dir`.
     fn run_in(
         &self,
-        worker: &mut WorkerBackend,
+        worker: &mut WorkerSlot,
         dir: &Path,
-        case: &Case,
-        data_set: &DataSet,
-    ) -> Result<Vec<Tensor>, Refusal> {
+        model: &WorkerModel<'_>,
+        inputs: &[Tensor],
+    ) -> Result<Vec<Tensor>, BackendFailure> {
         std::fs::create_dir_all(dir)
             .map_err(|e| self.error(format!("cannot create {}: {e}", dir.display())))?;
-        let graph = &case.model.graph;
         let mut input_paths = Vec::new();
-        for (k, (value, tensor)) in graph.inputs.iter().zip(&data_set.inputs).enumerate() {
+        for (k, (value, tensor)) in model.inputs.iter().zip(inputs).enumerate() {
             let path = dir.join(format!("input_{k}.pb"));
             write_tensor(&path, &value.name, tensor).map_err(|e| self.error(e.to_string()))?;
             input_paths.push(path);
         }
-        let output_paths: Vec<PathBuf> = (0..graph.outputs.len())
+        let output_paths: Vec<PathBuf> = (0..model.outputs.len())
             .map(|k| dir.join(format!("output_{k}.pb")))
             .collect();
-        let model = std::path::absolute(case.dir.join("model.onnx"))
-            .map_err(|e| self.error(format!("cannot resolve the model path: {e}")))?;
         let request = Request {
-            model: &model,
-            inputs: graph
-                .inputs
-                .iter()
-                .zip(&input_paths)
-                .map(|(v, p)| IoValue {
-                    name: &v.name,
-                    path: p,
-                })
-                .collect(),
-            outputs: graph
-                .outputs
-                .iter()
-                .zip(&output_paths)
-                .map(|(v, p)| IoValue {
-                    name: &v.name,
-                    path: p,
-                })
-                .collect(),
+            model: &model.path,
+            inputs: io(model.inputs, &input_paths),
+            outputs: io(model.outputs, &output_paths),
         };
-        worker.run(&request).map_err(|f| self.refusal(f))?;
+        worker.run(&request).map_err(|f| self.failure(f))?;
         // Read as the file says, with no declared type: a worker writing another type than
         // the graph declares must show up as a dtype mismatch, not be reinterpreted.
-        graph
+        model
             .outputs
             .iter()
             .zip(&output_paths)
@@ -147,13 +130,52 @@ impl Backend for WorkerPool {
         }
     }
 
-    fn run(&self, case: &Case, data_set: &DataSet) -> Result<Vec<Tensor>, Refusal> {
-        let call = self.next_call.fetch_add(1, Ordering::Relaxed);
-        let dir = self.io_dir.join(format!("{}-{call}", std::process::id()));
-        let mut worker = self.take();
-        let result = self.run_in(&mut worker, &dir, case, data_set);
-        self.give_back(worker);
+    fn prepare<'a>(
+        &'a self,
+        file: ModelFile<'a>,
+    ) -> Result<Box<dyn Prepared + 'a>, BackendFailure> {
+        // The worker loads the model with each request (protocol v1 has no load step), so a
+        // refusal at load comes back from the first run.
+        let path = std::path::absolute(file.path)
+            .map_err(|e| self.error(format!("cannot resolve the model path: {e}")))?;
+        Ok(Box::new(WorkerModel {
+            pool: self,
+            path,
+            inputs: &file.model.graph.inputs,
+            outputs: &file.model.graph.outputs,
+        }))
+    }
+}
+
+/// A model as the workers of a pool are sent it: its file and its graph's value names.
+struct WorkerModel<'a> {
+    pool: &'a WorkerPool,
+    path: PathBuf,
+    inputs: &'a [ValueInfo],
+    outputs: &'a [ValueInfo],
+}
+
+impl Prepared for WorkerModel<'_> {
+    fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, BackendFailure> {
+        let pool = self.pool;
+        let call = pool.next_call.fetch_add(1, Ordering::Relaxed);
+        let dir = pool.io_dir.join(format!("{}-{call}", std::process::id()));
+        let mut worker = pool.take();
+        let result = pool.run_in(&mut worker, &dir, self, inputs);
+        pool.give_back(worker);
         let _ = std::fs::remove_dir_all(&dir);
         result
     }
+}
+
+/// The request's entries for `values`, each with its file.
+fn io<'v>(values: &'v [ValueInfo], paths: &'v [PathBuf]) -> Vec<IoValue<'v>> {
+    values
+        .iter()
+        .zip(paths)
+        .map(|(v, p)| IoValue {
+            name: &v.name,
+            path: p,
+        })
+        .collect()
 }

@@ -111,14 +111,20 @@ fn failure_dirs_are_nested_and_safe() {
 #[test]
 fn rerun_command_quotes_and_carries_the_environment() {
     assert_eq!(
-        rerun_command("onnx-1.4.1/opset9/t", false, None),
+        rerun_command("onnx-1.4.1/opset9/t", "native", false, None),
         "cargo test --test onnx_backend -- --exact 'onnx-1.4.1/opset9/t'"
     );
-    let cmd = rerun_command("own/it's", true, Some(Path::new("/d")));
+    let cmd = rerun_command("own/it's", "native", true, Some(Path::new("/d")));
     assert_eq!(
         cmd,
         "ONNX_CONFORMANCE_STRICT=1 ONNX_BACKEND_DATA='/d' cargo test --test onnx_backend \
          -- --exact 'own/it'\\''s'"
+    );
+    let cmd = rerun_command("t", "worker:sh -c 'w'", false, None);
+    assert_eq!(
+        cmd,
+        "ONNX_CONFORMANCE_BACKEND='worker:sh -c '\\''w'\\''' cargo test --test onnx_backend \
+         -- --exact 't'"
     );
 }
 

@@ -92,6 +92,7 @@ fn invalid_index_is_a_failing_trial() {
     assert_eq!(guards(&specs)[0].0, "onnx-backend-data/index");
 }
 
+#[cfg(feature = "native")]
 #[test]
 fn override_tree_and_own_cases_are_walked() {
     let ws_tmp = scratch("walk");
@@ -130,7 +131,7 @@ fn override_tree_and_own_cases_are_walked() {
         ("test_a", "custom", Some(13))
     );
     let ctx = crate::trials::Context::default();
-    let rec = crate::trials::run(&ctx, &specs[2]);
+    let rec = crate::trials::run(&ctx, &specs[2]).record;
     let msg = rec.message.unwrap_or_default();
     assert_eq!(rec.outcome, crate::known::Outcome::Fail);
     assert!(

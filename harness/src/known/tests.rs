@@ -43,32 +43,78 @@ fn patterns_select_exactly_or_by_substring() {
     assert_eq!(stale[0].how, Match::Exact);
 }
 
+/// A failed result of `kind` with `message`.
+fn err(kind: FailureKind, message: &str) -> Result<(), Failed> {
+    Err(Failed {
+        kind,
+        message: message.into(),
+    })
+}
+
 #[test]
 fn judging_known_failures() {
+    use FailureKind::{Error, Mismatch};
     let plain = entry("x", Match::Exact, &[]);
     let strict = entry("x", Match::Exact, &["input_0.pb", "not UTF-8"]);
-    assert_eq!(judge(Ok(()), None).0, Outcome::Pass);
-    assert_eq!(judge(Err("boom".into()), None).0, Outcome::Fail);
-    let (outcome, msg) = judge(Ok(()), Some(&plain));
-    assert_eq!(outcome, Outcome::UnexpectedPass);
-    assert!(msg
+    let pass = judge(Ok(()), None);
+    assert_eq!(
+        (pass.outcome, pass.failure_kind, pass.message),
+        (Outcome::Pass, None, None)
+    );
+    let fail = judge(err(Mismatch, "boom"), None);
+    assert_eq!(
+        (fail.outcome, fail.failure_kind, fail.message.as_deref()),
+        (Outcome::Fail, Some(Mismatch), Some("boom"))
+    );
+    let v = judge(Ok(()), Some(&plain));
+    assert_eq!((v.outcome, v.failure_kind), (Outcome::UnexpectedPass, None));
+    assert!(v
+        .message
         .unwrap_or_default()
         .contains("unexpectedly passed, remove it from"));
+    let v = judge(err(Error, "boom"), Some(&plain));
     assert_eq!(
-        judge(Err("boom".into()), Some(&plain)).0,
-        Outcome::KnownFailure
+        (v.outcome, v.failure_kind),
+        (Outcome::KnownFailure, Some(Error))
+    );
+    assert_eq!(v.known_kind.as_deref(), Some("upstream data corrupt"));
+    let message = v.message.unwrap_or_default();
+    assert_eq!(
+        message,
+        "known failure (upstream data corrupt): evidence\nboom"
     );
     let bad = "case/test_data_set_0/input_0.pb: 3 strings for 12 elements, not UTF-8";
     assert_eq!(
-        judge(Err(bad.into()), Some(&strict)).0,
+        judge(err(Error, bad), Some(&strict)).outcome,
         Outcome::KnownFailure
     );
     let half = "case/test_data_set_0/input_0.pb: 3 strings for 12 elements";
-    assert_eq!(judge(Err(half.into()), Some(&strict)).0, Outcome::Fail);
-    let (outcome, msg) = judge(Err("operator not implemented".into()), Some(&strict));
-    assert_eq!(outcome, Outcome::Fail);
-    assert!(msg.unwrap_or_default().contains("another bug"));
+    assert_eq!(
+        judge(err(Error, half), Some(&strict)).outcome,
+        Outcome::Fail
+    );
+    let v = judge(err(Error, "operator not implemented"), Some(&strict));
+    assert_eq!((v.outcome, v.known_kind), (Outcome::Fail, None));
+    assert!(v.message.unwrap_or_default().contains("another bug"));
     assert!(Outcome::UnexpectedPass.fails_run() && !Outcome::KnownFailure.fails_run());
+}
+
+/// An entry that names a failure kind holds only trials failing with that kind, even when
+/// the message holds every `expect` substring.
+#[test]
+fn a_known_failure_of_another_kind_is_another_failure() {
+    let mut listed = entry("x", Match::Exact, &["boom"]);
+    listed.failure_kind = Some(FailureKind::Mismatch);
+    let v = judge(err(FailureKind::Mismatch, "boom"), Some(&listed));
+    assert_eq!(v.outcome, Outcome::KnownFailure);
+    let v = judge(err(FailureKind::Crash, "boom"), Some(&listed));
+    assert_eq!(
+        (v.outcome, v.failure_kind),
+        (Outcome::Fail, Some(FailureKind::Crash))
+    );
+    let message = v.message.unwrap_or_default();
+    let want = "failure kind crash, but the known-failures entry expects mismatch: boom";
+    assert_eq!(message, want);
 }
 
 #[test]

@@ -77,6 +77,7 @@ fn a_same_size_bit_flip_is_named_with_the_verify_hint() {
     assert!(note.contains("extra.pb (not in the lock)"), "{note}");
 }
 
+#[cfg(feature = "native")]
 #[test]
 fn a_damaged_official_trial_says_so_and_an_unlocked_one_does_not() {
     use crate::discover::{Spec, SpecKind};
@@ -101,13 +102,13 @@ fn a_damaged_official_trial_says_so_and_an_unlocked_one_does_not() {
         lock_file: Some(lock),
         ..Context::default()
     };
-    let msg = run(&ctx, &trial).message.unwrap_or_default();
+    let msg = run(&ctx, &trial).record.message.unwrap_or_default();
     assert!(msg.starts_with("the data on disk is damaged"), "{msg}");
     assert!(
         msg.contains("elements differ"),
         "the comparison still shows: {msg}"
     );
     ctx.lock_file = None;
-    let msg = run(&ctx, &trial).message.unwrap_or_default();
+    let msg = run(&ctx, &trial).record.message.unwrap_or_default();
     assert!(!msg.contains("damaged"), "{msg}");
 }

@@ -1,5 +1,6 @@
 //! Reading a case directory: model.onnx and test_data_set_N/*.pb into [`Case`].
 
+#[cfg(feature = "fuzzing")]
 pub mod bundle;
 mod element;
 mod model;

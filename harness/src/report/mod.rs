@@ -1,14 +1,17 @@
 //! The run's reports: `report.json` (every trial), `report.md` (tables), `report.html` (a
 //! matrix), and the short per-opset table printed after the libtest summary.
 
+mod dir;
 pub mod html;
 pub mod md;
 pub mod nextest;
 
+pub use crate::provenance::{RunInfo, Runner, Source};
+pub use dir::ReportDir;
+
 use crate::backend::{BackendInfo, FailureKind};
 use crate::error::Error;
 use crate::known::Outcome;
-use crate::provenance::RunInfo;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;

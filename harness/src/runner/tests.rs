@@ -4,7 +4,6 @@
 use super::*;
 use crate::report::load;
 use crate::testkit::{instance, scratch, write_index, write_lock};
-use std::path::PathBuf;
 
 fn names(specs: &[Spec]) -> Vec<&str> {
     specs.iter().map(|s| s.name.as_str()).collect()
@@ -36,6 +35,7 @@ fn with_own_case(ws: &Path) {
     }
 }
 
+#[cfg(feature = "native")] // runs the own case on the native backend
 #[test]
 fn settings_come_from_the_environment() {
     let ws_tmp = scratch("prepare");
@@ -74,7 +74,7 @@ fn bad_lists_and_stale_entries_are_failing_checks() {
     std::fs::write(ws.join("tests/known-failures.json"), known).expect("write");
     std::fs::create_dir_all(ws.join("tests/cases/test_a")).expect("dir");
     std::fs::write(ws.join("tests/cases/test_a/model.onnx"), b"").expect("write");
-    let stale = |prep: &Prepared| names(&prep.guards).contains(&"settings/known-failures-stale");
+    let stale = |prep: &Setup| names(&prep.guards).contains(&"settings/known-failures-stale");
     // Checked only against the full official list, never against another tree.
     assert!(!stale(&prepare(ws, &Env::of(&[(DATA_VAR, "tests/cases")]))));
     write_index(ws, vec![instance("1.22.0", "test_a", 25)]);
@@ -85,6 +85,7 @@ fn bad_lists_and_stale_entries_are_failing_checks() {
     assert!(!stale(&prepare(ws, &Env::of(&[]))));
 }
 
+#[cfg(feature = "native")] // runs the own case on the native backend
 #[test]
 fn a_filter_cannot_switch_off_the_missing_data_check() {
     let ws_tmp = scratch("guard-filter");
@@ -113,6 +114,7 @@ fn a_filter_cannot_switch_off_the_missing_data_check() {
     assert!(!run(ws, &args(ws, &["no-such-trial"]), &Env::of(&[]), None));
 }
 
+#[cfg(feature = "native")] // runs the own case on the native backend
 #[test]
 fn a_filter_cannot_switch_off_a_bad_variable() {
     let ws_tmp = scratch("guard-env");
@@ -137,6 +139,7 @@ fn a_filter_cannot_switch_off_a_bad_variable() {
     ));
 }
 
+#[cfg(feature = "native")] // runs the own case on the native backend
 #[test]
 fn the_report_records_how_the_run_was_made() {
     let ws_tmp = scratch("provenance-run");
@@ -169,25 +172,38 @@ fn the_report_records_how_the_run_was_made() {
     let info = run_info(&[], &Env::of(&[(DATA_VAR, "tests/cases")]));
     assert!(!info.complete);
     assert_eq!(info.source, Source::Custom);
-    let _ = PathBuf::new();
 }
 
+/// A worker that dies before its hello: the own case fails as a crash quoting its stderr,
+/// under the backend asked for and in its report directory, never as a native pass.
 #[test]
-fn a_known_failure_is_named_once() {
-    let ws_tmp = scratch("known-note");
+fn a_backend_that_cannot_start_fails_the_cases_under_its_own_name() {
+    let ws_tmp = scratch("broken-backend");
     let ws = ws_tmp.path();
-    let prep = prepare(ws, &Env::of(&[]));
-    let mut ctx = prep.ctx;
-    ctx.known.entries.push(crate::known::KnownFailure {
-        pattern: "t".into(),
-        how: crate::known::Match::Exact,
-        kind: "upstream data corrupt".into(),
-        reason: "r".into(),
-        expect: vec![],
-        failure_kind: None,
-    });
-    assert_eq!(
-        ignored_note(&ctx, "t"),
-        "known failure: upstream data corrupt"
+    with_own_case(ws);
+    let backend = "worker:sh -c 'echo cannot load libfoo.so >&2; exit 1'";
+    let env = Env::of(&[
+        (DATA_VAR, "tests/cases"),
+        (crate::settings::BACKEND_VAR, backend),
+    ]);
+    assert!(!run(ws, &args(ws, &[]), &env, None));
+    assert!(!ws.join("target/onnx-conformance/report.json").exists());
+    let report = load(&ws.join("target/onnx-conformance/backend-worker/report.json"))
+        .expect("the report of the backend asked for");
+    assert_eq!(report.backend.name, backend);
+    let case = report
+        .trials
+        .iter()
+        .find(|t| t.name == "own/opset13/test_cast13_BOOL_to_INT64")
+        .expect("the case ran");
+    assert_eq!(case.outcome, Outcome::Fail);
+    assert_eq!(case.failure_kind, Some(crate::backend::FailureKind::Crash));
+    assert_eq!(case.backend.name, backend);
+    let message = case.message.as_deref().unwrap_or("");
+    assert!(
+        message.contains(&format!("backend {backend} could not start")),
+        "{message}"
     );
+    assert!(message.contains("cannot load libfoo.so"), "{message}");
+    assert!(report.trials.iter().any(|t| t.name == "settings/backend"));
 }

@@ -41,3 +41,43 @@ fn paths_resolve_against_the_workspace() {
         (None, PathBuf::from("/w/target"))
     );
 }
+
+#[test]
+fn the_backend_variables_are_parsed_here() {
+    let env = Env::of(&[
+        (BACKEND_VAR, "reference"),
+        (PYTHON_VAR, "/usr/bin/python3"),
+        (KNOWN_VAR, "mine.json"),
+    ]);
+    let (s, problems) = read(Path::new("/w"), &env);
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(s.backend, "reference");
+    assert_eq!(s.python, Some(PathBuf::from("/usr/bin/python3")));
+    assert_eq!(s.worker_list, Some(PathBuf::from("/w/mine.json")));
+    assert_eq!(s.timeout, DEFAULT_TIMEOUT);
+    let (s, _) = read(Path::new("/w"), &Env::of(&[(BACKEND_VAR, "")]));
+    assert_eq!(s.backend, "native");
+}
+
+/// `ONNX_CONFORMANCE_THREADS` takes a positive integer (tuning's own rule): 0 is refused as a
+/// setup problem, not taken for "all threads".
+#[cfg(feature = "native")]
+#[test]
+fn the_kernel_variables_are_checked_with_the_kernels_own_rules() {
+    use onnx_conformance::tuning::{SIMD_VAR, THREADS_VAR};
+    let ws = Path::new("/w");
+    for ok in [(THREADS_VAR, "1"), (THREADS_VAR, "16"), (SIMD_VAR, "avx2")] {
+        let (_, problems) = read(ws, &Env::of(&[ok]));
+        assert!(problems.is_empty(), "{ok:?}: {problems:?}");
+    }
+    for (bad, check) in [
+        ((THREADS_VAR, "0"), "settings/threads"),
+        ((THREADS_VAR, "all"), "settings/threads"),
+        ((SIMD_VAR, "sse"), "settings/simd"),
+    ] {
+        let (_, problems) = read(ws, &Env::of(&[bad]));
+        assert_eq!(problems.len(), 1, "{bad:?}");
+        assert_eq!(problems[0].0, check);
+        assert!(problems[0].1.contains(bad.0), "{problems:?}");
+    }
+}

@@ -1,7 +1,7 @@
 //! Unit tests of one trial: setup guards, known failures and the comparison rule.
 
 use super::*;
-use crate::known::{KnownFailure, Match, ToleranceOverride};
+use crate::known::{KnownFailure, Match, Outcome, ToleranceOverride};
 use crate::testkit::scratch;
 
 fn case_spec(name: &str, dir: PathBuf, indexed: bool) -> Spec {
@@ -25,7 +25,7 @@ fn guard_and_missing_directories_fail_with_their_reason() {
         name: "g".into(),
         kind: SpecKind::Guard("run the fetch".into()),
     };
-    let rec = run(&ctx, &guard);
+    let rec = run(&ctx, &guard).record;
     assert_eq!(
         (rec.outcome, rec.message.as_deref()),
         (Outcome::Fail, Some("run the fetch"))
@@ -33,7 +33,10 @@ fn guard_and_missing_directories_fail_with_their_reason() {
     let rec = run(
         &ctx,
         &case_spec("onnx-1.22.0/opset25/test_x", "/nonexistent/x".into(), true),
-    );
+    )
+    .record;
+    let labels = (rec.rule.as_str(), rec.op_version.as_deref());
+    assert_eq!(labels, ("onnx-default", Some("Cast-25")));
     assert_eq!(rec.outcome, Outcome::Fail);
     let msg = rec.message.unwrap_or_default();
     assert!(msg.contains("listed in index.json but missing"), "{msg}");
@@ -60,9 +63,18 @@ fn known_failure_entries_apply_to_failing_trials() {
     };
     ctx.known.entries.push(entry("test_x"));
     let spec = case_spec("own/test_x", dir.join("test_x"), false);
-    assert_eq!(run(&ctx, &spec).outcome, Outcome::KnownFailure);
+    let judged = run(&ctx, &spec);
+    assert_eq!(judged.record.outcome, Outcome::KnownFailure);
+    assert_eq!(
+        judged.ignored_note.as_deref(),
+        Some("known failure: upstream data corrupt")
+    );
     ctx.known.entries[0] = entry("some other reason");
-    assert_eq!(run(&ctx, &spec).outcome, Outcome::Fail);
+    let judged = run(&ctx, &spec);
+    assert_eq!(
+        (judged.record.outcome, judged.ignored_note),
+        (Outcome::Fail, None)
+    );
 }
 
 #[test]
@@ -75,7 +87,7 @@ fn rule_choice_follows_mode_and_overrides() {
         atol: 0.0,
         reason: "why".into(),
     });
-    assert_eq!(ctx.rule_for("a/opset19/x").name, "onnx-default");
+    assert_eq!(ctx.rule_for("a/opset19/x").name, RuleName::OnnxDefault);
     assert_eq!(
         ctx.rule_for("a/opset13/x").label(),
         "override rtol=1e-2 atol=0e0"

@@ -6,26 +6,30 @@ pub mod encode;
 mod process;
 mod protocol;
 
-pub use process::{Worker, WorkerSpec};
-pub use protocol::{parse_hello, parse_reply, Failure, Hello, IoValue, Request, PROTOCOL_VERSION};
+pub use process::{WorkerProcess, WorkerSpec};
+#[cfg(feature = "fuzzing")]
+pub use protocol::PROTOCOL_VERSION;
+#[cfg(any(test, feature = "fuzzing"))]
+pub use protocol::{parse_hello, parse_reply};
+pub use protocol::{Failure, Hello, IoValue, Request};
 
-/// A worker command kept alive across data sets, restarted after a crash, timeout or
-/// protocol violation.
-pub struct WorkerBackend {
+/// One slot of a worker pool: a process of the command kept alive across data sets, replaced
+/// by a fresh one after a crash, timeout or protocol violation.
+pub struct WorkerSlot {
     spec: WorkerSpec,
-    live: Option<Worker>,
+    live: Option<WorkerProcess>,
 }
 
-impl WorkerBackend {
-    /// A backend that starts `spec` when first needed.
-    pub fn new(spec: WorkerSpec) -> WorkerBackend {
-        WorkerBackend { spec, live: None }
+impl WorkerSlot {
+    /// A slot that starts `spec` when first needed.
+    pub fn new(spec: WorkerSpec) -> WorkerSlot {
+        WorkerSlot { spec, live: None }
     }
 
     /// The live worker, started if there is none.
-    fn worker(&mut self) -> Result<&mut Worker, Failure> {
+    fn worker(&mut self) -> Result<&mut WorkerProcess, Failure> {
         if self.live.is_none() {
-            self.live = Some(Worker::start(&self.spec)?);
+            self.live = Some(WorkerProcess::start(&self.spec)?);
         }
         Ok(self.live.as_mut().expect("started just above"))
     }

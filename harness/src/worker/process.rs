@@ -63,7 +63,7 @@ impl Tail {
 }
 
 /// A live worker process that has said a valid hello.
-pub struct Worker {
+pub struct WorkerProcess {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<std::io::Result<String>>,
@@ -73,9 +73,9 @@ pub struct Worker {
     next_id: u64,
 }
 
-impl Worker {
+impl WorkerProcess {
     /// Starts `spec` and waits for its hello line.
-    pub fn start(spec: &WorkerSpec) -> Result<Worker, Failure> {
+    pub fn start(spec: &WorkerSpec) -> Result<WorkerProcess, Failure> {
         let mut child = Command::new(&spec.argv[0])
             .args(&spec.argv[1..])
             .stdin(Stdio::piped())
@@ -109,7 +109,7 @@ impl Worker {
                 }
             }
         });
-        let mut worker = Worker {
+        let mut worker = WorkerProcess {
             child,
             stdin,
             lines,
@@ -188,7 +188,7 @@ impl Worker {
     }
 }
 
-impl Drop for Worker {
+impl Drop for WorkerProcess {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();

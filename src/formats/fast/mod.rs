@@ -155,31 +155,33 @@ pub(crate) fn narrow_to_f32<T: Target>(exec: &Exec, src: &[T], rules: &CastRules
     })
 }
 
-/// f32 to FLOAT8E8M0 (docs/semantics.md §3.7): the f32 exponent field, plus one when
-/// `round_mode` rounds the mantissa up; the sign is ignored. NaN, infinity and the code past
-/// the largest are asked of the exact path once per call. Branch-free, so that it
-/// vectorises: `round_mode` becomes two masks and a minimum exponent, chosen before the loop.
+/// f32 to FLOAT8E8M0 (docs/semantics.md §3.7): in [2^-127, 2^127] the f32 exponent field,
+/// plus one when `round_mode` rounds the bits below the leading one up; the sign is ignored.
+/// NaN and the codes of the values above and below that range are asked of the exact path
+/// once per call. Branch-free, so that it vectorises: `round_mode` becomes one mask.
 pub(crate) fn f32_to_e8m0(exec: &Exec, src: &[f32], rules: &CastRules) -> Vec<F8E8M0> {
-    let nan = u32::from(cast_float::<f32, F8E8M0>(f32::NAN, rules).to_bits());
-    // Whatever rounds up from the largest exponent field (0xFE) gets the exact path's code
-    // for f32::MAX (all fraction bits set): rounded up by "up" and "nearest", it is the NaN
-    // code, or the largest code under saturation; "down" never rounds up, so never uses it.
-    let past_top = u32::from(cast_float::<f32, F8E8M0>(f32::MAX, rules).to_bits());
-    // Rounds up when frac & any != 0, and (frac & rest != 0 or exp >= min_exp):
-    // up: any nonzero fraction; down: never; nearest: the half bit, ties up, except that
-    // an f32 subnormal (exp 0) exactly at one half stays down.
-    let (any, rest, min_exp) = match rules.round_mode {
-        RoundMode::Up => (0x7F_FFFF, 0, 0),
-        RoundMode::Down => (0, 0, 0),
-        RoundMode::Nearest => (0x40_0000, 0x3F_FFFF, 1),
+    let code_of = |x: f32| u32::from(cast_float::<f32, F8E8M0>(x, rules).to_bits());
+    let (nan, above, below) = (code_of(f32::NAN), code_of(f32::INFINITY), code_of(0.0));
+    // Rounds up when the bits below the leading one meet the mask: up, any of them; down,
+    // never; nearest, the half bit (ties up).
+    let mask = match rules.round_mode {
+        RoundMode::Up => 0x7F_FFFF,
+        RoundMode::Down => 0,
+        RoundMode::Nearest => 0x40_0000,
     };
     map(exec, src, move |x: f32| {
-        let bits = x.to_bits();
-        let (exp, frac) = ((bits >> 23) & 0xFF, bits & 0x7F_FFFF);
-        let up = frac & any != 0 && (frac & rest != 0 || exp >= min_exp);
-        let code = exp + u32::from(up);
-        let code = if code > 0xFE { past_top } else { code };
-        F8E8M0::from_bits(if exp == 0xFF { nan } else { code } as u8)
+        let abs = x.to_bits() & 0x7FFF_FFFF;
+        let (exp, frac) = (abs >> 23, abs & 0x7F_FFFF);
+        // An f32 subnormal from 2^-127 on has its leading one at bit 22.
+        let rest = if exp == 0 {
+            (frac << 1) & 0x7F_FFFF
+        } else {
+            frac
+        };
+        let code = exp + u32::from(rest & mask != 0);
+        let code = if abs < 0x40_0000 { below } else { code };
+        let code = if abs > 0x7F00_0000 { above } else { code };
+        F8E8M0::from_bits(if abs > 0x7F80_0000 { nan } else { code } as u8)
     })
 }
 

@@ -1,11 +1,11 @@
 //! Decoding every code of every 8-bit and smaller format, to f32, f64, f16 and bf16.
 
 use super::reference::{self, f32_bits_exact, RefFormat, Val};
-use super::sweeps::DECODE_EVERY_CODE;
 use super::{bf16, f16, FloatFormat};
 use super::{rules, Bits, Checked, Failures};
 use super::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0};
 use crate::dtype::DataType;
+use crate::formats::sweeps::DECODE_EVERY_CODE;
 use crate::formats::{I2, I4, U2, U4};
 
 /// The targets `check_code` decodes into.

@@ -2,10 +2,10 @@
 //! integer rules, against host arithmetic and the reference.
 
 use super::reference::{self, Dy, Val};
-use super::sweeps::SUBBYTE_INTEGERS;
 use super::{bf16, f16};
 use super::{rules, Checked, Exact, Failures, FloatFormat};
 use crate::dtype::DataType;
+use crate::formats::sweeps::SUBBYTE_INTEGERS;
 use crate::formats::{SubByteInt, I2, I4, U2, U4};
 
 /// Integers around 2^k for every k < 128: midpoints for 8-, 11- and 24-bit significands and

@@ -3,9 +3,9 @@
 
 use super::reference::{f32_val, f64_val, Dy, Val};
 use super::sweep::check_e8m0;
-use super::sweeps::{E8M0_BOUNDARIES, MIDPOINTS};
 use super::{rules, targets, Bits, Checked, Failures, FloatFormat, Target};
 use crate::dtype::DataType;
+use crate::formats::sweeps::{E8M0_BOUNDARIES, MIDPOINTS};
 use test_rng::XorShift64;
 
 /// Source bits of a non-negative dyadic value in f32 and f64, when exactly representable.

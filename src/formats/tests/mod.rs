@@ -5,7 +5,6 @@ mod integers;
 mod midpoints;
 mod reference;
 mod sweep;
-mod sweeps;
 mod vectors;
 mod vectors_narrow;
 
@@ -14,10 +13,10 @@ use super::{
     F8E5M2, F8E5M2FNUZ, F8E8M0,
 };
 use crate::dtype::DataType;
+use crate::formats::sweeps::{self, Sweep};
 use half::{bf16, f16};
 use reference::RefFormat;
 use std::collections::BTreeSet;
-use sweeps::Sweep;
 
 /// Rules with the given saturate flag and generation, rounding `up`.
 fn rules(saturate: bool, from24: bool) -> CastRules {

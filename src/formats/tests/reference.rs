@@ -253,36 +253,34 @@ pub fn e2m1() -> RefFormat {
     RefFormat::new(2, 1, 1, Kind::Float4)
 }
 
-/// E8M0 by the rules of docs/semantics.md §3.7, stated on values rather than on f32 bits: `x` is the source
-/// value already in f32 (exact for f16/bf16 sources).
+/// E8M0 by the Cast-24 page's table (docs/semantics.md §3.7), stated on values rather than
+/// on f32 bits: `x` is the source value already in f32 (exact for f16/bf16 sources); its sign
+/// is ignored. Outside [2^-127, 2^127] `saturate` clamps to the nearer end, or else gives
+/// NaN; inside, the code is floor(log2 |x|) + 127, plus one per `round_mode`.
 pub fn e8m0_encode(x: Val, up: bool, down: bool, saturate: bool) -> u32 {
-    let x = match x {
-        Val::Nan(_) | Val::Inf(_) => return 0xFF,
+    let clamp = |end: u32| if saturate { end } else { 0xFF };
+    let a = match x {
+        Val::Nan(_) => return 0xFF,
+        Val::Inf(_) => return clamp(0xFE),
         Val::Num(_, d) => d,
     };
-    let Some(t) = x.top() else {
-        return 0;
-    };
-    // floor(log2 x) + 127, where f32 subnormals (x < 2^-126) all sit at code 0.
-    let floor_code = (t + 127).max(0) as u32;
-    let is_pow2 = x.m == 1 && t >= -126;
+    if a.cmp(Dy::new(1, 127)) == Ordering::Greater {
+        return clamp(0xFE);
+    }
+    if a.cmp(Dy::new(1, -127)) == Ordering::Less {
+        return clamp(0x00);
+    }
+    // floor(log2 a), in [-127, 127] here.
+    let k = a.top().expect("a >= 2^-127") as i32;
     let step = if down {
         false
     } else if up {
-        !is_pow2
-    } else if t >= -126 {
-        // Normal f32: round up from 1.5 * 2^t on, ties up.
-        x.cmp(Dy::new(3, t as i32 - 1)) != Ordering::Less
+        a != Dy::new(1, k)
     } else {
-        // f32 subnormal: up only when strictly above 2^-127.
-        x.cmp(Dy::new(1, -127)) == Ordering::Greater
+        // Ties (1.5 * 2^k) go up.
+        a.cmp(Dy::new(3, k - 1)) != Ordering::Less
     };
-    let code = floor_code + u32::from(step);
-    if code == 0xFF && saturate {
-        0xFE
-    } else {
-        code
-    }
+    (k + 127) as u32 + u32::from(step)
 }
 
 /// E8M0 decoding: 2^(c-127), 0xFF is NaN.

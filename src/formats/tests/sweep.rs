@@ -1,10 +1,10 @@
 //! Every f16 and every bf16 value encoded into every target, against the reference.
 
 use super::reference::{self, f32_bits_exact, ieee_val, Val};
-use super::sweeps::ENCODE_EVERY_VALUE;
 use super::{bf16, f16};
 use super::{rules, targets, Bits, Checked, Failures, FloatFormat, RoundMode, F8E8M0};
 use crate::dtype::DataType;
+use crate::formats::sweeps::ENCODE_EVERY_VALUE;
 
 /// Checks all 65536 codes of `source`, of kernel type `S` (decoded by the reference with
 /// `ebits`/`mbits`/`bias`); returns the pairs checked.

@@ -4,9 +4,10 @@ use super::{check, rules, CastRules, FloatFormat, RoundMode};
 use super::{f16, F4E2M1, F8E8M0};
 use crate::formats::{SubByteInt, I2, I4, U2, U4};
 use crate::testkit::spec_vectors::{
-    float4_decoded, float4_expected, hex, int2_inputs, int4_inputs, nibbles, E8M0_CODES,
-    E8M0_DECODE, E8M0_INPUT, E8M0_INPUT_F16, F4_ROW, INT2_EXPECTED, INT4_BYTES_BEFORE_24,
-    INT4_BYTES_FROM_24, QNAN_F16, QNAN_F32, UINT2_EXPECTED,
+    float4_decoded, float4_expected, hex, int2_inputs, int4_inputs, nibbles, round_mode,
+    E8M0_CODES, E8M0_COLUMNS, E8M0_DECODE, E8M0_INPUT, E8M0_INPUT_F16, E8M0_SPECIALS,
+    E8M0_SPECIALS_F64, F4_ROW, INT2_EXPECTED, INT4_BYTES_BEFORE_24, INT4_BYTES_FROM_24, QNAN_F16,
+    QNAN_F32, UINT2_EXPECTED,
 };
 
 #[test]
@@ -20,22 +21,33 @@ fn e8m0_vectors() {
     check::<f32, F8E8M0>("FLOAT -> E8M0", &r, &E8M0_INPUT, &codes);
     let h = E8M0_INPUT_F16.map(f16::from_bits);
     check::<f16, F8E8M0>("FLOAT16 -> E8M0", &r, &h, &codes);
-    // docs/semantics.md §3.7 rules: the sign is ignored, -0 is 0x00, NaN and Inf give 0xFF, a subnormal rounds up to 0x01.
-    for saturate in [false, true] {
-        let r = CastRules { saturate, ..r };
-        check::<f32, F8E8M0>(
-            "E8M0 specials",
-            &r,
-            &[
-                -2.0,
-                -0.0,
-                f32::NAN,
-                f32::INFINITY,
-                f32::NEG_INFINITY,
-                f32::from_bits(1),
-            ],
-            &hex("80 00 FF FF FF 01"),
-        );
+    // docs/semantics.md §3.7 specials and range ends under every round_mode and saturate.
+    for (col, (mode, saturate)) in E8M0_COLUMNS.into_iter().enumerate() {
+        let r = CastRules {
+            saturate,
+            round_mode: round_mode(mode),
+            ..r
+        };
+        let what = format!("E8M0 specials {mode} saturate={saturate}");
+        let (inputs, want): (Vec<f32>, Vec<u64>) = E8M0_SPECIALS
+            .iter()
+            .map(|&(bits, codes)| (f32::from_bits(bits), u64::from(codes[col])))
+            .unzip();
+        check::<f32, F8E8M0>(&format!("FLOAT {what}"), &r, &inputs, &want);
+        let (inputs, want): (Vec<f64>, Vec<u64>) = E8M0_SPECIALS_F64
+            .iter()
+            .map(|&(bits, codes)| (f64::from_bits(bits), u64::from(codes[col])))
+            .unzip();
+        check::<f64, F8E8M0>(&format!("DOUBLE {what}"), &r, &inputs, &want);
+        // FLOAT16 holds only some rows exactly: +-0, +-Inf, the NaNs and -1.5.
+        let (inputs, want): (Vec<f16>, Vec<u64>) = E8M0_SPECIALS
+            .iter()
+            .map(|&(bits, codes)| (f32::from_bits(bits), u64::from(codes[col])))
+            .filter(|(x, _)| x.is_nan() || f32::from(f16::from_f32(*x)) == *x)
+            .map(|(x, c)| (f16::from_f32(x), c))
+            .unzip();
+        assert_eq!(inputs.len(), 7, "{what}: f16 rows");
+        check::<f16, F8E8M0>(&format!("FLOAT16 {what}"), &r, &inputs, &want);
     }
     let dec = |c: u8| F8E8M0::from_bits(c);
     let ([zero, eighth], nan) = (E8M0_DECODE, 0xFF);

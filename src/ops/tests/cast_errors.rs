@@ -320,3 +320,24 @@ fn small_float_text_round_trips_for_every_code() {
     check("FLOAT8E8M0", (0..=u8::MAX).map(F8E8M0::from_bits));
     check("FLOAT4E2M1", (0..16).map(F4E2M1::from_bits));
 }
+
+/// E8M0 → STRING prints the shortest decimal that reads back under `nearest` without
+/// saturation (docs/semantics.md §3.7): for 2^127 that is 1.7e38, as 2e38 lies above
+/// E8M0_MAX and reads back as NaN; for 2^-127, 6e-39 lies above E8M0_MIN and reads back.
+#[test]
+fn e8m0_text_stays_inside_the_e8m0_range() {
+    use crate::formats::F8E8M0;
+    let input = tensor(
+        &[4],
+        [0x00, 0x7F, 0x80, 0xFE].map(F8E8M0::from_bits).to_vec(),
+    );
+    let out = cast_ok(24, DataType::String, &input);
+    let zeros = |n: usize| "0".repeat(n);
+    let want = [
+        format!("0.{}6", zeros(38)),
+        "1".to_owned(),
+        "2".to_owned(),
+        format!("17{}", zeros(37)),
+    ];
+    assert_eq!(out, tensor(&[4], want.to_vec()));
+}

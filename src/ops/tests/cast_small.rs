@@ -7,9 +7,10 @@ use crate::formats::{F8E8M0, I2, I4, U2, U4};
 use crate::ops::OpKind;
 use crate::testkit::spec_vectors::{
     float4_decoded, float4_expected, float8_expected, fnuz_nan_decoded, hex, int2_inputs,
-    int4_inputs, nibbles, BF16_INPUT, BF16_ROUNDED, BF16_TRUNCATED, E8M0_CODES, E8M0_DECODE,
-    E8M0_INPUT, E8M0_INPUT_F16, F4_ROW, F8_DECODE, F8_ROW, F8_ROW_F16, FLOAT8_CODES, FNUZ_NAN,
-    INT2_EXPECTED, INT4_BYTES_FROM_24, NAN_DECODE, QNAN_F16, QNAN_F32, UINT2_EXPECTED,
+    int4_inputs, nibbles, BF16_INPUT, BF16_ROUNDED, BF16_TRUNCATED, E8M0_CODES, E8M0_COLUMNS,
+    E8M0_DECODE, E8M0_INPUT, E8M0_INPUT_F16, E8M0_SPECIALS, E8M0_SPECIALS_F64, F4_ROW, F8_DECODE,
+    F8_ROW, F8_ROW_F16, FLOAT8_CODES, FNUZ_NAN, INT2_EXPECTED, INT4_BYTES_FROM_24, NAN_DECODE,
+    QNAN_F16, QNAN_F32, UINT2_EXPECTED,
 };
 use crate::testkit::{int, text};
 use half::{bf16, f16};
@@ -104,13 +105,14 @@ fn e8m0_up_saturate_matches_spec_3_7() {
 }
 
 #[test]
-fn e8m0_round_modes_and_saturation_follow_the_reference_rules() {
-    // docs/semantics.md §3.7 steps: up adds one when any fraction bit is set; down never; nearest from 1.5·2^e.
+fn e8m0_round_modes_and_saturation_follow_the_page() {
+    // docs/semantics.md §3.7: up takes the next power of two unless x is one; down never; nearest
+    // from 1.5·2^e on. Under saturation (the default) Inf is 0xFE and 0 is 0x00.
     let values = [1.1f32, 1.5, 1.25, 3.0, -2.0, f32::INFINITY, f32::NAN, 0.0];
     let cases = [
-        ("up", "80 80 80 81 80 ff ff 00"),
-        ("down", "7f 7f 7f 80 80 ff ff 00"),
-        ("nearest", "7f 80 7f 81 80 ff ff 00"),
+        ("up", "80 80 80 81 80 fe ff 00"),
+        ("down", "7f 7f 7f 80 80 fe ff 00"),
+        ("nearest", "7f 80 7f 81 80 fe ff 00"),
     ];
     for (mode, want) in cases {
         let out = cast(
@@ -135,13 +137,20 @@ fn e8m0_round_modes_and_saturation_follow_the_reference_rules() {
     assert_eq!(map(&out, f16::to_bits), E8M0_DECODE.map(|d| d.2).to_vec());
 }
 
-/// docs/semantics.md §3.7 for a normal, finite f32, written on the value rather than on the bits: with
-/// 2^k <= |x| < 2^(k+1), `up` takes 2^(k+1) unless |x| is 2^k, `down` takes 2^k, `nearest`
-/// takes 2^(k+1) from 1.5·2^k on (ties up). The sign is ignored. Past 2^127, saturate holds
-/// 0xFE and no saturation gives NaN (0xFF).
+/// docs/semantics.md §3.7 for a finite f32, written on the value rather than on the bits: past
+/// 2^127 saturation gives 0xFE and no saturation NaN (0xFF); below 2^-127 (0 included) 0x00 or
+/// NaN. In between, with 2^k <= |x| < 2^(k+1), `up` takes 2^(k+1) unless |x| is 2^k, `down`
+/// takes 2^k, `nearest` takes 2^(k+1) from 1.5·2^k on (ties up). The sign is ignored.
 fn e8m0_reference(x: f32, mode: &str, saturate: bool) -> u8 {
     let a = f64::from(x.abs());
-    let mut k = -126;
+    let outside = |end: u8| if saturate { end } else { 0xFF };
+    if a > 2f64.powi(127) {
+        return outside(0xFE);
+    }
+    if a < 2f64.powi(-127) {
+        return outside(0x00);
+    }
+    let mut k = -127;
     while 2f64.powi(k + 1) <= a {
         k += 1;
     }
@@ -152,10 +161,59 @@ fn e8m0_reference(x: f32, mode: &str, saturate: bool) -> u8 {
         "nearest" => a >= 1.5 * low,
         other => panic!("no round_mode {other}"),
     };
-    match k + 127 + i32::from(round_up) {
-        code @ 0..=254 => code as u8,
-        _ if saturate => 0xFE,
-        _ => 0xFF,
+    (k + 127 + i32::from(round_up)) as u8
+}
+
+#[test]
+fn e8m0_specials_follow_the_page_in_cast_and_castlike() {
+    // docs/semantics.md §3.7 table, FLOAT, DOUBLE and STRING sources, at both E8M0 versions.
+    let f32s: Vec<f32> = E8M0_SPECIALS.iter().map(|r| f32::from_bits(r.0)).collect();
+    let f64s: Vec<f64> = E8M0_SPECIALS_F64
+        .iter()
+        .map(|r| f64::from_bits(r.0))
+        .collect();
+    let n64 = f64s.len();
+    // Strings parse to f64, then take the DOUBLE path: 0, Inf, -Inf, NaN, 1e-39 (below 2^-127),
+    // 1e39 (Inf in f32), 1.5.
+    let strings: Vec<String> = ["0", "INF", "-inf", "NaN", "1e-39", "1e39", "1.5"]
+        .map(String::from)
+        .to_vec();
+    let string_rows = [
+        0x0000_0000,
+        0x7F80_0000,
+        0xFF80_0000,
+        0x7FC0_0000,
+        0x0000_0001,
+        0x7F80_0000,
+        0xBFC0_0000,
+    ];
+    let like = tensor(&[0], Vec::<F8E8M0>::new());
+    for since in [24, 25] {
+        for (col, (mode, saturate)) in E8M0_COLUMNS.into_iter().enumerate() {
+            let attrs = [
+                text("round_mode", mode),
+                int("saturate", i64::from(saturate)),
+            ];
+            let what = format!("-{since} round_mode={mode} saturate={saturate}");
+            let want: Vec<u8> = E8M0_SPECIALS.iter().map(|r| r.1[col]).collect();
+            let out = cast(since, DataType::Float8E8M0, &attrs, &row(&f32s));
+            assert_eq!(codes(&out), want, "Cast{what} FLOAT");
+            let out = run_op(OpKind::CastLike, since, &attrs, &[&row(&f32s), &like]);
+            assert_eq!(codes(&out.expect("castlike")), want, "CastLike{what} FLOAT");
+            let want: Vec<u8> = E8M0_SPECIALS_F64.iter().map(|r| r.1[col]).collect();
+            let input = tensor(&[n64], f64s.clone());
+            let out = cast(since, DataType::Float8E8M0, &attrs, &input);
+            assert_eq!(codes(&out), want, "Cast{what} DOUBLE");
+            let code_of = |bits: u32| {
+                let found = E8M0_SPECIALS.iter().find(|r| r.0 == bits);
+                found.expect("string row in the table").1[col]
+            };
+            // 1e-39 sits below 2^-127 like the smallest subnormal; +-1.5 encode alike.
+            let want: Vec<u8> = string_rows.iter().map(|&b| code_of(b)).collect();
+            let input = tensor(&[strings.len()], strings.clone());
+            let out = cast(since, DataType::Float8E8M0, &attrs, &input);
+            assert_eq!(codes(&out), want, "Cast{what} STRING");
+        }
     }
 }
 
@@ -177,6 +235,17 @@ fn castlike_applies_round_mode_to_e8m0_as_cast_does() {
         2.5e-38,
         1.7e38,
         f32::MAX,
+        0.0,
+        -0.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        1e-45,
+        5e-39,
+        f32::from_bits(0x0040_0000),
+        f32::from_bits(0x0050_0000),
+        f32::from_bits(0x0060_0000),
+        f32::from_bits(0x7F00_0000),
+        f32::from_bits(0x7F00_0001),
     ];
     let like = tensor(&[0], Vec::<F8E8M0>::new());
     for since in [24, 25] {
@@ -195,7 +264,7 @@ fn castlike_applies_round_mode_to_e8m0_as_cast_does() {
             }
         }
     }
-    // The three modes give three codes for 1.5 and 1.1 (docs/semantics.md §3.7 steps 2 to 4).
+    // The three modes give three codes for 1.5 and 1.1 (docs/semantics.md §3.7 step 6).
     let input = row(&[1.1, 1.5]);
     for (mode, want) in [
         ("up", [0x80, 0x80]),

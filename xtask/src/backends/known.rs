@@ -3,7 +3,7 @@
 
 use harness::known::Outcome;
 use harness::known::{KnownFailure, KnownFailures, Match};
-use harness::report::{self, TrialRecord};
+use harness::report::{self, ReportDir, TrialRecord};
 use std::error::Error;
 use std::path::{Path, PathBuf};
 
@@ -65,11 +65,7 @@ pub fn run(
 }
 
 fn default_report(target: &Path, name: &str) -> PathBuf {
-    let sub = harness::backend::report_subdir(name);
-    target
-        .join("onnx-conformance")
-        .join(sub)
-        .join("report.json")
+    ReportDir::of(target, name).path().join("report.json")
 }
 
 /// One entry per trial that did not pass: an old entry that still selects it keeps its

@@ -9,8 +9,15 @@ use crate::cli::BackendsCommand as Command;
 use std::error::Error;
 use std::path::Path;
 
-/// The backends that `setup` knows, in the order they are prepared.
-pub const SHIPPED: [&str; 4] = ["onnxruntime", "reference", "tract", "openvino"];
+/// The backends that `setup` knows, in the order they are prepared: every shipped backend of
+/// the harness's table but the built-in one.
+pub fn shipped() -> Vec<&'static str> {
+    harness::backend::SHIPPED
+        .iter()
+        .filter(|s| s.start != harness::backend::Start::InProcess)
+        .map(|s| s.name)
+        .collect()
+}
 
 /// Whether shipped backend `name` has what it needs.
 pub fn is_set_up(target: &Path, name: &str) -> bool {
@@ -28,7 +35,7 @@ pub fn main(root: &Path, args: &crate::cli::Backends) -> Result<(), Box<dyn Erro
     match &args.command {
         Command::Setup { names } => setup::run(root, &target, names),
         Command::List => {
-            for name in ["native"].into_iter().chain(SHIPPED) {
+            for name in harness::backend::SHIPPED.iter().map(|s| s.name) {
                 println!("{name:12} {}", setup::status(&target, name));
             }
             Ok(())

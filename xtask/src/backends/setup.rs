@@ -1,7 +1,7 @@
 //! `cargo xtask backends setup`: the Python workers' venv and the tract worker's build, each
 //! step shown as it runs.
 
-use harness::backend::{python_venv, tract_worker};
+use harness::backend::{python_venv, Shipped};
 use std::error::Error;
 use std::path::Path;
 use std::process::Command;
@@ -15,19 +15,15 @@ pub fn status(target: &Path, name: &str) -> String {
             format!("not set up: cargo xtask backends setup {what}")
         }
     };
-    match name {
-        "native" => "ready (built in)".into(),
-        "onnxruntime" | "reference" | "openvino" => {
-            let python = python_venv(target).join("bin/python");
-            match python_module(name) {
-                Some(module) if python.exists() && !venv_has(target, module) => format!(
-                    "not set up ({module} is not in the venv): cargo xtask backends setup {name}"
-                ),
-                _ => ready(&python, name),
-            }
-        }
-        "tract" => ready(&tract_worker(target), "tract"),
-        _ => "unknown".into(),
+    match Shipped::find(name).map(|s| s.needs(target)) {
+        Some(None) => "ready (built in)".into(),
+        Some(Some(needed)) => match python_module(name) {
+            Some(module) if needed.exists() && !venv_has(target, module) => format!(
+                "not set up ({module} is not in the venv): cargo xtask backends setup {name}"
+            ),
+            _ => ready(&needed, name),
+        },
+        None => "unknown".into(),
     }
 }
 
@@ -63,13 +59,13 @@ pub fn run(root: &Path, target: &Path, names: &[String]) -> Result<(), Box<dyn E
         wanted = vec!["onnxruntime", "reference", "openvino"];
     }
     if wanted == ["all"] {
-        wanted = super::SHIPPED.to_vec();
+        wanted = super::shipped();
     }
-    if let Some(bad) = wanted.iter().find(|n| !super::SHIPPED.contains(n)) {
+    if let Some(bad) = wanted.iter().find(|n| !super::shipped().contains(n)) {
         return Err(format!(
             "unknown backend {bad:?}: setup knows {} (native needs none; a worker: backend is \
              yours to install)",
-            super::SHIPPED.join(", ")
+            super::shipped().join(", ")
         )
         .into());
     }

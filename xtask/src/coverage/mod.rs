@@ -5,16 +5,14 @@
 
 mod measure;
 mod render;
-// The sweep list lives beside the kernel's format tests, which assert that they run exactly it.
-#[path = "../../../src/formats/tests/sweeps.rs"]
-mod sweeps;
 
 use measure::{Pair, VersionCoverage};
 use onnx_conformance::formats::Generation;
 use std::collections::BTreeSet;
 use std::error::Error;
 use std::path::Path;
-use sweeps::SWEEPS;
+// The sweep list the kernel's format tests assert they run exactly.
+use onnx_conformance::formats::sweeps::SWEEPS;
 use vocab::{DataType, TypeKind};
 use vocab::{OpKind, VERSIONS};
 

@@ -2,8 +2,8 @@
 //! `docs/coverage.md` (a source × target matrix per version).
 
 use super::measure::{Pair, VersionCoverage};
-use super::sweeps::SWEEPS;
 use super::{matrix_order, pair_name};
+use onnx_conformance::formats::sweeps::SWEEPS;
 use onnx_conformance::formats::Generation;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -56,7 +56,7 @@ const LEGEND: &str = "
   `tests/cases`; in parentheses the number of trials.
 - **exhaustive tests**: pairs that a sweep of the format tests checks against the slow
   reference for every source value, every code, or every rounding boundary of the target, on
-  the version's side of the version-24 switch. The list of sweeps (`src/formats/tests/sweeps.rs`)
+  the version's side of the version-24 switch. The list of sweeps (`src/formats/sweeps.rs`)
   is the one the tests assert they run. Concat has property tests, no sweeps.
 - Per-pair matrices: [`docs/coverage.md`](docs/coverage.md). Refresh both after a full
   conformance run with `cargo xtask coverage`; `cargo xtask coverage --check` fails if either
@@ -164,7 +164,7 @@ pub fn details(coverage: &[VersionCoverage]) -> String {
         let _ = writeln!(out, "| {} | {t} |", abbr(t));
     }
     out.push_str(
-        "\n## Exhaustive sweeps\n\n`src/formats/tests/sweeps.rs`; each sweep's test asserts that \
+        "\n## Exhaustive sweeps\n\n`src/formats/sweeps.rs`; each sweep's test asserts that \
          it checks exactly these pairs.\n\n| test | what | sources | targets | versions |\n|---|---|---|---|---|\n",
     );
     for s in SWEEPS {

@@ -168,7 +168,7 @@ fn empty_report() -> harness::report::Report {
 
 #[test]
 fn only_a_complete_official_run_is_counted() {
-    use harness::provenance::{RunInfo, Runner, Source};
+    use harness::report::{RunInfo, Runner, Source};
     let mut report = empty_report();
     let err = complete_official(&report).expect_err("no provenance");
     assert!(

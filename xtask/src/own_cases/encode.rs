@@ -7,7 +7,7 @@ use super::specs::Spec;
 
 /// A tensor's data, as the test data sets hold it: the harness's TensorProto writer (the one
 /// that writes a worker's inputs), so the own cases and the workers agree on every type.
-pub(super) use harness::worker::encode::tensor_proto;
+pub(super) use harness::write::tensor_proto;
 
 fn value_info(name: &str, t: &Tensor) -> ValueInfoProto {
     let dims: Vec<i64> = t.shape().iter().map(|&d| d as i64).collect();

@@ -3,9 +3,9 @@
 
 mod render;
 
-use harness::backend::{BackendInfo, FailureKind};
+use harness::backend::BackendInfo;
 use harness::known::Outcome;
-use harness::report::{self, TrialRecord};
+use harness::report::{self, ReportDir, TrialRecord};
 use serde::{Deserialize, Serialize};
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -36,53 +36,12 @@ pub struct NotSetUp {
 /// One backend's outcomes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BackendRun {
-    /// The name it was chosen by.
-    pub name: String,
-    /// The runtime's name, from its hello.
-    pub runtime: String,
-    /// The runtime's version.
-    pub version: String,
-    /// Every official trial.
-    pub trials: Vec<Trial>,
-}
-
-/// One trial of one backend.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Trial {
-    /// The trial name.
-    pub name: String,
-    /// The onnx release.
-    pub release: Option<String>,
-    /// The case directory name.
-    pub case: Option<String>,
-    /// The model opset.
-    pub opset: Option<i64>,
-    /// The operator version, as in `Cast-19`.
-    pub op_version: Option<String>,
-    /// `pass`, `fail`, `known-failure` or `unexpected-pass`.
-    pub outcome: Outcome,
-    /// Why it did not pass.
-    pub failure_kind: Option<FailureKind>,
-    /// Declared input types.
-    pub inputs: Vec<String>,
-    /// Declared output types.
-    pub outputs: Vec<String>,
-}
-
-impl From<&TrialRecord> for Trial {
-    fn from(t: &TrialRecord) -> Trial {
-        Trial {
-            name: t.name.clone(),
-            release: t.release.clone(),
-            case: t.case.clone(),
-            opset: t.opset,
-            op_version: t.op_version.clone(),
-            outcome: t.outcome,
-            failure_kind: t.failure_kind,
-            inputs: t.inputs.clone(),
-            outputs: t.outputs.clone(),
-        }
-    }
+    /// The name it was chosen by, and the runtime and version from its hello.
+    #[serde(flatten)]
+    pub backend: BackendInfo,
+    /// Every official trial, as its report recorded it (less the message, which the
+    /// backend's own report.json keeps).
+    pub trials: Vec<TrialRecord>,
 }
 
 /// Runs the task with the options after `scoreboard`.
@@ -90,8 +49,9 @@ pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Er
     let target = crate::workspace::target_dir();
     let mut not_set_up = Vec::new();
     let names: Vec<String> = if args.backends.is_empty() {
-        let (ready, missing): (Vec<&str>, Vec<&str>) = crate::backends::SHIPPED
-            .into_iter()
+        let (ready, missing): (Vec<&str>, Vec<&str>) = harness::backend::SHIPPED
+            .iter()
+            .map(|s| s.name)
             .partition(|n| crate::backends::is_set_up(&target, n));
         not_set_up = missing
             .into_iter()
@@ -100,10 +60,7 @@ pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Er
                 status: crate::backends::status(&target, n),
             })
             .collect();
-        std::iter::once("native")
-            .chain(ready)
-            .map(String::from)
-            .collect()
+        ready.into_iter().map(String::from).collect()
     } else {
         args.backends.clone()
     };
@@ -118,7 +75,7 @@ pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Er
         let run = run_backend(root, &target, name)?;
         board.backends.push(run);
     }
-    let out = target.join("onnx-conformance");
+    let out = ReportDir::root(&target);
     std::fs::create_dir_all(&out)?;
     std::fs::write(
         out.join("scoreboard.json"),
@@ -133,11 +90,7 @@ pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Er
 
 /// Runs the official trials on backend `name` and returns its records.
 fn run_backend(root: &Path, target: &Path, name: &str) -> Result<BackendRun, Box<dyn Error>> {
-    let sub = harness::backend::report_subdir(name);
-    let report_path: PathBuf = target
-        .join("onnx-conformance")
-        .join(sub)
-        .join("report.json");
+    let report_path: PathBuf = ReportDir::of(target, name).path().join("report.json");
     // A report left by an earlier run must not stand in for this one.
     let _ = std::fs::remove_file(&report_path);
     eprintln!("scoreboard: running the official cases on {name}");
@@ -153,15 +106,11 @@ fn run_backend(root: &Path, target: &Path, name: &str) -> Result<BackendRun, Box
             "--quiet",
             "onnx-",
         ])
-        .env(harness::backend::BACKEND_VAR, name)
+        .env(harness::runner::BACKEND_VAR, name)
         .status()?;
     let report = report::load(&report_path)
         .map_err(|e| format!("backend {name}: the run ({status}) left no report: {e}"))?;
-    let BackendInfo {
-        name: chosen,
-        runtime,
-        version,
-    } = report.backend.clone();
+    let chosen = &report.backend.name;
     if chosen != name {
         return Err(format!(
             "{} is a run of {chosen:?}, not {name:?}",
@@ -169,11 +118,14 @@ fn run_backend(root: &Path, target: &Path, name: &str) -> Result<BackendRun, Box
         )
         .into());
     }
-    let trials: Vec<Trial> = report
+    let trials: Vec<TrialRecord> = report
         .trials
         .iter()
         .filter(|t| t.release.is_some() && t.name.starts_with("onnx-"))
-        .map(Trial::from)
+        .map(|t| TrialRecord {
+            message: None,
+            ..t.clone()
+        })
         .collect();
     let setup_failures: Vec<&TrialRecord> = report
         .trials
@@ -189,9 +141,7 @@ fn run_backend(root: &Path, target: &Path, name: &str) -> Result<BackendRun, Box
         .into());
     }
     Ok(BackendRun {
-        name: chosen,
-        runtime,
-        version,
+        backend: report.backend,
         trials,
     })
 }

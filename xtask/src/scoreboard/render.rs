@@ -2,10 +2,11 @@
 //! type, one column group per backend. A trial counts by what happened to it, whether or not
 //! its backend's known-failures list expects it.
 
-use super::{BackendRun, Scoreboard, Trial};
+use super::{BackendRun, Scoreboard};
 use harness::backend::FailureKind;
 use harness::known::Outcome;
 use harness::report::html::escape;
+use harness::report::TrialRecord;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -25,7 +26,7 @@ pub struct Counts {
 }
 
 impl Counts {
-    fn add(&mut self, t: &Trial) {
+    fn add(&mut self, t: &TrialRecord) {
         self.total += 1;
         match (t.outcome, t.failure_kind) {
             (Outcome::Pass | Outcome::UnexpectedPass, _) => self.pass += 1,
@@ -70,7 +71,7 @@ impl Counts {
 /// Counts of every backend, grouped by `key` (rows sorted by key).
 fn grouped<K: Ord + Clone>(
     board: &Scoreboard,
-    key: impl Fn(&Trial) -> K,
+    key: impl Fn(&TrialRecord) -> K,
 ) -> BTreeMap<K, Vec<Counts>> {
     let mut rows: BTreeMap<K, Vec<Counts>> = BTreeMap::new();
     for (b, run) in board.backends.iter().enumerate() {
@@ -91,7 +92,7 @@ fn totals(run: &BackendRun) -> Counts {
 }
 
 /// The type pair of a trial: `FLOAT -> FLOAT16` for Cast and CastLike, `Concat FLOAT`.
-fn type_pair(t: &Trial) -> String {
+fn type_pair(t: &TrialRecord) -> String {
     let input = t.inputs.first().map_or("?", String::as_str);
     let output = t.outputs.first().map_or("?", String::as_str);
     match t.op_version.as_deref().and_then(|v| v.split('-').next()) {
@@ -102,7 +103,7 @@ fn type_pair(t: &Trial) -> String {
 
 /// Rows by operator version, in version order within each operator (Cast-6 before Cast-13).
 fn by_version(board: &Scoreboard) -> Vec<(String, Vec<Counts>)> {
-    let key = |t: &Trial| {
+    let key = |t: &TrialRecord| {
         let label = t.op_version.clone().unwrap_or_default();
         let (op, since) = label.split_once('-').unwrap_or((label.as_str(), ""));
         (
@@ -117,7 +118,7 @@ fn by_version(board: &Scoreboard) -> Vec<(String, Vec<Counts>)> {
         .collect()
 }
 
-fn opset_key(t: &Trial) -> i64 {
+fn opset_key(t: &TrialRecord) -> i64 {
     t.opset.unwrap_or(-1)
 }
 
@@ -125,7 +126,12 @@ fn header(board: &Scoreboard) -> Vec<String> {
     board
         .backends
         .iter()
-        .map(|b| format!("{} ({} {})", b.name, b.runtime, b.version))
+        .map(|b| {
+            format!(
+                "{} ({} {})",
+                b.backend.name, b.backend.runtime, b.backend.version
+            )
+        })
         .collect()
 }
 
@@ -231,7 +237,14 @@ pub fn summary(board: &Scoreboard) -> String {
         let _ = writeln!(
             s,
             "{:14} {:>5} trials {:>5} pass {:>5} mismatch {:>5} unsupported {:>5} error  ({} {})",
-            run.name, c.total, c.pass, c.mismatch, c.unsupported, c.other, run.runtime, run.version
+            run.backend.name,
+            c.total,
+            c.pass,
+            c.mismatch,
+            c.unsupported,
+            c.other,
+            run.backend.runtime,
+            run.backend.version
         );
     }
     s

@@ -3,6 +3,7 @@
 
 mod bad_tensor;
 mod case;
+#[cfg(feature = "native")]
 mod mangle;
 mod spec_vector;
 mod tensor;

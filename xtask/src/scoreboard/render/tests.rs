@@ -1,17 +1,18 @@
 use super::*;
 use crate::scoreboard::NotSetUp;
+use harness::backend::BackendInfo;
 
-fn trial(opset: i64, outcome: Outcome, kind: Option<FailureKind>) -> Trial {
-    Trial {
-        name: format!("onnx-1.22.0/opset{opset}/test_cast_FLOAT_to_FLOAT16"),
+fn trial(opset: i64, outcome: Outcome, kind: Option<FailureKind>) -> TrialRecord {
+    let name = format!("onnx-1.22.0/opset{opset}/test_cast_FLOAT_to_FLOAT16");
+    TrialRecord {
         release: Some("1.22.0".into()),
         case: Some("test_cast_FLOAT_to_FLOAT16".into()),
         opset: Some(opset),
         op_version: Some("Cast-21".into()),
-        outcome,
         failure_kind: kind,
         inputs: vec!["FLOAT".into()],
         outputs: vec!["FLOAT16".into()],
+        ..crate::testkit::record(&name, outcome)
     }
 }
 
@@ -28,9 +29,11 @@ fn versions_sort_by_number_within_an_operator() {
 
 fn board() -> Scoreboard {
     let run = |name: &str, trials| BackendRun {
-        name: name.into(),
-        runtime: name.into(),
-        version: "1".into(),
+        backend: BackendInfo {
+            name: name.into(),
+            runtime: name.into(),
+            version: "1".into(),
+        },
         trials,
     };
     Scoreboard {

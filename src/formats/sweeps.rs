@@ -1,10 +1,10 @@
 //! The type pairs the format tests check exhaustively, in one list. Each sweep's test asserts
 //! that it checks exactly its pairs, and `every_listed_sweep_names_a_test_that_asserts_it`
-//! that each listed test exists. Test-only in the kernel crate; `cargo xtask coverage`
-//! compiles this same file (`#[path]`) for its tables, so it names only what the including
-//! module brings into scope: `DataType` and `Generation`.
+//! that each listed test exists. Public so that `cargo xtask coverage` reads the same list for
+//! its tables; no kernel uses it.
 
-use super::{DataType, Generation};
+use super::Generation;
+use vocab::DataType;
 use DataType::*;
 
 /// One exhaustive sweep: every source type converted into every target type, for the values

@@ -1,0 +1,49 @@
+//! The one rule for where a backend's reports go, shared by the harness and the xtask.
+
+use std::path::{Path, PathBuf};
+
+/// A backend's report directory: `target/onnx-conformance` for native,
+/// `target/onnx-conformance/backend-<name>` for every other backend (`backend-worker` for a
+/// `worker:` command line, which must not become a path).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReportDir(PathBuf);
+
+impl ReportDir {
+    /// The directory below the target directory that holds every run's reports.
+    pub const ROOT: &'static str = "onnx-conformance";
+
+    /// `target/onnx-conformance`: native's reports, the scoreboard and the worker files.
+    pub fn root(target: &Path) -> PathBuf {
+        target.join(Self::ROOT)
+    }
+
+    /// The report directory of the backend named `backend` under `target`.
+    pub fn of(target: &Path, backend: &str) -> ReportDir {
+        let root = Self::root(target);
+        ReportDir(match Self::subdir(backend) {
+            Some(sub) => root.join(sub),
+            None => root,
+        })
+    }
+
+    /// The directory below the root, `None` for native.
+    fn subdir(backend: &str) -> Option<String> {
+        match backend {
+            "native" => None,
+            _ => Some(format!(
+                "backend-{}",
+                backend.split(':').next().unwrap_or(backend)
+            )),
+        }
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// The directory, owned.
+    pub fn into_path(self) -> PathBuf {
+        self.0
+    }
+}
