@@ -4,7 +4,7 @@
 use crate::compare::{multi_index, Mismatch, ValueDiff};
 use crate::npy;
 use crate::origin::Origins;
-use crate::settings::{BACKEND_VAR, DATA_VAR, KNOWN_VAR, STRICT_VAR};
+use crate::settings::{BACKEND_VAR, DATA_VAR, KNOWN_VAR, STRICT_VAR, SUITE_VAR};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use vocab::{DataType, Tensor};
@@ -208,6 +208,8 @@ pub struct RerunEnv {
     pub backend: Option<String>,
     /// `ONNX_CONFORMANCE_STRICT=1`.
     pub strict: bool,
+    /// `ONNX_CONFORMANCE_SUITE=deep` (which compares bit for bit without being asked).
+    pub deep: bool,
     /// `ONNX_BACKEND_DATA`, if set.
     pub data_override: Option<PathBuf>,
     /// `ONNX_CONFORMANCE_KNOWN_FAILURES`, if set.
@@ -224,6 +226,7 @@ impl Default for RerunEnv {
         RerunEnv {
             backend: None,
             strict: false,
+            deep: false,
             data_override: None,
             known_failures: None,
             profile: None,
@@ -284,7 +287,9 @@ pub fn rerun_command(trial: &str, env: &RerunEnv) -> String {
             shell_quote(&list.display().to_string())
         );
     }
-    if env.strict {
+    if env.deep {
+        let _ = write!(cmd, "{SUITE_VAR}=deep ");
+    } else if env.strict {
         let _ = write!(cmd, "{STRICT_VAR}=1 ");
     }
     if let Some(dir) = &env.data_override {

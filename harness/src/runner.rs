@@ -416,6 +416,7 @@ fn prepare_with(layout: &Layout, env: &Env, given: Option<Given>) -> Setup {
         },
         rerun: RerunEnv {
             backend: from_variable,
+            deep,
             known_failures: settings.worker_list,
             ..RerunEnv::of_this_binary()
         },

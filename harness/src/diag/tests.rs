@@ -143,6 +143,7 @@ fn a_rerun_line_parsed_back_names_every_setting() {
     let env = RerunEnv {
         backend: Some("worker:python3 -u 'my worker.py'".into()),
         strict: true,
+        deep: false,
         data_override: Some(PathBuf::from("/data dir/cases")),
         known_failures: Some(PathBuf::from("/lists/mine's.json")),
         profile: Some("bench-lto".into()),
@@ -171,6 +172,14 @@ fn a_rerun_line_parsed_back_names_every_setting() {
     };
     let words = shlex::split(&rerun_command("t", &release)).expect("a shell line");
     assert_eq!(&words[..3], ["cargo", "test", "--release"]);
+    // A deep trial reruns in the deep suite (which is strict by itself).
+    let deep = RerunEnv {
+        deep: true,
+        strict: true,
+        ..RerunEnv::default()
+    };
+    let words = shlex::split(&rerun_command("deep/opset25/c", &deep)).expect("a shell line");
+    assert_eq!(&words[..2], ["ONNX_CONFORMANCE_SUITE=deep", "cargo"]);
 }
 
 /// The profile and the test target come from the binary's path in cargo's layout.
