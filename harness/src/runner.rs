@@ -3,7 +3,7 @@
 
 use crate::backend::{self, BackendHandle, Selected};
 use crate::discover::{discover, Spec, SpecKind};
-use crate::known::{KnownFailures, Outcome, Tolerances};
+use crate::known::{KnownFailures, Lists, Outcome, Tolerances};
 use crate::provenance::{self, RunInfo, Runner, Source};
 use crate::report::{self, nextest, Report, TrialRecord};
 use crate::settings::{self, Env};
@@ -227,7 +227,9 @@ fn libtest_trial(spec: Spec, ctx: Arc<Context>, records: Arc<Mutex<Vec<TrialReco
         records.lock().unwrap_or_else(|p| p.into_inner()).push(rec);
         match (outcome, judged.ignored_note) {
             (Outcome::Pass, _) => Ok(Completion::Completed),
-            (Outcome::KnownFailure, Some(note)) => Ok(Completion::ignored_with(note)),
+            (Outcome::KnownFailure | Outcome::DataProblem, Some(note)) => {
+                Ok(Completion::ignored_with(note))
+            }
             _ => Err(message.unwrap_or_else(|| "failed".into()).into()),
         }
     })
@@ -274,12 +276,27 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Setup {
         problem("settings/backend", why.clone());
     }
     // A list not written yet is empty.
-    let known = match &selected.known_failures {
+    let backend_list = match &selected.known_failures {
         Some(path) => KnownFailures::load(path).unwrap_or_else(|e| {
             problem("settings/known-failures", e.to_string());
             KnownFailures::default()
         }),
         None => KnownFailures::default(),
+    };
+    let data_list = KnownFailures::data().unwrap_or_else(|e| {
+        problem("settings/known-failures-data", e.to_string());
+        KnownFailures::default()
+    });
+    let known = Lists {
+        data: data_list,
+        backend: backend_list,
+        backend_path: selected
+            .known_failures
+            .as_deref()
+            .map_or_else(
+                || "no known-failures list".into(),
+                |p| p.strip_prefix(workspace).unwrap_or(p).display().to_string(),
+            ),
     };
     let tolerances = Tolerances::load(&tests.join("tolerances.json")).unwrap_or_else(|e| {
         problem("settings/tolerances", e.to_string());
@@ -291,23 +308,11 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Setup {
         .partition(|s| matches!(s.kind, SpecKind::Case(_)));
     if data_override.is_none() && found.is_empty() {
         let names: Vec<&str> = cases.iter().map(|s| s.name.as_str()).collect();
-        let stale: Vec<String> = known
-            .unmatched(&names)
-            .iter()
-            .map(|e| format!("{:?}", e.pattern))
-            .collect();
+        let stale = known.unmatched(&names);
         if !stale.is_empty() {
-            let list = selected
-                .known_failures
-                .as_deref()
-                .and_then(|p| p.strip_prefix(workspace).ok())
-                .map_or_else(
-                    || "the known-failures list".into(),
-                    |p| p.display().to_string(),
-                );
             let msg = format!(
-                "{list} has entries that match no trial (remove or fix them): {}",
-                stale.join(", ")
+                "known-failure entries that select no trial (remove or fix them): {}",
+                stale.join("; ")
             );
             problem("settings/known-failures-stale", msg);
         }

@@ -36,6 +36,7 @@ pub fn render(report: &Report) -> String {
     matrix(&mut out, report);
     details(&mut out, report, Outcome::Fail, "Failures");
     details(&mut out, report, Outcome::KnownFailure, "Known failures");
+    details(&mut out, report, Outcome::DataProblem, "Upstream data problems");
     out.push_str("</body></html>\n");
     out
 }
@@ -73,8 +74,9 @@ fn header(out: &mut String, report: &Report) {
          <code>all</code> row and column) do the same for a whole row or column.</p>\
          <ul class=\"legend\">\
          <li><span class=\"key pass\">2/2</span> every trial passes</li>\
-         <li><span class=\"key known\">0/1</span> a known failure (upstream data; listed in \
-         <code>tests/known-failures.json</code>), no other failure</li>\
+         <li><span class=\"key known\">0/1</span> a known failure (the backend's list) or an \
+         upstream data problem (<code>tests/known-failures/data.json</code>), no other \
+         failure</li>\
          <li><span class=\"key fail\"><b>1/2</b></span> a failure or an unexpected pass</li>\
          <li><span class=\"key none\">&nbsp;</span> no case at this opset</li></ul>",
     );
@@ -306,7 +308,7 @@ fn anchor_id(name: &str) -> String {
 fn severity(o: Outcome) -> u8 {
     match o {
         Outcome::Pass => 0,
-        Outcome::KnownFailure => 1,
+        Outcome::KnownFailure | Outcome::DataProblem => 1,
         Outcome::Fail | Outcome::UnexpectedPass => 2,
     }
 }
@@ -314,7 +316,7 @@ fn severity(o: Outcome) -> u8 {
 fn class(o: Outcome) -> &'static str {
     match o {
         Outcome::Pass => "pass",
-        Outcome::KnownFailure => "known",
+        Outcome::KnownFailure | Outcome::DataProblem => "known",
         Outcome::Fail | Outcome::UnexpectedPass => "fail",
     }
 }
