@@ -5,6 +5,7 @@
 use crate::backend::FailureKind;
 use crate::error::Error;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 use std::path::Path;
 
 /// How a pattern selects trials (format 1 entries, and `tests/tolerances.json`).
@@ -362,8 +363,27 @@ impl Lists {
     /// The stale parts of both lists over the full list of trial `names`: an entry of the
     /// backend's list that selects only trials of the data list is stale too.
     pub fn unmatched(&self, names: &[&str]) -> Vec<String> {
-        let mut stale: Vec<String> = self
-            .data
+        // The data list is about the official data of every release: an entry about a
+        // release this data does not hold (another tree, a test's workspace) is not judged.
+        let sources: BTreeSet<&str> = names.iter().filter_map(|n| n.split('/').next()).collect();
+        let held = |g: &String| {
+            let source = g.split('/').next().unwrap_or(g);
+            source.contains('*') || sources.contains(source)
+        };
+        let data = KnownFailures {
+            format: FORMAT,
+            entries: self
+                .data
+                .entries
+                .iter()
+                .filter(|e| e.trials.is_empty() || e.trials.iter().any(held))
+                .map(|e| KnownFailure {
+                    trials: e.trials.iter().filter(|g| held(g)).cloned().collect(),
+                    ..e.clone()
+                })
+                .collect(),
+        };
+        let mut stale: Vec<String> = data
             .unmatched(names)
             .into_iter()
             .map(|s| format!("{DATA_LIST} {s}"))

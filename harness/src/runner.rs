@@ -266,6 +266,7 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Setup {
         })
     };
     let tests = workspace.join("tests");
+    let given_backend = given.is_some();
     let selected = match given {
         Some(g) => Selected::given(&settings.target, g.backend, g.known_failures),
         None => backend::select(workspace, &settings),
@@ -323,6 +324,10 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Setup {
         known,
         tolerances,
         backend: selected.handle(),
+        backend_value: match given_backend {
+            true => String::new(),
+            false => settings.backend.clone(),
+        },
         out_dir: selected.report_dir.into_path(),
         lock_file: data_override
             .is_none()

@@ -36,6 +36,9 @@ pub struct Context {
     pub lock_file: Option<PathBuf>,
     /// The runtime under test (`ONNX_CONFORMANCE_BACKEND`; native by default).
     pub backend: BackendHandle,
+    /// The `ONNX_CONFORMANCE_BACKEND` value that chose it, for rerun lines (a worker's
+    /// label alone does not start it); empty: the backend's name.
+    pub backend_value: String,
 }
 
 /// How the report names a trial's comparison rule.
@@ -226,7 +229,10 @@ fn with_context(ctx: &Context, name: &str, case: &CaseSpec, message: String) -> 
             msg = format!("{note}\n{msg}");
         }
     }
-    let backend = ctx.backend.info().name;
+    let backend = match ctx.backend_value.is_empty() {
+        true => ctx.backend.info().name,
+        false => ctx.backend_value.clone(),
+    };
     let rerun = rerun_command(name, &backend, ctx.strict, ctx.data_override.as_deref());
     format!("{msg}\nrerun: {rerun}")
 }
