@@ -189,12 +189,15 @@ fn guard_text(spec: &Spec) -> &str {
     }
 }
 
-/// Writes the three reports and, unless libtest prints JSON, the per-opset table.
+/// Writes the reports and, unless libtest prints JSON, the per-opset table.
 fn write_reports(out_dir: &Path, report: &Report, args: &Arguments) -> Result<(), crate::Error> {
     let written = report::write_all(out_dir, report);
     if !matches!(args.format, Some(FormatSetting::Json)) {
         print!("{}", report::summary_table(report));
-        println!("reports: {}/report.{{json,md,html}}", out_dir.display());
+        println!(
+            "reports: {}/report.{{json,md,html,junit.xml}}",
+            out_dir.display()
+        );
     }
     written
 }

@@ -54,17 +54,19 @@ pub enum Task {
     Fuzz(Fuzz),
     /// Rewrite our own cases under tests/cases from their generator
     OwnCases(OwnCases),
-    /// Re-render report.md and report.html from report.json, or build them from a nextest run
+    /// Re-render report.md, .html and .junit.xml from report.json, or build them from a nextest run
     ///
-    /// Re-renders report.md and report.html beside a report.json (default: the last run's,
+    /// Re-renders report.md, report.html and report.junit.xml beside a report.json (default: the last run's,
     /// under target/onnx-conformance/). With --nextest, builds all three reports from the
     /// records that the processes of a `cargo nextest run` appended, says how many listed
-    /// trials did not run, and keeps the newest run files only.
+    /// trials did not run, and keeps the newest run files only. With --diff, prints what moved
+    /// since an older report of the same backend, as Markdown for a pull-request comment.
     Report(Report),
     /// The official suite on every set-up backend, side by side
     ///
     /// Runs the official cases (trials named onnx-*) on each backend and writes
-    /// target/onnx-conformance/scoreboard.{json,md,html}.
+    /// target/onnx-conformance/scoreboard.{json,md,html}. With --diff, runs nothing and prints
+    /// what moved per backend since an older scoreboard.json, as Markdown.
     Scoreboard(Scoreboard),
 }
 
@@ -190,15 +192,57 @@ pub struct Report {
     /// Build the reports from a nextest run: its id, or latest (the default)
     #[arg(long, value_name = "RUN_ID", num_args = 0..=1, default_missing_value = "latest")]
     pub nextest: Option<String>,
+    /// Print, as Markdown, the trials that moved since this older report.json: newly failing,
+    /// newly passing, failure kind changed, added, removed
+    #[arg(long, value_name = "OLD_REPORT", conflicts_with_all = ["json", "nextest"])]
+    pub diff: Option<PathBuf>,
+    /// With --diff: the backend compared, whose latest report is the new side (default native)
+    #[arg(long, value_name = "NAME", requires = "diff")]
+    pub backend: Option<String>,
+    /// With --diff: this report is the new side instead of the backend's latest
+    #[arg(long, value_name = "FILE", requires = "diff")]
+    pub new: Option<PathBuf>,
+    /// With --diff: compare even when OLD_REPORT is a run of another backend
+    #[arg(long, requires = "diff")]
+    pub any_backend: bool,
+    /// With --diff: exit non-zero when a trial regressed (a pass became a failure, or a
+    /// refusal at load another kind of failure)
+    #[arg(long, requires = "diff")]
+    pub fail_on_regression: bool,
+    /// With --diff: list at most N trials, and count the rest by operator version and types
+    #[arg(long, value_name = "N", default_value_t = DIFF_ROWS)]
+    pub max_rows: usize,
 }
+
+/// How many trials a diff lists by default (a pull-request comment holds about 65,000
+/// characters; a row is under 200).
+pub const DIFF_ROWS: usize = 60;
 
 /// The options of `cargo xtask scoreboard`.
 #[derive(Debug, Args)]
 pub struct Scoreboard {
     /// The backends, comma-separated (default: native and every shipped backend that is set
     /// up; see `cargo xtask backends list`)
-    #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
+    #[arg(
+        long,
+        value_name = "A,B,...",
+        value_delimiter = ',',
+        conflicts_with = "diff"
+    )]
     pub backends: Vec<String>,
+    /// Run nothing; print, as Markdown, the trials that moved per backend since this older
+    /// scoreboard.json
+    #[arg(long, value_name = "OLD_SCOREBOARD")]
+    pub diff: Option<PathBuf>,
+    /// With --diff: this scoreboard is the new side instead of the last one written
+    #[arg(long, value_name = "FILE", requires = "diff")]
+    pub new: Option<PathBuf>,
+    /// With --diff: exit non-zero when a trial regressed on any backend
+    #[arg(long, requires = "diff")]
+    pub fail_on_regression: bool,
+    /// With --diff: list at most N trials, and count the rest by operator version and types
+    #[arg(long, value_name = "N", default_value_t = DIFF_ROWS)]
+    pub max_rows: usize,
 }
 
 #[cfg(test)]

@@ -3,6 +3,8 @@
 
 pub mod fetch;
 pub mod repo;
+#[cfg(feature = "full")]
+pub mod report;
 
 use crate::cli::Cli;
 use clap::Parser;

@@ -1,8 +1,10 @@
 //! The run's reports: `report.json` (every trial), `report.md` (tables), `report.html` (a
-//! matrix), and the short per-opset table printed after the libtest summary.
+//! matrix), `report.junit.xml` (for CI services), and the short per-opset table printed after
+//! the libtest summary.
 
 mod dir;
 pub mod html;
+pub mod junit;
 pub mod md;
 pub mod nextest;
 
@@ -131,7 +133,7 @@ pub fn opset_label(t: &TrialRecord) -> String {
         .map_or_else(|| "-".to_string(), |o| format!("opset{o}"))
 }
 
-/// Writes `report.json`, `report.md` and `report.html` into `dir`.
+/// Writes `report.json` and the reports rendered from it ([`render`]) into `dir`.
 pub fn write_all(dir: &Path, report: &Report) -> Result<(), Error> {
     std::fs::create_dir_all(dir).map_err(|e| Error::at(dir, format!("cannot create: {e}")))?;
     let json = serde_json::to_string_pretty(report)
@@ -140,10 +142,15 @@ pub fn write_all(dir: &Path, report: &Report) -> Result<(), Error> {
     render(dir, report)
 }
 
-/// Writes `report.md` and `report.html` into `dir` from `report`.
+/// The reports rendered from `report.json`, beside it.
+pub const RENDERED: [&str; 3] = ["report.md", "report.html", "report.junit.xml"];
+
+/// Writes the [`RENDERED`] reports into `dir` from `report`.
 pub fn render(dir: &Path, report: &Report) -> Result<(), Error> {
-    write(&dir.join("report.md"), &md::render(report))?;
-    write(&dir.join("report.html"), &html::render(report))
+    let [md_file, html_file, junit_file] = RENDERED;
+    write(&dir.join(md_file), &md::render(report))?;
+    write(&dir.join(html_file), &html::render(report))?;
+    write(&dir.join(junit_file), &junit::render(report))
 }
 
 /// Reads a `report.json`.

@@ -237,7 +237,11 @@ fn reports_round_trip_through_json() {
     let report = sample();
     write_all(dir, &report).expect("write reports");
     assert_eq!(load(&dir.join("report.json")).expect("load"), report);
-    assert!(dir.join("report.md").is_file() && dir.join("report.html").is_file());
+    for file in RENDERED {
+        assert!(dir.join(file).is_file(), "{file} not written");
+    }
+    let junit = std::fs::read_to_string(dir.join("report.junit.xml")).expect("junit");
+    assert_eq!(junit, junit::render(&report));
     let text = std::fs::read_to_string(dir.join("report.json")).expect("json");
     assert!(text.contains("\"outcome\": \"known-failure\""), "{text}");
 }

@@ -1,6 +1,8 @@
 //! `cargo xtask scoreboard`: the official suite on several backends, one after the other, and
 //! one side-by-side report of their outcomes (`target/onnx-conformance/scoreboard.*`).
+//! `cargo xtask scoreboard --diff OLD`: what moved since an older scoreboard, backend by backend.
 
+pub(crate) mod diff;
 mod render;
 
 use harness::backend::BackendInfo;
@@ -46,6 +48,12 @@ pub struct BackendRun {
 
 /// Runs the task with the options after `scoreboard`.
 pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Error>> {
+    if let Some(old) = &args.diff {
+        let new = args.new.clone().unwrap_or_else(latest);
+        let (text, regressions) = diff_files(old, &new, args.max_rows)?;
+        print!("{text}");
+        return diff::judge(regressions, args.fail_on_regression);
+    }
     let target = crate::workspace::target_dir();
     let mut not_set_up = Vec::new();
     let names: Vec<String> = if args.backends.is_empty() {
@@ -86,6 +94,67 @@ pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Er
     print!("{}", render::summary(&board));
     eprintln!("wrote {}/scoreboard.{{json,md,html}}", out.display());
     Ok(())
+}
+
+/// The scoreboard the last `cargo xtask scoreboard` wrote.
+fn latest() -> PathBuf {
+    ReportDir::root(&crate::workspace::target_dir()).join("scoreboard.json")
+}
+
+/// Reads a `scoreboard.json`.
+fn load(path: &Path) -> Result<Scoreboard, Box<dyn Error>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    Ok(serde_json::from_str(&text)
+        .map_err(|e| format!("{}: not a scoreboard: {e}", path.display()))?)
+}
+
+/// The Markdown diff of two scoreboard files, and how many regressions it holds.
+pub(crate) fn diff_files(
+    old_path: &Path,
+    new_path: &Path,
+    max_rows: usize,
+) -> Result<(String, usize), Box<dyn Error>> {
+    let (old, new) = (load(old_path)?, load(new_path)?);
+    let mut notes = vec![
+        format!("old: {}", old_path.display()),
+        format!("new: {}", new_path.display()),
+    ];
+    if old.data_lock != new.data_lock {
+        notes.push(format!(
+            "the data differs (lock sha256 {:.12} -> {:.12}): trials can be added or removed",
+            old.data_lock, new.data_lock
+        ));
+    }
+    let mut diffs = Vec::new();
+    for b in &new.backends {
+        match old
+            .backends
+            .iter()
+            .find(|o| o.backend.name == b.backend.name)
+        {
+            Some(o) => diffs.push(diff::compare(
+                &b.backend.name,
+                (&o.backend.version, &o.trials),
+                (&b.backend.version, &b.trials),
+            )),
+            None => notes.push(format!(
+                "{} is new on the board ({} trials), not compared",
+                b.backend.name,
+                b.trials.len()
+            )),
+        }
+    }
+    for o in old.backends.iter().filter(|o| {
+        !new.backends
+            .iter()
+            .any(|b| b.backend.name == o.backend.name)
+    }) {
+        notes.push(format!("{} is no longer on the board", o.backend.name));
+    }
+    let regressions = diffs.iter().map(diff::BackendDiff::regressions).sum();
+    let text = diff::markdown("Scoreboard: what moved", &notes, &diffs, max_rows);
+    Ok((text, regressions))
 }
 
 /// Runs the official trials on backend `name` and returns its records.

@@ -1,0 +1,352 @@
+//! `cargo xtask report --diff` on planted changes: a copy of a report with one trial flipped.
+
+use super::*;
+use crate::testkit::report::{report, report_args, trial, write};
+use harness::backend::FailureKind::{self, Error as KindError, Mismatch, Unsupported};
+use harness::known::Outcome::{self, Fail, KnownFailure, Pass};
+use harness::report::TrialRecord;
+
+/// A baseline run: passes, a mismatch, a refusal and a known failure.
+fn baseline() -> Vec<TrialRecord> {
+    vec![
+        trial("test_cast_a", "Cast-25", ("FLOAT", "FLOAT16"), Pass, None),
+        trial(
+            "test_cast_b",
+            "Cast-25",
+            ("FLOAT", "FLOAT8E4M3FN"),
+            Pass,
+            None,
+        ),
+        trial("test_concat_c", "Concat-13", ("INT64", "INT64"), Pass, None),
+        trial(
+            "test_cast_d",
+            "Cast-25",
+            ("DOUBLE", "FLOAT"),
+            Fail,
+            Some(Mismatch),
+        ),
+        trial(
+            "test_cast_e",
+            "Cast-25",
+            ("FLOAT", "INT2"),
+            Fail,
+            Some(Unsupported),
+        ),
+        trial(
+            "test_cast_f",
+            "Cast-25",
+            ("STRING", "FLOAT"),
+            KnownFailure,
+            Some(Mismatch),
+        ),
+    ]
+}
+
+/// `baseline` with trial `case` set to `outcome` and `kind`.
+fn flipped(case: &str, outcome: Outcome, kind: Option<FailureKind>) -> Vec<TrialRecord> {
+    let mut trials = baseline();
+    let t = trials
+        .iter_mut()
+        .find(|t| t.case.as_deref() == Some(case))
+        .expect("case in the baseline");
+    (t.outcome, t.failure_kind) = (outcome, kind);
+    trials
+}
+
+/// Writes the old and new reports of `backend` and returns their paths.
+fn pair(dir: &Path, old: Vec<TrialRecord>, new: Vec<TrialRecord>) -> (String, String) {
+    let old = write(dir, "old.json", &report("onnxruntime", "1.31.0", old));
+    let new = write(dir, "new.json", &report("onnxruntime", "1.32.0", new));
+    (old.display().to_string(), new.display().to_string())
+}
+
+/// `report --diff OLD --new NEW` plus `extra`: the text and regressions, and what the task
+/// returns with `--fail-on-regression`.
+fn run(old: &str, new: &str, extra: &[&str]) -> (String, usize, bool) {
+    let mut words = vec!["--diff", old, "--new", new];
+    words.extend_from_slice(extra);
+    let (text, regressions) = diff_text(Path::new(old), &report_args(&words)).expect("diff");
+    words.push("--fail-on-regression");
+    let gate = main(&report_args(&words));
+    (text, regressions, gate.is_err())
+}
+
+#[test]
+fn a_planted_regression_shows_and_fails_the_gate() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (old, new) = pair(
+        tmp.path(),
+        baseline(),
+        flipped("test_cast_b", Fail, Some(Mismatch)),
+    );
+    let (text, regressions, gate_failed) = run(&old, &new, &[]);
+    assert_eq!(regressions, 1, "{text}");
+    assert!(
+        gate_failed,
+        "--fail-on-regression must fail on a regression"
+    );
+    assert!(
+        text.contains("### onnxruntime (1.31.0 -> 1.32.0)"),
+        "{text}"
+    );
+    assert!(text.contains("**1 newly failing**"), "{text}");
+    assert!(text.contains("#### Newly failing (1)"), "{text}");
+    assert!(
+        text.contains(
+            "| Cast-25 | FLOAT -> FLOAT8E4M3FN | `onnx-1.22.0/opset25/test_cast_b` | pass | mismatch |"
+        ),
+        "{text}"
+    );
+    // Without the flag, the same diff is only printed.
+    let args = report_args(&["--diff", &old, "--new", &new]);
+    assert!(main(&args).is_ok());
+}
+
+#[test]
+fn a_planted_improvement_passes_the_gate() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (old, new) = pair(tmp.path(), baseline(), flipped("test_cast_d", Pass, None));
+    let (text, regressions, gate_failed) = run(&old, &new, &[]);
+    assert_eq!(regressions, 0, "{text}");
+    assert!(!gate_failed);
+    assert!(text.contains("#### Newly passing (1)"), "{text}");
+    assert!(
+        text.contains("| `onnx-1.22.0/opset25/test_cast_d` | mismatch | pass |"),
+        "{text}"
+    );
+    assert!(!text.contains("Newly failing"), "{text}");
+    assert!(
+        text.contains(
+            "6 trials in both runs; 0 newly failing, 0 failure kind changed, 1 newly passing, \
+             0 added, 0 removed; 0 regressions."
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn kind_changes_show_and_a_refusal_turned_wrong_answer_regresses() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    // mismatch -> error: shown, not a regression.
+    let (old, new) = pair(
+        tmp.path(),
+        baseline(),
+        flipped("test_cast_d", Fail, Some(KindError)),
+    );
+    let (text, regressions, gate_failed) = run(&old, &new, &[]);
+    assert!(text.contains("#### Failure kind changed (1)"), "{text}");
+    assert!(text.contains("| mismatch | error |"), "{text}");
+    assert_eq!((regressions, gate_failed), (0, false), "{text}");
+    // unsupported -> mismatch: the runtime now answers, wrongly.
+    let (old, new) = pair(
+        tmp.path(),
+        baseline(),
+        flipped("test_cast_e", Fail, Some(Mismatch)),
+    );
+    let (text, regressions, gate_failed) = run(&old, &new, &[]);
+    assert!(text.contains("| unsupported | mismatch |"), "{text}");
+    assert_eq!((regressions, gate_failed), (1, true), "{text}");
+}
+
+#[test]
+fn a_trial_moving_onto_the_list_is_not_a_move() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (old, new) = pair(
+        tmp.path(),
+        baseline(),
+        flipped("test_cast_d", KnownFailure, Some(Mismatch)),
+    );
+    let (text, regressions, _) = run(&old, &new, &[]);
+    assert!(
+        text.contains("Nothing moved (6 trials in both runs)."),
+        "{text}"
+    );
+    assert_eq!(regressions, 0);
+}
+
+#[test]
+fn added_and_removed_trials_are_listed_apart() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let mut new = baseline();
+    new.retain(|t| t.case.as_deref() != Some("test_concat_c"));
+    new.push(trial(
+        "test_cast_g",
+        "Cast-25",
+        ("FLOAT", "INT4"),
+        Fail,
+        Some(Mismatch),
+    ));
+    let (old, new) = pair(tmp.path(), baseline(), new);
+    let (text, regressions, gate_failed) = run(&old, &new, &[]);
+    assert!(text.contains("#### Added (1)"), "{text}");
+    assert!(
+        text.contains("| `onnx-1.22.0/opset25/test_cast_g` | - | mismatch |"),
+        "{text}"
+    );
+    assert!(text.contains("#### Removed (1)"), "{text}");
+    assert!(
+        text.contains(
+            "| Concat-13 | Concat INT64 | `onnx-1.22.0/opset25/test_concat_c` | pass | - |"
+        ),
+        "{text}"
+    );
+    assert_eq!((regressions, gate_failed), (0, false), "{text}");
+}
+
+#[test]
+fn rows_past_the_limit_are_counted_by_version_and_types() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let mut old = Vec::new();
+    let mut new = Vec::new();
+    for i in 0..7 {
+        let types = if i < 5 {
+            ("FLOAT", "FLOAT16")
+        } else {
+            ("FLOAT", "BFLOAT16")
+        };
+        old.push(trial(
+            &format!("test_cast_{i}"),
+            "Cast-25",
+            types,
+            Pass,
+            None,
+        ));
+        new.push(trial(
+            &format!("test_cast_{i}"),
+            "Cast-25",
+            types,
+            Fail,
+            Some(Mismatch),
+        ));
+    }
+    let (old, new) = pair(tmp.path(), old, new);
+    let (text, regressions, _) = run(&old, &new, &["--max-rows", "2"]);
+    assert_eq!(regressions, 7);
+    assert_eq!(text.matches("| pass | mismatch |").count(), 2, "{text}");
+    // The two listed are the BFLOAT16 ones (sorted by types); the rest is counted.
+    assert!(
+        text.contains("5 more not listed: Cast-25 FLOAT -> FLOAT16 (5)."),
+        "{text}"
+    );
+}
+
+fn diff_error(old: &Path, words: &[&str]) -> String {
+    let args = report_args(words);
+    diff_text(old, &args)
+        .expect_err("must be refused")
+        .to_string()
+}
+
+#[test]
+fn bad_inputs_are_refused_with_the_file_named() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path();
+    let (old, new) = pair(dir, baseline(), baseline());
+
+    let missing = dir.join("missing.json").display().to_string();
+    let e = diff_error(Path::new(&missing), &["--diff", &missing, "--new", &new]);
+    assert!(e.contains("missing.json: cannot read"), "{e}");
+
+    let mut v2 = report("onnxruntime", "1.31.0", baseline());
+    v2.format = 2;
+    let v2 = write(dir, "v2.json", &v2);
+    let e = diff_error(&v2, &["--diff", &v2.display().to_string(), "--new", &new]);
+    assert!(e.contains("v2.json: a report of format 2"), "{e}");
+
+    let board = write(
+        dir,
+        "board.json",
+        &serde_json::json!({"data_lock": "x", "backends": []}),
+    );
+    let e = diff_error(
+        &board,
+        &["--diff", &board.display().to_string(), "--new", &new],
+    );
+    assert!(e.contains("board.json: not a report.json"), "{e}");
+
+    // Old is a run of another backend: refused unless asked.
+    let native = write(dir, "native.json", &report("native", "0.1.0", baseline()));
+    let native = native.display().to_string();
+    let e = diff_error(Path::new(&native), &["--diff", &native, "--new", &new]);
+    assert!(
+        e.contains("native.json is a run of backend \"native\", not \"onnxruntime\""),
+        "{e}"
+    );
+    assert!(e.contains("--any-backend"), "{e}");
+    let args = report_args(&["--diff", &native, "--new", &new, "--any-backend"]);
+    assert!(diff_text(Path::new(&native), &args).is_ok());
+
+    // The new report is not of the backend named.
+    let e = diff_error(
+        Path::new(&old),
+        &["--diff", &old, "--new", &new, "--backend", "tract"],
+    );
+    assert!(
+        e.contains("new.json is a run of backend \"onnxruntime\", not \"tract\""),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_default_new_side_is_the_backend_report_directory() {
+    assert_eq!(backend_dir("native"), default_dir());
+    assert_eq!(
+        backend_dir("onnxruntime"),
+        default_dir().join("backend-onnxruntime")
+    );
+}
+
+#[test]
+fn diff_flags_need_diff() {
+    for flag in [
+        &["--backend", "x"][..],
+        &["--fail-on-regression"],
+        &["--any-backend"],
+        &["--new", "f"],
+    ] {
+        let words: Vec<&str> = std::iter::once("report")
+            .chain(flag.iter().copied())
+            .collect();
+        assert!(crate::testkit::parse(&words).is_err(), "{words:?} accepted");
+    }
+}
+
+#[test]
+fn a_failed_setup_check_and_a_change_of_strict_mode_are_named() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let mut new = report("onnxruntime", "1.32.0", baseline());
+    new.strict = true;
+    let mut guard = trial("x", "Cast-25", ("FLOAT", "FLOAT"), Fail, None);
+    (guard.name, guard.release) = ("onnx-backend-data/incomplete".into(), None);
+    guard.message = Some("the data is incomplete\nmore".into());
+    new.trials.push(guard.clone());
+    guard.outcome = Pass;
+    guard.name = "onnx-backend-data/lock".into();
+    new.trials.push(guard);
+    let old = write(
+        tmp.path(),
+        "old.json",
+        &report("onnxruntime", "1.31.0", baseline()),
+    );
+    let new = write(tmp.path(), "new.json", &new);
+    let (old, new) = (old.display().to_string(), new.display().to_string());
+    let (text, regressions, _) = run(&old, &new, &[]);
+    assert!(
+        text.contains(
+            "- new run: setup check onnx-backend-data/incomplete failed: the data is incomplete\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("onnx-backend-data/lock"), "{text}");
+    assert!(!text.contains("old run: setup"), "{text}");
+    assert!(
+        text.contains("strict mode differs (old false, new true)"),
+        "{text}"
+    );
+    // The setup checks are not trials of the comparison.
+    assert!(
+        text.contains("Nothing moved (6 trials in both runs)."),
+        "{text}"
+    );
+    assert_eq!(regressions, 0);
+}
