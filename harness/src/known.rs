@@ -282,25 +282,30 @@ fn entry(format: u32, raw: RawEntry) -> Result<KnownFailure, String> {
             }
             (vec![how.as_glob(&pattern)], Vec::new())
         }
-        (1, ..) => return Err("format 1 needs `pattern` and `match` (and no `trials` or `types`)".into()),
-        (_, None, None) => (raw.trials, raw.types),
-        (_, ..) => {
-            return Err(format!(
-                "`pattern` and `match` are format 1; format {FORMAT} selects with `trials` and `types`"
-            ))
+        (1, ..) => {
+            return Err("format 1 needs `pattern` and `match` (and no `trials` or `types`)".into())
         }
+        (_, None, None) => (raw.trials, raw.types),
+        (_, ..) => return Err(format!(
+            "`pattern` and `match` are format 1; format {FORMAT} selects with `trials` and `types`"
+        )),
     };
     if trials.is_empty() && types.is_empty() {
         return Err("needs `trials` or `types` (or both)".into());
     }
-    if let Some(bad) = trials.iter().find(|g| g.is_empty() || g.chars().all(|c| c == '*')) {
+    if let Some(bad) = trials
+        .iter()
+        .find(|g| g.is_empty() || g.chars().all(|c| c == '*'))
+    {
         return Err(format!("field `trials`: {bad:?} would select every trial"));
     }
     if let Some(bad) = types
         .iter()
         .find(|t| vocab::DataType::from_name(t).is_none())
     {
-        return Err(format!("field `types`: {bad:?} is not an ONNX data type name"));
+        return Err(format!(
+            "field `types`: {bad:?} is not an ONNX data type name"
+        ));
     }
     for (field, value) in [("kind", &raw.kind), ("reason", &raw.reason)] {
         if value.trim().is_empty() {

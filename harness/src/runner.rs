@@ -294,13 +294,10 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Setup {
     let known = Lists {
         data: data_list,
         backend: backend_list,
-        backend_path: selected
-            .known_failures
-            .as_deref()
-            .map_or_else(
-                || "no known-failures list".into(),
-                |p| p.strip_prefix(workspace).unwrap_or(p).display().to_string(),
-            ),
+        backend_path: selected.known_failures.as_deref().map_or_else(
+            || "no known-failures list".into(),
+            |p| p.strip_prefix(workspace).unwrap_or(p).display().to_string(),
+        ),
     };
     let tolerances = Tolerances::load(&tests.join("tolerances.json")).unwrap_or_else(|e| {
         problem("settings/tolerances", e.to_string());

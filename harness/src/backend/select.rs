@@ -263,7 +263,11 @@ pub fn list_path(workspace: &Path, name: &str) -> PathBuf {
 }
 
 fn shipped_names() -> String {
-    SHIPPED.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+    SHIPPED
+        .iter()
+        .map(|s| s.name)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn not_a_backend(name: &str) -> String {

@@ -242,7 +242,10 @@ fn the_environment_chooses_the_backend_and_bad_choices_say_what_to_do() {
     let hello = r#"sh -c 'echo "{\"protocol\": 1, \"runtime\": \"w\", \"version\": \"2\"}"; cat'"#;
     let worker = select_in(dir, &[(BACKEND_VAR, &format!("worker:myrt={hello}"))]);
     let started = worker.backend.as_ref().unwrap().info();
-    assert_eq!((started.name.as_str(), started.runtime.as_str()), ("myrt", "w"));
+    assert_eq!(
+        (started.name.as_str(), started.runtime.as_str()),
+        ("myrt", "w")
+    );
     assert_eq!(worker.name, "myrt");
     assert_eq!(
         worker.report_dir.path(),
@@ -325,12 +328,26 @@ fn names_of_backends_and_their_lists() {
     let ws = Path::new("/w");
     assert_eq!(backend_name("tract").as_deref(), Ok("tract"));
     assert_eq!(backend_name("myrt").as_deref(), Ok("myrt"));
-    assert_eq!(backend_name("worker:myrt=python3 -u w.py").as_deref(), Ok("myrt"));
+    assert_eq!(
+        backend_name("worker:myrt=python3 -u w.py").as_deref(),
+        Ok("myrt")
+    );
     assert!(backend_name("worker:python3 w.py").is_err());
-    assert!(backend_name("My RT").unwrap_err().contains("nor a shipped backend"));
-    assert_eq!(list_path(ws, "myrt"), ws.join("tests/known-failures/myrt.json"));
-    assert_eq!(list_path(ws, "tract"), ws.join("tests/known-failures/tract.json"));
-    assert_eq!(list_path(ws, "native"), ws.join("tests/known-failures/native.json"));
+    assert!(backend_name("My RT")
+        .unwrap_err()
+        .contains("nor a shipped backend"));
+    assert_eq!(
+        list_path(ws, "myrt"),
+        ws.join("tests/known-failures/myrt.json")
+    );
+    assert_eq!(
+        list_path(ws, "tract"),
+        ws.join("tests/known-failures/tract.json")
+    );
+    assert_eq!(
+        list_path(ws, "native"),
+        ws.join("tests/known-failures/native.json")
+    );
 }
 
 #[test]
@@ -376,8 +393,7 @@ fn a_backend_that_cannot_start_fails_every_case_and_replaces_nothing() {
         let f = refusal(run(&*backend, &model, &inputs));
         assert_eq!(f.kind, FailureKind::Crash, "{}", f.message);
         assert!(
-            f.message
-                .contains("backend rt could not start"),
+            f.message.contains("backend rt could not start"),
             "{}",
             f.message
         );

@@ -28,7 +28,10 @@ fn globs_match_whole_names() {
     assert!(!glob_matches("a/b", "a/bc"));
     assert!(!glob_matches("a/b", "xa/b"));
     assert!(glob_matches("onnx-*/test_x", "onnx-1.2.3/opset7/test_x"));
-    assert!(!glob_matches("onnx-*/test_x", "onnx-1.2.3/opset7/test_x_expanded"));
+    assert!(!glob_matches(
+        "onnx-*/test_x",
+        "onnx-1.2.3/opset7/test_x_expanded"
+    ));
     assert!(!glob_matches("onnx-*/test_x", "own/opset7/test_x"));
     assert!(glob_matches("*mid*", "a-mid-b"));
     assert!(glob_matches("a*b*c", "abc"));
@@ -94,14 +97,20 @@ fn a_bad_list_names_the_entry_and_the_field() {
         KnownFailures::parse(&text).expect_err("refused")
     };
     let e = bad(r#"{"types":["FLOAT9"],"kind":"k","reason":"r"}"#, 2);
-    assert!(e.contains("entry 0") && e.contains("`types`") && e.contains("FLOAT9"), "{e}");
+    assert!(
+        e.contains("entry 0") && e.contains("`types`") && e.contains("FLOAT9"),
+        "{e}"
+    );
     let e = bad(r#"{"kind":"k","reason":"r"}"#, 2);
     assert!(e.contains("needs `trials` or `types`"), "{e}");
     let e = bad(r#"{"trials":["*"],"kind":"k","reason":"r"}"#, 2);
     assert!(e.contains("every trial"), "{e}");
     let e = bad(r#"{"trials":["a"],"kind":"k","reason":" "}"#, 2);
     assert!(e.contains("field `reason`"), "{e}");
-    let e = bad(r#"{"pattern":"a","match":"exact","kind":"k","reason":"r"}"#, 2);
+    let e = bad(
+        r#"{"pattern":"a","match":"exact","kind":"k","reason":"r"}"#,
+        2,
+    );
     assert!(e.contains("format 1"), "{e}");
     let e = bad(r#"{"trials":["a"],"kind":"k","reason":"r"}"#, 1);
     assert!(e.contains("`pattern` and `match`"), "{e}");
@@ -130,7 +139,9 @@ fn the_data_list_parses_and_comes_first() {
     // The backend's entry is shadowed by the data list's, so it is stale.
     let stale = lists.unmatched(&[corrupt, "onnx-1.4.1/opset9/test_cast_STRING_to_FLOAT"]);
     assert!(
-        stale.iter().any(|s| s.starts_with("tests/known-failures/rt.json entry 0")),
+        stale
+            .iter()
+            .any(|s| s.starts_with("tests/known-failures/rt.json entry 0")),
         "{stale:?}"
     );
 }
@@ -245,7 +256,9 @@ fn loading_rejects_bad_entries_and_tolerates_absence() {
     assert_eq!(KnownFailures::load(&path), Ok(KnownFailures::default()));
     let bad = r#"{"format":1,"entries":[{"pattern":"x","match":"exact","kind":"k","reason":" "}]}"#;
     std::fs::write(&path, bad).expect("write");
-    let e = KnownFailures::load(&path).expect_err("empty reason").to_string();
+    let e = KnownFailures::load(&path)
+        .expect_err("empty reason")
+        .to_string();
     assert!(e.contains("k.json") && e.contains("entry 0"), "{e}");
     std::fs::write(&path, "{").expect("write");
     let err = KnownFailures::load(&path).expect_err("invalid json");

@@ -36,7 +36,12 @@ pub fn render(report: &Report) -> String {
     matrix(&mut out, report);
     details(&mut out, report, Outcome::Fail, "Failures");
     details(&mut out, report, Outcome::KnownFailure, "Known failures");
-    details(&mut out, report, Outcome::DataProblem, "Upstream data problems");
+    details(
+        &mut out,
+        report,
+        Outcome::DataProblem,
+        "Upstream data problems",
+    );
     out.push_str("</body></html>\n");
     out
 }

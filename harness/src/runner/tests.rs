@@ -85,9 +85,8 @@ fn bad_lists_and_stale_entries_are_failing_checks() {
     std::fs::write(ws.join("tests/cases/test_a/model.onnx"), b"").expect("write");
     // (The data list, compiled in, is stale in this throw-away workspace; only the native
     // list's entries matter here.)
-    let stale = |prep: &Setup| {
-        guard_message(prep, "settings/known-failures-stale").contains("native.json")
-    };
+    let stale =
+        |prep: &Setup| guard_message(prep, "settings/known-failures-stale").contains("native.json");
     // Checked only against the full official list, never against another tree.
     assert!(!stale(&prepare(ws, &Env::of(&[(DATA_VAR, "tests/cases")]))));
     write_index(ws, vec![instance("1.22.0", "test_a", 25)]);
@@ -101,7 +100,10 @@ fn bad_lists_and_stale_entries_are_failing_checks() {
     std::fs::write(ws.join("tests/known-failures/native.json"), bad).expect("write");
     let prep = prepare(ws, &Env::of(&[]));
     let msg = guard_message(&prep, "settings/known-failures");
-    assert!(msg.contains("native.json") && msg.contains("entry 0") && msg.contains("FLOAT9"), "{msg}");
+    assert!(
+        msg.contains("native.json") && msg.contains("entry 0") && msg.contains("FLOAT9"),
+        "{msg}"
+    );
 }
 
 #[cfg(feature = "native")] // runs the own case on the native backend
@@ -224,7 +226,10 @@ fn a_backend_that_cannot_start_fails_the_cases_under_its_own_name() {
         "{message}"
     );
     // The rerun line reruns the worker, command line and all.
-    assert!(message.contains("ONNX_CONFORMANCE_BACKEND='worker:broken=sh -c"), "{message}");
+    assert!(
+        message.contains("ONNX_CONFORMANCE_BACKEND='worker:broken=sh -c"),
+        "{message}"
+    );
     assert!(message.contains("cannot load libfoo.so"), "{message}");
     assert!(report.trials.iter().any(|t| t.name == "settings/backend"));
 }

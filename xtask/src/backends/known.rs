@@ -42,7 +42,12 @@ pub fn run(
     let old = KnownFailures::load(&out)?;
     let data = KnownFailures::data()?;
     let root_text = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    let list = refresh(&old, &data, &report.trials, &root_text.display().to_string());
+    let list = refresh(
+        &old,
+        &data,
+        &report.trials,
+        &root_text.display().to_string(),
+    );
     let dir = out.parent().filter(|p| !p.as_os_str().is_empty());
     if let Some(dir) = dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -238,10 +243,7 @@ fn common_part(lines: &BTreeSet<&str>) -> String {
         return String::new();
     };
     let chars: Vec<(usize, char)> = shortest.char_indices().collect();
-    let ends: Vec<usize> = chars
-        .iter()
-        .map(|(i, c)| i + c.len_utf8())
-        .collect();
+    let ends: Vec<usize> = chars.iter().map(|(i, c)| i + c.len_utf8()).collect();
     for len in (1..=chars.len()).rev() {
         for start in 0..=chars.len() - len {
             let (from, to) = (chars[start].0, ends[start + len - 1]);
@@ -263,10 +265,14 @@ fn whole_words(line: &str, mut from: usize, mut to: usize) -> &str {
         to - (text.len() - text.trim_end().len()),
     );
     if line[..from].chars().next_back().is_some_and(word) {
-        from = line[from..to].find(char::is_whitespace).map_or(to, |at| from + at);
+        from = line[from..to]
+            .find(char::is_whitespace)
+            .map_or(to, |at| from + at);
     }
     if line[to..].chars().next().is_some_and(word) {
-        to = line[from..to].rfind(char::is_whitespace).map_or(from, |at| from + at);
+        to = line[from..to]
+            .rfind(char::is_whitespace)
+            .map_or(from, |at| from + at);
     }
     line[from..to].trim()
 }
@@ -274,7 +280,10 @@ fn whole_words(line: &str, mut from: usize, mut to: usize) -> &str {
 /// `text` up to a runtime's debug dump (a `{`: `Tensor { elem_type: ...`), trimmed.
 fn stable(text: &str) -> String {
     let cut = text.find('{').map_or(text, |at| &text[..at]);
-    cut.trim().trim_end_matches([':', ',', '(']).trim().to_string()
+    cut.trim()
+        .trim_end_matches([':', ',', '('])
+        .trim()
+        .to_string()
 }
 
 /// `text` with every run of digits as `#`: the cause, less the counts.

@@ -229,7 +229,8 @@ fn input_data_must_have_the_declared_shape() {
     write(&dir.join("model.onnx"), &model);
     let e = load_error(&dir);
     assert!(
-        e.contains("input_1.pb") && e.contains("graph input 1 'like' declares shape [3, 4], the data holds [1]"),
+        e.contains("input_1.pb")
+            && e.contains("graph input 1 'like' declares shape [3, 4], the data holds [1]"),
         "{e}"
     );
 }

@@ -42,11 +42,30 @@ fn refused(name: &str, dump: &str) -> TrialRecord {
 #[test]
 fn refusals_group_by_type_and_expect_the_stable_words() {
     let trials = [
-        refused("onnx-1.14.1/opset19/test_cast_FLOAT_to_FLOAT8E4M3FN", "Float8 { a: 1 }"),
-        refused("onnx-1.15.0/opset19/test_cast_FLOAT16_to_FLOAT8E4M3FN", "Float8 { a: 2 }"),
-        refused("onnx-1.15.0/opset19/test_castlike_FLOAT8E4M3FN_to_FLOAT", "Float8 { b }"),
-        trial("onnx-1.15.0/opset19/test_cast_FLOAT_to_FLOAT16", Outcome::Pass, None, ""),
-        trial("settings/known-failures-stale", Outcome::Fail, Some(FailureKind::Error), "x"),
+        refused(
+            "onnx-1.14.1/opset19/test_cast_FLOAT_to_FLOAT8E4M3FN",
+            "Float8 { a: 1 }",
+        ),
+        refused(
+            "onnx-1.15.0/opset19/test_cast_FLOAT16_to_FLOAT8E4M3FN",
+            "Float8 { a: 2 }",
+        ),
+        refused(
+            "onnx-1.15.0/opset19/test_castlike_FLOAT8E4M3FN_to_FLOAT",
+            "Float8 { b }",
+        ),
+        trial(
+            "onnx-1.15.0/opset19/test_cast_FLOAT_to_FLOAT16",
+            Outcome::Pass,
+            None,
+            "",
+        ),
+        trial(
+            "settings/known-failures-stale",
+            Outcome::Fail,
+            Some(FailureKind::Error),
+            "x",
+        ),
     ];
     let list = refresh(&no_data(), &no_data(), &trials, "/home/me/repo");
     assert_eq!(list.format, harness::known::FORMAT);
@@ -70,14 +89,46 @@ fn refusals_group_by_type_and_expect_the_stable_words() {
 /// by cause, by case name across releases when every release fails it.
 #[test]
 fn other_failures_group_by_cause_and_case() {
-    let differ = |n: usize| format!("/home/me/repo/x:\noutput 0 (\"y\"): {n} of 12 elements differ (BFLOAT16, shape [3, 4], rule exact)");
+    let differ = |n: usize| {
+        format!("/home/me/repo/x:\noutput 0 (\"y\"): {n} of 12 elements differ (BFLOAT16, shape [3, 4], rule exact)")
+    };
     let trials = [
-        trial("onnx-1.10.2/opset13/test_cast_FLOAT_to_BFLOAT16", Outcome::Fail, MISMATCH, &differ(5)),
-        trial("onnx-1.11.0/opset13/test_cast_FLOAT_to_BFLOAT16", Outcome::Fail, MISMATCH, &differ(4)),
-        trial("onnx-1.10.2/opset13/test_cast_BFLOAT16_to_FLOAT", Outcome::Pass, None, ""),
-        trial("onnx-1.11.0/opset13/test_cast_BFLOAT16_to_FLOAT", Outcome::Pass, None, ""),
-        trial("onnx-1.11.0/opset13/test_castlike_FLOAT_to_BFLOAT16", Outcome::Fail, MISMATCH, &differ(5)),
-        trial("onnx-1.12.0/opset13/test_castlike_FLOAT_to_BFLOAT16", Outcome::Pass, None, ""),
+        trial(
+            "onnx-1.10.2/opset13/test_cast_FLOAT_to_BFLOAT16",
+            Outcome::Fail,
+            MISMATCH,
+            &differ(5),
+        ),
+        trial(
+            "onnx-1.11.0/opset13/test_cast_FLOAT_to_BFLOAT16",
+            Outcome::Fail,
+            MISMATCH,
+            &differ(4),
+        ),
+        trial(
+            "onnx-1.10.2/opset13/test_cast_BFLOAT16_to_FLOAT",
+            Outcome::Pass,
+            None,
+            "",
+        ),
+        trial(
+            "onnx-1.11.0/opset13/test_cast_BFLOAT16_to_FLOAT",
+            Outcome::Pass,
+            None,
+            "",
+        ),
+        trial(
+            "onnx-1.11.0/opset13/test_castlike_FLOAT_to_BFLOAT16",
+            Outcome::Fail,
+            MISMATCH,
+            &differ(5),
+        ),
+        trial(
+            "onnx-1.12.0/opset13/test_castlike_FLOAT_to_BFLOAT16",
+            Outcome::Pass,
+            None,
+            "",
+        ),
     ];
     let list = refresh(&no_data(), &no_data(), &trials, "/home/me/repo");
     assert_eq!(list.entries.len(), 1, "{list:?}");
@@ -119,8 +170,18 @@ fn reviewed_reasons_survive_and_data_problems_stay_out() {
     let trials = [
         refused("onnx-1.18.0/opset23/test_cast_FLOAT_to_FLOAT4E2M1", "F4"),
         refused("onnx-1.19.1/opset24/test_cast_FLOAT_to_FLOAT4E2M1", "F4"),
-        trial("onnx-1.4.1/opset9/test_cast_FLOAT_to_STRING", Outcome::DataProblem, Some(FailureKind::Error), "bad"),
-        trial("onnx-1.19.1/opset24/test_cast_FLOAT_to_DOUBLE", Outcome::Pass, None, ""),
+        trial(
+            "onnx-1.4.1/opset9/test_cast_FLOAT_to_STRING",
+            Outcome::DataProblem,
+            Some(FailureKind::Error),
+            "bad",
+        ),
+        trial(
+            "onnx-1.19.1/opset24/test_cast_FLOAT_to_DOUBLE",
+            Outcome::Pass,
+            None,
+            "",
+        ),
     ];
     let list = refresh(&old, &data, &trials, "/home/me/repo");
     assert_eq!(list.entries.len(), 1, "{list:?}");
@@ -128,8 +189,18 @@ fn reviewed_reasons_survive_and_data_problems_stay_out() {
     assert_eq!(list.entries[0].reason, "rt has no FLOAT4E2M1 kernel");
     assert_eq!(list.entries[0].kind, "no kernel");
     let crashed = [
-        trial(&trials[0].name, Outcome::Fail, Some(FailureKind::Crash), "crash: exited"),
-        trial(&trials[1].name, Outcome::Fail, Some(FailureKind::Crash), "crash: exited"),
+        trial(
+            &trials[0].name,
+            Outcome::Fail,
+            Some(FailureKind::Crash),
+            "crash: exited",
+        ),
+        trial(
+            &trials[1].name,
+            Outcome::Fail,
+            Some(FailureKind::Crash),
+            "crash: exited",
+        ),
         trials[3].clone(),
     ];
     let again = refresh(&old, &data, &crashed, "/r");
@@ -145,7 +216,10 @@ fn expect_strings_keep_whole_words() {
     assert_eq!(stable(&common_part(&lines)), "shape [3");
     let lines: BTreeSet<&str> = ["abc def1", "xbc def2"].into();
     assert_eq!(common_part(&lines), "");
-    assert_eq!(stable("translating: Tensor { elem_type: Bfloat16 }"), "translating: Tensor");
+    assert_eq!(
+        stable("translating: Tensor { elem_type: Bfloat16 }"),
+        "translating: Tensor"
+    );
     assert_eq!(digits_out("3 of 12 elements"), "# of # elements");
     let long = format!("{} tail", "word ".repeat(40));
     assert!(evidence(&long, "/r").ends_with("word"));
