@@ -286,9 +286,11 @@ fn entry(format: u32, raw: RawEntry) -> Result<KnownFailure, String> {
             return Err("format 1 needs `pattern` and `match` (and no `trials` or `types`)".into())
         }
         (_, None, None) => (raw.trials, raw.types),
-        (_, ..) => return Err(format!(
+        (..) => {
+            return Err(format!(
             "`pattern` and `match` are format 1; format {FORMAT} selects with `trials` and `types`"
-        )),
+        ))
+        }
     };
     if trials.is_empty() && types.is_empty() {
         return Err("needs `trials` or `types` (or both)".into());
