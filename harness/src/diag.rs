@@ -4,7 +4,7 @@
 use crate::compare::{multi_index, Mismatch, ValueDiff};
 use crate::npy;
 use crate::origin::Origins;
-use crate::settings::{BACKEND_VAR, DATA_VAR, STRICT_VAR};
+use crate::settings::{BACKEND_VAR, DATA_VAR, KNOWN_VAR, STRICT_VAR};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use vocab::{DataType, Tensor};
@@ -200,34 +200,124 @@ pub fn dump(dir: &Path, expected: &[Tensor], actual: &[Tensor]) -> Vec<String> {
     lines
 }
 
-/// The shell command that reruns exactly `trial` on `backend`, with the environment that
-/// shaped this run.
-pub fn rerun_command(
-    trial: &str,
-    backend: &str,
-    strict: bool,
-    data_override: Option<&Path>,
-) -> String {
+/// What shaped a run, beyond the trial's name: everything its rerun line must carry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RerunEnv {
+    /// `ONNX_CONFORMANCE_BACKEND`, when the backend was chosen by it and is not `native`
+    /// (an in-process runtime's own test names its backend itself).
+    pub backend: Option<String>,
+    /// `ONNX_CONFORMANCE_STRICT=1`.
+    pub strict: bool,
+    /// `ONNX_BACKEND_DATA`, if set.
+    pub data_override: Option<PathBuf>,
+    /// `ONNX_CONFORMANCE_KNOWN_FAILURES`, if set.
+    pub known_failures: Option<PathBuf>,
+    /// The cargo profile the test binary was built with, when not `dev`.
+    pub profile: Option<String>,
+    /// The test target's name (`onnx_backend`, or a runtime's own `conformance`).
+    pub test: String,
+}
+
+impl Default for RerunEnv {
+    /// The default run: native, the dev profile, the conformance binary.
+    fn default() -> RerunEnv {
+        RerunEnv {
+            backend: None,
+            strict: false,
+            data_override: None,
+            known_failures: None,
+            profile: None,
+            test: "onnx_backend".into(),
+        }
+    }
+}
+
+impl RerunEnv {
+    /// The rerun facts of the running test binary: its profile and test target name read
+    /// from its own path (`target[/<triple>]/<profile dir>/deps/<test>-<hash>`).
+    pub fn of_this_binary() -> RerunEnv {
+        let exe = std::env::current_exe().ok();
+        let (profile, test) = exe.as_deref().map(binary_facts).unwrap_or_default();
+        let default = RerunEnv::default();
+        RerunEnv {
+            profile,
+            test: test.unwrap_or(default.test.clone()),
+            ..default
+        }
+    }
+}
+
+/// The profile (none for `dev`) and test target name of the test binary at `exe`, when its
+/// path has cargo's layout.
+pub fn binary_facts(exe: &Path) -> (Option<String>, Option<String>) {
+    let stem = exe.file_stem().and_then(|s| s.to_str());
+    let test = stem
+        .and_then(|s| s.rsplit_once('-'))
+        .map(|(name, _hash)| name.to_string());
+    let parent = exe.parent();
+    let profile_dir = match parent.and_then(|p| p.file_name()).and_then(|n| n.to_str()) {
+        Some("deps") => parent
+            .and_then(Path::parent)
+            .and_then(|p| p.file_name())
+            .and_then(|n| n.to_str()),
+        _ => None,
+    };
+    let profile = match profile_dir {
+        None | Some("debug") => None,
+        Some("release") => Some("release".to_string()),
+        Some(other) => Some(other.to_string()),
+    };
+    (profile, test)
+}
+
+/// The shell command that reruns exactly `trial` under `env`: the same backend, list, data,
+/// comparison rule, profile and test target.
+pub fn rerun_command(trial: &str, env: &RerunEnv) -> String {
     let mut cmd = String::new();
-    if backend != "native" {
+    if let Some(backend) = env.backend.as_deref().filter(|b| *b != "native") {
         let _ = write!(cmd, "{BACKEND_VAR}={} ", shell_quote(backend));
     }
-    if strict {
+    if let Some(list) = &env.known_failures {
+        let _ = write!(
+            cmd,
+            "{KNOWN_VAR}={} ",
+            shell_quote(&list.display().to_string())
+        );
+    }
+    if env.strict {
         let _ = write!(cmd, "{STRICT_VAR}=1 ");
     }
-    if let Some(dir) = data_override {
+    if let Some(dir) = &env.data_override {
         let _ = write!(
             cmd,
             "{DATA_VAR}={} ",
             shell_quote(&dir.display().to_string())
         );
     }
+    cmd.push_str("cargo test");
+    match env.profile.as_deref() {
+        None => {}
+        Some("release") => cmd.push_str(" --release"),
+        Some(p) => {
+            let _ = write!(cmd, " --profile {}", shell_word(p));
+        }
+    }
     let _ = write!(
         cmd,
-        "cargo test --test onnx_backend -- --exact {}",
+        " --test {} -- --exact {}",
+        shell_word(&env.test),
         shell_quote(trial)
     );
     cmd
+}
+
+/// `s` as one POSIX shell word: bare when it holds only safe characters.
+fn shell_word(s: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./".contains(c);
+    match !s.is_empty() && s.chars().all(safe) {
+        true => s.to_string(),
+        false => shell_quote(s),
+    }
 }
 
 /// `s` in single quotes for a POSIX shell.

@@ -44,15 +44,44 @@ pub struct CaseSpec {
 /// Name of the trial that fails when there is no data at all.
 pub const MISSING_TRIAL: &str = "onnx-backend-data/missing";
 
-/// Every trial: the official data (or the `data_override` tree instead), then `tests/cases/`.
-pub fn discover(workspace: &Path, data_override: Option<&Path>) -> Vec<Spec> {
+/// Where a run reads its cases and lists from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    /// The base of relative paths in variables, of the default `target/`, and of the commit
+    /// recorded in the report.
+    pub root: PathBuf,
+    /// The official data: `index.json` and the release directories.
+    pub data: PathBuf,
+    /// The lock file the index is checked against for completeness (and a failing case's
+    /// files for damage); `None` checks neither.
+    pub lock: Option<PathBuf>,
+    /// Own cases run beside the data (`tests/cases`), if any.
+    pub own_cases: Option<PathBuf>,
+    /// Tolerance overrides (`tests/tolerances.json`), if any.
+    pub tolerances: Option<PathBuf>,
+}
+
+impl Layout {
+    /// This repository's layout, at `workspace`.
+    pub fn workspace(workspace: &Path) -> Layout {
+        Layout {
+            root: workspace.to_path_buf(),
+            data: workspace.join(DATA_DIR),
+            lock: Some(workspace.join(LOCK_FILE)),
+            own_cases: Some(workspace.join("tests").join("cases")),
+            tolerances: Some(workspace.join("tests").join("tolerances.json")),
+        }
+    }
+}
+
+/// Every trial: the official data (or the `data_override` tree instead), then the own cases.
+pub fn discover(layout: &Layout, data_override: Option<&Path>) -> Vec<Spec> {
     let mut specs = match data_override {
         Some(root) => custom(root),
-        None => official(workspace),
+        None => official(&layout.data, layout.lock.as_deref()),
     };
-    let own_root = workspace.join("tests").join("cases");
-    if own_root.is_dir() {
-        specs.extend(walk_cases(&own_root, "own"));
+    if let Some(own_root) = layout.own_cases.as_deref().filter(|d| d.is_dir()) {
+        specs.extend(walk_cases(own_root, "own"));
     }
     specs
 }
@@ -64,17 +93,20 @@ fn guard(name: &str, message: String) -> Spec {
     }
 }
 
-/// Trials for the official data in `<workspace>/onnx-backend-data`, checked against the lock file.
-pub fn official(workspace: &Path) -> Vec<Spec> {
-    let data = workspace.join(DATA_DIR);
+/// Trials for the official data in `data`, checked against the lock file when there is one.
+pub fn official(data: &Path, lock: Option<&Path>) -> Vec<Spec> {
     let index_path = data.join(INDEX_FILE);
     let text = match std::fs::read_to_string(&index_path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let missing = match data.is_dir() {
+                true => index_path.display().to_string(),
+                false => format!("the data directory {}", data.display()),
+            };
             let msg = format!(
-                "no official test data: {} not found; run `cargo xtask fetch-tests` \
-                 (or set ONNX_BACKEND_DATA=<dir> to run another tree of cases)",
-                index_path.display()
+                "no official test data: {missing} not found; run `cargo xtask fetch-tests` \
+                 of onnx-conformance (or set ONNX_BACKEND_DATA=<dir> to run another tree of \
+                 cases)"
             );
             return vec![guard(MISSING_TRIAL, msg)];
         }
@@ -108,14 +140,13 @@ pub fn official(workspace: &Path) -> Vec<Spec> {
             }),
         })
         .collect();
-    specs.extend(lock_guard(workspace, &index));
+    specs.extend(lock.and_then(|lock| lock_guard(lock, &index)));
     specs
 }
 
 /// A failing trial when the lock file is missing or lists instances the index lacks.
-fn lock_guard(workspace: &Path, index: &Index) -> Option<Spec> {
-    let lock_path = workspace.join(LOCK_FILE);
-    let lock: Lock = match std::fs::read_to_string(&lock_path) {
+fn lock_guard(lock_path: &Path, index: &Index) -> Option<Spec> {
+    let lock: Lock = match std::fs::read_to_string(lock_path) {
         Ok(text) => match serde_json::from_str(&text) {
             Ok(lock) => lock,
             Err(e) => {

@@ -58,7 +58,8 @@ impl Budget {
 #[derive(Debug)]
 pub struct Plan<'m> {
     model: &'m Model,
-    versions: Vec<OpVersion>,
+    /// Per node, its operator version; `None` for a Constant, which needs no kernel.
+    versions: Vec<Option<OpVersion>>,
 }
 
 impl<'m> Plan<'m> {
@@ -73,6 +74,9 @@ impl<'m> Plan<'m> {
             .enumerate()
             .map(|(index, node)| {
                 let label = format!("node {index} ({})", node.op_type);
+                if is_constant(node) {
+                    return Ok(None);
+                }
                 if !is_default_domain(&node.domain) {
                     return Err(Error::msg(format!(
                         "{label}: domain '{}' is not supported, only the default domain",
@@ -80,6 +84,7 @@ impl<'m> Plan<'m> {
                     )));
                 }
                 OpVersion::resolve(&node.op_type, opset)
+                    .map(Some)
                     .map_err(|e| Error::msg(format!("{label} at opset {opset}: {e}")))
             })
             .collect::<Result<_, _>>()?;
@@ -97,7 +102,7 @@ impl<'m> Plan<'m> {
 
 fn run_graph(
     model: &Model,
-    versions: &[OpVersion],
+    versions: &[Option<OpVersion>],
     inputs: &[Tensor],
     run_op: RunOp<'_>,
 ) -> Result<Vec<Tensor>, Error> {
@@ -150,16 +155,41 @@ fn run_graph(
         .collect()
 }
 
+/// The op_type of a node that holds its output as the attribute `value`: a graph's constant,
+/// which an evaluator needs no kernel for (runtimes fold it, the constant-folding path).
+pub const CONSTANT: &str = "Constant";
+
+/// Whether `node` is a `Constant` of the default domain, which [`Plan::run`] evaluates itself.
+pub fn is_constant(node: &Node) -> bool {
+    node.op_type == CONSTANT && is_default_domain(&node.domain)
+}
+
+/// The tensor of a `Constant` node's `value` attribute (the only form evaluated here).
+fn constant_value(node: &Node, label: &str) -> Result<Vec<Tensor>, Error> {
+    let value = node.attributes.iter().find(|a| a.name == "value");
+    match value.map(|a| &a.value) {
+        Some(vocab::AttrValue::Tensor(t)) if node.outputs.len() == 1 => Ok(vec![t.clone()]),
+        _ => Err(Error::msg(format!(
+            "{label}: only a Constant with one output and a tensor attribute 'value' is supported"
+        ))),
+    }
+}
+
 /// Runs one node on the values bound so far; returns exactly one tensor per declared output.
 fn run_node(
     node: &Node,
     index: usize,
-    version: OpVersion,
+    version: Option<OpVersion>,
     values: &HashMap<&str, Cow<'_, Tensor>>,
     budget: &mut Budget,
     run_op: RunOp<'_>,
 ) -> Result<Vec<Tensor>, Error> {
     let label = format!("node {index} ({})", node.op_type);
+    let Some(version) = version else {
+        let out = constant_value(node, &label)?;
+        budget.take(out[0].len(), &label)?;
+        return Ok(out);
+    };
     // A trailing empty name is an omitted optional input; an interior one cannot be passed on.
     let used = node
         .inputs

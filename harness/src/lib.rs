@@ -6,15 +6,18 @@
 //! The public surface: [`backend`] (the seam a runtime implements), [`case`] and [`read`]
 //! (what a case is and how it is read), [`runner`] (the conformance binary's main, also for a
 //! runtime's own test), [`report`] and [`known`] (records, reports and known-failure lists),
-//! [`write`] (the TensorProto writer, the inverse of [`read`]).
+//! [`write`] (the TensorProto writer, the inverse of [`read`]), [`worker_check`] (a worker run
+//! step by step over chosen cases, for its author).
 #![forbid(unsafe_code)]
 
 pub mod backend;
 pub mod case;
+pub mod deep;
 pub mod known;
 pub mod read;
 pub mod report;
 pub mod runner;
+pub mod worker_check;
 pub mod write;
 
 pub(crate) mod compare;

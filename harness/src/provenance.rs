@@ -165,9 +165,10 @@ pub fn git_commit(workspace: &Path) -> Option<String> {
     })
 }
 
-/// sha256 of the lock file at the workspace root, if it can be read.
-pub fn lock_hash(workspace: &Path) -> Option<String> {
-    schema::hash::lock_sha256(workspace).ok()
+/// sha256 of the lock file `lock`, if it can be read.
+pub fn lock_hash(lock: &Path) -> Option<String> {
+    let mut file = std::fs::File::open(lock).ok()?;
+    schema::hash::sha256_read(&mut file).ok()
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! case, then the reports and the per-opset summary after the libtest summary.
 
 use crate::backend::{self, BackendHandle, Selected};
-use crate::discover::{discover, Spec, SpecKind};
+use crate::diag::RerunEnv;
+use crate::discover::{discover, Layout, Spec, SpecKind};
 use crate::known::{KnownFailures, Lists, Outcome, Tolerances};
 use crate::provenance::{self, RunInfo, Runner, Source};
 use crate::report::{self, nextest, Report, TrialRecord};
@@ -48,41 +49,100 @@ pub fn main(workspace: &Path) -> ExitCode {
 /// Runs (or lists) the trials `args` select, writes the reports, and says whether the run
 /// succeeded. A failed setup check fails the run even when the filter left it out.
 pub(crate) fn run(workspace: &Path, args: &Arguments, env: &Env, run_id: Option<String>) -> bool {
-    run_with(workspace, args, env, run_id, None)
+    run_with(&Layout::workspace(workspace), args, env, run_id, None)
 }
 
-/// Runs the suite on a backend of the caller's, in-process: how a Rust runtime judges
-/// itself from a `harness = false` test of its own. `workspace` holds `onnx-backend-data/`
-/// (or set `ONNX_BACKEND_DATA`); `known_failures` is the runtime's own list, if any. Reports
-/// go to `target/onnx-conformance/backend-<name>/`.
+/// Runs the suite on a backend of the caller's, in-process, inside a checkout of this
+/// repository at `workspace` (its data, lock file, own cases and tolerances); `known_failures`
+/// is the runtime's own list, if any. From another repository, use [`Suite`].
 pub fn main_with_backend(
     workspace: &Path,
     backend: BackendHandle,
     known_failures: Option<PathBuf>,
 ) -> ExitCode {
-    let args = Arguments::from_args();
-    let run_id = std::env::var(nextest::RUN_ID_VAR).ok();
-    let run_id = nextest::run_id(run_id.as_deref());
-    let given = Given {
-        backend,
-        known_failures,
-    };
-    match run_with(workspace, &args, &Env::from_process(), run_id, Some(given)) {
-        true => ExitCode::SUCCESS,
-        false => ExitCode::FAILURE,
+    let mut suite = Suite::new(workspace, workspace.join(crate::index::DATA_DIR), backend);
+    suite.layout = Layout::workspace(workspace);
+    suite.known_failures = known_failures;
+    suite.main()
+}
+
+/// The suite run on a backend of the caller's, in-process, from a runtime's own
+/// `harness = false` test in any repository: the official data directory is given (fetched
+/// with this repository's `cargo xtask fetch-tests`), and optionally its lock file, own cases
+/// and a known-failures list. Reports go to `<root>/target/onnx-conformance/backend-<name>/`
+/// (or under `CARGO_TARGET_DIR`).
+pub struct Suite {
+    layout: Layout,
+    backend: BackendHandle,
+    known_failures: Option<PathBuf>,
+}
+
+impl Suite {
+    /// A suite over the official data in `data` (relative paths are taken from `root`, your
+    /// crate's directory: `env!("CARGO_MANIFEST_DIR")`), run on `backend`.
+    pub fn new(root: impl AsRef<Path>, data: impl AsRef<Path>, backend: BackendHandle) -> Suite {
+        let root = root.as_ref().to_path_buf();
+        let data = root.join(data);
+        Suite {
+            layout: Layout {
+                root,
+                data,
+                lock: None,
+                own_cases: None,
+                tolerances: None,
+            },
+            backend,
+            known_failures: None,
+        }
+    }
+
+    /// The data's lock file (`onnx-backend-data.lock.json`): the index is then checked for
+    /// completeness, and a failing case's files for damage.
+    pub fn lock_file(mut self, path: impl AsRef<Path>) -> Suite {
+        self.layout.lock = Some(self.layout.root.join(path));
+        self
+    }
+
+    /// A directory of own cases, run beside the data as `own/...` trials.
+    pub fn own_cases(mut self, dir: impl AsRef<Path>) -> Suite {
+        self.layout.own_cases = Some(self.layout.root.join(dir));
+        self
+    }
+
+    /// The runtime's known-failures list (a missing file is an empty list).
+    pub fn known_failures(mut self, path: impl AsRef<Path>) -> Suite {
+        self.known_failures = Some(self.layout.root.join(path));
+        self
+    }
+
+    /// Runs (or lists) the trials the process's arguments select, writes the reports, and
+    /// says whether the run succeeded.
+    pub fn main(self) -> ExitCode {
+        let args = Arguments::from_args();
+        let run_id = std::env::var(nextest::RUN_ID_VAR).ok();
+        let run_id = nextest::run_id(run_id.as_deref());
+        let given = Given {
+            backend: self.backend,
+            known_failures: self.known_failures,
+        };
+        let env = Env::from_process();
+        match run_with(&self.layout, &args, &env, run_id, Some(given)) {
+            true => ExitCode::SUCCESS,
+            false => ExitCode::FAILURE,
+        }
     }
 }
 
 /// As [`run`], with the backend given instead of chosen from the environment.
 fn run_with(
-    workspace: &Path,
+    layout: &Layout,
     args: &Arguments,
     env: &Env,
     run_id: Option<String>,
     given: Option<Given>,
 ) -> bool {
     let started = provenance::now();
-    let prep = prepare_with(workspace, env, given);
+    let prep = prepare_with(layout, env, given);
     let listed = prep.cases.len() + prep.guards.len();
     let records: Arc<Mutex<Vec<TrialRecord>>> = Arc::default();
     let ctx = Arc::new(prep.ctx.clone());
@@ -102,7 +162,7 @@ fn run_with(
     let ran = trials.len();
     let unrun = run_filtered_guards(&ctx, &prep.guards, &mut trials);
     trials.sort_by(|a, b| a.name.cmp(&b.name));
-    let mut run = provenance_of(workspace, &ctx, args, run_id.as_deref(), started);
+    let mut run = provenance_of(layout, &ctx, args, run_id.as_deref(), started);
     (run.listed, run.ran) = (listed, ran);
     run.judge_complete(prep.guards.is_empty());
     let report = Report {
@@ -111,6 +171,7 @@ fn run_with(
         data: ctx.data_root.display().to_string(),
         run: Some(run),
         backend: ctx.backend.info(),
+        known_failures: ctx.known_list.clone(),
         trials,
     };
     let written = match &run_id {
@@ -138,7 +199,7 @@ fn run_with(
 
 /// The run's provenance, less the trial counts.
 fn provenance_of(
-    workspace: &Path,
+    layout: &Layout,
     ctx: &Context,
     args: &Arguments,
     run_id: Option<&str>,
@@ -149,8 +210,12 @@ fn provenance_of(
     let first = run_id.is_none_or(|id| !nextest::run_file(&ctx.out_dir, id).exists());
     RunInfo {
         started,
-        commit: first.then(|| provenance::git_commit(workspace)).flatten(),
-        data_lock_sha256: first.then(|| provenance::lock_hash(workspace)).flatten(),
+        commit: first
+            .then(|| provenance::git_commit(&layout.root))
+            .flatten(),
+        data_lock_sha256: first
+            .then(|| layout.lock.as_deref().and_then(provenance::lock_hash))
+            .flatten(),
         source: match ctx.data_override {
             Some(_) => Source::Custom,
             None => Source::Official,
@@ -213,6 +278,7 @@ fn append_for_nextest(out_dir: &Path, run_id: &str, report: Report) -> Result<()
             strict: report.strict,
             data: report.data.clone(),
             run: run.clone(),
+            known_failures: report.known_failures.clone(),
             trial,
         })
         .collect();
@@ -243,7 +309,7 @@ fn libtest_trial(spec: Spec, ctx: Arc<Context>, records: Arc<Mutex<Vec<TrialReco
 /// never a panic.
 #[cfg(test)]
 pub(crate) fn prepare(workspace: &Path, env: &Env) -> Setup {
-    prepare_with(workspace, env, None)
+    prepare_with(&Layout::workspace(workspace), env, None)
 }
 
 /// A backend of the caller's, with its own known-failures list.
@@ -253,7 +319,8 @@ struct Given {
 }
 
 /// As [`prepare`], with the backend given instead of chosen from the environment.
-fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Setup {
+fn prepare_with(layout: &Layout, env: &Env, given: Option<Given>) -> Setup {
+    let workspace = &layout.root;
     let (settings, problems) = settings::read(workspace, env);
     let mut guards: Vec<Spec> = problems
         .into_iter()
@@ -268,8 +335,8 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Setup {
             kind: SpecKind::Guard(msg),
         })
     };
-    let tests = workspace.join("tests");
-    let given_backend = given.is_some();
+    // A given backend is the caller's choice, not the variable's: its rerun line names none.
+    let from_variable = given.is_none().then(|| settings.backend.clone());
     let selected = match given {
         Some(g) => Selected::given(&settings.target, g.backend, g.known_failures),
         None => backend::select(workspace, &settings),
@@ -287,6 +354,10 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Setup {
         }),
         None => KnownFailures::default(),
     };
+    let known_list = selected
+        .known_failures
+        .as_deref()
+        .map(|p| list_name(workspace, p));
     let data_list = KnownFailures::data().unwrap_or_else(|e| {
         problem("settings/known-failures-data", e.to_string());
         KnownFailures::default()
@@ -294,20 +365,29 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Setup {
     let known = Lists {
         data: data_list,
         backend: backend_list,
-        backend_path: selected.known_failures.as_deref().map_or_else(
-            || "no known-failures list".into(),
-            |p| p.strip_prefix(workspace).unwrap_or(p).display().to_string(),
-        ),
+        backend_path: known_list
+            .clone()
+            .unwrap_or_else(|| "no known-failures list".into()),
     };
-    let tolerances = Tolerances::load(&tests.join("tolerances.json")).unwrap_or_else(|e| {
-        problem("settings/tolerances", e.to_string());
-        Tolerances::default()
-    });
+    let tolerances = match &layout.tolerances {
+        Some(path) => Tolerances::load(path).unwrap_or_else(|e| {
+            problem("settings/tolerances", e.to_string());
+            Tolerances::default()
+        }),
+        None => Tolerances::default(),
+    };
     let data_override = settings.data_override;
-    let (cases, found): (Vec<Spec>, Vec<Spec>) = discover(workspace, data_override.as_deref())
+    // The deep suite has its own tree and no known failures: it exists to list disagreements.
+    let deep = settings.deep;
+    let known = if deep { Lists::default() } else { known };
+    let listed = match deep {
+        true => crate::deep::discover(workspace, &settings.target),
+        false => discover(layout, data_override.as_deref()),
+    };
+    let (cases, found): (Vec<Spec>, Vec<Spec>) = listed
         .into_iter()
         .partition(|s| matches!(s.kind, SpecKind::Case(_)));
-    if data_override.is_none() && found.is_empty() {
+    if !deep && data_override.is_none() && found.is_empty() {
         let names: Vec<&str> = cases.iter().map(|s| s.name.as_str()).collect();
         let stale = known.unmatched(&names);
         if !stale.is_empty() {
@@ -319,25 +399,42 @@ fn prepare_with(workspace: &Path, env: &Env, given: Option<Given>) -> Setup {
         }
     }
     guards.extend(found);
+    let out_dir = match deep {
+        true => crate::report::ReportDir::deep(&settings.target, &selected.name).into_path(),
+        false => selected.report_dir.clone().into_path(),
+    };
     let ctx = Context {
-        strict: settings.strict,
+        // Deep cases are compared bit for bit (any NaN matches any NaN of the type).
+        strict: settings.strict || deep,
         known,
         tolerances,
         backend: selected.handle(),
-        backend_value: match given_backend {
-            true => String::new(),
-            false => settings.backend.clone(),
-        },
-        out_dir: selected.report_dir.into_path(),
-        lock_file: data_override
-            .is_none()
-            .then(|| workspace.join(crate::index::LOCK_FILE)),
-        data_root: data_override
+        out_dir,
+        lock_file: layout
+            .lock
             .clone()
-            .unwrap_or_else(|| workspace.join(crate::index::DATA_DIR)),
+            .filter(|_| data_override.is_none() && !deep),
+        data_root: match deep {
+            true => crate::deep::default_dir(&settings.target).join(crate::deep::CASES_DIR),
+            false => data_override.clone().unwrap_or_else(|| layout.data.clone()),
+        },
+        rerun: RerunEnv {
+            backend: from_variable,
+            known_failures: settings.worker_list,
+            ..RerunEnv::of_this_binary()
+        },
+        known_list,
         data_override,
     };
     Setup { ctx, cases, guards }
+}
+
+/// How messages and reports name the list at `path`: relative to the workspace when inside it.
+fn list_name(workspace: &Path, path: &Path) -> String {
+    path.strip_prefix(workspace)
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }
 
 #[cfg(test)]

@@ -23,6 +23,8 @@ pub const KNOWN_VAR: &str = "ONNX_CONFORMANCE_KNOWN_FAILURES";
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The prefix of our own variables; an unknown name with it is an error.
+/// Environment variable choosing the suite: the official data (default) or the deep tree.
+pub const SUITE_VAR: &str = "ONNX_CONFORMANCE_SUITE";
 pub const PREFIX: &str = "ONNX_CONFORMANCE_";
 
 /// Every variable of ours that the suite reads, with the values it accepts. A new variable
@@ -35,6 +37,10 @@ pub const VARIABLES: &[(&str, &str)] = &[
     (
         DATA_VAR,
         "a directory of cases to run instead of the official data; empty: the official data",
+    ),
+    (
+        SUITE_VAR,
+        "deep: the tree of `cargo xtask deep-cases`, compared bit for bit; official or empty: the official data",
     ),
     (
         BACKEND_VAR,
@@ -86,6 +92,13 @@ impl Env {
             .collect())
     }
 
+    /// This environment with `key` set to `value` (replacing any value it had).
+    pub fn with(mut self, key: &str, value: &str) -> Env {
+        self.0.retain(|(k, _)| k != key);
+        self.0.push((OsString::from(key), OsString::from(value)));
+        self
+    }
+
     /// The value of `key`, if set.
     pub fn get(&self, key: &str) -> Option<&OsStr> {
         self.0
@@ -113,6 +126,8 @@ pub struct Settings {
     /// `ONNX_CONFORMANCE_KNOWN_FAILURES`, resolved against the workspace: a `worker:`
     /// backend's list instead of `tests/known-failures/<label>.json`, if set.
     pub worker_list: Option<PathBuf>,
+    /// `ONNX_CONFORMANCE_SUITE=deep`: run the deep tree instead of the official data.
+    pub deep: bool,
 }
 
 /// A setup problem: the name of the check that failed and what to do about it.
@@ -164,7 +179,17 @@ pub fn read(workspace: &Path, env: &Env) -> (Settings, Vec<Problem>) {
     });
     #[cfg(feature = "native")]
     tuning_problems(env, &mut problems);
+    let deep = match env.get(SUITE_VAR).map(|v| v.to_str()) {
+        None | Some(Some("" | "official")) => false,
+        Some(Some("deep")) => true,
+        Some(value) => {
+            let msg = format!("{SUITE_VAR}={value:?} is not a suite: use deep, official or empty");
+            problems.push(("settings/suite".to_string(), msg));
+            false
+        }
+    };
     let settings = Settings {
+        deep,
         strict,
         data_override,
         target,

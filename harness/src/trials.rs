@@ -4,7 +4,7 @@
 use crate::backend::{BackendHandle, FailureKind, ModelFile};
 use crate::case::{Case, ValueInfo};
 use crate::compare::{compare_outputs, is_exact_type, Rule};
-use crate::diag::{describe_with, dump, failure_dir, rerun_command};
+use crate::diag::{describe_with, dump, failure_dir, rerun_command, RerunEnv};
 use crate::discover::{CaseSpec, Spec, SpecKind};
 use crate::known::{judge, Failed, Lists, Tolerances};
 use crate::origin::Origins;
@@ -36,9 +36,11 @@ pub struct Context {
     pub lock_file: Option<PathBuf>,
     /// The runtime under test (`ONNX_CONFORMANCE_BACKEND`; native by default).
     pub backend: BackendHandle,
-    /// The `ONNX_CONFORMANCE_BACKEND` value that chose it, for rerun lines (a worker's
-    /// label alone does not start it); empty: the backend's name.
-    pub backend_value: String,
+    /// The known-failures list in use, as messages name it; `None` when there is none.
+    pub known_list: Option<String>,
+    /// What a rerun line carries beyond the backend, rule and data: the list variable, the
+    /// cargo profile and the test target.
+    pub rerun: RerunEnv,
 }
 
 /// How the report names a trial's comparison rule.
@@ -229,11 +231,12 @@ fn with_context(ctx: &Context, name: &str, case: &CaseSpec, message: String) -> 
             msg = format!("{note}\n{msg}");
         }
     }
-    let backend = match ctx.backend_value.is_empty() {
-        true => ctx.backend.info().name,
-        false => ctx.backend_value.clone(),
+    let env = RerunEnv {
+        strict: ctx.strict,
+        data_override: ctx.data_override.clone(),
+        ..ctx.rerun.clone()
     };
-    let rerun = rerun_command(name, &backend, ctx.strict, ctx.data_override.as_deref());
+    let rerun = rerun_command(name, &env);
     format!("{msg}\nrerun: {rerun}")
 }
 

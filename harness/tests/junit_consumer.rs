@@ -71,6 +71,7 @@ fn every_outcome() -> Report {
             version: "0.1.0".into(),
         },
         run: None,
+        known_failures: None,
         trials,
     }
 }

@@ -38,6 +38,18 @@ pub enum Task {
     /// run of every allowed pair through ops::run, the sweep list of the format tests and the
     /// last conformance run's report.json (`cargo test --test onnx_backend`).
     Coverage(Coverage),
+    /// Run the deep suite on backends and group the disagreements into findings
+    ///
+    /// Runs the tree of `cargo xtask deep-cases` on each backend (default onnxruntime) and
+    /// writes target/onnx-conformance/deep/findings.{json,md,html} with a reproducer per class
+    /// under findings/<backend>/. See docs/deep.md.
+    Deep(Deep),
+    /// Write the deep suite's cases (every pair at every Cast/CastLike version, boundary values)
+    ///
+    /// Writes target/onnx-conformance/deep/cases/<case>/ in the node-test layout and
+    /// target/onnx-conformance/deep/index.json; expected outputs come from our implementation.
+    /// See docs/deep.md.
+    DeepCases(DeepCases),
     /// Fetch the official ONNX node-test data
     ///
     /// Fetches the backend node-test data (Cast, CastLike, Concat by default) of onnx releases
@@ -120,6 +132,28 @@ pub enum BackendsCommand {
         #[arg(long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// Build examples/external-runtime and run its in-process conformance test
+    ///
+    /// The example is a runtime's own crate outside the workspace (harness::runner::Suite);
+    /// its toy runtime must pass every FLOAT-to-DOUBLE Cast and fail a refused case as
+    /// unsupported. Compiles the harness a second time, into target/external-runtime.
+    CheckExample,
+    /// Run a worker over a dozen chosen official cases, printing each protocol step
+    ///
+    /// For someone writing a worker (docs/worker-protocol.md): start and hello, each request
+    /// and answer with its time, the outputs read back and compared with the expected ones.
+    /// Exits non-zero when a step breaks the protocol; wrong outputs and refusals do not.
+    CheckWorker {
+        /// The worker's command line, split as a POSIX shell would (no shell runs it)
+        #[arg(value_name = "COMMAND")]
+        command: String,
+        /// The official data (default: onnx-backend-data of the workspace)
+        #[arg(long, value_name = "DIR")]
+        data: Option<PathBuf>,
+        /// Seconds the worker may take for its hello and for each answer
+        #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+        timeout: f64,
+    },
 }
 
 /// The options of `cargo xtask bench-compare`.
@@ -157,6 +191,22 @@ pub struct Coverage {
 
 /// The cargo-fuzz targets of fuzz/, in the order `cargo xtask fuzz` runs them.
 pub const FUZZ_TARGETS: [&str; 4] = ["trial", "ops", "tensor", "worker"];
+
+/// The options of `cargo xtask deep`.
+#[derive(Debug, Args)]
+pub struct Deep {
+    /// The backends, comma-separated (default: onnxruntime)
+    #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
+    pub backends: Vec<String>,
+}
+
+/// The options of `cargo xtask deep-cases`.
+#[derive(Debug, Args)]
+pub struct DeepCases {
+    /// Write the tree here instead of target/onnx-conformance/deep
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
 
 /// The options of `cargo xtask fuzz`.
 #[derive(Debug, Args)]

@@ -9,6 +9,8 @@ mod bench_compare;
 mod cli;
 #[cfg(feature = "full")]
 mod coverage;
+#[cfg(feature = "full")]
+mod deep;
 mod fetch;
 #[cfg(feature = "full")]
 mod fuzz;
@@ -59,6 +61,10 @@ fn run(root: &Path, task: &Task) -> ExitCode {
         Task::BenchCompare(args) => finish(bench_compare::run(root, args)),
         #[cfg(feature = "full")]
         Task::Coverage(args) => finish(coverage::main(root, args)),
+        #[cfg(feature = "full")]
+        Task::DeepCases(args) => finish(deep::main(root, args)),
+        #[cfg(feature = "full")]
+        Task::Deep(args) => finish(deep::findings::main(root, args)),
         #[cfg(feature = "full")]
         Task::Fuzz(args) => finish(fuzz::main(root, args)),
         #[cfg(feature = "full")]

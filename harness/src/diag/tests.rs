@@ -110,22 +110,86 @@ fn failure_dirs_are_nested_and_safe() {
 
 #[test]
 fn rerun_command_quotes_and_carries_the_environment() {
+    let default = RerunEnv::default();
     assert_eq!(
-        rerun_command("onnx-1.4.1/opset9/t", "native", false, None),
+        rerun_command("onnx-1.4.1/opset9/t", &default),
         "cargo test --test onnx_backend -- --exact 'onnx-1.4.1/opset9/t'"
     );
-    let cmd = rerun_command("own/it's", "native", true, Some(Path::new("/d")));
+    let env = RerunEnv {
+        strict: true,
+        data_override: Some(PathBuf::from("/d")),
+        ..RerunEnv::default()
+    };
     assert_eq!(
-        cmd,
+        rerun_command("own/it's", &env),
         "ONNX_CONFORMANCE_STRICT=1 ONNX_BACKEND_DATA='/d' cargo test --test onnx_backend \
          -- --exact 'own/it'\\''s'"
     );
-    let cmd = rerun_command("t", "worker:sh -c 'w'", false, None);
+    let env = RerunEnv {
+        backend: Some("worker:sh -c 'w'".into()),
+        ..RerunEnv::default()
+    };
     assert_eq!(
-        cmd,
+        rerun_command("t", &env),
         "ONNX_CONFORMANCE_BACKEND='worker:sh -c '\\''w'\\''' cargo test --test onnx_backend \
          -- --exact 't'"
     );
+}
+
+/// The printed line, split back as a shell would, names everything that shaped the run.
+#[test]
+fn a_rerun_line_parsed_back_names_every_setting() {
+    let trial = "onnx-1.22.0/opset25/test_cast_FLOAT_to_INT4 (x)";
+    let env = RerunEnv {
+        backend: Some("worker:python3 -u 'my worker.py'".into()),
+        strict: true,
+        data_override: Some(PathBuf::from("/data dir/cases")),
+        known_failures: Some(PathBuf::from("/lists/mine's.json")),
+        profile: Some("bench-lto".into()),
+        test: "conformance".into(),
+    };
+    let words = shlex::split(&rerun_command(trial, &env)).expect("a shell line");
+    let want = [
+        "ONNX_CONFORMANCE_BACKEND=worker:python3 -u 'my worker.py'",
+        "ONNX_CONFORMANCE_KNOWN_FAILURES=/lists/mine's.json",
+        "ONNX_CONFORMANCE_STRICT=1",
+        "ONNX_BACKEND_DATA=/data dir/cases",
+        "cargo",
+        "test",
+        "--profile",
+        "bench-lto",
+        "--test",
+        "conformance",
+        "--",
+        "--exact",
+        trial,
+    ];
+    assert_eq!(words, want);
+    let release = RerunEnv {
+        profile: Some("release".into()),
+        ..RerunEnv::default()
+    };
+    let words = shlex::split(&rerun_command("t", &release)).expect("a shell line");
+    assert_eq!(&words[..3], ["cargo", "test", "--release"]);
+}
+
+/// The profile and the test target come from the binary's path in cargo's layout.
+#[test]
+fn the_binary_path_gives_profile_and_test() {
+    let facts = |p: &str| binary_facts(Path::new(p));
+    assert_eq!(
+        facts("/w/target/debug/deps/onnx_backend-0123abcd"),
+        (None, Some("onnx_backend".into()))
+    );
+    assert_eq!(
+        facts("/w/target/release/deps/conformance-99"),
+        (Some("release".into()), Some("conformance".into()))
+    );
+    assert_eq!(
+        facts("/w/target/x86_64-unknown-linux-gnu/bench-lto/deps/onnx_backend-1"),
+        (Some("bench-lto".into()), Some("onnx_backend".into()))
+    );
+    assert_eq!(facts("/usr/bin/somewhere"), (None, None));
 }
 
 #[test]

@@ -17,7 +17,7 @@ fn guards(specs: &[Spec]) -> Vec<(&str, &str)> {
 fn no_data_is_one_failing_trial_naming_the_fetch_command() {
     let ws_tmp = scratch("nodata");
     let ws = ws_tmp.path();
-    let specs = discover(ws, None);
+    let specs = discover(&Layout::workspace(ws), None);
     assert_eq!(specs.len(), 1);
     let found = guards(&specs);
     assert_eq!(found[0].0, MISSING_TRIAL);
@@ -36,7 +36,7 @@ fn index_instances_become_named_trials_without_opening_files() {
         ],
     );
     write_lock(ws, "1.22.0", &["test_cast_A"]);
-    let specs = discover(ws, None);
+    let specs = discover(&Layout::workspace(ws), None);
     let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(
         names,
@@ -64,7 +64,7 @@ fn fewer_instances_than_the_lock_file_is_a_failing_trial() {
     let ws = ws_tmp.path();
     write_index(ws, vec![instance("1.22.0", "test_cast_A", 25)]);
     write_lock(ws, "1.22.0", &["test_cast_A", "test_cast_B"]);
-    let specs = discover(ws, None);
+    let specs = discover(&Layout::workspace(ws), None);
     let found = guards(&specs);
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].0, "onnx-backend-data/incomplete");
@@ -75,7 +75,7 @@ fn fewer_instances_than_the_lock_file_is_a_failing_trial() {
     );
     assert!(found[0].1.contains("onnx-1.22.0/test_cast_B"));
     std::fs::remove_file(ws.join(LOCK_FILE)).expect("rm lock");
-    let found = guards(&discover(ws, None))
+    let found = guards(&discover(&Layout::workspace(ws), None))
         .iter()
         .map(|g| g.0.to_string())
         .collect::<Vec<_>>();
@@ -88,7 +88,7 @@ fn invalid_index_is_a_failing_trial() {
     let ws = ws_tmp.path();
     std::fs::create_dir_all(ws.join(DATA_DIR)).expect("dir");
     std::fs::write(ws.join(DATA_DIR).join(INDEX_FILE), "{\"format\":1}").expect("write");
-    let specs = discover(ws, None);
+    let specs = discover(&Layout::workspace(ws), None);
     assert_eq!(guards(&specs)[0].0, "onnx-backend-data/index");
 }
 
@@ -109,7 +109,7 @@ fn override_tree_and_own_cases_are_walked() {
     std::fs::create_dir_all(data.join("rel/node/no_model/test_data_set_0")).expect("dir");
     std::fs::create_dir_all(ws.join("tests/cases/test_own")).expect("dir");
     std::fs::copy(&real, ws.join("tests/cases/test_own/model.onnx")).expect("copy");
-    let specs = discover(ws, Some(&data));
+    let specs = discover(&Layout::workspace(ws), Some(&data));
     let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
     // Named with the model's opset where the model can be read; a directory with a data set
     // but no model is a case too (its trial fails saying so).
@@ -140,9 +140,12 @@ fn override_tree_and_own_cases_are_walked() {
     );
     let empty = ws.join("empty");
     std::fs::create_dir_all(&empty).expect("dir");
-    assert_eq!(guards(&discover(ws, Some(&empty)))[0].0, "custom/empty");
     assert_eq!(
-        guards(&discover(ws, Some(&ws.join("nope"))))[0].0,
+        guards(&discover(&Layout::workspace(ws), Some(&empty)))[0].0,
+        "custom/empty"
+    );
+    assert_eq!(
+        guards(&discover(&Layout::workspace(ws), Some(&ws.join("nope"))))[0].0,
         "custom/missing"
     );
 }

@@ -153,3 +153,25 @@ fn copies_of_graph_outputs_count_against_the_budget() {
     m.graph.outputs.truncate(14);
     assert_eq!(run_graph(&m, &[tensor(1.0)]).unwrap().len(), 14);
 }
+
+#[test]
+fn a_constant_node_gives_its_value_and_needs_one_output_and_a_tensor() {
+    let mut c = node("Constant", "", &[], &["k"]);
+    c.attributes.push(vocab::Attribute {
+        name: "value".into(),
+        value: AttrValue::Tensor(tensor(5.0)),
+    });
+    let m = model(vec![c.clone()], &[], &["k"]);
+    assert_eq!(run_graph(&m, &[]).unwrap(), [tensor(5.0)]);
+    assert!(is_constant(&c));
+    let mut other_domain = c.clone();
+    other_domain.domain = "com.example".into();
+    assert!(!is_constant(&other_domain));
+    let mut no_value = node("Constant", "", &[], &["k"]);
+    no_value.attributes.push(vocab::Attribute {
+        name: "value".into(),
+        value: AttrValue::Int(3),
+    });
+    let m = model(vec![no_value], &[], &["k"]);
+    assert!(error(&m, &[]).contains("tensor attribute 'value'"));
+}

@@ -18,9 +18,12 @@ fn hashes_and_commits_without_failing() {
         .tempdir()
         .expect("temp dir");
     let dir = dir_tmp.path();
-    assert_eq!(lock_hash(dir), None);
+    assert_eq!(lock_hash(&dir.join(LOCK_FILE)), None);
     std::fs::write(dir.join(LOCK_FILE), b"abc").expect("write");
-    assert_eq!(lock_hash(dir).as_deref().map(|h| &h[..8]), Some("ba7816bf"));
+    assert_eq!(
+        lock_hash(&dir.join(LOCK_FILE)).as_deref().map(|h| &h[..8]),
+        Some("ba7816bf")
+    );
     // Not a repository (the temp dir is outside any checkout): no commit, no error.
     assert_eq!(git_commit(&dir.join("nowhere")), None);
     let git = |args: &[&str]| {

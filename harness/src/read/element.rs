@@ -150,3 +150,31 @@ macro_rules! define_decode_storage {
 }
 
 for_each_dtype!(define_decode_storage);
+
+macro_rules! define_storage_from_codes {
+    ($((
+        $variant:ident, $code:literal, $name:literal, $ty:ty, $bits:literal, $field:ident,
+        $kind:ident, $short:literal
+    )),* $(,)?) => {
+        /// Storage of `dtype` whose elements have the bit patterns `codes`; `None` for STRING,
+        /// whose elements have no code.
+        pub(crate) fn storage_from_codes(dtype: DataType, codes: &[u128]) -> Option<Storage> {
+            codes_storage!(dtype, codes, $($variant: $ty),*)
+        }
+    };
+}
+
+/// The match of [`storage_from_codes`]: STRING is the one type without [`FromCode`].
+macro_rules! codes_storage {
+    ($dtype:expr, $codes:expr, $($variant:ident: $ty:ty),*) => {
+        match $dtype {
+            $(DataType::$variant => codes_storage!(@one $variant, $ty, $codes),)*
+        }
+    };
+    (@one String, $ty:ty, $codes:expr) => { None };
+    (@one $variant:ident, $ty:ty, $codes:expr) => {
+        Some(Storage::$variant($codes.iter().map(|&c| <$ty as FromCode>::from_code(c)).collect()))
+    };
+}
+
+for_each_dtype!(define_storage_from_codes);

@@ -64,6 +64,25 @@ pub fn tensor_from_bytes(bytes: &[u8], declared: Option<DataType>) -> Result<Ten
     decode_tensor(&tp, declared)
 }
 
+/// A tensor of `dtype` and `shape` whose elements have the bit patterns `codes` (as
+/// `raw_data` stores them, one element per code, sub-byte types unpacked), for writers of
+/// cases; STRING has no codes.
+pub fn tensor_from_codes(
+    dtype: DataType,
+    shape: Vec<usize>,
+    codes: &[u128],
+) -> Result<Tensor, Error> {
+    let storage = element::storage_from_codes(dtype, codes)
+        .ok_or_else(|| Error::msg(format!("{} elements have no code", dtype.name())))?;
+    Tensor::new(shape, storage).map_err(|e| Error::msg(e.to_string()))
+}
+
+/// The bit pattern of every element of `tensor` (the inverse of [`tensor_from_codes`]);
+/// `None` for STRING.
+pub fn tensor_codes(tensor: &Tensor) -> Option<Vec<u128>> {
+    vocab::with_storage!(tensor.storage(), v => v.iter().map(ToCode::to_code).collect())
+}
+
 fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
     std::fs::read(path).map_err(|e| Error::at(path, format!("cannot read: {e}")))
 }

@@ -27,6 +27,13 @@ impl ReportDir {
     }
 
     /// The directory below the root, `None` for native.
+    /// Where a deep-suite run of `backend` reports: `deep/reports/<native or backend-name>`
+    /// under the root, apart from the official runs' reports.
+    pub fn deep(target: &Path, backend: &str) -> ReportDir {
+        let sub = Self::subdir(backend).unwrap_or_else(|| "native".into());
+        ReportDir(crate::deep::default_dir(target).join("reports").join(sub))
+    }
+
     fn subdir(backend: &str) -> Option<String> {
         match backend {
             "native" => None,

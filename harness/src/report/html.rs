@@ -29,7 +29,8 @@ pub fn render(report: &Report) -> String {
     let mut out = String::from("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">");
     let _ = write!(
         out,
-        "<title>ONNX conformance</title><style>{STYLE}</style></head><body>"
+        "<title>{}</title><style>{STYLE}</style></head><body>",
+        escape(&super::title(report))
     );
     header(&mut out, report);
     run_checks(&mut out, report);
@@ -61,8 +62,9 @@ fn header(out: &mut String, report: &Report) {
     };
     let _ = write!(
         out,
-        "<h1>ONNX conformance</h1><p>Comparison: {}. Data: <code>{}</code>.</p>\
+        "<h1>{}</h1><p>Comparison: {}. Data: <code>{}</code>.</p>\
          <p class=\"run\">Run: {}.</p><p><b>{} trials</b>: {} passed, {}, {}.</p>",
+        escape(&super::title(report)),
         escape(mode),
         escape(&report.data),
         escape(&super::provenance_text(report)),
@@ -71,7 +73,12 @@ fn header(out: &mut String, report: &Report) {
         link(all.failed, "failed", "failures"),
         link(all.known, "known failures", "known-failures"),
     );
-    out.push_str(
+    let listed = match &report.known_failures {
+        Some(list) => format!("listed in <code>{}</code>", escape(list)),
+        None => "this run had no known-failures list".to_string(),
+    };
+    let _ = write!(
+        out,
         "<p>Rows are case groups, columns the opset the model declares. A cell counts \
          <b>passed/trials</b>: one trial per onnx release that ships the case at that opset, \
          with an <code>_expanded</code> twin counted in its case's row. Hover over a cell to \
@@ -79,8 +86,8 @@ fn header(out: &mut String, report: &Report) {
          <code>all</code> row and column) do the same for a whole row or column.</p>\
          <ul class=\"legend\">\
          <li><span class=\"key pass\">2/2</span> every trial passes</li>\
-         <li><span class=\"key known\">0/1</span> a known failure (the backend's list) or an \
-         upstream data problem (<code>tests/known-failures/data.json</code>), no other \
+         <li><span class=\"key known\">0/1</span> a known failure ({listed}) or an upstream \
+         data problem (<code>tests/known-failures/data.json</code>), no other \
          failure</li>\
          <li><span class=\"key fail\"><b>1/2</b></span> a failure or an unexpected pass</li>\
          <li><span class=\"key none\">&nbsp;</span> no case at this opset</li></ul>",

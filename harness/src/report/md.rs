@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 /// The Markdown report.
 pub fn render(report: &Report) -> String {
-    let mut out = String::from("# ONNX conformance report\n\n");
+    let mut out = format!("# {}\n\n", super::title(report));
     let mode = if report.strict {
         "strict (bit-exact; any NaN matches any NaN of the same type)"
     } else {
@@ -23,6 +23,14 @@ pub fn render(report: &Report) -> String {
         out,
         "- backend: {} ({} {})",
         report.backend.name, report.backend.runtime, report.backend.version
+    );
+    let _ = writeln!(
+        out,
+        "- known failures: {}",
+        match &report.known_failures {
+            Some(list) => format!("`{list}`"),
+            None => "no list".to_string(),
+        }
     );
     let _ = writeln!(
         out,

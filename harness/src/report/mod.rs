@@ -76,8 +76,27 @@ pub struct Report {
     /// How the run was made; absent in reports of format 1.
     #[serde(default)]
     pub run: Option<RunInfo>,
+    /// The known-failures list the run judged against (relative to the workspace when
+    /// inside it); `None` when it had none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub known_failures: Option<String>,
     /// Every trial that ran, sorted by name.
     pub trials: Vec<TrialRecord>,
+}
+
+/// The reports' title: the suite and what it judged, as in `ONNX conformance: onnxruntime
+/// 1.32.0` (with the backend's name when it differs from the runtime's).
+pub fn title(report: &Report) -> String {
+    let b = &report.backend;
+    let mut title = String::from("ONNX conformance");
+    if !b.runtime.is_empty() {
+        title = format!("{title}: {} {}", b.runtime, b.version);
+        title.truncate(title.trim_end().len());
+    }
+    if !b.name.is_empty() && b.name != b.runtime {
+        title = format!("{title} (backend {})", b.name);
+    }
+    title
 }
 
 /// Trial counts by outcome.

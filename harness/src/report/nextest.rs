@@ -27,6 +27,9 @@ pub struct Line {
     /// How the process ran: its `listed` is the whole list, before nextest's filter.
     #[serde(default)]
     pub run: Option<RunInfo>,
+    /// The known-failures list the trial was judged against, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub known_failures: Option<String>,
     /// The trial's record.
     pub trial: TrialRecord,
 }
@@ -137,6 +140,7 @@ pub fn load(path: &Path) -> Result<Report, Error> {
     let mut trials: BTreeMap<String, TrialRecord> = BTreeMap::new();
     let mut settings: Option<(bool, String)> = None;
     let mut runs: Vec<RunInfo> = Vec::new();
+    let mut known_failures: Option<String> = None;
     for (i, raw) in text
         .lines()
         .enumerate()
@@ -163,6 +167,7 @@ pub fn load(path: &Path) -> Result<Report, Error> {
             None => settings = Some(these),
         }
         runs.extend(line.run);
+        known_failures = known_failures.or(line.known_failures);
         trials.insert(line.trial.name.clone(), line.trial);
     }
     let (strict, data) = settings.ok_or_else(|| Error::at(path, "holds no trial record"))?;
@@ -177,6 +182,7 @@ pub fn load(path: &Path) -> Result<Report, Error> {
             .first()
             .map(|t| t.backend.clone())
             .unwrap_or_default(),
+        known_failures,
         trials,
     })
 }

@@ -45,6 +45,7 @@ fn sample() -> Report {
         data: "/d".into(),
         run: None,
         backend: Default::default(),
+        known_failures: None,
         trials,
     }
 }
@@ -278,4 +279,39 @@ fn html_escape_covers_text_and_both_attribute_quotes() {
         "a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39;é"
     );
     assert_eq!(html::escape("&amp;"), "&amp;amp;");
+}
+
+/// Both reports are titled with the runtime and version judged, and the HTML legend and the
+/// Markdown header name the known-failures list the run used.
+#[test]
+fn reports_name_the_backend_and_the_list() {
+    let mut report = sample();
+    report.backend = BackendInfo {
+        name: "onnxruntime".into(),
+        runtime: "onnxruntime".into(),
+        version: "1.32.0".into(),
+    };
+    report.known_failures = Some("tests/known-failures/onnxruntime.json".into());
+    let html = html::render(&report);
+    assert!(html.contains("<title>ONNX conformance: onnxruntime 1.32.0</title>"));
+    assert!(html.contains("<h1>ONNX conformance: onnxruntime 1.32.0</h1>"));
+    assert!(html.contains("listed in <code>tests/known-failures/onnxruntime.json</code>"));
+    assert!(!html.contains("tests/known-failures.json"));
+    let md = md::render(&report);
+    assert!(
+        md.starts_with("# ONNX conformance: onnxruntime 1.32.0\n"),
+        "{md}"
+    );
+    assert!(md.contains("- known failures: `tests/known-failures/onnxruntime.json`"));
+
+    report.backend.name = "worker:mine".into();
+    report.known_failures = None;
+    assert_eq!(
+        title(&report),
+        "ONNX conformance: onnxruntime 1.32.0 (backend worker:mine)"
+    );
+    assert!(html::render(&report).contains("this run had no known-failures list"));
+    assert!(md::render(&report).contains("- known failures: no list"));
+    report.backend = BackendInfo::default();
+    assert_eq!(title(&report), "ONNX conformance");
 }

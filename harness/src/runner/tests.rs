@@ -206,6 +206,8 @@ fn a_backend_that_cannot_start_fails_the_cases_under_its_own_name() {
     let env = Env::of(&[
         (DATA_VAR, "tests/cases"),
         (crate::settings::BACKEND_VAR, backend),
+        (STRICT_VAR, "1"),
+        (KNOWN_VAR, "lists/w.json"),
     ]);
     assert!(!run(ws, &args(ws, &[]), &env, None));
     assert!(!ws.join("target/onnx-conformance/report.json").exists());
@@ -232,4 +234,84 @@ fn a_backend_that_cannot_start_fails_the_cases_under_its_own_name() {
     );
     assert!(message.contains("cannot load libfoo.so"), "{message}");
     assert!(report.trials.iter().any(|t| t.name == "settings/backend"));
+    // The rerun line, split back as a shell would, sets everything this run was made with.
+    let rerun = message.lines().find_map(|l| l.strip_prefix("rerun: "));
+    let words = shlex::split(rerun.expect("a rerun line")).expect("shell words");
+    for want in [
+        format!("{}={backend}", crate::settings::BACKEND_VAR),
+        format!("{KNOWN_VAR}={}", ws.join("lists/w.json").display()),
+        format!("{STRICT_VAR}=1"),
+        format!("{DATA_VAR}={}", ws.join("tests/cases").display()),
+        "own/opset13/test_cast13_BOOL_to_INT64".to_string(),
+    ] {
+        assert!(words.contains(&want), "{want:?} not in {words:?}");
+    }
+    assert_eq!(report.known_failures.as_deref(), Some("lists/w.json"));
+}
+
+/// From another repository: only the data directory is given. A directory that does not
+/// exist is a failing setup check naming it; with no lock file, no completeness check runs
+/// and the report records no lock hash; no own cases or tolerances are read.
+#[test]
+fn a_suite_outside_this_repository_reads_only_what_it_is_given() {
+    let ws_tmp = scratch("suite");
+    let ws = ws_tmp.path();
+    with_own_case(ws);
+    let layout = |data: &str| Suite::new(ws, data, BackendHandle(Arc::new(Unstartable))).layout;
+    let given = || {
+        Some(Given {
+            backend: BackendHandle(Arc::new(Unstartable)),
+            known_failures: None,
+        })
+    };
+    let prep = prepare_with(&layout("no/such/data"), &Env::of(&[]), given());
+    assert_eq!(names(&prep.guards), [crate::discover::MISSING_TRIAL]);
+    let SpecKind::Guard(msg) = &prep.guards[0].kind else {
+        panic!("a guard")
+    };
+    assert!(
+        msg.contains(&format!(
+            "the data directory {}",
+            ws.join("no/such/data").display()
+        )),
+        "{msg}"
+    );
+    assert!(
+        prep.cases.is_empty(),
+        "tests/cases is not read unless given"
+    );
+    write_index(ws, vec![instance("1.22.0", "test_cast_x", 25)]);
+    let prep = prepare_with(&layout("onnx-backend-data"), &Env::of(&[]), given());
+    assert!(prep.guards.is_empty(), "no lock, no completeness check");
+    assert_eq!(names(&prep.cases), ["onnx-1.22.0/opset25/test_cast_x"]);
+    assert_eq!(prep.ctx.lock_file, None);
+    let suite = Suite::new(
+        ws,
+        "onnx-backend-data",
+        BackendHandle(Arc::new(Unstartable)),
+    )
+    .lock_file("lock.json")
+    .own_cases("tests/cases");
+    let prep = prepare_with(&suite.layout, &Env::of(&[]), given());
+    assert_eq!(names(&prep.guards), ["onnx-backend-data/lock"]);
+    assert!(names(&prep.cases).contains(&"own/opset13/test_cast13_BOOL_to_INT64"));
+}
+
+/// A backend for tests that need one but never run a case.
+struct Unstartable;
+
+impl crate::backend::Backend for Unstartable {
+    fn info(&self) -> crate::backend::BackendInfo {
+        crate::backend::BackendInfo::default()
+    }
+
+    fn prepare<'a>(
+        &'a self,
+        _: crate::backend::ModelFile<'a>,
+    ) -> Result<Box<dyn crate::backend::Prepared + 'a>, crate::backend::BackendFailure> {
+        Err(crate::backend::BackendFailure::new(
+            crate::backend::FailureKind::Crash,
+            "never started",
+        ))
+    }
 }

@@ -43,6 +43,22 @@ fn paths_resolve_against_the_workspace() {
 }
 
 #[test]
+fn the_suite_is_official_or_deep() {
+    let ws = Path::new("/w");
+    for (value, deep) in [("deep", true), ("official", false), ("", false)] {
+        let (s, problems) = read(ws, &Env::of(&[(SUITE_VAR, value)]));
+        assert_eq!((s.deep, problems.len()), (deep, 0), "{value}");
+    }
+    assert!(!read(ws, &Env::default()).0.deep);
+    for bad in ["Deep", "all", "1"] {
+        let (s, problems) = read(ws, &Env::of(&[(SUITE_VAR, bad)]));
+        assert!(!s.deep);
+        assert_eq!(problems.len(), 1, "{bad}");
+        assert_eq!(problems[0].0, "settings/suite");
+    }
+}
+
+#[test]
 fn the_backend_variables_are_parsed_here() {
     let env = Env::of(&[
         (BACKEND_VAR, "reference"),

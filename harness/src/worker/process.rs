@@ -65,12 +65,15 @@ impl Tail {
 /// A live worker process that has said a valid hello.
 pub struct WorkerProcess {
     child: Child,
-    stdin: ChildStdin,
+    /// `None` once closed by [`WorkerProcess::finish`].
+    stdin: Option<ChildStdin>,
     lines: Receiver<std::io::Result<String>>,
     tail: Tail,
     timeout: Duration,
     hello: Hello,
     next_id: u64,
+    last_line: String,
+    last_request: String,
 }
 
 impl WorkerProcess {
@@ -111,12 +114,14 @@ impl WorkerProcess {
         });
         let mut worker = WorkerProcess {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
             tail,
             timeout: spec.timeout,
             hello: Hello::default(),
             next_id: 1,
+            last_line: String::new(),
+            last_request: String::new(),
         };
         let line = worker.next_line("its hello line")?;
         worker.hello = parse_hello(&line).map_err(|e| worker.with_tail(Failure::Protocol(e)))?;
@@ -134,7 +139,12 @@ impl WorkerProcess {
         let id = self.next_id;
         self.next_id += 1;
         let line = request_line(id, request);
-        if let Err(e) = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush()) {
+        self.last_request.clone_from(&line);
+        let sent = match &mut self.stdin {
+            Some(stdin) => writeln!(stdin, "{line}").and_then(|()| stdin.flush()),
+            None => Err(std::io::Error::other("stdin is closed")),
+        };
+        if let Err(e) = sent {
             let crash = self.exited(&format!("could not take the request ({e})"));
             return Err(self.with_tail(crash));
         }
@@ -143,10 +153,45 @@ impl WorkerProcess {
         parse_reply(&answer, id).map_err(|f| self.with_tail(f))?
     }
 
+    /// The last line read from the worker's stdout (its hello, then each answer), as written.
+    pub fn last_line(&self) -> &str {
+        &self.last_line
+    }
+
+    /// The last request line sent, as written.
+    pub fn last_request(&self) -> &str {
+        &self.last_request
+    }
+
+    /// Closes stdin, as the harness does at the end of a run, and waits up to the timeout
+    /// for the worker to exit: its exit status, or why not (it is then killed).
+    pub fn finish(mut self) -> Result<std::process::ExitStatus, String> {
+        self.stdin = None;
+        let start = std::time::Instant::now();
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Ok(status),
+                Ok(None) if start.elapsed() < self.timeout => {
+                    thread::sleep(Duration::from_millis(5))
+                }
+                Ok(None) => {
+                    return Err(format!(
+                        "the worker did not exit within {} s of its stdin being closed",
+                        self.timeout.as_secs_f64()
+                    ))
+                }
+                Err(e) => return Err(format!("cannot wait for the worker: {e}")),
+            }
+        }
+    }
+
     /// The next stdout line, or the failure that stands in for it.
     fn next_line(&mut self, what: &str) -> Result<String, Failure> {
         match self.lines.recv_timeout(self.timeout) {
-            Ok(Ok(line)) => Ok(line),
+            Ok(Ok(line)) => {
+                self.last_line.clone_from(&line);
+                Ok(line)
+            }
             Ok(Err(e)) => Err(self.with_tail(Failure::Protocol(format!(
                 "stdout is not UTF-8 text while waiting for {what}: {e}"
             )))),

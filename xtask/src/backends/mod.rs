@@ -1,7 +1,9 @@
 //! `cargo xtask backends`: prepare the runtimes the suite can judge (`setup`), say which are
 //! ready (`list`), and write a backend's known-failures list from its last run
-//! (`known-failures`).
+//! (`known-failures`), check a worker step by step (`check-worker`), and check that a
+//! runtime of another repository can run the suite in-process (`check-example`).
 
+mod example;
 mod known;
 mod setup;
 
@@ -45,5 +47,41 @@ pub fn main(root: &Path, args: &crate::cli::Backends) -> Result<(), Box<dyn Erro
             report,
             output,
         } => known::run(root, &target, name, report.as_deref(), output.as_deref()),
+        Command::CheckExample => example::run(root, &target),
+        Command::CheckWorker {
+            command,
+            data,
+            timeout,
+        } => check_worker(root, &target, command, data.as_deref(), *timeout),
+    }
+}
+
+/// `check-worker`: the harness's step-by-step check, printed; an error when the worker broke
+/// the protocol.
+fn check_worker(
+    root: &Path,
+    target: &Path,
+    command: &str,
+    data: Option<&Path>,
+    timeout: f64,
+) -> Result<(), Box<dyn Error>> {
+    if !(timeout.is_finite() && timeout > 0.0 && timeout <= 86_400.0) {
+        return Err(format!("--timeout {timeout}: give seconds above 0, at most 86400").into());
+    }
+    let data = data.map_or_else(|| root.join(harness::index::DATA_DIR), Path::to_path_buf);
+    let io_dir = harness::report::ReportDir::root(target)
+        .join("worker-io")
+        .join(format!("check-{}", std::process::id()));
+    let timeout = std::time::Duration::from_secs_f64(timeout);
+    let mut out = std::io::stdout().lock();
+    let summary = harness::worker_check::run(&data, command, timeout, &io_dir, &mut out)?;
+    match summary.ok() {
+        true => Ok(()),
+        false => Err(format!(
+            "the worker broke the protocol ({} problem(s), each marked PROTOCOL above; see \
+             docs/worker-protocol.md)",
+            summary.broken
+        )
+        .into()),
     }
 }

@@ -31,11 +31,29 @@ fn the_parser_is_consistent() {
     Cli::command().debug_assert();
 }
 
+/// check-worker needs its command; its timeout is a number.
+#[test]
+fn check_worker_takes_a_command_and_a_timeout() {
+    let e = error_of(&["backends", "check-worker"]);
+    assert_eq!(e.kind(), clap::error::ErrorKind::MissingRequiredArgument);
+    let e = error_of(&["backends", "check-worker", "w", "--timeout", "soon"]);
+    assert!(e.to_string().contains("--timeout"), "{e}");
+    let cli = parse(&["backends", "check-worker", "python3 w.py", "--timeout", "2"]).expect("ok");
+    let Task::Backends(b) = cli.task else {
+        panic!("backends")
+    };
+    assert!(matches!(
+        b.command,
+        BackendsCommand::CheckWorker { ref command, timeout, data: None }
+            if command == "python3 w.py" && timeout == 2.0
+    ));
+}
+
 #[test]
 fn every_command_answers_help() {
     let commands = every_command();
-    // The root, eight tasks, backends' three subcommands.
-    assert_eq!(commands.len(), 12, "{commands:?}");
+    // The root, ten tasks, backends' five subcommands.
+    assert_eq!(commands.len(), 16, "{commands:?}");
     for path in commands {
         for flag in ["--help", "-h"] {
             let args = words(&path, flag);

@@ -162,6 +162,7 @@ fn empty_report() -> harness::report::Report {
         data: "d".to_owned(),
         run: None,
         backend: Default::default(),
+        known_failures: None,
         trials: vec![],
     }
 }

@@ -48,6 +48,7 @@ pub fn report(name: &str, version: &str, trials: Vec<TrialRecord>) -> Report {
             version: version.into(),
         },
         run: None,
+        known_failures: None,
         trials,
     }
 }

@@ -74,6 +74,7 @@ fn every_outcome() -> Report {
             ran: 10,
             complete: true,
         }),
+        known_failures: None,
         trials,
     }
 }

@@ -7,6 +7,7 @@ use crate::testkit::scratch;
 
 fn line(case: &str, outcome: Outcome) -> Line {
     Line {
+        known_failures: None,
         strict: false,
         data: "d".into(),
         run: None,

@@ -1,0 +1,225 @@
+//! The deep suite's tree (written by `cargo xtask deep-cases`): its index, and the fingerprint
+//! that tells whether the tree on disk is what the current generator would write.
+//!
+//! The expected outputs of deep cases come from this repository's implementation, so the tree
+//! depends on the generator, the kernels and the writers. The fingerprint hashes their sources:
+//! after any change to them the tree is stale and a run fails until it is regenerated.
+
+use crate::discover::{CaseSpec, Spec, SpecKind};
+use schema::hash::Hasher;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The directory of the cases under the tree's root (the index sits beside it).
+pub const CASES_DIR: &str = "cases";
+/// The index file at the root of the tree.
+pub const INDEX_FILE: &str = "index.json";
+/// The format of [`Index`]; a reader refuses any other.
+pub const FORMAT: u32 = 1;
+/// The command that writes the tree, named by every guard.
+pub const REGENERATE: &str = "cargo xtask deep-cases";
+
+/// The tree's default place under the cargo target directory.
+pub fn default_dir(target: &Path) -> PathBuf {
+    target.join("onnx-conformance").join("deep")
+}
+
+/// `index.json`: what each case holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Index {
+    /// [`FORMAT`].
+    pub format: u32,
+    /// [`fingerprint`] of the sources that wrote the tree.
+    pub fingerprint: String,
+    /// sha256 over every case file, in case order (each relative path, then its bytes).
+    pub content_sha256: String,
+    /// Every case, sorted by name.
+    pub cases: Vec<CaseEntry>,
+}
+
+/// One case of the tree.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CaseEntry {
+    /// Directory name under the tree's root.
+    pub case: String,
+    /// The operator under test (the last node of a chain).
+    pub op: String,
+    /// Its since-version.
+    pub version: u32,
+    /// The model opset.
+    pub opset: i64,
+    /// Source element type (Cast, CastLike) or the element type (Concat).
+    pub from: String,
+    /// Target element type (same as `from` for Concat).
+    pub to: String,
+    /// The attributes that were set, as `name=value`.
+    pub attributes: Vec<String>,
+    /// The case shape: `values` or one of the shapes of docs/deep.md.
+    pub shape: String,
+    /// Which input class sits at which element range of input 0 (of the chain's first node).
+    pub classes: Vec<ClassRange>,
+}
+
+/// Elements `start..end` of the data input belong to `class`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClassRange {
+    /// The input class, as in `tie` or `nan`.
+    pub class: String,
+    /// First element.
+    pub start: usize,
+    /// One past the last element.
+    pub end: usize,
+}
+
+impl CaseEntry {
+    /// The class of element `i` of the data input, if a range holds it.
+    pub fn class_of(&self, i: usize) -> Option<&str> {
+        self.classes
+            .iter()
+            .find(|r| (r.start..r.end).contains(&i))
+            .map(|r| r.class.as_str())
+    }
+}
+
+/// The source files whose change changes the tree, relative to the workspace: the generator,
+/// the implementation, the vocabulary and the harness's readers and writers. Tests are left
+/// out, since they cannot change what is written.
+pub const FINGERPRINT_SOURCES: &[&str] = &[
+    "xtask/src/deep",
+    "src",
+    "vocab/src",
+    "harness/src/read",
+    "harness/src/exec.rs",
+    "harness/src/deep.rs",
+    "harness/src/worker/encode.rs",
+    "schema/src/proto.rs",
+];
+
+/// sha256 over the generator's sources ([`FINGERPRINT_SOURCES`], every `.rs` file outside
+/// tests, by relative path and content) in `workspace`.
+pub fn fingerprint(workspace: &Path) -> Result<String, crate::Error> {
+    let mut files = Vec::new();
+    for source in FINGERPRINT_SOURCES {
+        let path = workspace.join(source);
+        for entry in walkdir::WalkDir::new(&path).sort_by_file_name() {
+            let entry = entry.map_err(|e| crate::Error::at(&path, format!("cannot list: {e}")))?;
+            let rel = entry.path().strip_prefix(workspace).unwrap_or(entry.path());
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            let is_test =
+                rel.ends_with("/tests.rs") || rel.contains("/tests/") || rel.contains("/testkit");
+            if entry.file_type().is_file() && rel.ends_with(".rs") && !is_test {
+                files.push((rel, entry.into_path()));
+            }
+        }
+    }
+    let mut hash = Hasher::default();
+    for (rel, path) in files {
+        let bytes = std::fs::read(&path)
+            .map_err(|e| crate::Error::at(&path, format!("cannot read: {e}")))?;
+        hash.update(rel.as_bytes());
+        hash.update(&(bytes.len() as u64).to_le_bytes());
+        hash.update(&bytes);
+    }
+    Ok(hash.finish())
+}
+
+/// Trials for the deep tree under `target` (`deep/opset<N>/<case>`), listed from its index
+/// (no model is opened). No tree, an unreadable index, or a tree that the current sources
+/// would write differently is a single failing guard that names the command to run.
+pub fn discover(workspace: &Path, target: &Path) -> Vec<Spec> {
+    let root = default_dir(target);
+    let index_path = root.join(INDEX_FILE);
+    let guard = |name: &str, why: String| {
+        vec![Spec {
+            name: format!("deep/{name}"),
+            kind: SpecKind::Guard(format!("{why}; run `{REGENERATE}`")),
+        }]
+    };
+    let text = match std::fs::read_to_string(&index_path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return guard(
+                "missing",
+                format!("no deep tree: {} not found", index_path.display()),
+            );
+        }
+        Err(e) => {
+            return guard(
+                "index",
+                format!("{}: cannot read: {e}", index_path.display()),
+            )
+        }
+    };
+    let index: Index = match serde_json::from_str(&text) {
+        Ok(index) => index,
+        Err(e) => {
+            return guard(
+                "index",
+                format!("{}: invalid index: {e}", index_path.display()),
+            )
+        }
+    };
+    if index.format != FORMAT {
+        let why = format!(
+            "{}: format {}, this harness reads {FORMAT}",
+            index_path.display(),
+            index.format
+        );
+        return guard("stale", why);
+    }
+    match fingerprint(workspace) {
+        Ok(now) if now == index.fingerprint => {}
+        Ok(_) => {
+            let why = format!(
+                "{} was written by other sources than these (the generator, the implementation or \
+                 the writers changed since), so its expected outputs may be stale",
+                root.display()
+            );
+            return guard("stale", why);
+        }
+        Err(e) => return guard("stale", format!("cannot fingerprint the sources: {e}")),
+    }
+    let cases = root.join(CASES_DIR);
+    index
+        .cases
+        .iter()
+        .map(|c| Spec {
+            name: format!("deep/opset{}/{}", c.opset, c.case),
+            kind: SpecKind::Case(CaseSpec {
+                dir: cases.join(&c.case),
+                release: "deep".into(),
+                case: c.case.clone(),
+                op_type: Some(c.op.clone()),
+                opset: Some(c.opset),
+                indexed: true,
+            }),
+        })
+        .collect()
+}
+
+/// The backend `name` (a shipped name or `worker:<command line>`), started as a run of the
+/// suite would start it, for tools that run single deep cases again.
+pub fn backend(
+    workspace: &Path,
+    target: &Path,
+    name: &str,
+) -> Result<crate::backend::BackendHandle, String> {
+    let env = crate::settings::Env::from_process().with(crate::settings::BACKEND_VAR, name);
+    let (mut settings, problems) = crate::settings::read(workspace, &env);
+    if let Some((_, why)) = problems.first() {
+        return Err(why.clone());
+    }
+    settings.target = target.to_path_buf();
+    crate::backend::select(workspace, &settings).backend
+}
+
+/// The index of the tree under `target`, if it can be read.
+pub fn read_index(target: &Path) -> Result<Index, crate::Error> {
+    let path = default_dir(target).join(INDEX_FILE);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| crate::Error::at(&path, format!("cannot read: {e}")))?;
+    serde_json::from_str(&text).map_err(|e| crate::Error::at(&path, format!("invalid index: {e}")))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,111 @@
+//! Unit tests of the deep tree's discovery guards.
+
+use super::*;
+
+/// A workspace holding every fingerprinted source, empty.
+fn workspace() -> tempfile::TempDir {
+    let ws = tempfile::tempdir().unwrap();
+    for source in FINGERPRINT_SOURCES {
+        let path = ws.path().join(source);
+        match source.ends_with(".rs") {
+            true => {
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, "").unwrap();
+            }
+            false => std::fs::create_dir_all(&path).unwrap(),
+        }
+    }
+    ws
+}
+
+fn guard_name(specs: &[Spec]) -> Option<&str> {
+    match specs {
+        [Spec {
+            name,
+            kind: SpecKind::Guard(msg),
+        }] => {
+            assert!(msg.contains(REGENERATE), "{msg}");
+            Some(name.as_str())
+        }
+        _ => None,
+    }
+}
+
+#[test]
+fn a_missing_bad_or_stale_tree_is_one_guard_naming_the_command() {
+    let ws = workspace();
+    let target = ws.path().join("target");
+    assert_eq!(
+        guard_name(&discover(ws.path(), &target)),
+        Some("deep/missing")
+    );
+    let root = default_dir(&target);
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join(INDEX_FILE), "{").unwrap();
+    assert_eq!(
+        guard_name(&discover(ws.path(), &target)),
+        Some("deep/index")
+    );
+    let entry = CaseEntry {
+        case: "cast19_FLOAT_to_INT8".into(),
+        op: "Cast".into(),
+        version: 19,
+        opset: 19,
+        from: "FLOAT".into(),
+        to: "INT8".into(),
+        attributes: Vec::new(),
+        shape: "values".into(),
+        classes: vec![ClassRange {
+            class: "tie".into(),
+            start: 0,
+            end: 2,
+        }],
+    };
+    let mut index = Index {
+        format: FORMAT,
+        fingerprint: "not these sources".into(),
+        content_sha256: String::new(),
+        cases: vec![entry],
+    };
+    let write = |index: &Index| {
+        std::fs::write(root.join(INDEX_FILE), serde_json::to_string(index).unwrap()).unwrap()
+    };
+    write(&index);
+    assert_eq!(
+        guard_name(&discover(ws.path(), &target)),
+        Some("deep/stale")
+    );
+    // The fingerprint of these (empty) sources makes the tree current: one trial per case.
+    index.fingerprint = fingerprint(ws.path()).unwrap();
+    write(&index);
+    let specs = discover(ws.path(), &target);
+    assert_eq!(specs.len(), 1);
+    assert_eq!(specs[0].name, "deep/opset19/cast19_FLOAT_to_INT8");
+    assert_eq!(index.cases[0].class_of(1), Some("tie"));
+    assert_eq!(index.cases[0].class_of(2), None);
+    index.format = FORMAT + 1;
+    write(&index);
+    assert_eq!(
+        guard_name(&discover(ws.path(), &target)),
+        Some("deep/stale")
+    );
+}
+
+#[test]
+fn the_fingerprint_follows_the_sources_but_not_their_tests() {
+    let ws = workspace();
+    let src = ws.path().join("src");
+    std::fs::create_dir_all(src.join("ops")).unwrap();
+    std::fs::write(src.join("lib.rs"), "a").unwrap();
+    let first = fingerprint(ws.path()).unwrap();
+    std::fs::remove_dir_all(ws.path().join("vocab")).unwrap();
+    assert!(
+        fingerprint(ws.path()).is_err(),
+        "a missing source is an error"
+    );
+    std::fs::create_dir_all(ws.path().join("vocab/src")).unwrap();
+    std::fs::write(src.join("ops").join("tests.rs"), "test").unwrap();
+    assert_eq!(fingerprint(ws.path()).unwrap(), first);
+    std::fs::write(src.join("lib.rs"), "b").unwrap();
+    assert_ne!(fingerprint(ws.path()).unwrap(), first);
+}

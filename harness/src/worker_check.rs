@@ -1,0 +1,378 @@
+//! `cargo xtask backends check-worker`: a worker run over a dozen chosen official cases, each
+//! protocol step printed as it happens (start, hello, each request and answer with its time,
+//! the outputs read back and compared), for someone writing a worker. A step that breaks the
+//! protocol (docs/worker-protocol.md) makes the check fail; a wrong answer or a refusal does
+//! not: those are the runtime's, and the suite judges them.
+
+use crate::compare::{compare_outputs, Rule};
+use crate::diag::describe_with;
+use crate::index::{Index, INDEX_FILE};
+use crate::origin::Origins;
+use crate::read::{load_case, read_tensor};
+use crate::worker::encode::write_tensor;
+use crate::worker::{Failure, IoValue, Request, WorkerProcess, WorkerSpec};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The cases run, as (release, case, what it exercises), in the order run.
+pub const CASES: &[(&str, &str, &str)] = &[
+    (
+        "1.22.0",
+        "test_cast_FLOAT_to_DOUBLE",
+        "the plain case: one input, one output",
+    ),
+    (
+        "1.2.3",
+        "test_cast_FLOAT16_to_DOUBLE",
+        "an opset-7 model, from the oldest release",
+    ),
+    (
+        "1.22.0",
+        "test_concat_3d_axis_negative_2",
+        "Concat of two inputs, negative axis",
+    ),
+    (
+        "1.22.0",
+        "test_castlike_FLOAT_to_DOUBLE",
+        "CastLike: input `like` is read for its type only (a runtime may prune it at load; \
+         skip inputs the loaded model lacks)",
+    ),
+    (
+        "1.22.0",
+        "test_castlike_FLOAT_to_DOUBLE_expanded",
+        "a graph of several nodes (the expanded CastLike)",
+    ),
+    (
+        "1.9.0",
+        "test_cast_STRING_to_FLOAT",
+        "a STRING input (string_data, UTF-8)",
+    ),
+    ("1.9.0", "test_cast_FLOAT_to_STRING", "a STRING output"),
+    (
+        "1.22.0",
+        "test_cast_FLOAT_to_INT4",
+        "a sub-byte output: INT4, two per byte",
+    ),
+    (
+        "1.22.0",
+        "test_cast_UINT4_to_FLOAT",
+        "a sub-byte input: UINT4, two per byte",
+    ),
+    (
+        "1.22.0",
+        "test_cast_FLOAT_to_INT2",
+        "INT2, four per byte: many runtimes refuse it (answer stage \"load\")",
+    ),
+    (
+        "1.22.0",
+        "test_cast_no_saturate_FLOAT_to_FLOAT8E4M3FN",
+        "float8 with the `saturate` attribute set to 0",
+    ),
+    (
+        "1.12.0",
+        "test_castlike_FLOAT_to_BFLOAT16",
+        "BFLOAT16; `like` is declared [3, 4] but the data holds shape [1]",
+    ),
+];
+
+/// What a check saw, case by case.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Cases whose outputs matched the expected ones (the suite's default rule).
+    pub matched: usize,
+    /// Cases answered with outputs that differ (a wrong dtype, shape or value).
+    pub differ: usize,
+    /// Cases refused at load.
+    pub refused: usize,
+    /// Cases failed at `input`, `run` or `output`.
+    pub errors: usize,
+    /// Protocol steps broken: a worker that did not start or say a valid hello, a crash, a
+    /// timeout, a bad answer line, a missing or unreadable output file, no exit at the end.
+    pub broken: usize,
+    /// Chosen cases the data directory lacks.
+    pub skipped: usize,
+}
+
+impl Summary {
+    /// Whether every step kept to the protocol.
+    pub fn ok(&self) -> bool {
+        self.broken == 0
+    }
+}
+
+/// Runs worker `command` (split as a POSIX shell would) over [`CASES`] from the official
+/// data in `data_root`, writing each step to `out`; the input and output files go under
+/// `io_dir`, which is removed afterwards. `Err` when the check cannot be made at all (no
+/// data, a command line that does not parse, `out` failing); a worker that breaks the
+/// protocol is counted in the summary.
+pub fn run(
+    data_root: &Path,
+    command: &str,
+    timeout: Duration,
+    io_dir: &Path,
+    out: &mut dyn Write,
+) -> Result<Summary, String> {
+    let index = read_index(data_root)?;
+    let spec = WorkerSpec::from_command_line(command, timeout)?;
+    let io_dir = std::path::absolute(io_dir)
+        .map_err(|e| format!("{}: cannot resolve: {e}", io_dir.display()))?;
+    let result = Check {
+        spec,
+        io_dir: io_dir.clone(),
+        out,
+        summary: Summary::default(),
+    }
+    .all(data_root, &index);
+    let _ = std::fs::remove_dir_all(&io_dir);
+    result
+}
+
+fn read_index(data_root: &Path) -> Result<Index, String> {
+    if !data_root.is_dir() {
+        return Err(format!(
+            "data directory {} does not exist: run `cargo xtask fetch-tests`, or pass --data DIR",
+            data_root.display()
+        ));
+    }
+    let path = data_root.join(INDEX_FILE);
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        format!(
+            "{}: cannot read ({e}); the check runs official cases: run `cargo xtask fetch-tests`",
+            path.display()
+        )
+    })?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: invalid index: {e}", path.display()))
+}
+
+struct Check<'o> {
+    spec: WorkerSpec,
+    io_dir: PathBuf,
+    out: &'o mut dyn Write,
+    summary: Summary,
+}
+
+/// `t` in milliseconds, for a step's line.
+fn ms(t: Instant) -> String {
+    format!("{:.1} ms", t.elapsed().as_secs_f64() * 1e3)
+}
+
+/// A failure's text, indented under its step.
+fn indented(text: &str) -> String {
+    text.lines()
+        .map(|l| format!("    {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+impl Check<'_> {
+    fn say(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.out, "{line}").map_err(|e| format!("cannot write the check's output: {e}"))
+    }
+
+    fn broken(&mut self, what: &str, failure: &dyn std::fmt::Display) -> Result<(), String> {
+        self.summary.broken += 1;
+        self.say(&format!(
+            "  PROTOCOL: {what}:\n{}",
+            indented(&failure.to_string())
+        ))
+    }
+
+    fn all(mut self, data_root: &Path, index: &Index) -> Result<Summary, String> {
+        self.say(&format!(
+            "check-worker: {}\ndata: {}\ntimeout: {} s per answer\n",
+            self.spec.argv.join(" "),
+            data_root.display(),
+            self.spec.timeout.as_secs_f64()
+        ))?;
+        let Some(mut worker) = self.start("start")? else {
+            return self.end();
+        };
+        for (n, (release, case, why)) in CASES.iter().enumerate() {
+            let found = index
+                .instances
+                .iter()
+                .find(|i| i.release == *release && i.case == *case);
+            let Some(instance) = found else {
+                self.summary.skipped += 1;
+                self.say(&format!(
+                    "case {}/{}: skipped: onnx {release} {case} is not in {} ({why})\n",
+                    n + 1,
+                    CASES.len(),
+                    data_root.display()
+                ))?;
+                continue;
+            };
+            self.say(&format!(
+                "case {}/{}: onnx-{release}/opset{}/{case}\n  why: {why}",
+                n + 1,
+                CASES.len(),
+                instance.opset
+            ))?;
+            let dir = data_root.join(&instance.dir);
+            let kept = self.case(&mut worker, &dir, n)?;
+            self.say("")?;
+            if !kept {
+                match self.start("  restart")? {
+                    Some(fresh) => worker = fresh,
+                    None => return self.end(),
+                }
+            }
+        }
+        let t = Instant::now();
+        match worker.finish() {
+            Ok(status) => self.say(&format!(
+                "end: stdin closed; the worker exited ({status}) after {}",
+                ms(t)
+            ))?,
+            Err(e) => self.broken("end: stdin closed", &e)?,
+        }
+        self.end()
+    }
+
+    fn end(mut self) -> Result<Summary, String> {
+        let s = self.summary;
+        self.say(&format!(
+            "\nsummary: {} matched, {} differ, {} refused at load, {} failed at input/run/output, \
+             {} skipped (not in the data); {} protocol problem{}",
+            s.matched,
+            s.differ,
+            s.refused,
+            s.errors,
+            s.skipped,
+            s.broken,
+            if s.broken == 1 { "" } else { "s" }
+        ))?;
+        Ok(s)
+    }
+
+    /// Starts a worker and waits for its hello; `None` (counted as broken) when it fails.
+    fn start(&mut self, step: &str) -> Result<Option<WorkerProcess>, String> {
+        let t = Instant::now();
+        match WorkerProcess::start(&self.spec) {
+            Ok(w) => {
+                let hello = w.hello().clone();
+                self.say(&format!(
+                    "{step}: hello after {}\n  < {}\n  protocol 1, runtime {:?}, version {:?}\n",
+                    ms(t),
+                    w.last_line(),
+                    hello.runtime,
+                    hello.version
+                ))?;
+                Ok(Some(w))
+            }
+            Err(f) => {
+                self.broken(&format!("{step}: no valid hello after {}", ms(t)), &f)?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// Runs one case's first data set; `false` when the worker must be replaced.
+    fn case(&mut self, worker: &mut WorkerProcess, dir: &Path, n: usize) -> Result<bool, String> {
+        let case = match load_case(dir) {
+            Ok(case) => case,
+            Err(e) => {
+                self.say(&format!("  cannot read the case: {e}"))?;
+                self.summary.skipped += 1;
+                return Ok(true);
+            }
+        };
+        let Some(ds) = case.data_sets.first() else {
+            self.say("  the case has no data set")?;
+            self.summary.skipped += 1;
+            return Ok(true);
+        };
+        let io = self.io_dir.join(n.to_string());
+        std::fs::create_dir_all(&io).map_err(|e| format!("cannot create {}: {e}", io.display()))?;
+        let graph = &case.model.graph;
+        let mut inputs = Vec::new();
+        for (k, (value, tensor)) in graph.inputs.iter().zip(&ds.inputs).enumerate() {
+            let path = io.join(format!("input_{k}.pb"));
+            write_tensor(&path, &value.name, tensor).map_err(|e| e.to_string())?;
+            inputs.push(path);
+        }
+        let outputs: Vec<PathBuf> = (0..graph.outputs.len())
+            .map(|k| io.join(format!("output_{k}.pb")))
+            .collect();
+        let model = std::path::absolute(dir.join("model.onnx")).map_err(|e| e.to_string())?;
+        let request = Request {
+            model: &model,
+            inputs: graph
+                .inputs
+                .iter()
+                .zip(&inputs)
+                .map(|(v, p)| IoValue {
+                    name: &v.name,
+                    path: p,
+                })
+                .collect(),
+            outputs: graph
+                .outputs
+                .iter()
+                .zip(&outputs)
+                .map(|(v, p)| IoValue {
+                    name: &v.name,
+                    path: p,
+                })
+                .collect(),
+        };
+        let t = Instant::now();
+        let answer = worker.run(&request);
+        let took = ms(t);
+        self.say(&format!("  > {}", worker.last_request()))?;
+        match answer {
+            Ok(()) => self.say(&format!("  < {}  ({took})", worker.last_line()))?,
+            Err(f @ (Failure::Unsupported(_) | Failure::Error { .. })) => {
+                self.say(&format!("  < {}  ({took})", worker.last_line()))?;
+                if matches!(f, Failure::Unsupported(_)) {
+                    self.summary.refused += 1;
+                } else {
+                    self.summary.errors += 1;
+                }
+                self.say(&format!("  answered: {f}"))?;
+                return Ok(true);
+            }
+            Err(f) => {
+                self.broken(&format!("after {took}"), &f)?;
+                return Ok(false);
+            }
+        }
+        let mut actual = Vec::new();
+        for (value, path) in graph.outputs.iter().zip(&outputs) {
+            if !path.is_file() {
+                let what = format!("answered ok but wrote no file for output '{}'", value.name);
+                self.broken(&what, &path.display())?;
+                return Ok(true);
+            }
+            match read_tensor(path, None) {
+                Ok(t) => actual.push(t),
+                Err(e) => {
+                    let what = format!("output '{}' is not a valid TensorProto", value.name);
+                    self.broken(&what, &e)?;
+                    return Ok(true);
+                }
+            }
+        }
+        let mismatches = compare_outputs(&ds.outputs, &actual, Rule::ONNX_DEFAULT);
+        let names: Vec<String> = graph.outputs.iter().map(|o| o.name.clone()).collect();
+        if mismatches.is_empty() {
+            self.summary.matched += 1;
+            self.say(&format!(
+                "  outputs: {} read back, equal to the expected ones",
+                actual.len()
+            ))?;
+        } else {
+            self.summary.differ += 1;
+            let text = describe_with(&mismatches, &names, "onnx-default", &Origins::Unknown);
+            self.say(&format!(
+                "  outputs differ from the expected ones:\n{}",
+                indented(&text)
+            ))?;
+        }
+        Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests;

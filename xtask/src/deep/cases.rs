@@ -1,0 +1,587 @@
+//! Which cases the tree holds, from the version table: every allowed (source, target) pair of
+//! every Cast and CastLike version with every attribute combination that changes a result, the
+//! case shapes the official data lacks, and Concat's shapes. Each plan is small; its tensors
+//! are built only when the case is written.
+
+use super::model::Graph;
+use super::values::{self, Input, Size};
+use harness::deep::{CaseEntry, ClassRange};
+use harness::read::tensor_from_codes;
+use vocab::version::{versions_of, AttrKind, VersionSpec};
+use vocab::{AttrValue, Attribute, DataType, OpKind, Tensor, TypeKind};
+
+/// How a cast case is laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Shape {
+    /// The value set as a vector fed as graph input 0.
+    Values(Size),
+    /// A 0-d tensor.
+    Scalar,
+    /// A tensor with a zero dimension.
+    ZeroDim,
+    /// The input as an initializer.
+    Initializer,
+    /// The input as a Constant node.
+    Constant,
+    /// Two casts, through the middle type.
+    Chain(DataType),
+}
+
+/// One case to write.
+#[derive(Clone, Debug)]
+pub(super) enum Plan {
+    /// A Cast or CastLike case.
+    Cast {
+        /// The operator version.
+        spec: &'static VersionSpec,
+        /// Source type.
+        from: DataType,
+        /// Target type.
+        to: DataType,
+        /// Attributes other than `to`.
+        attrs: Vec<Attribute>,
+        /// The layout.
+        shape: Shape,
+    },
+    /// A Concat case.
+    Concat {
+        /// The operator version.
+        spec: &'static VersionSpec,
+        /// The element type.
+        dtype: DataType,
+        /// Input rank.
+        rank: usize,
+        /// The axis attribute (none: Concat-1's default).
+        axis: Option<i64>,
+        /// Number of inputs.
+        count: usize,
+    },
+}
+
+/// Pairs spread over the kinds of conversion, for the case shapes (each used where the
+/// version allows both types).
+const SHAPE_PAIRS: &[(DataType, DataType)] = &[
+    (DataType::Float, DataType::Float16),
+    (DataType::Double, DataType::Float),
+    (DataType::Float, DataType::Int32),
+    (DataType::Int64, DataType::Float),
+    (DataType::Uint8, DataType::Bool),
+    (DataType::Float, DataType::Bfloat16),
+    (DataType::String, DataType::Float),
+    (DataType::Float16, DataType::Float8E4M3FN),
+    (DataType::Float, DataType::Int4),
+    (DataType::Float, DataType::Float4E2M1),
+    (DataType::Float, DataType::Float8E8M0),
+    (DataType::Int8, DataType::Uint2),
+];
+
+/// The chains whose middle type must survive: (source, middle, target).
+const CHAINS: &[(DataType, DataType)] = &[
+    (DataType::Double, DataType::Float),
+    (DataType::Float, DataType::Float16),
+    (DataType::Float, DataType::Bfloat16),
+    (DataType::Int64, DataType::Int32),
+    (DataType::Float, DataType::Float8E4M3FN),
+];
+
+/// Whether `to` is a float8 type (saturate applies) or E8M0 (saturate and round_mode).
+fn saturates(to: DataType) -> bool {
+    (to.kind() == TypeKind::Float && to.bit_width() == 8) || to == DataType::Float8E8M0
+}
+
+/// The attribute combinations (besides `to`) that change a result of casting into `to`: the
+/// version's attributes, each with every value where it matters and absent where it does not.
+pub(super) fn attr_combos(spec: &VersionSpec, to: DataType) -> Vec<Vec<Attribute>> {
+    let mut combos = vec![Vec::new()];
+    for a in spec.attrs {
+        let values: Vec<AttrValue> = match a.kind {
+            AttrKind::Flag if saturates(to) => vec![AttrValue::Int(1), AttrValue::Int(0)],
+            AttrKind::RoundMode if to == DataType::Float8E8M0 => ["up", "down", "nearest"]
+                .iter()
+                .map(|m| AttrValue::String(m.as_bytes().to_vec()))
+                .collect(),
+            _ => continue,
+        };
+        combos = combos
+            .into_iter()
+            .flat_map(|c| {
+                values.iter().map(move |v| {
+                    let mut c = c.clone();
+                    c.push(Attribute {
+                        name: a.name.into(),
+                        value: v.clone(),
+                    });
+                    c
+                })
+            })
+            .collect();
+    }
+    combos
+}
+
+/// Whether `spec` is the newest version of its rule era (docs/semantics.md §3.2: up to 23,
+/// from 24), where the 16-bit types get their full sets.
+fn era_newest(spec: &VersionSpec) -> bool {
+    let newest = versions_of(spec.op()).last().map(VersionSpec::since);
+    spec.since() == 23 || Some(spec.since()) == newest
+}
+
+/// Every case, in name order.
+pub(super) fn plans() -> Vec<(String, Plan)> {
+    let mut out = Vec::new();
+    for op in [OpKind::Cast, OpKind::CastLike] {
+        for spec in versions_of(op) {
+            let size = if era_newest(spec) {
+                Size::Full
+            } else {
+                Size::Boundary
+            };
+            for from in spec.types.iter() {
+                for to in spec.types.iter() {
+                    for attrs in attr_combos(spec, to) {
+                        let plan = Plan::Cast {
+                            spec,
+                            from,
+                            to,
+                            attrs,
+                            shape: Shape::Values(size),
+                        };
+                        out.push((name(&plan), plan));
+                    }
+                }
+            }
+            let allowed = |t: DataType| spec.types.contains(t);
+            for &(from, to) in SHAPE_PAIRS
+                .iter()
+                .filter(|(f, t)| allowed(*f) && allowed(*t))
+            {
+                let attrs = attr_combos(spec, to).remove(0);
+                for shape in [
+                    Shape::Scalar,
+                    Shape::ZeroDim,
+                    Shape::Initializer,
+                    Shape::Constant,
+                ] {
+                    let plan = Plan::Cast {
+                        spec,
+                        from,
+                        to,
+                        attrs: attrs.clone(),
+                        shape,
+                    };
+                    out.push((name(&plan), plan));
+                }
+            }
+            for &(from, mid) in CHAINS.iter().filter(|(f, m)| allowed(*f) && allowed(*m)) {
+                let plan = Plan::Cast {
+                    spec,
+                    from,
+                    to: from,
+                    attrs: Vec::new(),
+                    shape: Shape::Chain(mid),
+                };
+                out.push((name(&plan), plan));
+            }
+        }
+    }
+    for spec in versions_of(OpKind::Concat) {
+        let axis = |a: i64| {
+            if spec.since() == 1 && a == 1 {
+                None
+            } else {
+                Some(a)
+            }
+        };
+        let negative = matches!(spec.attrs[0].kind, AttrKind::Axis { negative: true });
+        // Every allowed type, rank 2, three inputs with an empty one between.
+        for dtype in spec.types.iter() {
+            let plan = Plan::Concat {
+                spec,
+                dtype,
+                rank: 2,
+                axis: axis(1),
+                count: 3,
+            };
+            out.push((name(&plan), plan));
+        }
+        // Every axis of ranks 1 to 6 (negative ones from Concat-11).
+        for rank in 1..=6usize {
+            let lowest = if negative { -(rank as i64) } else { 0 };
+            for a in lowest..rank as i64 {
+                let plan = Plan::Concat {
+                    spec,
+                    dtype: DataType::Float,
+                    rank,
+                    axis: axis(a),
+                    count: 3,
+                };
+                out.push((name(&plan), plan));
+            }
+        }
+        // One to 32 inputs.
+        for count in (1..=32).filter(|n| spec.since() == 13 || [1, 2, 32].contains(n)) {
+            let plan = Plan::Concat {
+                spec,
+                dtype: DataType::Float,
+                rank: 2,
+                axis: Some(0),
+                count,
+            };
+            out.push((name(&plan), plan));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out.dedup_by(|a, b| a.0 == b.0);
+    out
+}
+
+/// The text of an attribute value in names and the index.
+fn attr_text(a: &Attribute) -> String {
+    match &a.value {
+        AttrValue::Int(i) => format!("{}={i}", a.name),
+        AttrValue::String(s) => format!("{}={}", a.name, String::from_utf8_lossy(s)),
+        other => format!("{}={other:?}", a.name),
+    }
+}
+
+/// The case name: operator and version, shape, types, attributes.
+pub(super) fn name(plan: &Plan) -> String {
+    match plan {
+        Plan::Cast {
+            spec,
+            from,
+            to,
+            attrs,
+            shape,
+        } => {
+            let op = spec.op().to_string().to_lowercase();
+            let via = match shape {
+                Shape::Chain(mid) => format!("_to_{}", mid.name()),
+                _ => String::new(),
+            };
+            let shape = match shape {
+                Shape::Values(_) => String::new(),
+                Shape::Scalar => "scalar_".into(),
+                Shape::ZeroDim => "zerodim_".into(),
+                Shape::Initializer => "initializer_".into(),
+                Shape::Constant => "constant_".into(),
+                Shape::Chain(_) => "chain_".into(),
+            };
+            let mut n = format!(
+                "{op}{}_{shape}{}{via}_to_{}",
+                spec.since(),
+                from.name(),
+                to.name()
+            );
+            for a in attrs {
+                n.push('_');
+                n.push_str(&attr_text(a).replace('=', ""));
+            }
+            n
+        }
+        Plan::Concat {
+            spec,
+            dtype,
+            rank,
+            axis,
+            count,
+        } => {
+            let axis = axis.map_or("default".into(), |a| a.to_string());
+            format!(
+                "concat{}_{}_rank{rank}_axis{axis}_n{count}",
+                spec.since(),
+                dtype.name()
+            )
+        }
+    }
+}
+
+/// The `to` attribute of a Cast version: a type name at Cast-1, a code after.
+fn to_attr(spec: &VersionSpec, to: DataType) -> Attribute {
+    let kind = spec.attrs.iter().find(|a| a.name == "to").map(|a| a.kind);
+    let value = match kind {
+        Some(AttrKind::TypeName) => AttrValue::String(to.name().as_bytes().to_vec()),
+        _ => AttrValue::Int(to.code().into()),
+    };
+    Attribute {
+        name: "to".into(),
+        value,
+    }
+}
+
+/// The tensor of `input`'s elements in `shape`.
+fn tensor(dtype: DataType, shape: Vec<usize>, input: &Input) -> Tensor {
+    match input {
+        Input::Codes(c) => {
+            let codes: Vec<u128> = c.iter().flat_map(|(_, v)| v.iter().copied()).collect();
+            tensor_from_codes(dtype, shape, &codes).expect("codes of the type")
+        }
+        Input::Strings(c) => {
+            let s: Vec<String> = c.iter().flat_map(|(_, v)| v.iter().cloned()).collect();
+            Tensor::from_vec(shape, s).expect("strings")
+        }
+    }
+}
+
+fn ranges(input: &Input) -> Vec<ClassRange> {
+    let sizes: Vec<(&str, usize)> = match input {
+        Input::Codes(c) => c.iter().map(|(k, v)| (*k, v.len())).collect(),
+        Input::Strings(c) => c.iter().map(|(k, v)| (*k, v.len())).collect(),
+    };
+    let mut start = 0;
+    sizes
+        .into_iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(class, n)| {
+            start += n;
+            ClassRange {
+                class: class.into(),
+                start: start - n,
+                end: start,
+            }
+        })
+        .collect()
+}
+
+/// One element of the first class with any, for the shapes that need one value.
+fn first_value(input: &Input) -> Input {
+    let mut one = input.sample(1);
+    let keep = |n: usize| n > 0;
+    match &mut one {
+        Input::Codes(c) => {
+            c.retain(|(_, v)| keep(v.len()));
+            c.truncate(1);
+        }
+        Input::Strings(c) => {
+            c.retain(|(_, v)| keep(v.len()));
+            c.truncate(1);
+        }
+    }
+    one
+}
+
+/// The `like` input of CastLike: one element of the target type.
+fn like(to: DataType) -> Tensor {
+    match to {
+        DataType::String => Tensor::from_vec(vec![1], vec![String::new()]).expect("a string"),
+        _ => tensor_from_codes(to, vec![1], &[0]).expect("a code"),
+    }
+}
+
+/// The cast node(s) from `input` to `output`.
+fn cast_node(
+    spec: &VersionSpec,
+    to: DataType,
+    attrs: &[Attribute],
+    input: &str,
+    output: &str,
+) -> (String, Vec<String>, Vec<String>, Vec<Attribute>) {
+    let op = spec.op().to_string();
+    match spec.op() {
+        OpKind::CastLike => (
+            op,
+            vec![input.into(), format!("like_{output}")],
+            vec![output.into()],
+            attrs.to_vec(),
+        ),
+        _ => {
+            let mut a = vec![to_attr(spec, to)];
+            a.extend(attrs.iter().cloned());
+            (op, vec![input.into()], vec![output.into()], a)
+        }
+    }
+}
+
+/// The index entry and graph of `plan`.
+pub(super) fn build(name: &str, plan: &Plan) -> (CaseEntry, Graph) {
+    match plan {
+        Plan::Cast {
+            spec,
+            from,
+            to,
+            attrs,
+            shape,
+        } => build_cast(name, spec, *from, *to, attrs, *shape),
+        Plan::Concat {
+            spec,
+            dtype,
+            rank,
+            axis,
+            count,
+        } => build_concat(name, spec, *dtype, *rank, *axis, *count),
+    }
+}
+
+fn build_cast(
+    name: &str,
+    spec: &VersionSpec,
+    from: DataType,
+    to: DataType,
+    attrs: &[Attribute],
+    shape: Shape,
+) -> (CaseEntry, Graph) {
+    let opset = i64::from(spec.since());
+    let (mid, size) = match shape {
+        Shape::Chain(mid) => (Some(mid), Size::Boundary),
+        Shape::Values(size) => (None, size),
+        _ => (None, Size::Boundary),
+    };
+    let first_to = mid.unwrap_or(to);
+    let full = values::input(from, first_to, size);
+    let input = match shape {
+        Shape::Values(_) => full,
+        Shape::Scalar => first_value(&full),
+        Shape::ZeroDim => full.sample(0),
+        Shape::Initializer | Shape::Constant | Shape::Chain(_) => full.sample(4),
+    };
+    let dims = match shape {
+        Shape::Scalar => vec![],
+        Shape::ZeroDim => vec![2, 0, 3],
+        _ => vec![input.len()],
+    };
+    let x = tensor(from, dims.clone(), &input);
+    let mut nodes = Vec::new();
+    let mut inputs = Vec::new();
+    let mut initializers = Vec::new();
+    match shape {
+        Shape::Initializer => initializers.push(("input".to_string(), x)),
+        Shape::Constant => nodes.push((
+            "Constant".to_string(),
+            vec![],
+            vec!["input".to_string()],
+            vec![Attribute {
+                name: "value".into(),
+                value: AttrValue::Tensor(x),
+            }],
+        )),
+        _ => inputs.push(("input".to_string(), x)),
+    }
+    let steps: Vec<(DataType, &str, &str)> = match mid {
+        Some(m) => vec![(m, "input", "middle"), (to, "middle", "output")],
+        None => vec![(to, "input", "output")],
+    };
+    for &(t, i, o) in &steps {
+        let step_attrs = if mid.is_some() {
+            attr_combos(spec, t).remove(0)
+        } else {
+            attrs.to_vec()
+        };
+        nodes.push(cast_node(spec, t, &step_attrs, i, o));
+        if spec.op() == OpKind::CastLike {
+            inputs.push((format!("like_{o}"), like(t)));
+        }
+    }
+    let graph = Graph {
+        opset,
+        nodes,
+        inputs,
+        initializers,
+        outputs: vec![("output".into(), to, dims)],
+    };
+    let shape_name = match shape {
+        Shape::Values(_) => "values".to_string(),
+        Shape::Scalar => "scalar".into(),
+        Shape::ZeroDim => "zero-dim".into(),
+        Shape::Initializer => "initializer".into(),
+        Shape::Constant => "constant".into(),
+        Shape::Chain(m) => format!("chain-through-{}", m.name()),
+    };
+    let entry = CaseEntry {
+        case: name.into(),
+        op: spec.op().to_string(),
+        version: spec.since(),
+        opset,
+        from: from.name().into(),
+        to: to.name().into(),
+        attributes: attrs.iter().map(attr_text).collect(),
+        shape: shape_name,
+        classes: ranges(&input),
+    };
+    (entry, graph)
+}
+
+fn build_concat(
+    name: &str,
+    spec: &VersionSpec,
+    dtype: DataType,
+    rank: usize,
+    axis: Option<i64>,
+    count: usize,
+) -> (CaseEntry, Graph) {
+    let opset = i64::from(spec.since());
+    let a = axis.unwrap_or(1);
+    let a = if a < 0 { a + rank as i64 } else { a } as usize;
+    // Complex types are never cast, so they have no value set: distinct codes do.
+    let values = match dtype.kind() {
+        TypeKind::Complex => Input::Codes(vec![(
+            "code",
+            (1..=64u128).map(|i| i * 0x0101_0101_0101_0101).collect(),
+        )]),
+        _ => values::input(dtype, dtype, Size::Boundary),
+    };
+    let pool: Vec<u128> = match &values {
+        Input::Codes(c) => c.iter().flat_map(|(_, v)| v.iter().copied()).collect(),
+        Input::Strings(_) => Vec::new(),
+    };
+    let strings: Vec<String> = match &values {
+        Input::Strings(c) => c.iter().flat_map(|(_, v)| v.iter().cloned()).collect(),
+        Input::Codes(_) => Vec::new(),
+    };
+    let mut inputs = Vec::new();
+    let mut offset = 0usize;
+    let mut out_dims = vec![2usize; rank];
+    out_dims[a] = 0;
+    for k in 0..count {
+        let mut dims = vec![2usize; rank];
+        // With three or more inputs the second is empty along the axis; the others differ in
+        // extent, so a copy of the wrong block shows.
+        dims[a] = if count >= 3 && k == 1 { 0 } else { 1 + k % 3 };
+        out_dims[a] += dims[a];
+        let n: usize = dims.iter().product();
+        let t = if dtype == DataType::String {
+            let v: Vec<String> = (0..n)
+                .map(|i| strings[(offset + i) % strings.len().max(1)].clone())
+                .collect();
+            Tensor::from_vec(dims, v).expect("strings")
+        } else {
+            let v: Vec<u128> = (0..n)
+                .map(|i| pool[(offset + i) % pool.len().max(1)])
+                .collect();
+            tensor_from_codes(dtype, dims, &v).expect("codes")
+        };
+        offset += n;
+        inputs.push((format!("value{k}"), t));
+    }
+    let attrs: Vec<Attribute> = axis
+        .map(|v| {
+            vec![Attribute {
+                name: "axis".into(),
+                value: AttrValue::Int(v),
+            }]
+        })
+        .unwrap_or_default();
+    let names: Vec<String> = inputs.iter().map(|(n, _)| n.clone()).collect();
+    let graph = Graph {
+        opset,
+        nodes: vec![("Concat".into(), names, vec!["output".into()], attrs.clone())],
+        inputs,
+        initializers: Vec::new(),
+        outputs: vec![("output".into(), dtype, out_dims)],
+    };
+    let entry = CaseEntry {
+        case: name.into(),
+        op: "Concat".into(),
+        version: spec.since(),
+        opset,
+        from: dtype.name().into(),
+        to: dtype.name().into(),
+        attributes: attrs.iter().map(attr_text).collect(),
+        shape: if count >= 3 {
+            "empty-input".into()
+        } else {
+            format!("{count}-inputs")
+        },
+        classes: Vec::new(),
+    };
+    (entry, graph)
+}

@@ -1,0 +1,584 @@
+//! `cargo xtask deep`: the deep suite on each backend, its disagreements with our expected
+//! values grouped into findings (docs/deep.md): per class of operator, types, attributes and
+//! input class, the versions affected, the element count, three examples, the section of
+//! docs/semantics.md that fixes the expected value and a reproducer in the node-test layout.
+
+use super::run;
+use harness::backend::{BackendFailure, FailureKind, ModelFile};
+use harness::deep::{self, CaseEntry};
+use harness::known::Outcome;
+use harness::read::{tensor_codes, tensor_from_codes};
+use harness::report::{self, TrialRecord};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::error::Error;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use vocab::{DataType, Storage, Tensor, TypeKind};
+
+/// `findings.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Findings {
+    /// The content hash of the tree that was run.
+    pub tree_sha256: String,
+    /// Per backend: trials run and trials that did not pass.
+    pub runs: Vec<RunSummary>,
+    /// Every finding, by backend then class.
+    pub findings: Vec<Finding>,
+}
+
+/// One backend's run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    /// The backend.
+    pub backend: String,
+    /// Its runtime version.
+    pub runtime_version: String,
+    /// Trials run.
+    pub trials: usize,
+    /// Trials that did not pass.
+    pub failed: usize,
+}
+
+/// One class of disagreement on one backend.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    /// The backend.
+    pub backend: String,
+    /// Its runtime version.
+    pub runtime_version: String,
+    /// Cast, CastLike or Concat.
+    pub op: String,
+    /// The operator versions where the class occurs.
+    pub op_versions: Vec<u32>,
+    /// Source type.
+    pub from: String,
+    /// Target type.
+    pub to: String,
+    /// Attributes set.
+    pub attributes: Vec<String>,
+    /// The input class (`tie`, `nan`, ...), or the case shape, or the failure kind of a case
+    /// that did not run (`crash`, `timeout`, `unsupported`, `error`).
+    pub input_class: String,
+    /// Elements that differ (0 for a case that did not run).
+    pub elements: usize,
+    /// Cases in the class.
+    pub cases: Vec<String>,
+    /// Up to three elements.
+    pub examples: Vec<Example>,
+    /// The section of docs/semantics.md that fixes the expected value.
+    pub section: String,
+    /// The reproducer's directory, relative to the findings directory.
+    pub reproducer: String,
+    /// `disagrees` (the runtime differs from the spec's value), `suspect` (two other
+    /// backends agree with each other against us), or the failure kind.
+    pub verdict: String,
+    /// The first line of the runtime's message, for cases that did not run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// One element: input, expected and actual, each as hex bits and decoded.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Example {
+    /// Element index in the case.
+    pub index: usize,
+    /// The input element.
+    pub input: Value,
+    /// Our expected output.
+    pub expected: Value,
+    /// The runtime's output.
+    pub actual: Value,
+}
+
+/// An element as bits and as a number (or text).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Value {
+    /// The bits, as `0x..` (for strings: the text).
+    pub bits: String,
+    /// The decoded value.
+    pub decoded: String,
+}
+
+/// Runs `cargo xtask deep [--backends a,b]`.
+pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> {
+    let target = crate::workspace::target_dir();
+    let out = deep::default_dir(&target);
+    let index =
+        deep::read_index(&target).map_err(|e| format!("{e}; run `{}`", deep::REGENERATE))?;
+    let names = if args.backends.is_empty() {
+        vec!["onnxruntime".to_string()]
+    } else {
+        args.backends.clone()
+    };
+    let by_case: BTreeMap<&str, &CaseEntry> =
+        index.cases.iter().map(|c| (c.case.as_str(), c)).collect();
+    let findings_dir = out.join("findings");
+    if findings_dir.exists() {
+        std::fs::remove_dir_all(&findings_dir)?;
+    }
+    let mut runs = Vec::new();
+    let mut findings = Vec::new();
+    for name in &names {
+        let report = run_suite(root, &target, name)?;
+        let failed: Vec<&TrialRecord> = report
+            .trials
+            .iter()
+            .filter(|t| t.outcome != Outcome::Pass)
+            .collect();
+        if let Some(t) = failed.iter().find(|t| t.release.is_none()) {
+            return Err(format!(
+                "backend {name}: {}: {}",
+                t.name,
+                t.message.as_deref().unwrap_or("")
+            )
+            .into());
+        }
+        eprintln!(
+            "deep: {name}: {} of {} trials did not pass; grouping",
+            failed.len(),
+            report.trials.len()
+        );
+        runs.push(RunSummary {
+            backend: name.clone(),
+            runtime_version: report.backend.version.clone(),
+            trials: report.trials.len(),
+            failed: failed.len(),
+        });
+        let backend = select(root, &target, name)?;
+        let mut classes: BTreeMap<(String, String, String, Vec<String>, String), Finding> =
+            BTreeMap::new();
+        for t in failed {
+            let Some(entry) = t.case.as_deref().and_then(|c| by_case.get(c)) else {
+                continue;
+            };
+            let dir = out.join(deep::CASES_DIR).join(&entry.case);
+            for Judged {
+                class: input_class,
+                elements,
+                examples,
+                refusal,
+            } in judge(&backend, &dir, entry, t)
+            {
+                let key = (
+                    entry.op.clone(),
+                    entry.from.clone(),
+                    entry.to.clone(),
+                    entry.attributes.clone(),
+                    input_class.clone(),
+                );
+                let f = classes.entry(key).or_insert_with(|| Finding {
+                    backend: name.clone(),
+                    runtime_version: report.backend.version.clone(),
+                    op: entry.op.clone(),
+                    op_versions: Vec::new(),
+                    from: entry.from.clone(),
+                    to: entry.to.clone(),
+                    attributes: entry.attributes.clone(),
+                    input_class: input_class.clone(),
+                    elements: 0,
+                    cases: Vec::new(),
+                    examples: Vec::new(),
+                    section: section(entry, &input_class).into(),
+                    reproducer: String::new(),
+                    verdict: refusal
+                        .as_ref()
+                        .map_or("disagrees".into(), |(k, _)| k.label().into()),
+                    message: refusal.map(|(_, m)| m),
+                });
+                if !f.op_versions.contains(&entry.version) {
+                    f.op_versions.push(entry.version);
+                }
+                f.cases.push(entry.case.clone());
+                f.elements += elements;
+                if f.examples.is_empty() && (!examples.is_empty() || f.reproducer.is_empty()) {
+                    f.examples = examples;
+                    f.reproducer =
+                        reproducer(&findings_dir, name, &dir, entry, &input_class, &f.examples)?;
+                }
+            }
+        }
+        findings.extend(classes.into_values());
+    }
+    mark_suspects(&mut findings);
+    let all = Findings {
+        tree_sha256: index.content_sha256.clone(),
+        runs,
+        findings,
+    };
+    std::fs::create_dir_all(&out)?;
+    std::fs::write(
+        out.join("findings.json"),
+        serde_json::to_string_pretty(&all)? + "\n",
+    )?;
+    std::fs::write(out.join("findings.md"), super::render::markdown(&all))?;
+    std::fs::write(out.join("findings.html"), super::render::html(&all))?;
+    print!("{}", super::render::summary(&all));
+    eprintln!("wrote {}/findings.{{json,md,html}}", out.display());
+    Ok(())
+}
+
+/// Runs the deep suite on backend `name` and returns its report.
+fn run_suite(root: &Path, target: &Path, name: &str) -> Result<report::Report, Box<dyn Error>> {
+    let path: PathBuf = harness::report::ReportDir::deep(target, name)
+        .path()
+        .join("report.json");
+    let _ = std::fs::remove_file(&path);
+    eprintln!("deep: running the deep cases on {name}");
+    let status = Command::new(crate::workspace::cargo())
+        .current_dir(root)
+        .args([
+            "test",
+            "--quiet",
+            "--test",
+            "onnx_backend",
+            "--",
+            "--quiet",
+            "deep/",
+        ])
+        .env("ONNX_CONFORMANCE_BACKEND", name)
+        .env("ONNX_CONFORMANCE_SUITE", "deep")
+        .status()?;
+    report::load(&path)
+        .map_err(|e| format!("backend {name}: the run ({status}) left no report: {e}").into())
+}
+
+fn select(
+    root: &Path,
+    target: &Path,
+    name: &str,
+) -> Result<harness::backend::BackendHandle, Box<dyn Error>> {
+    Ok(deep::backend(root, target, name)?)
+}
+
+/// One class of a failing case: its elements that differ (three kept), or why it did not run.
+struct Judged {
+    class: String,
+    elements: usize,
+    examples: Vec<Example>,
+    refusal: Option<(FailureKind, String)>,
+}
+
+/// The classes of one failing case: per input class, the elements that differ; or the case
+/// as a whole (its shape, or the failure kind) when it did not run or has no element ranges.
+fn judge(
+    backend: &harness::backend::BackendHandle,
+    dir: &Path,
+    entry: &CaseEntry,
+    t: &TrialRecord,
+) -> Vec<Judged> {
+    let whole = |kind: FailureKind, msg: String| {
+        let refusal = Some((kind, first_line(&msg)));
+        vec![Judged {
+            class: kind.label().to_string(),
+            elements: 0,
+            examples: Vec::new(),
+            refusal,
+        }]
+    };
+    let case = match harness::read::load_case(dir) {
+        Ok(c) => c,
+        Err(e) => return whole(FailureKind::Error, e.to_string()),
+    };
+    let ds = &case.data_sets[0];
+    let file = ModelFile {
+        path: &dir.join("model.onnx"),
+        model: &case.model,
+    };
+    let ran = backend.prepare(file).and_then(|p| p.run(&ds.inputs));
+    let actual = match ran {
+        Ok(a) => a,
+        Err(BackendFailure { kind, message }) => return whole(kind, message),
+    };
+    let (Some(exp), Some(act)) = (ds.outputs.first(), actual.first()) else {
+        return whole(FailureKind::Mismatch, "no output".into());
+    };
+    if exp.dtype() != act.dtype() || exp.shape() != act.shape() {
+        let msg = format!(
+            "output is {} {:?}, expected {} {:?}",
+            act.dtype().name(),
+            act.shape(),
+            exp.dtype().name(),
+            exp.shape()
+        );
+        let refusal = Some((FailureKind::Mismatch, msg));
+        return vec![Judged {
+            class: "type-or-shape".into(),
+            elements: 0,
+            examples: Vec::new(),
+            refusal,
+        }];
+    }
+    let input = case
+        .model
+        .graph
+        .initializers
+        .first()
+        .map(|(_, t)| t.clone())
+        .or_else(|| ds.inputs.first().cloned());
+    // Codes once per tensor: a case of 65536 elements may differ everywhere.
+    let codes = |t: &Tensor| tensor_codes(t).unwrap_or_default();
+    let (in_codes, exp_codes, act_codes) = (input.as_ref().map(codes), codes(exp), codes(act));
+    let mut by_class: BTreeMap<String, (usize, Vec<Example>)> = BTreeMap::new();
+    for i in differing(exp, act) {
+        let class = match entry.shape.as_str() {
+            "values" => entry.class_of(i).unwrap_or("other").to_string(),
+            shape => shape.to_string(),
+        };
+        let slot = by_class.entry(class).or_default();
+        slot.0 += 1;
+        if slot.1.len() < 3 {
+            let same_len = input.as_ref().filter(|x| x.len() == exp.len());
+            slot.1.push(Example {
+                index: i,
+                input: same_len.map_or(
+                    Value {
+                        bits: "-".into(),
+                        decoded: "-".into(),
+                    },
+                    |x| value(x, in_codes.as_deref().unwrap_or(&[]), i),
+                ),
+                expected: value(exp, &exp_codes, i),
+                actual: value(act, &act_codes, i),
+            });
+        }
+    }
+    if by_class.is_empty() {
+        let msg = t.message.clone().unwrap_or_default();
+        let refusal = Some((FailureKind::Mismatch, first_line(&msg)));
+        return vec![Judged {
+            class: entry.shape.clone(),
+            elements: 0,
+            examples: Vec::new(),
+            refusal,
+        }];
+    }
+    by_class
+        .into_iter()
+        .map(|(k, (n, examples))| Judged {
+            class: k,
+            elements: n,
+            examples,
+            refusal: None,
+        })
+        .collect()
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or("").chars().take(300).collect()
+}
+
+/// Whether an element type's NaNs all match each other (the IEEE kinds and float8: the spec
+/// fixes no NaN bits there that the comparison keeps).
+fn nan_free_bits(t: DataType) -> bool {
+    t.kind() == TypeKind::Float
+}
+
+/// The indices where `act` differs from `exp`: bit for bit, any NaN matching any NaN.
+fn differing(exp: &Tensor, act: &Tensor) -> Vec<usize> {
+    match (exp.storage(), act.storage()) {
+        (Storage::String(e), Storage::String(a)) => {
+            (0..e.len()).filter(|&i| e[i] != a[i]).collect()
+        }
+        _ => {
+            let (Some(e), Some(a)) = (tensor_codes(exp), tensor_codes(act)) else {
+                return Vec::new();
+            };
+            let nan = |t: &Tensor, c: &[u128]| -> Vec<bool> {
+                if nan_free_bits(t.dtype()) {
+                    run::decode(t.dtype(), c)
+                        .iter()
+                        .map(|x| x.is_nan())
+                        .collect()
+                } else {
+                    vec![false; c.len()]
+                }
+            };
+            let (en, an) = (nan(exp, &e), nan(act, &a));
+            (0..e.len())
+                .filter(|&i| e[i] != a[i] && !(en[i] && an[i]))
+                .collect()
+        }
+    }
+}
+
+/// Element `i` of `t` as bits and decoded.
+fn value(t: &Tensor, codes: &[u128], i: usize) -> Value {
+    if let Storage::String(v) = t.storage() {
+        return Value {
+            bits: format!("{:?}", v[i]),
+            decoded: format!("{:?}", v[i]),
+        };
+    }
+    let code = codes.get(i).copied().unwrap_or(0);
+    let width = (t.dtype().bit_width() as usize).div_ceil(4).max(1);
+    let decoded = match t.dtype().kind() {
+        TypeKind::Float | TypeKind::PowerOfTwo => {
+            format!("{:?}", run::decode(t.dtype(), &[code])[0])
+        }
+        TypeKind::Signed => {
+            let w = t.dtype().bit_width();
+            format!("{}", ((code << (128 - w)) as i128) >> (128 - w))
+        }
+        TypeKind::Bool => format!("{}", code != 0),
+        _ => format!("{code}"),
+    };
+    Value {
+        bits: format!("0x{code:0width$x}"),
+        decoded,
+    }
+}
+
+/// The section of docs/semantics.md that fixes the expected value of the class.
+fn section(e: &CaseEntry, class: &str) -> &'static str {
+    let to = DataType::from_name(&e.to);
+    let from = DataType::from_name(&e.from);
+    if e.op == "Concat" {
+        return "§6";
+    }
+    if class.starts_with("nan") {
+        return "§3.4";
+    }
+    match (from, to) {
+        (_, Some(DataType::Float8E8M0)) | (Some(DataType::Float8E8M0), _) => "§3.7",
+        (Some(DataType::String), _) | (_, Some(DataType::String)) => "§3.9",
+        (_, Some(t)) if t.bit_width() <= 4 => "§3.8",
+        (Some(f), _) if f.bit_width() <= 4 => "§3.8",
+        (_, Some(DataType::Bfloat16)) => "§3.2",
+        (_, Some(t)) if t.kind() == TypeKind::Float && t.bit_width() == 8 => "§3.3",
+        (Some(f), Some(t)) if f.kind() == TypeKind::Float && t.kind() == TypeKind::Float => "§3.6",
+        _ => "§3.10",
+    }
+}
+
+/// Writes the reproducer of a class: the case's model with the examples' input elements only
+/// (or the whole case when it has no element examples), one data set, under
+/// `findings/<backend>/<class>/`. Returns its path relative to the findings directory.
+fn reproducer(
+    findings_dir: &Path,
+    backend: &str,
+    dir: &Path,
+    entry: &CaseEntry,
+    class: &str,
+    examples: &[Example],
+) -> Result<String, Box<dyn Error>> {
+    let backend_dir = backend.split(':').next().unwrap_or(backend);
+    let name = format!("{}__{}", entry.case, class.replace(['/', ' '], "-"));
+    let rel = format!("{backend_dir}/{name}");
+    let out = findings_dir.join(&rel);
+    std::fs::create_dir_all(out.join("test_data_set_0"))?;
+    let model_bytes = std::fs::read(dir.join("model.onnx"))?;
+    let case = harness::read::load_case(dir)?;
+    let ds = &case.data_sets[0];
+    let fed = ds
+        .inputs
+        .first()
+        .filter(|_| entry.shape == "values" && !examples.is_empty());
+    let Some(input) = fed else {
+        // Copy the (small) case as it is.
+        for entry in walkdir::WalkDir::new(dir).min_depth(1) {
+            let entry = entry?;
+            let to = out.join(entry.path().strip_prefix(dir)?);
+            if entry.file_type().is_dir() {
+                std::fs::create_dir_all(&to)?;
+            } else {
+                std::fs::copy(entry.path(), &to)?;
+            }
+        }
+        return Ok(rel);
+    };
+    let pick = |t: &Tensor| -> Result<Tensor, Box<dyn Error>> {
+        let idx: Vec<usize> = examples.iter().map(|e| e.index).collect();
+        Ok(match t.storage() {
+            Storage::String(v) => Tensor::from_vec(
+                vec![idx.len()],
+                idx.iter().map(|&i| v[i].clone()).collect::<Vec<_>>(),
+            )?,
+            _ => {
+                let c = tensor_codes(t).unwrap_or_default();
+                tensor_from_codes(
+                    t.dtype(),
+                    vec![idx.len()],
+                    &idx.iter().map(|&i| c[i]).collect::<Vec<_>>(),
+                )?
+            }
+        })
+    };
+    use prost::Message;
+    let mut mp = harness::proto::ModelProto::decode(model_bytes.as_slice())?;
+    let n = examples.len() as i64;
+    if let Some(g) = mp.graph.as_mut() {
+        g.name = name.clone();
+        for vi in [g.input.first_mut(), g.output.first_mut()]
+            .into_iter()
+            .flatten()
+        {
+            if let Some(shape) = vi
+                .r#type
+                .as_mut()
+                .and_then(|t| t.tensor_type.as_mut())
+                .and_then(|t| t.shape.as_mut())
+            {
+                for d in &mut shape.dim {
+                    d.dim_value = Some(n);
+                }
+            }
+        }
+    }
+    std::fs::write(out.join("model.onnx"), mp.encode_to_vec())?;
+    let names: Vec<String> = mp
+        .graph
+        .iter()
+        .flat_map(|g| g.input.iter().map(|v| v.name.clone()))
+        .collect();
+    for (k, t) in ds.inputs.iter().enumerate() {
+        let t = if k == 0 { pick(input)? } else { t.clone() };
+        let tp = harness::write::tensor_proto(names.get(k).map_or("input", |s| s), &t);
+        std::fs::write(
+            out.join(format!("test_data_set_0/input_{k}.pb")),
+            tp.encode_to_vec(),
+        )?;
+    }
+    let expected = pick(&ds.outputs[0])?;
+    let tp = harness::write::tensor_proto("output", &expected);
+    std::fs::write(out.join("test_data_set_0/output_0.pb"), tp.encode_to_vec())?;
+    Ok(rel)
+}
+
+/// A class where two other backends give the same actual bits against our expected value
+/// is `suspect`: our implementation may be the one that is wrong.
+fn mark_suspects(findings: &mut [Finding]) {
+    let key = |f: &Finding| {
+        (
+            f.op.clone(),
+            f.from.clone(),
+            f.to.clone(),
+            f.attributes.clone(),
+            f.input_class.clone(),
+        )
+    };
+    let mut groups: BTreeMap<_, Vec<usize>> = BTreeMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        if f.backend != "native" && f.verdict == "disagrees" {
+            groups.entry(key(f)).or_default().push(i);
+        }
+    }
+    for members in groups.values().filter(|m| m.len() >= 2) {
+        let actual = |i: usize| -> Vec<(usize, String)> {
+            findings[i]
+                .examples
+                .iter()
+                .map(|e| (e.index, e.actual.bits.clone()))
+                .collect()
+        };
+        let agree = members.windows(2).all(|w| {
+            let (a, b) = (actual(w[0]), actual(w[1]));
+            a.iter().any(|x| b.contains(x))
+        });
+        if agree {
+            for &i in members {
+                findings[i].verdict = "suspect".into();
+            }
+        }
+    }
+}

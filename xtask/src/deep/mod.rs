@@ -1,0 +1,188 @@
+//! `cargo xtask deep-cases`: the deep suite's tree. Every allowed (source, target) pair of every
+//! Cast and CastLike version with every attribute combination that changes a result, over the
+//! values where runtimes go wrong, plus the case shapes the official data lacks and Concat's
+//! shapes (docs/deep.md). Expected outputs come from our implementation; the tree judges other
+//! runtimes and never counts as a test of ours.
+//!
+//! Layout: `<out>/cases/<case>/{model.onnx, test_data_set_0/{input,output}_K.pb}` and
+//! `<out>/index.json` ([`harness::deep::Index`]).
+
+mod cases;
+pub mod findings;
+mod model;
+mod render;
+mod run;
+mod values;
+
+use harness::deep::{self, CaseEntry, Index};
+use schema::hash::Hasher;
+use std::error::Error;
+use std::path::Path;
+use std::time::Instant;
+
+use harness::deep::CASES_DIR;
+
+/// Runs `cargo xtask deep-cases [--out DIR]`.
+pub fn main(root: &Path, args: &crate::cli::DeepCases) -> Result<(), Box<dyn Error>> {
+    let out = match &args.out {
+        Some(dir) => dir.clone(),
+        None => deep::default_dir(&crate::workspace::target_dir()),
+    };
+    let start = Instant::now();
+    let summary = write(root, &out)?;
+    eprintln!(
+        "wrote {} cases ({} files, {:.1} MiB) under {} in {:.1} s; content sha256 {}",
+        summary.cases,
+        summary.files,
+        summary.bytes as f64 / (1 << 20) as f64,
+        out.display(),
+        start.elapsed().as_secs_f64(),
+        summary.content_sha256,
+    );
+    Ok(())
+}
+
+/// What [`write`] wrote.
+#[derive(Debug)]
+pub struct Summary {
+    /// Case directories.
+    pub cases: usize,
+    /// Files, the index included.
+    pub files: usize,
+    /// Bytes of every file.
+    pub bytes: u64,
+    /// The content hash the index records.
+    pub content_sha256: String,
+}
+
+/// A case's index entry and files.
+type Written = (CaseEntry, model::Files);
+
+/// Every case's index entry and files, in name order, built on all available threads.
+fn generate() -> Result<Vec<Written>, String> {
+    let plans = cases::plans();
+    // The cases are spread over threads here; a kernel call need not split its tensor too.
+    onnx_conformance::tuning::set_threads(1);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // Interleaved, so that the large cases spread over the threads.
+    let results: Vec<Vec<(usize, Result<Written, String>)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let plans = &plans;
+                s.spawn(move || {
+                    plans
+                        .iter()
+                        .enumerate()
+                        .skip(t)
+                        .step_by(threads)
+                        .map(|(i, (name, plan))| {
+                            let (entry, graph) = cases::build(name, plan);
+                            (i, model::files(name, &graph).map(|f| (entry, f)))
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a generator thread panicked"))
+            .collect()
+    });
+    let mut all: Vec<_> = results.into_iter().flatten().collect();
+    all.sort_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Writes the tree under `out`, replacing the cases and index there (and nothing else).
+pub fn write(root: &Path, out: &Path) -> Result<Summary, Box<dyn Error>> {
+    let fingerprint = deep::fingerprint(root)?;
+    let generated = generate()?;
+    let cases_dir = out.join(CASES_DIR);
+    // Index first out: a run during the rewrite finds no tree rather than a mixed one.
+    let index_path = out.join(deep::INDEX_FILE);
+    if index_path.exists() {
+        std::fs::remove_file(&index_path)
+            .map_err(|e| format!("cannot remove {}: {e}", index_path.display()))?;
+    }
+    remove_extra(&cases_dir, &generated)?;
+    let mut hash = Hasher::default();
+    let (mut files, mut bytes) = (0usize, 0u64);
+    let mut entries = Vec::new();
+    for (entry, case_files) in generated {
+        for (rel, data) in &case_files {
+            let rel = format!("{}/{rel}", entry.case);
+            hash.update(rel.as_bytes());
+            hash.update(&(data.len() as u64).to_le_bytes());
+            hash.update(data);
+            let path = cases_dir.join(&rel);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+            }
+            // Unchanged files stay: rewriting ~30k files costs far more than reading them.
+            if std::fs::read(&path).ok().as_deref() != Some(data.as_slice()) {
+                std::fs::write(&path, data)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            }
+            files += 1;
+            bytes += data.len() as u64;
+        }
+        entries.push(entry);
+    }
+    let index = Index {
+        format: deep::FORMAT,
+        fingerprint,
+        content_sha256: hash.finish(),
+        cases: entries,
+    };
+    let text = serde_json::to_string_pretty(&index)? + "\n";
+    std::fs::write(&index_path, &text)
+        .map_err(|e| format!("cannot write {}: {e}", index_path.display()))?;
+    Ok(Summary {
+        cases: index.cases.len(),
+        files: files + 1,
+        bytes: bytes + text.len() as u64,
+        content_sha256: index.content_sha256,
+    })
+}
+
+/// Removes what under `cases_dir` no case of `generated` writes: stale case directories and
+/// stray files, so that the tree holds exactly the generated files.
+fn remove_extra(cases_dir: &Path, generated: &[Written]) -> Result<(), Box<dyn Error>> {
+    if !cases_dir.exists() {
+        return Ok(());
+    }
+    let mut keep = std::collections::BTreeSet::new();
+    for (entry, files) in generated {
+        for (rel, _) in files {
+            let mut path = format!("{}/{rel}", entry.case);
+            keep.insert(path.clone());
+            while let Some((dir, _)) = path.rsplit_once('/') {
+                path = dir.to_string();
+                keep.insert(path.clone());
+            }
+        }
+    }
+    let mut walk = walkdir::WalkDir::new(cases_dir).min_depth(1).into_iter();
+    while let Some(entry) = walk.next() {
+        let entry = entry.map_err(|e| format!("cannot list {}: {e}", cases_dir.display()))?;
+        let rel = entry.path().strip_prefix(cases_dir).unwrap_or(entry.path());
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        if keep.contains(&rel) {
+            continue;
+        }
+        let path = entry.path();
+        let removed = match entry.file_type().is_dir() {
+            true => {
+                walk.skip_current_dir();
+                std::fs::remove_dir_all(path)
+            }
+            false => std::fs::remove_file(path),
+        };
+        removed.map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,263 @@
+use super::cases::{self, Plan, Shape};
+use super::values::{self, Input, Size};
+use std::collections::BTreeMap;
+use vocab::version::{VersionSpec, VERSIONS};
+use vocab::{DataType, OpKind, TypeKind};
+
+/// The attribute combinations a pair needs, counted from the operator pages' rules:
+/// `saturate` (both values) into float8 and E8M0, times `round_mode` (three) into E8M0.
+fn combos_wanted(spec: &VersionSpec, to: DataType) -> usize {
+    let has = |name: &str| spec.attrs.iter().any(|a| a.name == name);
+    let float8 = matches!(
+        to,
+        DataType::Float8E4M3FN
+            | DataType::Float8E4M3FNUZ
+            | DataType::Float8E5M2
+            | DataType::Float8E5M2FNUZ
+    );
+    let e8m0 = to == DataType::Float8E8M0;
+    let sat = if has("saturate") && (float8 || e8m0) {
+        2
+    } else {
+        1
+    };
+    let round = if has("round_mode") && e8m0 { 3 } else { 1 };
+    sat * round
+}
+
+#[test]
+fn every_allowed_pair_of_every_cast_version_appears_once_per_attribute_combination() {
+    let mut seen: BTreeMap<(OpKind, u32, DataType, DataType, Vec<String>), usize> = BTreeMap::new();
+    for (name, plan) in cases::plans() {
+        if let Plan::Cast {
+            spec,
+            from,
+            to,
+            attrs,
+            shape: Shape::Values(_),
+        } = &plan
+        {
+            let attrs = attrs.iter().map(|a| format!("{a:?}")).collect();
+            *seen
+                .entry((spec.op(), spec.since(), *from, *to, attrs))
+                .or_default() += 1;
+            assert!(
+                name.starts_with(&spec.op().to_string().to_lowercase()),
+                "{name}"
+            );
+        }
+    }
+    let mut wanted = 0;
+    for spec in VERSIONS.iter().filter(|s| s.op() != OpKind::Concat) {
+        for from in spec.types.iter() {
+            for to in spec.types.iter() {
+                let n = seen
+                    .iter()
+                    .filter(|((op, v, f, t, _), _)| {
+                        (*op, *v, *f, *t) == (spec.op(), spec.since(), from, to)
+                    })
+                    .count();
+                assert_eq!(
+                    n,
+                    combos_wanted(spec, to),
+                    "{} {from:?} -> {to:?}",
+                    spec.version()
+                );
+                wanted += n;
+            }
+        }
+    }
+    assert_eq!(
+        seen.len(),
+        wanted,
+        "a case of a pair the table does not allow"
+    );
+    assert!(seen.values().all(|&n| n == 1), "a combination twice");
+}
+
+#[test]
+fn case_names_are_unique_and_sorted() {
+    let plans = cases::plans();
+    let names: Vec<&String> = plans.iter().map(|(n, _)| n).collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(names, sorted);
+}
+
+fn codes(input: &Input) -> Vec<u128> {
+    match input {
+        Input::Codes(c) => c.iter().flat_map(|(_, v)| v.clone()).collect(),
+        Input::Strings(_) => panic!("codes expected"),
+    }
+}
+
+#[test]
+fn undefined_values_are_not_generated() {
+    // Float into integers: finite and in range after truncation (rounding for 4-bit).
+    for to in [
+        DataType::Int8,
+        DataType::Uint8,
+        DataType::Int32,
+        DataType::Uint64,
+        DataType::Int4,
+        DataType::Uint2,
+    ] {
+        let input = values::input(DataType::Float, to, Size::Boundary);
+        let (lo, hi) = match to.kind() {
+            TypeKind::Signed => (
+                -(2f64.powi(to.bit_width() as i32 - 1)),
+                2f64.powi(to.bit_width() as i32 - 1) - 1.0,
+            ),
+            _ => (0.0, 2f64.powi(to.bit_width() as i32) - 1.0),
+        };
+        let vals: Vec<f32> = codes(&input)
+            .iter()
+            .map(|&c| f32::from_bits(c as u32))
+            .collect();
+        assert!(!vals.is_empty());
+        for v in vals {
+            let r = if to.bit_width() <= 4 {
+                f64::from(v).round_ties_even()
+            } else {
+                f64::from(v).trunc()
+            };
+            assert!(v.is_finite() && r >= lo && r <= hi, "{v} into {to:?}");
+        }
+    }
+    // Nothing negative into E8M0 (NaN of either sign is defined: 0xFF).
+    for v in codes(&values::input(
+        DataType::Float,
+        DataType::Float8E8M0,
+        Size::Boundary,
+    )) {
+        let x = f32::from_bits(v as u32);
+        assert!(x.is_nan() || x.is_sign_positive(), "{x}");
+    }
+    for v in codes(&values::input(
+        DataType::Int8,
+        DataType::Float8E8M0,
+        Size::Boundary,
+    )) {
+        assert!((v as u8 as i8) >= 0, "{v}");
+    }
+    // Strings into integers: integer literals in range; no non-numeric text anywhere but STRING.
+    let Input::Strings(classes) = values::input(DataType::String, DataType::Int8, Size::Boundary)
+    else {
+        panic!("strings expected")
+    };
+    for s in classes.iter().flat_map(|(_, v)| v) {
+        assert!(s.parse::<i8>().is_ok(), "{s:?}");
+    }
+    let Input::Strings(classes) = values::input(DataType::String, DataType::Float, Size::Boundary)
+    else {
+        panic!("strings expected")
+    };
+    for s in classes.iter().flat_map(|(_, v)| v) {
+        assert!(s.parse::<f64>().is_ok(), "{s:?}");
+    }
+}
+
+#[test]
+fn narrow_sources_give_every_code() {
+    for t in [
+        DataType::Float8E4M3FN,
+        DataType::Int4,
+        DataType::Uint8,
+        DataType::Float4E2M1,
+    ] {
+        assert_eq!(
+            codes(&values::input(t, DataType::Double, Size::Boundary)).len(),
+            1 << t.bit_width(),
+            "{t:?}"
+        );
+    }
+    assert_eq!(
+        codes(&values::input(
+            DataType::Float16,
+            DataType::Double,
+            Size::Full
+        ))
+        .len(),
+        1 << 16
+    );
+    assert!(
+        codes(&values::input(
+            DataType::Float16,
+            DataType::Double,
+            Size::Boundary
+        ))
+        .len()
+            < 1 << 12
+    );
+}
+
+#[test]
+fn float_sources_hold_every_tie_of_a_narrow_target() {
+    // FLOAT into E4M3FN: every midpoint between neighbouring codes, and one ulp either side.
+    let input = values::input(DataType::Float, DataType::Float8E4M3FN, Size::Boundary);
+    let Input::Codes(classes) = &input else {
+        panic!()
+    };
+    let ties: Vec<f32> = classes
+        .iter()
+        .filter(|(k, _)| *k == "tie")
+        .flat_map(|(_, v)| v.iter().map(|&c| f32::from_bits(c as u32)))
+        .collect();
+    for want in [0.5f32 + 0.0625 / 2.0, 432.0, -(1.0 + 0.0625)] {
+        assert!(ties.contains(&want), "{want}");
+    }
+    assert!(classes.iter().any(|(k, _)| *k == "near-tie"));
+    // DOUBLE into FLOAT16 holds a value just above a tie, which rounding through FLOAT breaks.
+    let input = values::input(DataType::Double, DataType::Float16, Size::Boundary);
+    let tie = 1.0 + 2f64.powi(-11);
+    assert!(codes(&input).contains(&u128::from((tie + 2f64.powi(-52)).to_bits())));
+}
+
+#[test]
+fn a_case_is_the_same_bytes_twice_and_runs_on_our_implementation() {
+    let plans = cases::plans();
+    let picked: Vec<&(String, Plan)> = plans
+        .iter()
+        .filter(|(n, _)| {
+            n == "cast19_FLOAT_to_FLOAT8E4M3FN_saturate0"
+                || n == "castlike24_constant_FLOAT_to_FLOAT8E8M0_saturate1_round_modeup"
+                || n == "cast13_chain_FLOAT_to_FLOAT16_to_FLOAT"
+                || n.starts_with("concat13_STRING_rank2")
+        })
+        .collect();
+    assert_eq!(
+        picked.len(),
+        4,
+        "{:?}",
+        picked.iter().map(|p| &p.0).collect::<Vec<_>>()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for (name, plan) in picked {
+        let (_, graph) = cases::build(name, plan);
+        let files = super::model::files(name, &graph).unwrap();
+        let (_, again) = cases::build(name, plan);
+        assert_eq!(files, super::model::files(name, &again).unwrap(), "{name}");
+        let case_dir = dir.path().join(name);
+        for (rel, bytes) in &files {
+            let p = case_dir.join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, bytes).unwrap();
+        }
+        let case = harness::read::load_case(&case_dir).unwrap();
+        let ds = &case.data_sets[0];
+        let file = harness::backend::ModelFile {
+            path: &case_dir.join("model.onnx"),
+            model: &case.model,
+        };
+        use harness::backend::Backend;
+        let native = harness::backend::Native;
+        let got = native.prepare(file).unwrap().run(&ds.inputs).unwrap();
+        let bits = |t: &[vocab::Tensor]| {
+            t.iter()
+                .map(|t| (t.shape().to_vec(), harness::read::tensor_codes(t)))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(bits(&got), bits(&ds.outputs), "{name}");
+    }
+}
