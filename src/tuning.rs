@@ -72,33 +72,146 @@ impl SimdLevel {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-fn detect() -> SimdLevel {
-    use std::arch::is_x86_feature_detected as has;
-    let v3 = has!("avx2") && has!("fma") && has!("bmi1") && has!("bmi2") && has!("f16c");
-    let v3 = v3 && has!("lzcnt") && has!("popcnt");
-    let v4 = has!("avx512f") && has!("avx512bw") && has!("avx512vl") && has!("avx512dq");
-    match (v3, v4 && has!("avx512cd")) {
+/// Hands `$then!` the x86-64 features of each level, each list beyond the level below it:
+/// `$then! { $args [AVX2 level] [AVX-512 level] [AVX512-BF16] }`. The one place they are
+/// written: detection ([`FeatureSet::detect`], [`level_for`]) reads exactly these, and the
+/// kernels are compiled with exactly these ([`simd_fn!`]), which is what every `SAFETY:`
+/// comment on a call into a kernel relies on.
+macro_rules! level_features {
+    ($then:path { $($args:tt)* }) => {
+        $then! { { $($args)* }
+            ["avx2" "fma" "bmi1" "bmi2" "f16c" "lzcnt" "popcnt"]
+            ["avx512f" "avx512bw" "avx512vl" "avx512dq" "avx512cd"]
+            ["avx512bf16"]
+        }
+    };
+}
+pub(crate) use level_features;
+
+/// Compiles one function for a level, on x86-64 only: `simd_fn! { avx2: fn ... }`, `avx512`
+/// (the AVX2 level's features too) or `avx512bf16` (AVX-512's and AVX512-BF16). Call it only
+/// at a level [`level_for`] gave for the CPU (and for `avx512bf16` when
+/// [`has_avx512bf16`]), from a `by_level!` arm.
+macro_rules! simd_fn {
+    ($level:ident: $item:item) => {
+        $crate::tuning::level_features! { $crate::tuning::simd_fn_with { $level $item } }
+    };
+}
+pub(crate) use simd_fn;
+
+/// [`simd_fn!`]'s second step, given the lists by [`level_features!`].
+macro_rules! simd_fn_with {
+    ({ avx2 $item:item } [$($v3:tt)*] [$($v4:tt)*] [$($bf:tt)*]) => {
+        #[cfg(target_arch = "x86_64")]
+        $(#[target_feature(enable = $v3)])*
+        $item
+    };
+    ({ avx512 $item:item } [$($v3:tt)*] [$($v4:tt)*] [$($bf:tt)*]) => {
+        #[cfg(target_arch = "x86_64")]
+        $(#[target_feature(enable = $v3)])*
+        $(#[target_feature(enable = $v4)])*
+        $item
+    };
+    ({ avx512bf16 $item:item } [$($v3:tt)*] [$($v4:tt)*] [$($bf:tt)*]) => {
+        #[cfg(target_arch = "x86_64")]
+        $(#[target_feature(enable = $v3)])*
+        $(#[target_feature(enable = $v4)])*
+        $(#[target_feature(enable = $bf)])*
+        $item
+    };
+}
+pub(crate) use simd_fn_with;
+
+/// A set of the x86-64 features that detection reads: bit `i` is the `i`-th feature of
+/// [`level_features!`]'s lists, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FeatureSet(u32);
+
+/// The feature table from the lists of [`level_features!`].
+macro_rules! feature_table {
+    ({} [$($v3:tt)*] [$($v4:tt)*] [$($bf:tt)*]) => {
+        /// Every feature detection reads: the AVX2 level's, then AVX-512's, then AVX512-BF16.
+        #[cfg(test)]
+        pub(crate) const FEATURES: &[&str] = &[$($v3,)* $($v4,)* $($bf,)*];
+        /// The AVX2 level's features.
+        const AVX2_SET: FeatureSet = FeatureSet::first([$($v3),*].len(), 0);
+        /// The features AVX-512 adds.
+        const AVX512_SET: FeatureSet = FeatureSet::first([$($v4),*].len(), [$($v3),*].len());
+        /// AVX512-BF16 (on top of the AVX-512 level).
+        const BF16_SET: FeatureSet = FeatureSet::first(
+            [$($bf),*].len(),
+            [$($v3),*].len() + [$($v4),*].len(),
+        );
+
+        impl FeatureSet {
+            /// The features of this CPU (none outside x86-64).
+            fn detect() -> FeatureSet {
+                #[cfg(target_arch = "x86_64")]
+                use std::arch::is_x86_feature_detected as has;
+                #[cfg(not(target_arch = "x86_64"))]
+                macro_rules! has {
+                    ($feature:tt) => {
+                        false
+                    };
+                }
+                FeatureSet::from_flags(&[$(has!($v3),)* $(has!($v4),)* $(has!($bf),)*])
+            }
+        }
+    };
+}
+level_features! { feature_table {} }
+
+impl FeatureSet {
+    /// `count` features from bit `from` on.
+    const fn first(count: usize, from: usize) -> FeatureSet {
+        FeatureSet(((1 << count) - 1) << from)
+    }
+
+    /// The set whose bit `i` is `flags[i]`.
+    fn from_flags(flags: &[bool]) -> FeatureSet {
+        let bit = |(i, &has): (usize, &bool)| u32::from(has) << i;
+        FeatureSet(flags.iter().enumerate().map(bit).sum())
+    }
+
+    /// Whether every feature of `other` is in this set.
+    fn contains(self, other: FeatureSet) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// The features of this CPU, detected once.
+    fn detected() -> FeatureSet {
+        static DETECTED: OnceLock<FeatureSet> = OnceLock::new();
+        *DETECTED.get_or_init(FeatureSet::detect)
+    }
+}
+
+/// The highest level whose features are all in `features`: what a CPU with exactly those
+/// features may run.
+pub(crate) fn level_for(features: FeatureSet) -> SimdLevel {
+    match (features.contains(AVX2_SET), features.contains(AVX512_SET)) {
         (true, true) => SimdLevel::Avx512,
         (true, false) => SimdLevel::Avx2,
-        _ => SimdLevel::Baseline,
+        (false, _) => SimdLevel::Baseline,
     }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+/// Whether a CPU with `features` may run the AVX512-BF16 kernels: the AVX-512 level and
+/// AVX512-BF16 (not every AVX-512 CPU has it).
+pub(crate) fn bf16_for(features: FeatureSet) -> bool {
+    level_for(features) == SimdLevel::Avx512 && features.contains(BF16_SET)
+}
+
 fn detect() -> SimdLevel {
-    SimdLevel::Baseline
+    level_for(FeatureSet::detected())
 }
 
-/// Whether the CPU has AVX512-BF16 (checked apart from the level: not every AVX-512 CPU has it).
+/// Whether this CPU may run the AVX512-BF16 kernels ([`bf16_for`]).
+#[cfg_attr(
+    all(not(target_arch = "x86_64"), not(test)),
+    expect(dead_code, reason = "only the x86-64 kernels (and the tests) ask")
+)]
 pub(crate) fn has_avx512bf16() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        static HAS: OnceLock<bool> = OnceLock::new();
-        *HAS.get_or_init(|| std::arch::is_x86_feature_detected!("avx512bf16"))
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+    bf16_for(FeatureSet::detected())
 }
 
 /// Parses a value of `ONNX_CONFORMANCE_THREADS`.

@@ -23,6 +23,87 @@ fn thread_values_parse_and_bad_ones_name_the_variable() {
     }
 }
 
+/// The features of each level as the crate defines them (x86-64-v3 and v4 without the ones
+/// every such CPU has anyway), written here apart from the table in `tuning.rs`.
+const AVX2_LEVEL: [&str; 7] = ["avx2", "bmi1", "bmi2", "f16c", "fma", "lzcnt", "popcnt"];
+const AVX512_LEVEL: [&str; 5] = ["avx512bw", "avx512cd", "avx512dq", "avx512f", "avx512vl"];
+
+/// For every combination of the features detection reads (all 2^13), the level is the
+/// highest whose features are all present, and the BF16 kernels need AVX-512 and
+/// AVX512-BF16: a CPU missing any one feature of a level never gets it.
+#[test]
+fn the_level_of_every_feature_combination() {
+    let mut names = FEATURES.to_vec();
+    names.sort_unstable();
+    let mut spec = [&AVX2_LEVEL[..], &AVX512_LEVEL, &["avx512bf16"]].concat();
+    spec.sort_unstable();
+    assert_eq!(names, spec, "the features detection reads");
+    let mut seen = [0; 3];
+    for bits in 0..1u32 << FEATURES.len() {
+        let has = |name: &&str| {
+            let i = FEATURES
+                .iter()
+                .position(|f| f == name)
+                .expect("a listed feature");
+            bits & 1 << i != 0
+        };
+        let want = match (AVX2_LEVEL.iter().all(has), AVX512_LEVEL.iter().all(has)) {
+            (true, true) => SimdLevel::Avx512,
+            (true, false) => SimdLevel::Avx2,
+            (false, _) => SimdLevel::Baseline,
+        };
+        let set = FeatureSet(bits);
+        assert_eq!(level_for(set), want, "features {bits:#015b}");
+        let bf16 = want == SimdLevel::Avx512 && has(&"avx512bf16");
+        assert_eq!(bf16_for(set), bf16, "features {bits:#015b}");
+        seen[want as usize] += 1;
+    }
+    // Every level is reached: 2^6 sets hold all 7 AVX2 features, 2 of them all 12.
+    assert_eq!(seen, [8192 - 64, 64 - 2, 2]);
+}
+
+/// Bit `i` of a detected set is feature `i`.
+#[test]
+fn flags_become_bits_in_order() {
+    assert_eq!(FeatureSet::from_flags(&[]), FeatureSet(0));
+    assert_eq!(
+        FeatureSet::from_flags(&[true, false, true]),
+        FeatureSet(0b101)
+    );
+    assert_eq!(
+        FeatureSet::from_flags(&[false, true, true, false]),
+        FeatureSet(0b110)
+    );
+}
+
+/// The detected level is the one the CPU's features give, asked here feature by feature.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn detection_reads_the_cpu() {
+    use std::arch::is_x86_feature_detected as has;
+    let v3 = has!("avx2") && has!("bmi1") && has!("bmi2") && has!("f16c") && has!("fma");
+    let v3 = v3 && has!("lzcnt") && has!("popcnt");
+    let v4 = has!("avx512bw") && has!("avx512cd") && has!("avx512dq") && has!("avx512f");
+    let v4 = v4 && has!("avx512vl");
+    let want = match (v3, v4) {
+        (true, true) => SimdLevel::Avx512,
+        (true, false) => SimdLevel::Avx2,
+        (false, _) => SimdLevel::Baseline,
+    };
+    assert_eq!(SimdLevel::detected(), want);
+    let bf16 = want == SimdLevel::Avx512 && has!("avx512bf16");
+    assert_eq!(has_avx512bf16(), bf16);
+}
+
+/// Outside x86-64 nothing is detected: the portable paths only.
+#[cfg(not(target_arch = "x86_64"))]
+#[test]
+fn detection_finds_nothing_outside_x86_64() {
+    assert_eq!(FeatureSet::detected(), FeatureSet(0));
+    assert_eq!(SimdLevel::detected(), SimdLevel::Baseline);
+    assert!(!has_avx512bf16());
+}
+
 #[test]
 fn supported_levels_start_at_baseline_and_end_at_the_detected_one() {
     let levels: Vec<_> = SimdLevel::supported().collect();

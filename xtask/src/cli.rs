@@ -50,6 +50,15 @@ pub enum Task {
     /// target/onnx-conformance/deep/index.json; expected outputs come from our implementation.
     /// See docs/deep.md.
     DeepCases(DeepCases),
+    /// clippy and the Miri subset on other targets (aarch64; s390x, big-endian)
+    ///
+    /// Installs the targets and Miri with rustup, runs `cargo clippy --target
+    /// aarch64-unknown-linux-gnu --workspace --all-targets -- -D warnings` (needs
+    /// aarch64-linux-gnu-gcc for a dependency's build script), then the Miri subset of
+    /// docs/fuzzing.md under --target aarch64-unknown-linux-gnu and s390x-unknown-linux-gnu,
+    /// so that the portable paths and the reader's byte order are executed. Prints each
+    /// step's time.
+    CrossCheck,
     /// Fetch the official ONNX node-test data
     ///
     /// Fetches the backend node-test data (Cast, CastLike, Concat by default) of onnx releases
@@ -83,9 +92,10 @@ pub enum Task {
 }
 
 impl Task {
-    /// Whether the task needs the `full` feature (the kernels, the harness or half).
+    /// Whether the task needs the `full` feature (the kernels, the harness or half): every
+    /// task but the fetch and the cross-check, which only runs cargo and rustup.
     pub fn needs_full(&self) -> bool {
-        !matches!(self, Task::FetchTests(_))
+        !matches!(self, Task::FetchTests(_) | Task::CrossCheck)
     }
 }
 

@@ -9,6 +9,7 @@ mod bench_compare;
 mod cli;
 #[cfg(feature = "full")]
 mod coverage;
+mod cross_check;
 #[cfg(feature = "full")]
 mod deep;
 mod fetch;
@@ -45,16 +46,10 @@ fn main() -> ExitCode {
 }
 
 /// Runs `task` (in the light build, only the tasks that do not need `full`).
-#[cfg_attr(
-    not(feature = "full"),
-    allow(
-        unused_variables,
-        reason = "only the tasks built with `full` use the root"
-    )
-)]
 fn run(root: &Path, task: &Task) -> ExitCode {
     match task {
         Task::FetchTests(options) => fetch::main(options),
+        Task::CrossCheck => finish(cross_check::main(root)),
         #[cfg(feature = "full")]
         Task::Backends(args) => finish(backends::main(root, args)),
         #[cfg(feature = "full")]
@@ -98,7 +93,6 @@ fn rerun_full(root: &Path, args: &[std::ffi::OsString]) -> ExitCode {
 }
 
 /// Prints a task's error, if any, and turns it into the exit code.
-#[cfg(feature = "full")]
 fn finish(result: Result<(), Box<dyn std::error::Error>>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,

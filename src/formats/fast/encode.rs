@@ -35,11 +35,10 @@ pub(crate) struct Narrow {
     max: u32,
     /// The sign bit of the target.
     sign: u32,
-    /// Codes asked of the exact path, for positive and negative sources: NaN, infinity,
-    /// finite overflow, and what -0 becomes. Plain fields, not arrays, so that choosing one
-    /// is a vector select rather than a load.
+    /// Codes asked of the exact path, for positive and negative sources: NaN, finite
+    /// overflow (infinity's code too), and what -0 becomes. Plain fields, not arrays, so that
+    /// choosing one is a vector select rather than a load.
     nan: (u32, u32),
-    inf: (u32, u32),
     overflow: (u32, u32),
     neg_zero: u32,
 }
@@ -70,7 +69,6 @@ impl Narrow {
             max: (((l.emax + l.bias) as u32) << m) | (l.rmax as u32 - (1 << m)),
             sign: 1 << (l.exp_bits + m),
             nan: both(&|negative| Exact::Nan { negative }),
-            inf: both(&|negative| Exact::Inf { negative }),
             overflow: both(&|negative| Exact::Finite {
                 negative,
                 mant: 1,
@@ -100,7 +98,7 @@ impl Narrow {
         // Every exponent bit set, the mantissa zero.
         let exp = (self.sign - 1) & !((1 << (23 - self.shift)) - 1);
         let inf = (exp, exp | self.sign);
-        self.inf == inf && self.overflow == inf && self.neg_zero == self.sign
+        self.overflow == inf && self.neg_zero == self.sign
     }
 
     /// The target code of the f32 with these bits, rounding once, half to even.
@@ -123,15 +121,14 @@ impl Narrow {
         } else {
             mag | pick(bits, (0, self.sign))
         };
-        let special = if a == 0x7F80_0000 {
-            pick(bits, self.inf)
-        } else {
-            pick(bits, self.nan)
-        };
-        if a < 0x7F80_0000 {
+        // ±Inf goes down the finite path and comes out as finite overflow: every format
+        // gives the two the same code under every rule set (docs/semantics.md §3.5: ±Inf and
+        // "above max" share a row's answer; §3.2 for FLOAT16 and BFLOAT16), which
+        // `infinity_is_finite_overflow_under_every_rule_set` holds.
+        if a <= 0x7F80_0000 {
             finite
         } else {
-            special
+            pick(bits, self.nan)
         }
     }
 }

@@ -8,8 +8,9 @@
 //!
 //! The rounding immediates are explicit, so MXCSR's rounding mode does not matter; the
 //! scalar paths assume MXCSR's FTZ/DAZ are off (Rust's default), as they always did.
-//! Vector heads (up to the first aligned output element) and tails go through the scalar
-//! function, which the tests hold to the exact path.
+//! Every kernel passes its vector body to [`blocks`], whose heads (up to the first aligned
+//! output element) and tails go through the scalar function, which the tests hold to the
+//! exact path.
 //!
 //! Below AVX512-BF16, the Cast-24 bf16 rounding is done on the bits in AVX2 registers
 //! (`f32_to_bf16_rne_v3`): not a conversion instruction, but the same kind of kernel.
@@ -18,11 +19,16 @@
 //! round exactly as the ones above, and it converts nothing to or from float8 (that is
 //! AVX10.2), so it would add code that the machines this is tested on cannot run.
 
-use super::map::{fill, fill_plain, Mode};
-use crate::tuning::SimdLevel;
+use super::kernel::by_level;
+use super::map::{fill, Mode};
+use crate::tuning::{simd_fn, SimdLevel};
 use half::{bf16, f16};
 use std::mem::MaybeUninit;
 
+#[cfg(target_arch = "x86_64")]
+use super::kernel::{blocks, store};
+#[cfg(target_arch = "x86_64")]
+use super::map::fill_plain;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
@@ -32,25 +38,30 @@ use std::arch::x86_64::*;
 #[cfg(target_arch = "x86_64")]
 const NEAREST: i32 = _MM_FROUND_TO_NEAREST_INT;
 
-/// f32 to f16 into `dst`: `nan` holds the exact path's codes for +NaN and -NaN; `scalar` is the
-/// element function for the baseline level and the tail.
+/// The codes `scalar` gives for +NaN and -NaN: the exact path's, which the vector kernels put
+/// in place of the hardware's NaNs (the exact path's NaN code depends on the sign alone).
+#[cfg(target_arch = "x86_64")]
+fn nan_codes<D>(scalar: impl Fn(f32) -> D, bits: impl Fn(D) -> u16) -> (u16, u16) {
+    (bits(scalar(f32::NAN)), bits(scalar(-f32::NAN)))
+}
+
+/// f32 to f16 into `dst`; `scalar` is the element function for the baseline level, heads and
+/// tails, and gives the NaN codes.
 pub(super) fn f32_to_f16(
     mode: Mode,
     src: &[f32],
     dst: &mut [MaybeUninit<f16>],
-    nan: (u16, u16),
     scalar: impl Fn(f32) -> f16 + Copy,
 ) {
-    let stream = mode.stream;
-    match mode.level.min(SimdLevel::detected()) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the level is at most what the CPU has; the function needs only its features.
-        SimdLevel::Avx512 => unsafe { f32_to_f16_v4(src, dst, nan, scalar, stream) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        SimdLevel::Avx2 => unsafe { f32_to_f16_v3(src, dst, nan, scalar, stream) },
-        level => fill(mode.at(level), src, dst, scalar),
-    }
+    by_level!(mode.level.min(SimdLevel::detected()) => {
+        x86_64 {
+            // SAFETY: the level is at most what the CPU has; the function needs only its features.
+            SimdLevel::Avx512 => unsafe { f32_to_f16_v4(src, dst, scalar, mode.stream) },
+            // SAFETY: as above.
+            SimdLevel::Avx2 => unsafe { f32_to_f16_v3(src, dst, scalar, mode.stream) },
+        }
+        portable level => fill(mode.at(level), src, dst, scalar),
+    })
 }
 
 /// f16 to f32 into `dst`, NaNs made canonical with their sign kept; `scalar` as above.
@@ -60,59 +71,56 @@ pub(super) fn f16_to_f32(
     dst: &mut [MaybeUninit<f32>],
     scalar: impl Fn(f16) -> f32 + Copy,
 ) {
-    let stream = mode.stream;
-    match mode.level.min(SimdLevel::detected()) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the level is at most what the CPU has; the function needs only its features.
-        SimdLevel::Avx512 => unsafe { f16_to_f32_v4(src, dst, scalar, stream) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        SimdLevel::Avx2 => unsafe { f16_to_f32_v3(src, dst, scalar, stream) },
-        level => fill(mode.at(level), src, dst, scalar),
-    }
+    by_level!(mode.level.min(SimdLevel::detected()) => {
+        x86_64 {
+            // SAFETY: the level is at most what the CPU has; the function needs only its features.
+            SimdLevel::Avx512 => unsafe { f16_to_f32_v4(src, dst, scalar, mode.stream) },
+            // SAFETY: as above.
+            SimdLevel::Avx2 => unsafe { f16_to_f32_v3(src, dst, scalar, mode.stream) },
+        }
+        portable level => fill(mode.at(level), src, dst, scalar),
+    })
 }
 
 /// f32 to bf16, Cast-24 rounding (half to even), with `vcvtneps2bf16` where the CPU has it at
-/// this level, else `scalar` compiled for the level.
+/// this level, else `scalar` compiled for the level (which also gives the NaN codes).
 pub(super) fn f32_to_bf16_rne(
     mode: Mode,
     src: &[f32],
     dst: &mut [MaybeUninit<bf16>],
-    nan: (u16, u16),
     scalar: impl Fn(f32) -> bf16 + Copy,
 ) {
-    let (level, stream) = (mode.level.min(SimdLevel::detected()), mode.stream);
-    #[cfg(target_arch = "x86_64")]
-    match level {
-        SimdLevel::Avx512 if crate::tuning::has_avx512bf16() => {
+    by_level!(mode.level.min(SimdLevel::detected()) => {
+        x86_64 {
             // SAFETY: AVX-512 (the level, at most what the CPU has) and AVX512-BF16 are present.
-            unsafe { f32_to_bf16_v4(src, dst, nan, scalar, stream) }
-        }
-        // The integer rounding below is as fast at AVX-512 as at AVX2 once memory-bound, so
-        // AVX-512 without BF16 takes it too.
-        SimdLevel::Avx2 | SimdLevel::Avx512 => {
+            SimdLevel::Avx512 if crate::tuning::has_avx512bf16() => unsafe {
+                f32_to_bf16_v4(src, dst, scalar, mode.stream)
+            },
+            // The integer rounding below is as fast at AVX-512 as at AVX2 once memory-bound,
+            // so AVX-512 without BF16 takes it too.
             // SAFETY: the level (at most what the CPU has) is at least AVX2.
-            unsafe { f32_to_bf16_rne_v3(src, dst, nan, scalar, stream) }
+            SimdLevel::Avx2 | SimdLevel::Avx512 => unsafe {
+                f32_to_bf16_rne_v3(src, dst, scalar, mode.stream)
+            },
         }
-        level => fill(mode.at(level), src, dst, scalar),
-    }
+        portable level => fill(mode.at(level), src, dst, scalar),
+    })
 }
 
+simd_fn! { avx2:
 /// f32 to bf16 rounding half to even on the bits: adding 0x7FFF plus the kept bit's parity
 /// carries into the upper half exactly when the dropped half is above one half, or exactly one
 /// half with an odd kept bit; a carry out of the mantissa moves into the exponent, up to
 /// infinity, and subnormals need nothing special since bf16 has f32's exponent range. The
 /// caller makes sure the exact path's infinity, overflow and -0 codes are these
-/// ([`super::encode::Narrow::ieee_specials`]); NaN lanes get `nan`, by sign.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
+/// ([`super::encode::Narrow::ieee_specials`]); NaN lanes get the exact path's, by sign.
 fn f32_to_bf16_rne_v3(
     src: &[f32],
     dst: &mut [MaybeUninit<bf16>],
-    nan: (u16, u16),
     scalar: impl Fn(f32) -> bf16 + Copy,
     stream: bool,
 ) {
+    let nan = nan_codes(scalar, bf16::to_bits);
     let (pos, neg) = (
         _mm256_set1_epi32(i32::from(nan.0)),
         _mm256_set1_epi32(i32::from(nan.1)),
@@ -130,25 +138,21 @@ fn f32_to_bf16_rne_v3(
         let code = _mm256_blendv_epi8(pos, neg, _mm256_srai_epi32::<31>(x));
         _mm256_blendv_epi8(r, code, is_nan)
     };
-    let (head, body) = aligned_body(dst, src.len().min(dst.len()), 16);
-    fill_plain(&src[..head], &mut dst[..head], scalar);
-    for i in (head..body).step_by(16) {
-        // SAFETY: head <= i and i + 16 <= body <= both lengths; unaligned loads; the store is
-        // aligned to 32 bytes by aligned_body.
+    blocks::<_, _, 16, 32>(src, dst, scalar, |s, d| {
+        // SAFETY: `s` holds 16 elements (unaligned loads); `d` is 32 aligned bytes.
         unsafe {
-            let lo = round(_mm256_loadu_si256(src.as_ptr().add(i).cast()));
-            let hi = round(_mm256_loadu_si256(src.as_ptr().add(i + 8).cast()));
+            let lo = round(_mm256_loadu_si256(s.as_ptr().cast()));
+            let hi = round(_mm256_loadu_si256(s.as_ptr().add(8).cast()));
             // The pack interleaves the 128-bit halves; the permutation restores their order.
             let h = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(lo, hi));
-            store_256(dst.as_mut_ptr().add(i), h, stream);
+            store(d, h, stream);
         }
-    }
-    fill_plain(&src[body..], &mut dst[body..], scalar);
+    });
+}
 }
 
+simd_fn! { avx2:
 /// Replaces the NaN lanes of sixteen f16 codes by `pos` or `neg`, by their sign.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
 #[inline]
 fn fix_f16_nans(h: __m256i, pos: __m256i, neg: __m256i) -> __m256i {
     let mag = _mm256_and_si256(h, _mm256_set1_epi16(0x7FFF));
@@ -156,131 +160,74 @@ fn fix_f16_nans(h: __m256i, pos: __m256i, neg: __m256i) -> __m256i {
     let code = _mm256_blendv_epi8(pos, neg, _mm256_srai_epi16(h, 15));
     _mm256_blendv_epi8(h, code, is_nan)
 }
-
-/// Where the vector body of a kernel starts and ends in `len` elements so that every store of
-/// `step` elements (`step * size_of::<D>()` bytes, a power of two up to 64) is aligned: a
-/// misaligned store of a whole register crosses a cache line every time (zmm) or every other
-/// time (ymm), which costs more than the conversion itself once the data is in cache.
-#[cfg(target_arch = "x86_64")]
-fn aligned_body<D>(dst: &[MaybeUninit<D>], len: usize, step: usize) -> (usize, usize) {
-    let head = dst.as_ptr().align_offset(step * size_of::<D>()).min(len);
-    (head, head + (len - head) / step * step)
 }
 
-/// An aligned 32-byte store, non-temporal if `stream` (see [`crate::stream`]; the caller's
-/// piece is fenced by `map::run`).
-///
-/// # Safety
-/// `dst` must be valid for a 32-byte write and 32-byte aligned.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn store_256<D>(dst: *mut MaybeUninit<D>, v: __m256i, stream: bool) {
-    // SAFETY: the caller's contract.
-    unsafe {
-        match stream {
-            true => _mm256_stream_si256(dst.cast(), v),
-            false => _mm256_store_si256(dst.cast(), v),
-        }
-    }
-}
-
-/// An aligned 64-byte store (one whole cache line), non-temporal if `stream`.
-///
-/// # Safety
-/// `dst` must be valid for a 64-byte write and 64-byte aligned.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-#[inline]
-unsafe fn store_512<D>(dst: *mut MaybeUninit<D>, v: __m512i, stream: bool) {
-    // SAFETY: the caller's contract.
-    unsafe {
-        match stream {
-            true => _mm512_stream_si512(dst.cast(), v),
-            false => _mm512_store_si512(dst.cast(), v),
-        }
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
+simd_fn! { avx2:
+/// Two vectors converted per step, stored as one aligned 32-byte register.
 fn f32_to_f16_v3(
     src: &[f32],
     dst: &mut [MaybeUninit<f16>],
-    nan: (u16, u16),
     scalar: impl Fn(f32) -> f16 + Copy,
     stream: bool,
 ) {
+    let nan = nan_codes(scalar, f16::to_bits);
     let (pos, neg) = (
         _mm256_set1_epi16(nan.0 as i16),
         _mm256_set1_epi16(nan.1 as i16),
     );
-    let (head, body) = aligned_body(dst, src.len().min(dst.len()), 16);
-    fill_plain(&src[..head], &mut dst[..head], scalar);
-    for i in (head..body).step_by(16) {
-        // SAFETY: head <= i and i + 16 <= body <= both lengths; unaligned loads; the store is
-        // aligned to 32 bytes by aligned_body.
+    blocks::<_, _, 16, 32>(src, dst, scalar, |s, d| {
+        // SAFETY: `s` holds 16 elements (unaligned loads); `d` is 32 aligned bytes.
         unsafe {
-            let lo =
-                _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_loadu_ps(src.as_ptr().add(i)));
-            let hi = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_loadu_ps(
-                src.as_ptr().add(i + 8),
-            ));
+            let lo = _mm256_cvtps_ph::<NEAREST>(_mm256_loadu_ps(s.as_ptr()));
+            let hi = _mm256_cvtps_ph::<NEAREST>(_mm256_loadu_ps(s.as_ptr().add(8)));
             let h = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi);
-            store_256(dst.as_mut_ptr().add(i), fix_f16_nans(h, pos, neg), stream);
+            store(d, fix_f16_nans(h, pos, neg), stream);
         }
-    }
-    fill_plain(&src[body..], &mut dst[body..], scalar);
+    });
+}
 }
 
+simd_fn! { avx512:
 /// Sixteen f32 converted to f16 by `vcvtps2ph` (rounding to nearest even, no exceptions).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
 #[inline]
 fn cvt16(x: __m512) -> __m256i {
     _mm512_cvtps_ph::<NEAREST>(x)
 }
+}
 
+simd_fn! { avx512:
 /// Two vectors converted per step and stored as one whole, aligned cache line; the NaN lanes
 /// found and replaced with mask registers. Converting into a register rather than storing
 /// straight from `vcvtps2ph` also keeps off its memory form, which is microcoded and slow on
 /// AMD Zen 4.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 fn f32_to_f16_v4(
     src: &[f32],
     dst: &mut [MaybeUninit<f16>],
-    nan: (u16, u16),
     scalar: impl Fn(f32) -> f16 + Copy,
     stream: bool,
 ) {
+    let nan = nan_codes(scalar, f16::to_bits);
     let (pos, neg) = (
         _mm512_set1_epi16(nan.0 as i16),
         _mm512_set1_epi16(nan.1 as i16),
     );
     let (abs, inf) = (_mm512_set1_epi16(0x7FFF), _mm512_set1_epi16(0x7C00));
-    let (head, body) = aligned_body(dst, src.len().min(dst.len()), 32);
-    fill_plain(&src[..head], &mut dst[..head], scalar);
-    for i in (head..body).step_by(32) {
-        // SAFETY: head <= i and i + 32 <= body <= both lengths; unaligned loads; the store is
-        // aligned to 64 bytes by aligned_body.
+    blocks::<_, _, 32, 64>(src, dst, scalar, |s, d| {
+        // SAFETY: `s` holds 32 elements (unaligned loads); `d` is 64 aligned bytes.
         unsafe {
-            let lo = cvt16(_mm512_loadu_ps(src.as_ptr().add(i)));
-            let hi = cvt16(_mm512_loadu_ps(src.as_ptr().add(i + 16)));
+            let lo = cvt16(_mm512_loadu_ps(s.as_ptr()));
+            let hi = cvt16(_mm512_loadu_ps(s.as_ptr().add(16)));
             let h = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi);
             let is_nan = _mm512_cmpgt_epi16_mask(_mm512_and_si512(h, abs), inf);
             let code = _mm512_mask_blend_epi16(_mm512_movepi16_mask(h), pos, neg);
-            let h = _mm512_mask_blend_epi16(is_nan, h, code);
-            store_512(dst.as_mut_ptr().add(i), h, stream);
+            store(d, _mm512_mask_blend_epi16(is_nan, h, code), stream);
         }
-    }
-    fill_plain(&src[body..], &mut dst[body..], scalar);
+    });
+}
 }
 
-/// Two vectors per step, each stored aligned (see [`aligned_body`]).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
+simd_fn! { avx2:
+/// Two vectors per step, each stored aligned.
 fn f16_to_f32_v3(
     src: &[f16],
     dst: &mut [MaybeUninit<f32>],
@@ -301,25 +248,21 @@ fn f16_to_f32_v3(
         let canonical = _mm256_or_si256(_mm256_and_si256(x, sign), quiet);
         _mm256_blendv_epi8(x, canonical, is_nan)
     };
-    let (head, body) = aligned_body(dst, src.len().min(dst.len()), 8);
-    let body = head + (body - head) / 16 * 16;
-    fill_plain(&src[..head], &mut dst[..head], scalar);
-    for i in (head..body).step_by(16) {
-        // SAFETY: head <= i and i + 16 <= body <= both lengths; unaligned loads; the stores
-        // are aligned to 32 bytes by aligned_body.
+    blocks::<_, _, 16, 32>(src, dst, scalar, |s, d| {
+        // SAFETY: `s` holds 16 elements (unaligned load); `d` is 64 bytes from a 32-byte
+        // boundary, so both halves are 32 aligned bytes.
         unsafe {
-            let h = _mm256_loadu_si256(src.as_ptr().add(i).cast());
-            let d = dst.as_mut_ptr().add(i);
-            store_256(d, widen(_mm256_castsi256_si128(h)), stream);
-            store_256(d.add(8), widen(_mm256_extracti128_si256::<1>(h)), stream);
+            let h = _mm256_loadu_si256(s.as_ptr().cast());
+            let (lo, hi) = d.split_at_mut(8);
+            store(lo, widen(_mm256_castsi256_si128(h)), stream);
+            store(hi, widen(_mm256_extracti128_si256::<1>(h)), stream);
         }
-    }
-    fill_plain(&src[body..], &mut dst[body..], scalar);
+    });
+}
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
+simd_fn! { avx512:
+/// One vector per step, stored as one whole, aligned cache line.
 fn f16_to_f32_v4(
     src: &[f16],
     dst: &mut [MaybeUninit<f32>],
@@ -334,33 +277,29 @@ fn f16_to_f32_v4(
         _mm512_set1_epi32(0x8000_0000_u32 as i32),
         _mm512_set1_epi32(0x7FC0_0000),
     );
-    let (head, body) = aligned_body(dst, src.len().min(dst.len()), 16);
-    fill_plain(&src[..head], &mut dst[..head], scalar);
-    for i in (head..body).step_by(16) {
-        // SAFETY: head <= i and i + 16 <= body <= both lengths; unaligned loads; the store is
-        // aligned to 64 bytes by aligned_body.
+    blocks::<_, _, 16, 64>(src, dst, scalar, |s, d| {
+        // SAFETY: `s` holds 16 elements (unaligned load); `d` is 64 aligned bytes.
         unsafe {
-            let h = _mm256_loadu_si256(src.as_ptr().add(i).cast());
+            let h = _mm256_loadu_si256(s.as_ptr().cast());
             let x = _mm512_castps_si512(_mm512_cvtph_ps(h));
             let is_nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(x, abs), inf);
             let canonical = _mm512_or_si512(_mm512_and_si512(x, sign), quiet);
-            let x = _mm512_mask_blend_epi32(is_nan, x, canonical);
-            store_512(dst.as_mut_ptr().add(i), x, stream);
+            store(d, _mm512_mask_blend_epi32(is_nan, x, canonical), stream);
         }
-    }
-    fill_plain(&src[body..], &mut dst[body..], scalar);
+    });
+}
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx512bf16")]
+simd_fn! { avx512bf16:
+/// One vector per step through `vcvtneps2bf16`; a block holding a subnormal goes through
+/// `scalar` instead (the instruction treats them as zero).
 fn f32_to_bf16_v4(
     src: &[f32],
     dst: &mut [MaybeUninit<bf16>],
-    nan: (u16, u16),
     scalar: impl Fn(f32) -> bf16 + Copy,
     stream: bool,
 ) {
+    let nan = nan_codes(scalar, bf16::to_bits);
     let (pos, neg) = (
         _mm256_set1_epi16(nan.0 as i16),
         _mm256_set1_epi16(nan.1 as i16),
@@ -371,30 +310,26 @@ fn f32_to_bf16_v4(
         _mm512_set1_epi32(0x7F80_0000),
     );
     let zero = _mm512_setzero_si512();
-    let (head, body) = aligned_body(dst, src.len().min(dst.len()), 16);
-    fill_plain(&src[..head], &mut dst[..head], scalar);
-    for i in (head..body).step_by(16) {
-        // SAFETY: head <= i and i + 16 <= body <= both lengths; unaligned loads; the store is
-        // aligned to 32 bytes by aligned_body; __m256bh and __m256i are both 32 plain bytes.
+    blocks::<_, _, 16, 32>(src, dst, scalar, |s, d| {
+        // SAFETY: `s` holds 16 elements (unaligned load); `d` is 32 aligned bytes;
+        // __m256bh and __m256i are both 32 plain bytes.
         unsafe {
-            let x = _mm512_loadu_ps(src.as_ptr().add(i));
+            let x = _mm512_loadu_ps(s.as_ptr());
             let bits = _mm512_castps_si512(x);
             let mag = _mm512_and_si512(bits, abs);
             let nonzero = _mm512_cmpneq_epi32_mask(mag, zero);
             let subnormal =
                 _mm512_mask_cmpeq_epi32_mask(nonzero, _mm512_and_si512(bits, exp), zero);
             if subnormal != 0 {
-                fill_plain(&src[i..i + 16], &mut dst[i..i + 16], scalar);
-                continue;
+                return fill_plain(s, d, scalar);
             }
             let h: __m256i = std::mem::transmute(_mm512_cvtneps_pbh(x));
             let is_nan = _mm512_cmpgt_epi32_mask(mag, inf);
             let code = _mm256_mask_blend_epi16(_mm512_movepi32_mask(bits), pos, neg);
-            let h = _mm256_mask_blend_epi16(is_nan, h, code);
-            store_256(dst.as_mut_ptr().add(i), h, stream);
+            store(d, _mm256_mask_blend_epi16(is_nan, h, code), stream);
         }
-    }
-    fill_plain(&src[body..], &mut dst[body..], scalar);
+    });
+}
 }
 
 /// Elements widened per step by [`f16_then`]: the f32 buffer stays in L1.
@@ -433,6 +368,10 @@ pub(super) enum Nibbles {
     /// Cast-24 and later into UINT4: the same, the low four bits as they are.
     WrapUnsigned,
     /// Cast-23 and earlier: clamp to [lo, hi], then round half to even; NaN gives 0.
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        expect(dead_code, reason = "the bounds are read by the x86-64 kernel only")
+    )]
     Clamp(f32, f32),
 }
 
@@ -448,28 +387,27 @@ pub(super) fn f32_to_nibbles<D: crate::stream::NoPadding>(
     scalar: impl Fn(f32) -> D + Copy,
 ) {
     const { assert!(size_of::<D>() == 1) };
-    let stream = mode.stream;
-    match (mode.level.min(SimdLevel::detected()), how) {
-        // The AVX2 kernel at AVX-512 too: in cache it ran 1.6x the compiler's AVX-512 loop.
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the level (at most what the CPU has) is at least AVX2; D is one byte.
-        (SimdLevel::Avx2 | SimdLevel::Avx512, Nibbles::WrapSigned) => unsafe {
-            f32_to_nibbles_v3::<D, false, true>(src, dst, (0.0, 0.0), scalar, stream)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        (SimdLevel::Avx2 | SimdLevel::Avx512, Nibbles::WrapUnsigned) => unsafe {
-            f32_to_nibbles_v3::<D, false, false>(src, dst, (0.0, 0.0), scalar, stream)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        (SimdLevel::Avx2 | SimdLevel::Avx512, Nibbles::Clamp(lo, hi)) => unsafe {
-            f32_to_nibbles_v3::<D, true, false>(src, dst, (lo, hi), scalar, stream)
-        },
-        (level, _) => fill(mode.at(level), src, dst, scalar),
-    }
+    by_level!((mode.level.min(SimdLevel::detected()), how) => {
+        x86_64 {
+            // The AVX2 kernel at AVX-512 too: in cache it ran 1.6x the compiler's AVX-512 loop.
+            // SAFETY: the level (at most what the CPU has) is at least AVX2; D is one byte.
+            (SimdLevel::Avx2 | SimdLevel::Avx512, Nibbles::WrapSigned) => unsafe {
+                f32_to_nibbles_v3::<D, false, true>(src, dst, (0.0, 0.0), scalar, mode.stream)
+            },
+            // SAFETY: as above.
+            (SimdLevel::Avx2 | SimdLevel::Avx512, Nibbles::WrapUnsigned) => unsafe {
+                f32_to_nibbles_v3::<D, false, false>(src, dst, (0.0, 0.0), scalar, mode.stream)
+            },
+            // SAFETY: as above.
+            (SimdLevel::Avx2 | SimdLevel::Avx512, Nibbles::Clamp(lo, hi)) => unsafe {
+                f32_to_nibbles_v3::<D, true, false>(src, dst, (lo, hi), scalar, mode.stream)
+            },
+        }
+        portable (level, _) => fill(mode.at(level), src, dst, scalar),
+    })
 }
 
+simd_fn! { avx2:
 /// Four vectors of eight per step, each rounded half to even by `vroundps` (explicit
 /// immediate) and converted exactly; then brought into -8..=7 or 0..=15 in i32 lanes and
 /// narrowed by two saturating packs (exact, the values being that small) and one
@@ -480,8 +418,6 @@ pub(super) fn f32_to_nibbles<D: crate::stream::NoPadding>(
 /// as the rules want; from 2^27 up every f32 is a multiple of 16, low nibble 0 too.
 /// Clamping: `max` gives its second operand (`lo`) for a NaN lane, so NaN lanes are zeroed
 /// by an ordered comparison.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
 fn f32_to_nibbles_v3<D, const CLAMP: bool, const SIGNED: bool>(
     src: &[f32],
     dst: &mut [MaybeUninit<D>],
@@ -507,21 +443,19 @@ fn f32_to_nibbles_v3<D, const CLAMP: bool, const SIGNED: bool>(
         }
     };
     let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    let (head, body) = aligned_body(dst, src.len().min(dst.len()), 32);
-    fill_plain(&src[..head], &mut dst[..head], scalar);
-    for i in (head..body).step_by(32) {
-        // SAFETY: head <= i and i + 32 <= body <= both lengths; unaligned loads; the store
-        // is aligned to 32 bytes by aligned_body (D is one byte).
+    blocks::<_, _, 32, 32>(src, dst, scalar, |s, d| {
+        // SAFETY: `s` holds 32 elements (unaligned loads); `d` is 32 aligned bytes (D is one
+        // byte).
         unsafe {
-            let p = src.as_ptr().add(i);
+            let p = s.as_ptr();
             let n = [0, 8, 16, 24].map(|k| codes(_mm256_loadu_ps(p.add(k))));
             let ab = _mm256_packs_epi32(n[0], n[1]);
             let cd = _mm256_packs_epi32(n[2], n[3]);
             // The packs interleave 128-bit halves: dwords come out as a0 b0 c0 d0 | a1 b1
             // c1 d1 (four codes each); the permutation puts them in source order.
             let v = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(ab, cd), order);
-            store_256(dst.as_mut_ptr().add(i), v, stream);
+            store(d, v, stream);
         }
-    }
-    fill_plain(&src[body..], &mut dst[body..], scalar);
+    });
+}
 }

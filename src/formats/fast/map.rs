@@ -6,9 +6,10 @@
 //! [`crate::stream`]): the element function fills one 64-byte line in registers, and the line
 //! goes out with non-temporal stores, which skip the read-for-ownership of every output line.
 
+use super::kernel::by_level;
 use super::par;
 use crate::stream::{self, NoPadding};
-use crate::tuning::{Exec, SimdLevel};
+use crate::tuning::{simd_fn, Exec, SimdLevel};
 use std::mem::MaybeUninit;
 
 /// How a kernel writes one piece of output: the SIMD level (never above what the CPU has),
@@ -84,22 +85,22 @@ pub(crate) fn fill<S: Copy, D: NoPadding>(
     dst: &mut [MaybeUninit<D>],
     f: impl Fn(S) -> D + Copy,
 ) {
-    match (mode.level.min(SimdLevel::detected()), mode.stream) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the level is at most what the CPU has, and fill_v4 needs only its features.
-        (SimdLevel::Avx512, false) => unsafe { fill_v4(src, dst, f) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        (SimdLevel::Avx512, true) => unsafe { fill_lines_v4(src, dst, f) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above, for the AVX2 level.
-        (SimdLevel::Avx2, false) => unsafe { fill_v3(src, dst, f) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above, for the AVX2 level.
-        (SimdLevel::Avx2, true) => unsafe { fill_lines_v3(src, dst, f) },
-        (_, true) => fill_lines_plain(src, dst, f),
-        (_, false) => fill_plain(src, dst, f),
-    }
+    by_level!((mode.level.min(SimdLevel::detected()), mode.stream) => {
+        x86_64 {
+            // SAFETY: the level is at most what the CPU has, and fill_v4 needs only its features.
+            (SimdLevel::Avx512, false) => unsafe { fill_v4(src, dst, f) },
+            // SAFETY: as above.
+            (SimdLevel::Avx512, true) => unsafe { fill_lines_v4(src, dst, f) },
+            // SAFETY: as above, for the AVX2 level.
+            (SimdLevel::Avx2, false) => unsafe { fill_v3(src, dst, f) },
+            // SAFETY: as above, for the AVX2 level.
+            (SimdLevel::Avx2, true) => unsafe { fill_lines_v3(src, dst, f) },
+        }
+        portable (_, stream) => match stream {
+            true => fill_lines_plain(src, dst, f),
+            false => fill_plain(src, dst, f),
+        },
+    })
 }
 
 /// The loop itself, written out (not `collect`) so that it is inlined into, and vectorised
@@ -115,17 +116,18 @@ pub(crate) fn fill_plain<S: Copy, D>(
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
+simd_fn! { avx2:
+/// [`fill_plain`] compiled for the AVX2 level.
 fn fill_v3<S: Copy, D>(src: &[S], dst: &mut [MaybeUninit<D>], f: impl Fn(S) -> D + Copy) {
     fill_plain(src, dst, f)
 }
+}
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
+simd_fn! { avx512:
+/// [`fill_plain`] compiled for the AVX-512 level.
 fn fill_v4<S: Copy, D>(src: &[S], dst: &mut [MaybeUninit<D>], f: impl Fn(S) -> D + Copy) {
     fill_plain(src, dst, f)
+}
 }
 
 /// One cache line of output, converted in registers before it is streamed out whole.
@@ -192,8 +194,8 @@ fn fill_lines_plain<S: Copy, D: NoPadding>(
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
+simd_fn! { avx2:
+/// [`fill_lines`] compiled for the AVX2 level, each line stored by two 32-byte streaming stores.
 fn fill_lines_v3<S: Copy, D: NoPadding>(
     src: &[S],
     dst: &mut [MaybeUninit<D>],
@@ -213,9 +215,10 @@ fn fill_lines_v3<S: Copy, D: NoPadding>(
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
+}
+
+simd_fn! { avx512:
+/// [`fill_lines`] compiled for the AVX-512 level, each line stored by one 64-byte streaming store.
 fn fill_lines_v4<S: Copy, D: NoPadding>(
     src: &[S],
     dst: &mut [MaybeUninit<D>],
@@ -230,4 +233,5 @@ fn fill_lines_v4<S: Copy, D: NoPadding>(
             _mm512_stream_si512(to.cast(), v);
         })
     }
+}
 }

@@ -9,6 +9,7 @@
 
 mod encode;
 mod hw;
+mod kernel;
 mod map;
 pub(crate) mod par;
 #[cfg(test)]
@@ -30,7 +31,6 @@ pub(crate) fn f32_to_bf16(exec: &Exec, src: &[f32], rules: &CastRules) -> Vec<bf
     match rules.generation {
         Generation::From24 => {
             let scalar = move |x: f32| bf16::from_bits(n.encode(x.to_bits()) as u16);
-            let nan = (n.nan(0) as u16, n.nan(0x8000_0000) as u16);
             // Under other special codes the vector kernels would be wrong: the scalar function
             // then does it all (no rules of today's exact path lead there).
             let exec = &Exec {
@@ -44,7 +44,7 @@ pub(crate) fn f32_to_bf16(exec: &Exec, src: &[f32], rules: &CastRules) -> Vec<bf
             // SAFETY: f32_to_bf16_rne writes its whole output piece.
             unsafe {
                 run(exec, src, &|mode, s, d| {
-                    hw::f32_to_bf16_rne(mode, s, d, nan, scalar)
+                    hw::f32_to_bf16_rne(mode, s, d, scalar)
                 })
             }
         }
@@ -84,10 +84,20 @@ pub(crate) fn bf16_to_f32(exec: &Exec, src: &[bf16]) -> Vec<f32> {
 }
 
 /// f64 to f32, round half to even (the hardware conversion), NaN made canonical explicitly
-/// because `as` does not promise which NaN it gives.
+/// with the source's sign, read from its bits: `as` promises neither the payload nor the
+/// sign of the NaN it gives (the hardware keeps the sign; Miri flips it at random).
 pub(crate) fn f64_to_f32(exec: &Exec, src: &[f64]) -> Vec<f32> {
     map(exec, src, move |x| {
-        f32::from_bits(encode::canonical_nan_f32((x as f32).to_bits()))
+        let nan = if x.is_sign_negative() {
+            0xFFC0_0000
+        } else {
+            0x7FC0_0000
+        };
+        f32::from_bits(if x.is_nan() {
+            nan
+        } else {
+            (x as f32).to_bits()
+        })
     })
 }
 
@@ -107,13 +117,8 @@ pub(crate) fn f32_to_f64(exec: &Exec, src: &[f32]) -> Vec<f64> {
 pub(crate) fn f32_to_f16(exec: &Exec, src: &[f32], rules: &CastRules) -> Vec<f16> {
     let n = Narrow::new::<f16>(rules);
     let scalar = move |x: f32| f16::from_bits(n.encode(x.to_bits()) as u16);
-    let nan = (n.nan(0) as u16, n.nan(0x8000_0000) as u16);
     // SAFETY: hw::f32_to_f16 writes its whole output piece.
-    unsafe {
-        run(exec, src, &|mode, s, d| {
-            hw::f32_to_f16(mode, s, d, nan, scalar)
-        })
-    }
+    unsafe { run(exec, src, &|mode, s, d| hw::f32_to_f16(mode, s, d, scalar)) }
 }
 
 /// f32 to a float8 format or FLOAT4E2M1 (FLOAT16 has [`f32_to_f16`]), rounding once with the

@@ -52,8 +52,8 @@ fn check_worker_takes_a_command_and_a_timeout() {
 #[test]
 fn every_command_answers_help() {
     let commands = every_command();
-    // The root, ten tasks, backends' five subcommands.
-    assert_eq!(commands.len(), 16, "{commands:?}");
+    // The root, eleven tasks, backends' five subcommands.
+    assert_eq!(commands.len(), 17, "{commands:?}");
     for path in commands {
         for flag in ["--help", "-h"] {
             let args = words(&path, flag);
@@ -85,6 +85,22 @@ fn unknown_flags_are_named() {
         e.to_string().contains("fetch-tests"),
         "suggests the task: {e}"
     );
+}
+
+/// The fetch and the cross-check run in the light build (they only need cargo, rustup and
+/// the fetch's crates); every other task needs the full one.
+#[test]
+fn only_the_fetch_and_the_cross_check_run_without_full() {
+    for path in every_command().into_iter().filter(|p| p.len() == 1) {
+        let args: Vec<&str> = path.iter().map(String::as_str).collect();
+        let args = match args[0] {
+            "backends" => vec!["backends", "list"],
+            _ => args,
+        };
+        let task = parse(&args).expect("parses").task;
+        let light = matches!(args[0], "fetch-tests" | "cross-check");
+        assert_eq!(task.needs_full(), !light, "{args:?}");
+    }
 }
 
 /// The spellings the README, docs/ and .ci/run use keep working.
