@@ -1,12 +1,14 @@
-//! `tests/known-failures.json` and `tests/tolerances.json`: trial patterns with a reason each,
+//! The known-failures lists (`tests/known-failures/<backend>.json`, and `data.json`, which
+//! applies to every backend) and `tests/tolerances.json`: trial selectors with a reason each,
 //! and how a trial's result is judged against a known-failure entry.
 
 use crate::backend::FailureKind;
 use crate::error::Error;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 use std::path::Path;
 
-/// How an entry's `pattern` selects trials.
+/// How a pattern selects trials (format 1 entries, and `tests/tolerances.json`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Match {
@@ -24,17 +26,70 @@ impl Match {
             Match::Substring => name.contains(pattern),
         }
     }
+
+    /// The same selection as a `trials` pattern of format 2.
+    fn as_glob(self, pattern: &str) -> String {
+        match self {
+            Match::Exact => pattern.to_string(),
+            Match::Substring => format!("*{pattern}*"),
+        }
+    }
+}
+
+/// The known-failures format written today: 2 selects trials by `trials` (whole names with
+/// `*` wildcards) and `types`; format 1 (`pattern` and `match`) is still read.
+pub const FORMAT: u32 = 2;
+
+/// The name of the list of upstream data problems, which no worker label may take.
+pub const DATA_LIST_NAME: &str = "data";
+
+/// The list of upstream data problems, relative to the workspace: it applies to every
+/// backend, and is compiled in, so that a runtime judged from another repository gets it too.
+pub const DATA_LIST: &str = "tests/known-failures/data.json";
+
+const DATA_LIST_TEXT: &str = include_str!("../../tests/known-failures/data.json");
+
+/// Whether glob `pattern` (`*` matches any run of characters, nothing else is special)
+/// matches the whole of `name`.
+pub fn glob_matches(pattern: &str, name: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = name.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    let Some((last, middle)) = parts.split_last() else {
+        return rest.is_empty();
+    };
+    for part in middle {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
+}
+
+/// Whether data type `dtype` is a word of trial `name`'s case name (the part after the last
+/// `/`, split at `_`): `test_cast_FLOAT16_to_FLOAT8E4M3FN` has FLOAT16 and FLOAT8E4M3FN, not
+/// FLOAT8E4M3FNUZ.
+pub fn names_type(name: &str, dtype: &str) -> bool {
+    let case = name.rsplit('/').next().unwrap_or(name);
+    case.split('_').any(|w| w == dtype)
 }
 
 /// A trial that is expected to fail, and why.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct KnownFailure {
-    /// A trial name or substring, per `match`.
-    pub pattern: String,
-    /// How `pattern` is matched.
-    #[serde(rename = "match")]
-    pub how: Match,
+    /// Which trials, as whole names with `*` wildcards; empty: any trial that `types`
+    /// selects.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trials: Vec<String>,
+    /// Data types, each a word of the case name (`FLOAT8E4M3FNUZ`); empty: any. A trial is
+    /// selected when it matches one of `trials` (if given) and names one of `types` (if given).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<String>,
     /// The class of failure, as in `upstream data corrupt`.
     pub kind: String,
     /// Why it fails, with the evidence.
@@ -48,11 +103,84 @@ pub struct KnownFailure {
     pub failure_kind: Option<FailureKind>,
 }
 
+impl KnownFailure {
+    /// Whether this entry selects trial `name`.
+    pub fn selects(&self, name: &str) -> bool {
+        (self.trials.is_empty() || self.trials.iter().any(|g| glob_matches(g, name)))
+            && (self.types.is_empty() || self.types.iter().any(|t| names_type(name, t)))
+    }
+
+    /// What the entry selects, for messages: `trials [..] types [..]`.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.trials.is_empty() {
+            parts.push(format!("trials {:?}", self.trials));
+        }
+        if !self.types.is_empty() {
+            parts.push(format!("types {:?}", self.types));
+        }
+        parts.join(" ")
+    }
+
+    /// The parts of the selector (each `trials` pattern, each type) that select none of
+    /// `names` together with the rest of the entry.
+    fn stale_parts(&self, names: &[&str]) -> Vec<String> {
+        let mut stale = Vec::new();
+        let any = |e: &KnownFailure| names.iter().any(|n| e.selects(n));
+        for g in &self.trials {
+            let one = KnownFailure {
+                trials: vec![g.clone()],
+                ..self.clone()
+            };
+            if !any(&one) {
+                stale.push(format!("trials pattern {g:?}"));
+            }
+        }
+        for t in &self.types {
+            let one = KnownFailure {
+                types: vec![t.clone()],
+                ..self.clone()
+            };
+            if !any(&one) {
+                stale.push(format!("type {t:?}"));
+            }
+        }
+        stale
+    }
+}
+
+/// An entry as the file spells it, format 1 or 2.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEntry {
+    pattern: Option<String>,
+    #[serde(rename = "match")]
+    how: Option<Match>,
+    #[serde(default)]
+    trials: Vec<String>,
+    #[serde(default)]
+    types: Vec<String>,
+    #[serde(default)]
+    kind: String,
+    #[serde(default)]
+    reason: String,
+    #[serde(default)]
+    expect: Vec<String>,
+    failure_kind: Option<FailureKind>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawList {
+    format: u32,
+    entries: Vec<RawEntry>,
+}
+
 /// The known-failures file.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct KnownFailures {
-    /// Schema version; 1.
+    /// Schema version: [`FORMAT`] when written.
     pub format: u32,
     /// The entries; the first that selects a trial applies.
     pub entries: Vec<KnownFailure>,
@@ -88,27 +216,197 @@ pub struct Tolerances {
 impl KnownFailures {
     /// Reads the file at `path`; a missing file is an empty list.
     pub fn load(path: &Path) -> Result<KnownFailures, Error> {
-        let list: KnownFailures = load_json(path)?;
-        for (i, e) in list.entries.iter().enumerate() {
-            if e.pattern.is_empty() || e.reason.trim().is_empty() || e.kind.trim().is_empty() {
-                let what = "needs a non-empty pattern, kind and reason";
-                return Err(Error::at(path, format!("entry {i} {what}")));
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(KnownFailures::default())
             }
+            Err(e) => return Err(Error::at(path, format!("cannot read: {e}"))),
+        };
+        Self::parse(&text).map_err(|e| Error::at(path, e))
+    }
+
+    /// The list of upstream data problems, compiled in.
+    pub fn data() -> Result<KnownFailures, Error> {
+        Self::parse(DATA_LIST_TEXT).map_err(|e| Error::at(Path::new(DATA_LIST), e))
+    }
+
+    /// A list from its JSON text (format 1 or 2, read as format 2); the error names the entry
+    /// and the field.
+    pub fn parse(text: &str) -> Result<KnownFailures, String> {
+        let raw: RawList = serde_json::from_str(text).map_err(|e| format!("invalid: {e}"))?;
+        if raw.format != 1 && raw.format != FORMAT {
+            return Err(format!(
+                "format {} is not one this harness reads (1 or {FORMAT})",
+                raw.format
+            ));
         }
-        Ok(list)
+        let entries = raw
+            .entries
+            .into_iter()
+            .enumerate()
+            .map(|(i, e)| entry(raw.format, e).map_err(|why| format!("entry {i}: {why}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(KnownFailures {
+            format: FORMAT,
+            entries,
+        })
     }
 
     /// The first entry selecting trial `name`.
     pub fn find(&self, name: &str) -> Option<&KnownFailure> {
-        self.entries
-            .iter()
-            .find(|e| e.how.selects(&e.pattern, name))
+        self.entries.iter().find(|e| e.selects(name))
     }
 
-    /// Entries that select none of `names` (stale entries when `names` is the full list).
-    pub fn unmatched<'a>(&'a self, names: &[&str]) -> Vec<&'a KnownFailure> {
-        let selects = |e: &KnownFailure| names.iter().any(|n| e.how.selects(&e.pattern, n));
-        self.entries.iter().filter(|e| !selects(e)).collect()
+    /// Entries, or parts of their selectors, that select none of `names` (stale when `names`
+    /// is the full list), each described for a message.
+    pub fn unmatched(&self, names: &[&str]) -> Vec<String> {
+        self.entries
+            .iter()
+            .enumerate()
+            .flat_map(|(i, e)| {
+                e.stale_parts(names)
+                    .into_iter()
+                    .map(move |part| format!("entry {i} ({}): {part}", e.kind))
+            })
+            .collect()
+    }
+}
+
+/// One entry of a format 1 or 2 file, checked.
+fn entry(format: u32, raw: RawEntry) -> Result<KnownFailure, String> {
+    let (trials, types) = match (format, raw.pattern, raw.how) {
+        (1, Some(pattern), Some(how)) if raw.trials.is_empty() && raw.types.is_empty() => {
+            if pattern.is_empty() {
+                return Err("field `pattern` is empty".into());
+            }
+            (vec![how.as_glob(&pattern)], Vec::new())
+        }
+        (1, ..) => {
+            return Err("format 1 needs `pattern` and `match` (and no `trials` or `types`)".into())
+        }
+        (_, None, None) => (raw.trials, raw.types),
+        (..) => {
+            return Err(format!(
+            "`pattern` and `match` are format 1; format {FORMAT} selects with `trials` and `types`"
+        ))
+        }
+    };
+    if trials.is_empty() && types.is_empty() {
+        return Err("needs `trials` or `types` (or both)".into());
+    }
+    if let Some(bad) = trials
+        .iter()
+        .find(|g| g.is_empty() || g.chars().all(|c| c == '*'))
+    {
+        return Err(format!("field `trials`: {bad:?} would select every trial"));
+    }
+    if let Some(bad) = types
+        .iter()
+        .find(|t| vocab::DataType::from_name(t).is_none())
+    {
+        return Err(format!(
+            "field `types`: {bad:?} is not an ONNX data type name"
+        ));
+    }
+    for (field, value) in [("kind", &raw.kind), ("reason", &raw.reason)] {
+        if value.trim().is_empty() {
+            return Err(format!("field `{field}` is missing or empty"));
+        }
+    }
+    if raw.expect.iter().any(|x| x.is_empty()) {
+        return Err("field `expect` holds an empty string".into());
+    }
+    Ok(KnownFailure {
+        trials,
+        types,
+        kind: raw.kind,
+        reason: raw.reason,
+        expect: raw.expect,
+        failure_kind: raw.failure_kind,
+    })
+}
+
+/// The lists a run judges by: the upstream data problems, which apply to every backend, then
+/// the backend's own.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Lists {
+    /// `tests/known-failures/data.json`.
+    pub data: KnownFailures,
+    /// The backend's list.
+    pub backend: KnownFailures,
+    /// The backend's list as messages name it.
+    pub backend_path: String,
+}
+
+/// The entry a trial is listed under, and in which list.
+#[derive(Clone, Copy, Debug)]
+pub struct Listed<'a> {
+    /// The entry.
+    pub entry: &'a KnownFailure,
+    /// The list, as messages name it.
+    pub list: &'a str,
+    /// Whether it is an upstream data problem (the data list), not the backend's own.
+    pub data: bool,
+}
+
+impl Lists {
+    /// The entry that applies to trial `name`: the data list's first, else the backend's.
+    pub fn find(&self, name: &str) -> Option<Listed<'_>> {
+        if let Some(entry) = self.data.find(name) {
+            return Some(Listed {
+                entry,
+                list: DATA_LIST,
+                data: true,
+            });
+        }
+        self.backend.find(name).map(|entry| Listed {
+            entry,
+            list: &self.backend_path,
+            data: false,
+        })
+    }
+
+    /// The stale parts of both lists over the full list of trial `names`: an entry of the
+    /// backend's list that selects only trials of the data list is stale too.
+    pub fn unmatched(&self, names: &[&str]) -> Vec<String> {
+        // The data list is about the official data of every release: an entry about a
+        // release this data does not hold (another tree, a test's workspace) is not judged.
+        let sources: BTreeSet<&str> = names.iter().filter_map(|n| n.split('/').next()).collect();
+        let held = |g: &String| {
+            let source = g.split('/').next().unwrap_or(g);
+            source.contains('*') || sources.contains(source)
+        };
+        let data = KnownFailures {
+            format: FORMAT,
+            entries: self
+                .data
+                .entries
+                .iter()
+                .filter(|e| e.trials.is_empty() || e.trials.iter().any(held))
+                .map(|e| KnownFailure {
+                    trials: e.trials.iter().filter(|g| held(g)).cloned().collect(),
+                    ..e.clone()
+                })
+                .collect(),
+        };
+        let mut stale: Vec<String> = data
+            .unmatched(names)
+            .into_iter()
+            .map(|s| format!("{DATA_LIST} {s}"))
+            .collect();
+        let own: Vec<&str> = names
+            .iter()
+            .copied()
+            .filter(|n| self.data.find(n).is_none())
+            .collect();
+        stale.extend(
+            self.backend
+                .unmatched(&own)
+                .into_iter()
+                .map(|s| format!("{} {s}", self.backend_path)),
+        );
+        stale
     }
 }
 
@@ -156,6 +454,9 @@ pub enum Outcome {
     KnownFailure,
     /// Listed as a known failure but passed: a failure of the run.
     UnexpectedPass,
+    /// The official data of the trial is wrong (`tests/known-failures/data.json`), and it
+    /// failed as that list says: counted apart, neither the backend's pass nor its failure.
+    DataProblem,
 }
 
 impl Outcome {
@@ -166,6 +467,7 @@ impl Outcome {
             Outcome::Fail => "fail",
             Outcome::KnownFailure => "known-failure",
             Outcome::UnexpectedPass => "unexpected-pass",
+            Outcome::DataProblem => "data-problem",
         }
     }
 
@@ -197,24 +499,19 @@ pub struct Verdict {
     pub known_kind: Option<String>,
 }
 
-/// Judges a trial's result against its known-failures entry, if any: the one place a
-/// known-failure decision is made. A listed trial is a known failure only when it fails with
-/// the entry's failure kind (when the entry gives one) and a message holding every `expect`
-/// substring; a listed trial that passes fails the run. `list` names the list the entry
-/// came from, as the messages say it.
-pub fn judge(
-    result: Result<(), Failed>,
-    entry: Option<&KnownFailure>,
-    list: Option<&str>,
-) -> Verdict {
-    let list = list.unwrap_or("the known-failures list");
+/// Judges a trial's result against the entry it is listed under, if any: the one place a
+/// known-failure decision is made. A listed trial is a known failure (a data problem, when
+/// the data list holds it) only when it fails with the entry's failure kind (when the entry
+/// gives one) and a message holding every `expect` substring; a listed trial that passes
+/// fails the run.
+pub fn judge(result: Result<(), Failed>, listed: Option<Listed<'_>>) -> Verdict {
     let verdict = |outcome, failure_kind, message| Verdict {
         outcome,
         failure_kind,
         message: Some(message),
         known_kind: None,
     };
-    let (Some(entry), result) = (entry, &result) else {
+    let (Some(Listed { entry, list, data }), result) = (listed, &result) else {
         return match result {
             Ok(()) => Verdict {
                 outcome: Outcome::Pass,
@@ -230,8 +527,9 @@ pub fn judge(
             Outcome::UnexpectedPass,
             None,
             format!(
-                "unexpectedly passed, remove it from {list} (entry {:?}, kind {:?})",
-                entry.pattern, entry.kind
+                "unexpectedly passed, remove it from {list} (entry {}, kind {:?})",
+                entry.describe(),
+                entry.kind
             ),
         );
     };
@@ -241,7 +539,7 @@ pub fn judge(
         return verdict(
             Outcome::Fail,
             Some(kind),
-            format!("failure kind {kind}, but its entry in {list} expects {want}: {message}"),
+            format!("failure kind {kind}, but the entry of {list} expects {want}: {message}"),
         );
     }
     if let Some(want) = entry.expect.iter().find(|w| !message.contains(w.as_str())) {
@@ -249,20 +547,21 @@ pub fn judge(
             Outcome::Fail,
             Some(kind),
             format!(
-                "failed, but not as {list} expects (a message containing {want:?}); \
-                 this may be another bug: {message}"
+                "failed, but not as {list} expects (a message containing {want:?}); this may \
+                 be another bug: {message}"
             ),
         );
     }
+    let (outcome, what) = match data {
+        true => (Outcome::DataProblem, "upstream data problem"),
+        false => (Outcome::KnownFailure, "known failure"),
+    };
     Verdict {
         known_kind: Some(entry.kind.clone()),
         ..verdict(
-            Outcome::KnownFailure,
+            outcome,
             Some(kind),
-            format!(
-                "known failure ({}): {}\n{message}",
-                entry.kind, entry.reason
-            ),
+            format!("{what} ({}): {}\n{message}", entry.kind, entry.reason),
         )
     }
 }

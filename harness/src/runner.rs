@@ -4,7 +4,7 @@
 use crate::backend::{self, BackendHandle, Selected};
 use crate::diag::RerunEnv;
 use crate::discover::{discover, Layout, Spec, SpecKind};
-use crate::known::{KnownFailures, Outcome, Tolerances};
+use crate::known::{KnownFailures, Lists, Outcome, Tolerances};
 use crate::provenance::{self, RunInfo, Runner, Source};
 use crate::report::{self, nextest, Report, TrialRecord};
 use crate::settings::{self, Env};
@@ -296,7 +296,9 @@ fn libtest_trial(spec: Spec, ctx: Arc<Context>, records: Arc<Mutex<Vec<TrialReco
         records.lock().unwrap_or_else(|p| p.into_inner()).push(rec);
         match (outcome, judged.ignored_note) {
             (Outcome::Pass, _) => Ok(Completion::Completed),
-            (Outcome::KnownFailure, Some(note)) => Ok(Completion::ignored_with(note)),
+            (Outcome::KnownFailure | Outcome::DataProblem, Some(note)) => {
+                Ok(Completion::ignored_with(note))
+            }
             _ => Err(message.unwrap_or_else(|| "failed".into()).into()),
         }
     })
@@ -345,7 +347,7 @@ fn prepare_with(layout: &Layout, env: &Env, given: Option<Given>) -> Setup {
         problem("settings/backend", why.clone());
     }
     // A list not written yet is empty.
-    let known = match &selected.known_failures {
+    let backend_list = match &selected.known_failures {
         Some(path) => KnownFailures::load(path).unwrap_or_else(|e| {
             problem("settings/known-failures", e.to_string());
             KnownFailures::default()
@@ -356,6 +358,17 @@ fn prepare_with(layout: &Layout, env: &Env, given: Option<Given>) -> Setup {
         .known_failures
         .as_deref()
         .map(|p| list_name(workspace, p));
+    let data_list = KnownFailures::data().unwrap_or_else(|e| {
+        problem("settings/known-failures-data", e.to_string());
+        KnownFailures::default()
+    });
+    let known = Lists {
+        data: data_list,
+        backend: backend_list,
+        backend_path: known_list
+            .clone()
+            .unwrap_or_else(|| "no known-failures list".into()),
+    };
     let tolerances = match &layout.tolerances {
         Some(path) => Tolerances::load(path).unwrap_or_else(|e| {
             problem("settings/tolerances", e.to_string());
@@ -366,11 +379,7 @@ fn prepare_with(layout: &Layout, env: &Env, given: Option<Given>) -> Setup {
     let data_override = settings.data_override;
     // The deep suite has its own tree and no known failures: it exists to list disagreements.
     let deep = settings.deep;
-    let known = if deep {
-        KnownFailures::default()
-    } else {
-        known
-    };
+    let known = if deep { Lists::default() } else { known };
     let listed = match deep {
         true => crate::deep::discover(workspace, &settings.target),
         false => discover(layout, data_override.as_deref()),
@@ -380,16 +389,11 @@ fn prepare_with(layout: &Layout, env: &Env, given: Option<Given>) -> Setup {
         .partition(|s| matches!(s.kind, SpecKind::Case(_)));
     if !deep && data_override.is_none() && found.is_empty() {
         let names: Vec<&str> = cases.iter().map(|s| s.name.as_str()).collect();
-        let stale: Vec<String> = known
-            .unmatched(&names)
-            .iter()
-            .map(|e| format!("{:?}", e.pattern))
-            .collect();
+        let stale = known.unmatched(&names);
         if !stale.is_empty() {
-            let list = known_list.as_deref().unwrap_or("the known-failures list");
             let msg = format!(
-                "{list} has entries that match no trial (remove or fix them): {}",
-                stale.join(", ")
+                "known-failure entries that select no trial (remove or fix them): {}",
+                stale.join("; ")
             );
             problem("settings/known-failures-stale", msg);
         }

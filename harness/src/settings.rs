@@ -44,7 +44,7 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ),
     (
         BACKEND_VAR,
-        "native (default), onnxruntime, reference, tract, openvino or worker:<command line>",
+        "native (default), onnxruntime, reference, tract, openvino or worker:<label>=<command line>",
     ),
     (
         TIMEOUT_VAR,
@@ -56,7 +56,7 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ),
     (
         KNOWN_VAR,
-        "the known-failures list of a worker: backend",
+        "the known-failures list of a worker: backend, instead of tests/known-failures/<label>.json",
     ),
     // Read by the implementation crate itself (`onnx_conformance::tuning`) when the native
     // backend runs; checked here with its own parsers, so that a bad value fails the run as a
@@ -124,7 +124,7 @@ pub struct Settings {
     /// `ONNX_CONFORMANCE_PYTHON`: the interpreter of the Python workers, if set.
     pub python: Option<PathBuf>,
     /// `ONNX_CONFORMANCE_KNOWN_FAILURES`, resolved against the workspace: a `worker:`
-    /// backend's list, if set.
+    /// backend's list instead of `tests/known-failures/<label>.json`, if set.
     pub worker_list: Option<PathBuf>,
     /// `ONNX_CONFORMANCE_SUITE=deep`: run the deep tree instead of the official data.
     pub deep: bool,

@@ -6,7 +6,7 @@ use crate::case::{Case, ValueInfo};
 use crate::compare::{compare_outputs, is_exact_type, Rule};
 use crate::diag::{describe_with, dump, failure_dir, rerun_command, RerunEnv};
 use crate::discover::{CaseSpec, Spec, SpecKind};
-use crate::known::{judge, Failed, KnownFailures, Tolerances};
+use crate::known::{judge, Failed, Lists, Tolerances};
 use crate::origin::Origins;
 use crate::report::TrialRecord;
 use crate::{lockcheck, read};
@@ -21,8 +21,8 @@ use vocab::OpVersion;
 pub struct Context {
     /// `ONNX_CONFORMANCE_STRICT=1`: bit-exact comparison.
     pub strict: bool,
-    /// `tests/known-failures.json`.
-    pub known: KnownFailures,
+    /// The data list and the backend's known-failures list.
+    pub known: Lists,
     /// `tests/tolerances.json`.
     pub tolerances: Tolerances,
     /// `target/onnx-conformance`.
@@ -180,11 +180,11 @@ pub fn run(ctx: &Context, spec: &Spec) -> Judged {
             })
         }
     };
-    let verdict = judge(
-        result,
-        ctx.known.find(&spec.name),
-        ctx.known_list.as_deref(),
-    );
+    let verdict = judge(result, ctx.known.find(&spec.name));
+    let note = match verdict.outcome {
+        crate::known::Outcome::DataProblem => "upstream data problem",
+        _ => "known failure",
+    };
     let index_opset = case.and_then(|c| c.opset);
     let op_version = op_version(facts.op_type.as_deref(), facts.opset)
         .or_else(|| op_version(facts.op_type.as_deref(), index_opset));
@@ -210,7 +210,7 @@ pub fn run(ctx: &Context, spec: &Spec) -> Judged {
     };
     Judged {
         record,
-        ignored_note: verdict.known_kind.map(|k| format!("known failure: {k}")),
+        ignored_note: verdict.known_kind.map(|k| format!("{note}: {k}")),
     }
 }
 

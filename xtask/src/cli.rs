@@ -123,16 +123,24 @@ pub enum BackendsCommand {
         #[arg(value_name = "NAME")]
         names: Vec<String>,
     },
-    /// Write tests/known-failures/NAME.json from the backend's last run
+    /// Write a backend's known-failures list from its last run
     ///
-    /// Every trial that did not pass becomes an entry with its failure kind and first message
-    /// line; entries already there keep their reason. Review it before committing it.
+    /// Writes tests/known-failures/NAME.json (or FILE): every failing trial that the data
+    /// list (tests/known-failures/data.json) does not hold, grouped by failure kind and cause
+    /// (one entry per data type all of whose trials fail alike, then one per cause), each
+    /// entry expecting the part of the message its trials share. Entries keep the reason of
+    /// the entries they replace; new ones say REVIEW:. Review it before committing it.
     KnownFailures {
-        /// The backend
+        /// The backend: a shipped name, or a worker's label (or its whole
+        /// worker:<label>=<command line>)
         name: String,
         /// The run's report (default: target/onnx-conformance/backend-NAME/report.json)
         #[arg(long, value_name = "FILE")]
         report: Option<PathBuf>,
+        /// Where to write the list (default: the backend's own list,
+        /// tests/known-failures/NAME.json)
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
     },
     /// Build examples/external-runtime and run its in-process conformance test
     ///

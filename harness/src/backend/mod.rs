@@ -11,7 +11,10 @@ mod workers;
 
 #[cfg(feature = "native")]
 pub use native::Native;
-pub use select::{python_venv, Shipped, Start, SHIPPED};
+pub use select::{
+    backend_name, check_label, list_path, python_venv, Shipped, Start, WorkerLabel, MAX_LABEL,
+    SHIPPED,
+};
 pub(crate) use select::{select, Selected};
 pub(crate) use workers::WorkerPool;
 

@@ -1,5 +1,5 @@
 //! Choosing the backend: the table of shipped backends, and `ONNX_CONFORMANCE_BACKEND`
-//! (a shipped name or `worker:<command line>`) resolved into a started backend, its
+//! (a shipped name or `worker:<label>=<command line>`) resolved into a started backend, its
 //! known-failures list and its report directory. A backend that cannot start is not replaced
 //! by another: it becomes [`Unavailable`], and every case trial fails naming it.
 
@@ -37,7 +37,7 @@ pub const SHIPPED: &[Shipped] = &[
     Shipped {
         name: "native",
         start: Start::InProcess,
-        list: "tests/known-failures.json",
+        list: "tests/known-failures/native.json",
     },
     Shipped {
         name: "onnxruntime",
@@ -125,40 +125,155 @@ fn setup_hint(name: &str) -> String {
     format!("run `cargo xtask backends setup {name}` first")
 }
 
-/// The backend `settings` ask for, started and greeted when it can be; an unknown name or a
-/// backend that is not set up or will not start is an `Err` saying what to do.
+/// The backend `settings` ask for, started and greeted when it can be; an unknown name, a
+/// `worker:` backend without a valid label, or a backend that is not set up or will not
+/// start is an `Err` saying what to do.
 pub fn select(workspace: &Path, settings: &Settings) -> Selected {
-    let name = settings.backend.clone();
+    let value = settings.backend.as_str();
     let target = &settings.target;
-    let report_dir = ReportDir::of(target, &name);
-    let (known_failures, backend) = match name.strip_prefix("worker:") {
-        Some(command) => (
-            settings.worker_list.clone(),
-            WorkerSpec::from_command_line(command, settings.timeout)
+    let (name, known_failures, backend) = match WorkerLabel::parse(value) {
+        Some(Ok(worker)) => (
+            worker.label.clone(),
+            Some(
+                settings
+                    .worker_list
+                    .clone()
+                    .unwrap_or_else(|| list_path(workspace, &worker.label)),
+            ),
+            WorkerSpec::from_command_line(&worker.command, settings.timeout)
                 .map_err(|e| format!("{BACKEND_VAR}: {e}"))
-                .and_then(|spec| pool(&name, spec, target)),
+                .and_then(|spec| pool(&worker.label, spec, target)),
         ),
-        None => match Shipped::find(&name) {
+        // A worker without a usable label has no name of its own: its trials fail under
+        // `worker`, and nothing is read or written under its command line.
+        Some(Err(why)) => ("worker".to_string(), None, Err(why)),
+        None => match Shipped::find(value) {
             Some(shipped) => (
+                value.to_string(),
                 Some(workspace.join(shipped.list)),
                 start(shipped, workspace, settings),
             ),
-            None => (None, Err(not_a_backend(&name))),
+            None => (value.to_string(), None, Err(not_a_backend(value))),
         },
     };
     Selected {
+        report_dir: ReportDir::of(target, &name),
         name,
         backend,
         known_failures,
-        report_dir,
     }
 }
 
+/// The longest label a `worker:` backend may have.
+pub const MAX_LABEL: usize = 40;
+
+/// Names a worker may not take: every shipped backend's (its reports and list are theirs)
+/// and `data`, the list of upstream data problems.
+fn reserved(label: &str) -> bool {
+    Shipped::find(label).is_some() || label == crate::known::DATA_LIST_NAME
+}
+
+/// A `worker:` backend as `ONNX_CONFORMANCE_BACKEND` spells it: `worker:<label>=<command
+/// line>`. The label names the backend everywhere (records, messages, report directory,
+/// known-failures list, scoreboard column); the command line only starts it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkerLabel {
+    /// The backend's name.
+    pub label: String,
+    /// How to start it.
+    pub command: String,
+}
+
+impl WorkerLabel {
+    /// `value` read as a `worker:` backend: `None` when it does not start with `worker:`, an
+    /// `Err` saying how to write it when its label is missing or not a valid label.
+    pub fn parse(value: &str) -> Option<Result<WorkerLabel, String>> {
+        let rest = value.strip_prefix("worker:")?;
+        let example = "worker:<label>=<command line>, as in worker:myrt=python3 my_worker.py";
+        let Some((label, command)) = rest.split_once('=') else {
+            return Some(Err(format!(
+                "{BACKEND_VAR}: a worker: backend needs a label, which names its reports and \
+                 its known-failures list: write {example}"
+            )));
+        };
+        if let Err(why) = check_label(label) {
+            return Some(Err(format!("{BACKEND_VAR}: {why}; write {example}")));
+        }
+        if command.trim().is_empty() {
+            return Some(Err(format!(
+                "{BACKEND_VAR}: worker {label:?} has no command line; write {example}"
+            )));
+        }
+        Some(Ok(WorkerLabel {
+            label: label.to_string(),
+            command: command.to_string(),
+        }))
+    }
+}
+
+/// Whether `label` may name a worker: 1 to 40 of `a-z 0-9 . _ -`, starting with a letter or
+/// a digit (a directory and file name on every system, the same in any case), and no
+/// shipped backend's name.
+pub fn check_label(label: &str) -> Result<(), String> {
+    let well_formed = !label.is_empty()
+        && label.len() <= MAX_LABEL
+        && label.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && label
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "._-".contains(c));
+    if !well_formed {
+        return Err(format!(
+            "{label:?} is not a worker label: use 1 to {MAX_LABEL} of a-z, 0-9, '.', '_' and \
+             '-', starting with a letter or a digit"
+        ));
+    }
+    if reserved(label) {
+        return Err(format!(
+            "the label {label:?} is taken (by a shipped backend or the data list \
+             tests/known-failures/data.json): pick another"
+        ));
+    }
+    Ok(())
+}
+
+/// The name a value of `ONNX_CONFORMANCE_BACKEND` is known by: a shipped backend's name, or
+/// a worker's label (given alone or as `worker:<label>=<command line>`).
+pub fn backend_name(value: &str) -> Result<String, String> {
+    if let Some(worker) = WorkerLabel::parse(value) {
+        return worker.map(|w| w.label);
+    }
+    if Shipped::find(value).is_some() {
+        return Ok(value.to_string());
+    }
+    check_label(value)
+        .map(|()| value.to_string())
+        .map_err(|why| format!("{why} (nor a shipped backend: {})", shipped_names()))
+}
+
+/// The default known-failures list of the backend called `name`: a shipped backend's own,
+/// or `tests/known-failures/<label>.json` for a worker.
+pub fn list_path(workspace: &Path, name: &str) -> PathBuf {
+    match Shipped::find(name) {
+        Some(shipped) => workspace.join(shipped.list),
+        None => workspace
+            .join("tests")
+            .join("known-failures")
+            .join(format!("{name}.json")),
+    }
+}
+
+fn shipped_names() -> String {
+    SHIPPED
+        .iter()
+        .map(|s| s.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn not_a_backend(name: &str) -> String {
-    let names: Vec<&str> = SHIPPED.iter().map(|s| s.name).collect();
     format!(
-        "{BACKEND_VAR}={name:?} is not a backend: use {} or worker:<command line>",
-        names.join(", ")
+        "{BACKEND_VAR}={name:?} is not a backend: use {} or worker:<label>=<command line>",
+        shipped_names()
     )
 }
 

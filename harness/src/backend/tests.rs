@@ -233,24 +233,38 @@ fn the_environment_chooses_the_backend_and_bad_choices_say_what_to_do() {
     }
     assert_eq!(
         native.known_failures,
-        Some(dir.join("tests/known-failures.json"))
+        Some(dir.join("tests/known-failures/native.json"))
     );
     assert_eq!(
         native.report_dir.path(),
         dir.join("target/onnx-conformance")
     );
-    let worker = select_in(
-        dir,
-        &[(
-            BACKEND_VAR,
-            r#"worker:sh -c 'echo "{\"protocol\": 1, \"runtime\": \"w\", \"version\": \"2\"}"; cat'"#,
-        )],
+    let hello = r#"sh -c 'echo "{\"protocol\": 1, \"runtime\": \"w\", \"version\": \"2\"}"; cat'"#;
+    let worker = select_in(dir, &[(BACKEND_VAR, &format!("worker:myrt={hello}"))]);
+    let started = worker.backend.as_ref().unwrap().info();
+    assert_eq!(
+        (started.name.as_str(), started.runtime.as_str()),
+        ("myrt", "w")
     );
-    assert_eq!(worker.backend.as_ref().unwrap().info().runtime, "w");
+    assert_eq!(worker.name, "myrt");
     assert_eq!(
         worker.report_dir.path(),
-        dir.join("target/onnx-conformance/backend-worker")
+        dir.join("target/onnx-conformance/backend-myrt")
     );
+    assert_eq!(
+        worker.known_failures,
+        Some(dir.join("tests/known-failures/myrt.json"))
+    );
+    // Two labels never share a directory or a list; the list variable overrides the default.
+    let other = select_in(
+        dir,
+        &[
+            (BACKEND_VAR, &format!("worker:myrt-2={hello}")),
+            (crate::settings::KNOWN_VAR, "lists/mine.json"),
+        ],
+    );
+    assert_ne!(other.report_dir, worker.report_dir);
+    assert_eq!(other.known_failures, Some(dir.join("lists/mine.json")));
     let e = select_error(&[(BACKEND_VAR, "onnxrt")]);
     assert!(
         e.contains("is not a backend: use native, onnxruntime, reference, tract"),
@@ -264,8 +278,29 @@ fn the_environment_chooses_the_backend_and_bad_choices_say_what_to_do() {
     );
     let e = select_error(&[(BACKEND_VAR, "tract")]);
     assert!(e.contains("cargo xtask backends setup tract"), "{e}");
-    let e = select_error(&[(BACKEND_VAR, "worker:")]);
-    assert!(e.contains("empty"), "{e}");
+    // A worker needs a valid label of its own: each refusal says how to write one.
+    for (value, why) in [
+        ("worker:", "needs a label"),
+        ("worker:python3 w.py", "needs a label"),
+        ("worker:env A=1 w", "\"env A\" is not a worker label"),
+        ("worker:My=w", "\"My\" is not a worker label"),
+        ("worker:=w", "\"\" is not a worker label"),
+        ("worker:onnxruntime=w", "is taken"),
+        ("worker:data=w", "is taken"),
+        ("worker:rt=  ", "has no command line"),
+    ] {
+        let e = select_error(&[(BACKEND_VAR, value)]);
+        assert!(
+            e.contains(why) && e.contains("worker:<label>=<command line>"),
+            "{value}: {e}"
+        );
+    }
+    let long = format!("worker:{}=w", "a".repeat(MAX_LABEL + 1));
+    assert!(select_error(&[(BACKEND_VAR, &long)]).contains("is not a worker label"));
+    // A worker without a usable label writes under `worker`, never under its command line.
+    let unlabelled = select_in(dir, &[(BACKEND_VAR, "worker:python3 w.py")]);
+    assert_eq!(unlabelled.name, "worker");
+    assert_eq!(unlabelled.known_failures, None);
 }
 
 #[test]
@@ -285,6 +320,33 @@ fn every_shipped_backend_has_its_own_list_and_report_directory() {
     assert_eq!(
         names,
         ["native", "onnxruntime", "reference", "tract", "openvino"]
+    );
+}
+
+#[test]
+fn names_of_backends_and_their_lists() {
+    let ws = Path::new("/w");
+    assert_eq!(backend_name("tract").as_deref(), Ok("tract"));
+    assert_eq!(backend_name("myrt").as_deref(), Ok("myrt"));
+    assert_eq!(
+        backend_name("worker:myrt=python3 -u w.py").as_deref(),
+        Ok("myrt")
+    );
+    assert!(backend_name("worker:python3 w.py").is_err());
+    assert!(backend_name("My RT")
+        .unwrap_err()
+        .contains("nor a shipped backend"));
+    assert_eq!(
+        list_path(ws, "myrt"),
+        ws.join("tests/known-failures/myrt.json")
+    );
+    assert_eq!(
+        list_path(ws, "tract"),
+        ws.join("tests/known-failures/tract.json")
+    );
+    assert_eq!(
+        list_path(ws, "native"),
+        ws.join("tests/known-failures/native.json")
     );
 }
 
@@ -319,20 +381,19 @@ fn a_backend_that_cannot_start_fails_every_case_and_replaces_nothing() {
             "speaks protocol 2",
         ),
     ] {
-        let command = format!("worker:sh -c {}", shlex::try_quote(script).unwrap());
+        let command = format!("worker:rt=sh -c {}", shlex::try_quote(script).unwrap());
         let selected = select_in(dir, &[(BACKEND_VAR, &command)]);
         let Err(why) = &selected.backend else {
             panic!("the worker started")
         };
         assert!(why.contains(quoted), "{why}");
         let backend = selected.handle();
-        assert_eq!(backend.info().name, command, "labelled as asked");
+        assert_eq!(backend.info().name, "rt", "labelled as asked");
         let (model, inputs) = case("Cast", DataType::Float);
         let f = refusal(run(&*backend, &model, &inputs));
         assert_eq!(f.kind, FailureKind::Crash, "{}", f.message);
         assert!(
-            f.message
-                .contains(&format!("backend {command} could not start")),
+            f.message.contains("backend rt could not start"),
             "{}",
             f.message
         );

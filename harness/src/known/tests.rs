@@ -1,11 +1,12 @@
-//! Unit tests of the known-failure list: matching, expectations and tolerances.
+//! Unit tests of the known-failure lists: selectors, formats, the data list, expectations and
+//! tolerances.
 
 use super::*;
 
-fn entry(pattern: &str, how: Match, expect: &[&str]) -> KnownFailure {
+fn entry(trials: &[&str], types: &[&str], expect: &[&str]) -> KnownFailure {
     KnownFailure {
-        pattern: pattern.into(),
-        how,
+        trials: trials.iter().map(|s| s.to_string()).collect(),
+        types: types.iter().map(|s| s.to_string()).collect(),
         kind: "upstream data corrupt".into(),
         reason: "evidence".into(),
         expect: expect.iter().map(|s| s.to_string()).collect(),
@@ -13,34 +14,136 @@ fn entry(pattern: &str, how: Match, expect: &[&str]) -> KnownFailure {
     }
 }
 
+fn own(entry: &KnownFailure) -> Option<Listed<'_>> {
+    Some(Listed {
+        entry,
+        list: "tests/known-failures/rt.json",
+        data: false,
+    })
+}
+
 #[test]
-fn patterns_select_exactly_or_by_substring() {
+fn globs_match_whole_names() {
+    assert!(glob_matches("a/b", "a/b"));
+    assert!(!glob_matches("a/b", "a/bc"));
+    assert!(!glob_matches("a/b", "xa/b"));
+    assert!(glob_matches("onnx-*/test_x", "onnx-1.2.3/opset7/test_x"));
+    assert!(!glob_matches(
+        "onnx-*/test_x",
+        "onnx-1.2.3/opset7/test_x_expanded"
+    ));
+    assert!(!glob_matches("onnx-*/test_x", "own/opset7/test_x"));
+    assert!(glob_matches("*mid*", "a-mid-b"));
+    assert!(glob_matches("a*b*c", "abc"));
+    assert!(!glob_matches("a*b*c", "acb"));
+    assert!(!glob_matches("ab*ba", "aba"));
+}
+
+#[test]
+fn types_are_words_of_the_case_name() {
+    let fn_ = "onnx-1.14.1/opset19/test_cast_FLOAT16_to_FLOAT8E4M3FN";
+    assert!(names_type(fn_, "FLOAT8E4M3FN"));
+    assert!(names_type(fn_, "FLOAT16"));
+    assert!(!names_type(fn_, "FLOAT8E4M3FNUZ"));
+    assert!(!names_type(fn_, "FLOAT"));
+    // The release and opset parts are not the case name.
+    assert!(!names_type("FLOAT/opset1/test_x", "FLOAT"));
+}
+
+#[test]
+fn entries_select_by_trials_and_types_together() {
+    let both = entry(&["onnx-1.16.2/*"], &["INT4", "UINT4"], &[]);
+    assert!(both.selects("onnx-1.16.2/opset21/test_cast_FLOAT_to_INT4"));
+    assert!(both.selects("onnx-1.16.2/opset21/test_cast_FLOAT_to_UINT4"));
+    assert!(!both.selects("onnx-1.17.0/opset21/test_cast_FLOAT_to_INT4"));
+    assert!(!both.selects("onnx-1.16.2/opset21/test_cast_FLOAT_to_INT8"));
+    let typed = entry(&[], &["BFLOAT16"], &[]);
+    assert!(typed.selects("own/opset13/test_concat13_axis_1_BFLOAT16"));
     let list = KnownFailures {
-        format: 1,
-        entries: vec![
-            entry(
-                "onnx-1.4.1/opset9/test_cast_FLOAT_to_STRING",
-                Match::Exact,
-                &[],
-            ),
-            entry("opset25/test_castlike", Match::Substring, &[]),
-        ],
+        format: FORMAT,
+        entries: vec![both, typed],
     };
-    assert!(list
-        .find("onnx-1.4.1/opset9/test_cast_FLOAT_to_STRING")
-        .is_some());
-    assert!(list
-        .find("onnx-1.4.1/opset9/test_cast_FLOAT_to_STRING_x")
-        .is_none());
-    assert!(list
-        .find("onnx-1.22.0/opset25/test_castlike_A_to_B")
-        .is_some());
-    assert!(list
-        .find("onnx-1.22.0/opset24/test_castlike_A_to_B")
-        .is_none());
-    let stale = list.unmatched(&["onnx-1.22.0/opset25/test_castlike_A"]);
-    assert_eq!(stale.len(), 1);
-    assert_eq!(stale[0].how, Match::Exact);
+    let names = [
+        "onnx-1.16.2/opset21/test_cast_FLOAT_to_INT4",
+        "own/opset13/test_concat13_axis_1_BFLOAT16",
+    ];
+    // UINT4 selects nothing here: that part of the entry is stale, and said so.
+    assert_eq!(
+        list.unmatched(&names),
+        ["entry 0 (upstream data corrupt): type \"UINT4\""]
+    );
+    assert!(list.unmatched(&[names[0]])[1].starts_with("entry 1 "));
+}
+
+#[test]
+fn format_1_is_read_as_format_2() {
+    let text = r#"{"format":1,"entries":[
+        {"pattern":"a/b","match":"exact","kind":"k","reason":"r"},
+        {"pattern":"opset25/","match":"substring","kind":"k","reason":"r","expect":["e"],
+         "failure_kind":"error"}]}"#;
+    let list = KnownFailures::parse(text).expect("format 1");
+    assert_eq!(list.format, FORMAT);
+    assert_eq!(list.entries[0].trials, ["a/b"]);
+    assert_eq!(list.entries[1].trials, ["*opset25/*"]);
+    assert_eq!(list.entries[1].failure_kind, Some(FailureKind::Error));
+    assert!(list.find("onnx-1.22.0/opset25/x").is_some());
+    assert!(list.find("a/bc").is_none());
+}
+
+#[test]
+fn a_bad_list_names_the_entry_and_the_field() {
+    let bad = |entries: &str, format: u32| {
+        let text = format!(r#"{{"format":{format},"entries":[{entries}]}}"#);
+        KnownFailures::parse(&text).expect_err("refused")
+    };
+    let e = bad(r#"{"types":["FLOAT9"],"kind":"k","reason":"r"}"#, 2);
+    assert!(
+        e.contains("entry 0") && e.contains("`types`") && e.contains("FLOAT9"),
+        "{e}"
+    );
+    let e = bad(r#"{"kind":"k","reason":"r"}"#, 2);
+    assert!(e.contains("needs `trials` or `types`"), "{e}");
+    let e = bad(r#"{"trials":["*"],"kind":"k","reason":"r"}"#, 2);
+    assert!(e.contains("every trial"), "{e}");
+    let e = bad(r#"{"trials":["a"],"kind":"k","reason":" "}"#, 2);
+    assert!(e.contains("field `reason`"), "{e}");
+    let e = bad(
+        r#"{"pattern":"a","match":"exact","kind":"k","reason":"r"}"#,
+        2,
+    );
+    assert!(e.contains("format 1"), "{e}");
+    let e = bad(r#"{"trials":["a"],"kind":"k","reason":"r"}"#, 1);
+    assert!(e.contains("`pattern` and `match`"), "{e}");
+    let e = bad(r#"{"trials":["a"],"kind":"k","reason":"r","colour":1}"#, 2);
+    assert!(e.contains("colour"), "{e}");
+    let e = bad("", 3);
+    assert!(e.contains("format 3"), "{e}");
+}
+
+#[test]
+fn the_data_list_parses_and_comes_first() {
+    let data = KnownFailures::data().expect("tests/known-failures/data.json");
+    let corrupt = "onnx-1.4.1/opset9/test_cast_FLOAT_to_STRING";
+    assert!(data.find(corrupt).is_some());
+    let lists = Lists {
+        data,
+        backend: KnownFailures {
+            format: FORMAT,
+            entries: vec![entry(&[corrupt], &[], &[])],
+        },
+        backend_path: "tests/known-failures/rt.json".into(),
+    };
+    let listed = lists.find(corrupt).expect("listed");
+    assert!(listed.data);
+    assert_eq!(listed.list, DATA_LIST);
+    // The backend's entry is shadowed by the data list's, so it is stale.
+    let stale = lists.unmatched(&[corrupt, "onnx-1.4.1/opset9/test_cast_STRING_to_FLOAT"]);
+    assert!(
+        stale
+            .iter()
+            .any(|s| s.starts_with("tests/known-failures/rt.json entry 0")),
+        "{stale:?}"
+    );
 }
 
 /// A failed result of `kind` with `message`.
@@ -54,25 +157,25 @@ fn err(kind: FailureKind, message: &str) -> Result<(), Failed> {
 #[test]
 fn judging_known_failures() {
     use FailureKind::{Error, Mismatch};
-    let plain = entry("x", Match::Exact, &[]);
-    let strict = entry("x", Match::Exact, &["input_0.pb", "not UTF-8"]);
-    let pass = judge(Ok(()), None, None);
+    let plain = entry(&["x"], &[], &[]);
+    let strict = entry(&["x"], &[], &["input_0.pb", "not UTF-8"]);
+    let pass = judge(Ok(()), None);
     assert_eq!(
         (pass.outcome, pass.failure_kind, pass.message),
         (Outcome::Pass, None, None)
     );
-    let fail = judge(err(Mismatch, "boom"), None, None);
+    let fail = judge(err(Mismatch, "boom"), None);
     assert_eq!(
         (fail.outcome, fail.failure_kind, fail.message.as_deref()),
         (Outcome::Fail, Some(Mismatch), Some("boom"))
     );
-    let v = judge(Ok(()), Some(&plain), Some("tests/known-failures/mine.json"));
+    let v = judge(Ok(()), own(&plain));
     assert_eq!((v.outcome, v.failure_kind), (Outcome::UnexpectedPass, None));
     assert!(v
         .message
         .unwrap_or_default()
-        .contains("unexpectedly passed, remove it from tests/known-failures/mine.json"));
-    let v = judge(err(Error, "boom"), Some(&plain), None);
+        .contains("unexpectedly passed, remove it from tests/known-failures/rt.json"));
+    let v = judge(err(Error, "boom"), own(&plain));
     assert_eq!(
         (v.outcome, v.failure_kind),
         (Outcome::KnownFailure, Some(Error))
@@ -85,42 +188,60 @@ fn judging_known_failures() {
     );
     let bad = "case/test_data_set_0/input_0.pb: 3 strings for 12 elements, not UTF-8";
     assert_eq!(
-        judge(err(Error, bad), Some(&strict), None).outcome,
+        judge(err(Error, bad), own(&strict)).outcome,
         Outcome::KnownFailure
     );
     let half = "case/test_data_set_0/input_0.pb: 3 strings for 12 elements";
-    assert_eq!(
-        judge(err(Error, half), Some(&strict), None).outcome,
-        Outcome::Fail
-    );
-    let v = judge(
-        err(Error, "operator not implemented"),
-        Some(&strict),
-        Some("lists/w.json"),
-    );
+    assert_eq!(judge(err(Error, half), own(&strict)).outcome, Outcome::Fail);
+    let v = judge(err(Error, "operator not implemented"), own(&strict));
     assert_eq!((v.outcome, v.known_kind), (Outcome::Fail, None));
     let message = v.message.unwrap_or_default();
-    assert!(message.contains("not as lists/w.json expects"), "{message}");
-    assert!(message.contains("another bug"));
+    assert!(message.contains("another bug") && message.contains("rt.json"));
     assert!(Outcome::UnexpectedPass.fails_run() && !Outcome::KnownFailure.fails_run());
+    assert!(!Outcome::DataProblem.fails_run());
+}
+
+/// A trial the data list holds is a data problem when it fails as listed, and fails the run
+/// like any listed trial when it passes or fails otherwise.
+#[test]
+fn data_entries_judge_data_problems() {
+    let listed = entry(&["x"], &[], &["not UTF-8"]);
+    let data = Some(Listed {
+        entry: &listed,
+        list: DATA_LIST,
+        data: true,
+    });
+    let v = judge(err(FailureKind::Error, "3 strings, not UTF-8"), data);
+    assert_eq!(v.outcome, Outcome::DataProblem);
+    assert!(v
+        .message
+        .unwrap_or_default()
+        .starts_with("upstream data problem (upstream data corrupt): evidence"));
+    let v = judge(Ok(()), data);
+    assert_eq!(v.outcome, Outcome::UnexpectedPass);
+    assert!(v.message.unwrap_or_default().contains(DATA_LIST));
+    assert_eq!(
+        judge(err(FailureKind::Error, "other"), data).outcome,
+        Outcome::Fail
+    );
 }
 
 /// An entry that names a failure kind holds only trials failing with that kind, even when
 /// the message holds every `expect` substring.
 #[test]
 fn a_known_failure_of_another_kind_is_another_failure() {
-    let mut listed = entry("x", Match::Exact, &["boom"]);
+    let mut listed = entry(&["x"], &[], &["boom"]);
     listed.failure_kind = Some(FailureKind::Mismatch);
-    let v = judge(err(FailureKind::Mismatch, "boom"), Some(&listed), None);
+    let v = judge(err(FailureKind::Mismatch, "boom"), own(&listed));
     assert_eq!(v.outcome, Outcome::KnownFailure);
-    let v = judge(err(FailureKind::Crash, "boom"), Some(&listed), None);
+    let v = judge(err(FailureKind::Crash, "boom"), own(&listed));
     assert_eq!(
         (v.outcome, v.failure_kind),
         (Outcome::Fail, Some(FailureKind::Crash))
     );
     let message = v.message.unwrap_or_default();
-    let want =
-        "failure kind crash, but its entry in the known-failures list expects mismatch: boom";
+    let want = "failure kind crash, but the entry of tests/known-failures/rt.json expects \
+                mismatch: boom";
     assert_eq!(message, want);
 }
 
@@ -135,7 +256,10 @@ fn loading_rejects_bad_entries_and_tolerates_absence() {
     assert_eq!(KnownFailures::load(&path), Ok(KnownFailures::default()));
     let bad = r#"{"format":1,"entries":[{"pattern":"x","match":"exact","kind":"k","reason":" "}]}"#;
     std::fs::write(&path, bad).expect("write");
-    assert!(KnownFailures::load(&path).is_err());
+    let e = KnownFailures::load(&path)
+        .expect_err("empty reason")
+        .to_string();
+    assert!(e.contains("k.json") && e.contains("entry 0"), "{e}");
     std::fs::write(&path, "{").expect("write");
     let err = KnownFailures::load(&path).expect_err("invalid json");
     assert!(err.to_string().contains("invalid"));

@@ -159,6 +159,7 @@ fn load_data_set(dir: &Path, model: &Model) -> Result<DataSet, Error> {
     check_input_count(&input_files, dir, graph)?;
     check_output_count(&output_files, dir, graph)?;
     let inputs = read_bound(&input_files, |k| graph.inputs.get(k).and_then(|v| v.dtype))?;
+    check_input_shapes(&inputs, &input_files, graph)?;
     let outputs = read_bound(&output_files, |k| {
         graph.outputs.get(k).and_then(|v| v.dtype)
     })?;
@@ -178,6 +179,36 @@ fn read_bound(
         .enumerate()
         .map(|(k, path)| read_tensor(path, declared(k)))
         .collect()
+}
+
+/// Each input's data must have the shape its graph input declares (where the dims are
+/// given): a runtime may check it, and a case whose data contradicts its own model is an
+/// upstream data problem, the same for every backend.
+fn check_input_shapes(inputs: &[Tensor], files: &[PathBuf], graph: &Graph) -> Result<(), Error> {
+    for (k, (tensor, vi)) in inputs.iter().zip(&graph.inputs).enumerate() {
+        let Some(declared) = &vi.shape else { continue };
+        let actual = tensor.shape();
+        let fits = declared.len() == actual.len()
+            && declared
+                .iter()
+                .zip(actual)
+                .all(|(d, &a)| d.is_none_or(|d| d == a));
+        if !fits {
+            let dims: Vec<String> = declared
+                .iter()
+                .map(|d| d.map_or_else(|| "?".to_string(), |d| d.to_string()))
+                .collect();
+            return Err(Error::at(
+                &files[k],
+                format!(
+                    "graph input {k} '{}' declares shape [{}], the data holds {actual:?}",
+                    vi.name,
+                    dims.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Input files may stop early only where the remaining graph inputs have initializers.

@@ -37,6 +37,12 @@ pub fn render(report: &Report) -> String {
     matrix(&mut out, report);
     details(&mut out, report, Outcome::Fail, "Failures");
     details(&mut out, report, Outcome::KnownFailure, "Known failures");
+    details(
+        &mut out,
+        report,
+        Outcome::DataProblem,
+        "Upstream data problems",
+    );
     out.push_str("</body></html>\n");
     out
 }
@@ -80,7 +86,8 @@ fn header(out: &mut String, report: &Report) {
          <code>all</code> row and column) do the same for a whole row or column.</p>\
          <ul class=\"legend\">\
          <li><span class=\"key pass\">2/2</span> every trial passes</li>\
-         <li><span class=\"key known\">0/1</span> a known failure ({listed}), no other \
+         <li><span class=\"key known\">0/1</span> a known failure ({listed}) or an upstream \
+         data problem (<code>tests/known-failures/data.json</code>), no other \
          failure</li>\
          <li><span class=\"key fail\"><b>1/2</b></span> a failure or an unexpected pass</li>\
          <li><span class=\"key none\">&nbsp;</span> no case at this opset</li></ul>",
@@ -313,7 +320,7 @@ fn anchor_id(name: &str) -> String {
 fn severity(o: Outcome) -> u8 {
     match o {
         Outcome::Pass => 0,
-        Outcome::KnownFailure => 1,
+        Outcome::KnownFailure | Outcome::DataProblem => 1,
         Outcome::Fail | Outcome::UnexpectedPass => 2,
     }
 }
@@ -321,7 +328,7 @@ fn severity(o: Outcome) -> u8 {
 fn class(o: Outcome) -> &'static str {
     match o {
         Outcome::Pass => "pass",
-        Outcome::KnownFailure => "known",
+        Outcome::KnownFailure | Outcome::DataProblem => "known",
         Outcome::Fail | Outcome::UnexpectedPass => "fail",
     }
 }

@@ -104,7 +104,7 @@ fn testcase(out: &mut String, t: &TrialRecord) {
         }
         Outcome::Fail => ("failure", Some(kind)),
         Outcome::UnexpectedPass => ("failure", Some(UNEXPECTED_PASS)),
-        Outcome::KnownFailure => ("skipped", None),
+        Outcome::KnownFailure | Outcome::DataProblem => ("skipped", None),
     };
     let _ = write!(
         out,

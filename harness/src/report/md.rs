@@ -34,9 +34,9 @@ pub fn render(report: &Report) -> String {
     );
     let _ = writeln!(
         out,
-        "- trials: {} total, {} passed, {} failed, {} known failures; {} of the failures and \
-         known failures are refusals at load (unsupported)\n",
-        all.total, all.passed, all.failed, all.known, all.unsupported
+        "- trials: {} total, {} passed, {} failed, {} known failures, {} upstream data \
+         problems; {} of the failures and known failures are refusals at load (unsupported)\n",
+        all.total, all.passed, all.failed, all.known, all.data, all.unsupported
     );
 
     let by_opset_op = tally_by(&report.trials, |t| {
@@ -71,6 +71,9 @@ pub fn render(report: &Report) -> String {
     listing(&mut out, "Failures", report, |o| o.fails_run());
     listing(&mut out, "Known failures", report, |o| {
         o == Outcome::KnownFailure
+    });
+    listing(&mut out, "Upstream data problems", report, |o| {
+        o == Outcome::DataProblem
     });
     out
 }
@@ -120,26 +123,28 @@ fn table(
             "failed",
             "known failure",
             "of which unsupported",
+            "data problem",
         ])
         .collect();
     let _ = writeln!(out, "| {} |", head.join(" | "));
     let rule: Vec<&str> = keys
         .iter()
         .map(|_| "---")
-        .chain(["---:", "---:", "---:", "---:", "---:"])
+        .chain(["---:", "---:", "---:", "---:", "---:", "---:"])
         .collect();
     let _ = writeln!(out, "| {} |", rule.join(" | "));
     for (key, t) in rows {
         let key: Vec<String> = key.iter().map(|k| cell(k)).collect();
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} |",
             key.join(" | "),
             t.total,
             t.passed,
             t.failed,
             t.known,
-            t.unsupported
+            t.unsupported,
+            t.data
         );
     }
     out.push('\n');

@@ -58,8 +58,8 @@ pub struct TrialRecord {
 }
 
 /// The schema version of `report.json` written today: 2 added `run`; 3 `backend` and each
-/// trial's `backend` and `failure_kind`.
-pub const FORMAT: u32 = 3;
+/// trial's `backend` and `failure_kind`; 4 the outcome `data-problem`.
+pub const FORMAT: u32 = 4;
 
 /// The whole `report.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -110,6 +110,8 @@ pub struct Tally {
     pub failed: usize,
     /// Known failures.
     pub known: usize,
+    /// Upstream data problems (`tests/known-failures/data.json`): neither passed nor failed.
+    pub data: usize,
     /// Of the failed and known failures, those refused at load (`unsupported`): shown apart,
     /// since a runtime without a kernel is not giving wrong answers.
     pub unsupported: usize,
@@ -127,6 +129,7 @@ impl Tally {
             Outcome::Pass => self.passed += 1,
             Outcome::Fail | Outcome::UnexpectedPass => self.failed += 1,
             Outcome::KnownFailure => self.known += 1,
+            Outcome::DataProblem => self.data += 1,
         }
     }
 }
@@ -198,29 +201,31 @@ pub fn summary_table(report: &Report) -> String {
         out.push_str(" (strict)");
     }
     out.push_str(&format!(
-        "\n{:<8} {:>6} {:>6} {:>6} {:>6} {:>11}\n",
-        "opset", "total", "pass", "fail", "known", "unsupported"
+        "\n{:<8} {:>6} {:>6} {:>6} {:>6} {:>11} {:>5}\n",
+        "opset", "total", "pass", "fail", "known", "unsupported", "data"
     ));
     let mut all = Tally::default();
     for ((_, label), t) in &by_opset {
         out.push_str(&format!(
-            "{:<8} {:>6} {:>6} {:>6} {:>6} {:>11}\n",
+            "{:<8} {:>6} {:>6} {:>6} {:>6} {:>11} {:>5}\n",
             label.trim_start_matches("opset"),
             t.total,
             t.passed,
             t.failed,
             t.known,
-            t.unsupported
+            t.unsupported,
+            t.data
         ));
         all.total += t.total;
         all.passed += t.passed;
         all.failed += t.failed;
         all.known += t.known;
         all.unsupported += t.unsupported;
+        all.data += t.data;
     }
     out.push_str(&format!(
-        "{:<8} {:>6} {:>6} {:>6} {:>6} {:>11}\n",
-        "all", all.total, all.passed, all.failed, all.known, all.unsupported
+        "{:<8} {:>6} {:>6} {:>6} {:>6} {:>11} {:>5}\n",
+        "all", all.total, all.passed, all.failed, all.known, all.unsupported, all.data
     ));
     out
 }

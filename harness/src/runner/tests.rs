@@ -9,6 +9,14 @@ fn names(specs: &[Spec]) -> Vec<&str> {
     specs.iter().map(|s| s.name.as_str()).collect()
 }
 
+/// The message of failed setup check `name`.
+fn guard_message<'a>(prep: &'a Setup, name: &str) -> &'a str {
+    prep.guards
+        .iter()
+        .find(|g| g.name == name)
+        .map_or("", guard_text)
+}
+
 /// libtest arguments as after `cargo test --test onnx_backend --`, with libtest's own output
 /// sent to a log file in the workspace (it bypasses the test harness's capture).
 fn args(ws: &Path, list: &[&str]) -> Arguments {
@@ -71,18 +79,31 @@ fn bad_lists_and_stale_entries_are_failing_checks() {
     assert!(names(&prep.guards).contains(&"settings/tolerances"));
     let known =
         r#"{"format":1,"entries":[{"pattern":"gone","match":"exact","kind":"k","reason":"r"}]}"#;
-    std::fs::write(ws.join("tests/known-failures.json"), known).expect("write");
+    std::fs::create_dir_all(ws.join("tests/known-failures")).expect("dir");
+    std::fs::write(ws.join("tests/known-failures/native.json"), known).expect("write");
     std::fs::create_dir_all(ws.join("tests/cases/test_a")).expect("dir");
     std::fs::write(ws.join("tests/cases/test_a/model.onnx"), b"").expect("write");
-    let stale = |prep: &Setup| names(&prep.guards).contains(&"settings/known-failures-stale");
+    // (The data list, compiled in, is stale in this throw-away workspace; only the native
+    // list's entries matter here.)
+    let stale =
+        |prep: &Setup| guard_message(prep, "settings/known-failures-stale").contains("native.json");
     // Checked only against the full official list, never against another tree.
     assert!(!stale(&prepare(ws, &Env::of(&[(DATA_VAR, "tests/cases")]))));
     write_index(ws, vec![instance("1.22.0", "test_a", 25)]);
     write_lock(ws, "1.22.0", &["test_a"]);
     assert!(stale(&prepare(ws, &Env::of(&[]))));
     let known = known.replace("\"gone\"", "\"onnx-1.22.0/opset25/test_a\"");
-    std::fs::write(ws.join("tests/known-failures.json"), known).expect("write");
+    std::fs::write(ws.join("tests/known-failures/native.json"), known).expect("write");
     assert!(!stale(&prepare(ws, &Env::of(&[]))));
+    // A list that does not parse is a failing check naming the file and the entry.
+    let bad = r#"{"format":2,"entries":[{"types":["FLOAT9"],"kind":"k","reason":"r"}]}"#;
+    std::fs::write(ws.join("tests/known-failures/native.json"), bad).expect("write");
+    let prep = prepare(ws, &Env::of(&[]));
+    let msg = guard_message(&prep, "settings/known-failures");
+    assert!(
+        msg.contains("native.json") && msg.contains("entry 0") && msg.contains("FLOAT9"),
+        "{msg}"
+    );
 }
 
 #[cfg(feature = "native")] // runs the own case on the native backend
@@ -181,7 +202,7 @@ fn a_backend_that_cannot_start_fails_the_cases_under_its_own_name() {
     let ws_tmp = scratch("broken-backend");
     let ws = ws_tmp.path();
     with_own_case(ws);
-    let backend = "worker:sh -c 'echo cannot load libfoo.so >&2; exit 1'";
+    let backend = "worker:broken=sh -c 'echo cannot load libfoo.so >&2; exit 1'";
     let env = Env::of(&[
         (DATA_VAR, "tests/cases"),
         (crate::settings::BACKEND_VAR, backend),
@@ -190,9 +211,9 @@ fn a_backend_that_cannot_start_fails_the_cases_under_its_own_name() {
     ]);
     assert!(!run(ws, &args(ws, &[]), &env, None));
     assert!(!ws.join("target/onnx-conformance/report.json").exists());
-    let report = load(&ws.join("target/onnx-conformance/backend-worker/report.json"))
+    let report = load(&ws.join("target/onnx-conformance/backend-broken/report.json"))
         .expect("the report of the backend asked for");
-    assert_eq!(report.backend.name, backend);
+    assert_eq!(report.backend.name, "broken");
     let case = report
         .trials
         .iter()
@@ -200,10 +221,15 @@ fn a_backend_that_cannot_start_fails_the_cases_under_its_own_name() {
         .expect("the case ran");
     assert_eq!(case.outcome, Outcome::Fail);
     assert_eq!(case.failure_kind, Some(crate::backend::FailureKind::Crash));
-    assert_eq!(case.backend.name, backend);
+    assert_eq!(case.backend.name, "broken");
     let message = case.message.as_deref().unwrap_or("");
     assert!(
-        message.contains(&format!("backend {backend} could not start")),
+        message.contains("backend broken could not start"),
+        "{message}"
+    );
+    // The rerun line reruns the worker, command line and all.
+    assert!(
+        message.contains("ONNX_CONFORMANCE_BACKEND='worker:broken=sh -c"),
         "{message}"
     );
     assert!(message.contains("cannot load libfoo.so"), "{message}");

@@ -54,14 +54,14 @@ fn known_failure_entries_apply_to_failing_trials() {
     let dir = dir_tmp.path();
     let mut ctx = Context::default();
     let entry = |expect: &str| KnownFailure {
-        pattern: "test_x".into(),
-        how: Match::Substring,
+        trials: vec!["*test_x*".into()],
+        types: Vec::new(),
         kind: "upstream data corrupt".into(),
         reason: "evidence".into(),
         expect: vec![expect.into()],
         failure_kind: None,
     };
-    ctx.known.entries.push(entry("test_x"));
+    ctx.known.backend.entries.push(entry("test_x"));
     let spec = case_spec("own/test_x", dir.join("test_x"), false);
     let judged = run(&ctx, &spec);
     assert_eq!(judged.record.outcome, Outcome::KnownFailure);
@@ -69,7 +69,16 @@ fn known_failure_entries_apply_to_failing_trials() {
         judged.ignored_note.as_deref(),
         Some("known failure: upstream data corrupt")
     );
-    ctx.known.entries[0] = entry("some other reason");
+    // The same entry in the data list makes it a data problem, counted apart.
+    ctx.known.data.entries.push(entry("test_x"));
+    let judged = run(&ctx, &spec);
+    assert_eq!(judged.record.outcome, Outcome::DataProblem);
+    assert_eq!(
+        judged.ignored_note.as_deref(),
+        Some("upstream data problem: upstream data corrupt")
+    );
+    ctx.known.data.entries.clear();
+    ctx.known.backend.entries[0] = entry("some other reason");
     let judged = run(&ctx, &spec);
     assert_eq!(
         (judged.record.outcome, judged.ignored_note),

@@ -42,9 +42,11 @@ pub fn main(root: &Path, args: &crate::cli::Backends) -> Result<(), Box<dyn Erro
             }
             Ok(())
         }
-        Command::KnownFailures { name, report } => {
-            known::run(root, &target, name, report.as_deref())
-        }
+        Command::KnownFailures {
+            name,
+            report,
+            output,
+        } => known::run(root, &target, name, report.as_deref(), output.as_deref()),
         Command::CheckExample => example::run(root, &target),
         Command::CheckWorker {
             command,

@@ -181,9 +181,10 @@ fn documented_command_lines_parse() {
         BackendsCommand::Setup { names } if names == ["onnxruntime", "tract"]
     ));
     assert!(matches!(
-        backends(&["known-failures", "tract", "--report", "f.json"]),
-        BackendsCommand::KnownFailures { name, report }
+        backends(&["known-failures", "tract", "--report", "f.json", "--output", "o.json"]),
+        BackendsCommand::KnownFailures { name, report, output }
             if name == "tract" && report == Some(PathBuf::from("f.json"))
+                && output == Some(PathBuf::from("o.json"))
     ));
     assert!(parse(&["fuzz", "ops", "--seconds", "1800"]).is_ok());
     assert!(parse(&["fuzz", "--smoke", "tensor"]).is_ok());

@@ -55,6 +55,8 @@ impl Move {
 fn state(t: &TrialRecord) -> String {
     match t.outcome {
         Outcome::Pass | Outcome::UnexpectedPass => "pass".into(),
+        // The data is wrong: the backend's answer does not count either way.
+        Outcome::DataProblem => "data problem".into(),
         Outcome::Fail | Outcome::KnownFailure => {
             t.failure_kind.map_or("fail".into(), |k| k.label().into())
         }

@@ -158,7 +158,9 @@ pub(crate) fn diff_files(
 }
 
 /// Runs the official trials on backend `name` and returns its records.
-fn run_backend(root: &Path, target: &Path, name: &str) -> Result<BackendRun, Box<dyn Error>> {
+fn run_backend(root: &Path, target: &Path, value: &str) -> Result<BackendRun, Box<dyn Error>> {
+    // A worker runs as `worker:<label>=<command line>`; its label names its column.
+    let name = &harness::backend::backend_name(value)?;
     let report_path: PathBuf = ReportDir::of(target, name).path().join("report.json");
     // A report left by an earlier run must not stand in for this one.
     let _ = std::fs::remove_file(&report_path);
@@ -175,7 +177,7 @@ fn run_backend(root: &Path, target: &Path, name: &str) -> Result<BackendRun, Box
             "--quiet",
             "onnx-",
         ])
-        .env(harness::runner::BACKEND_VAR, name)
+        .env(harness::runner::BACKEND_VAR, value)
         .status()?;
     let report = report::load(&report_path)
         .map_err(|e| format!("backend {name}: the run ({status}) left no report: {e}"))?;

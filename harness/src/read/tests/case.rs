@@ -64,7 +64,7 @@ fn castlike_model(domain: &str) -> ModelProto {
             name: "test_castlike".into(),
             input: vec![
                 value("input", DataType::Float, &[1]),
-                value("like", DataType::Bfloat16, &[3, 4]),
+                value("like", DataType::Bfloat16, &[1]),
             ],
             output: vec![value("output", DataType::Bfloat16, &[1])],
             ..Default::default()
@@ -111,7 +111,7 @@ fn loads_a_castlike_case_by_position_and_declared_type() {
     assert_eq!((case.model.opset, case.model.ir_version), (15, 8));
     let graph = &case.model.graph;
     assert_eq!(graph.inputs[1].dtype, Some(DataType::Bfloat16));
-    assert_eq!(graph.inputs[1].shape, Some(vec![Some(3), Some(4)]));
+    assert_eq!(graph.inputs[1].shape, Some(vec![Some(1)]));
     let node = &graph.nodes[0];
     assert_eq!(
         (node.op_type.as_str(), node.domain.as_str()),
@@ -215,6 +215,24 @@ fn missing_files_and_gaps_are_errors() {
     let (_root, dir) = write_castlike_case("no_sets");
     std::fs::remove_dir_all(dir.join("test_data_set_0")).unwrap();
     assert!(load_error(&dir).contains("case has no test_data_set_N directory"));
+}
+
+/// Data that contradicts the graph's declared input shape (onnx 1.12.0 to 1.14.1 CastLike
+/// declare `like` as [3, 4] and hold [1]) is refused, naming the file and the input.
+#[test]
+fn input_data_must_have_the_declared_shape() {
+    let (_root, dir) = write_castlike_case("test_castlike_shape");
+    let mut model = castlike_model("ai.onnx");
+    if let Some(graph) = model.graph.as_mut() {
+        graph.input[1] = value("like", DataType::Bfloat16, &[3, 4]);
+    }
+    write(&dir.join("model.onnx"), &model);
+    let e = load_error(&dir);
+    assert!(
+        e.contains("input_1.pb")
+            && e.contains("graph input 1 'like' declares shape [3, 4], the data holds [1]"),
+        "{e}"
+    );
 }
 
 #[test]

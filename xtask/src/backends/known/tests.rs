@@ -22,90 +22,205 @@ fn trial(name: &str, outcome: Outcome, kind: Option<FailureKind>, message: &str)
     }
 }
 
-#[test]
-fn entries_carry_kind_and_machine_independent_evidence() {
-    let trials = [
-        trial("a", Outcome::Pass, None, ""),
-        trial(
-            "b",
-            Outcome::Fail,
-            Some(FailureKind::Mismatch),
-            "/home/me/repo/onnx-backend-data/x/test_data_set_0:\noutput 0 (\"y\"): 3 of 12 elements differ\nrerun: cargo test",
-        ),
-        trial("c", Outcome::Fail, Some(FailureKind::Unsupported), "backend rt: unsupported (refused at load): no kernel"),
-        trial("settings/known-failures-stale", Outcome::Fail, Some(FailureKind::Error), "stale"),
-    ];
-    let list = refresh(&KnownFailures::default(), &trials, "/home/me/repo");
-    let got: Vec<(&str, &str, &[String], Option<FailureKind>)> = list
-        .entries
-        .iter()
-        .map(|e| {
-            (
-                e.pattern.as_str(),
-                e.kind.as_str(),
-                &e.expect[..],
-                e.failure_kind,
-            )
-        })
-        .collect();
-    assert_eq!(got.len(), 2);
-    assert_eq!(got[0].0, "b");
-    assert_eq!(got[0].1, "mismatch");
-    assert_eq!(got[0].2, ["output 0 (\"y\"): 3 of 12 elements differ"]);
-    assert_eq!(
-        got[1],
-        (
-            "c",
-            "unsupported",
-            &["backend rt: unsupported (refused at load): no kernel".to_string()][..],
-            Some(FailureKind::Unsupported)
-        )
+fn no_data() -> KnownFailures {
+    KnownFailures::default()
+}
+
+const UNSUPPORTED: Option<FailureKind> = Some(FailureKind::Unsupported);
+const MISMATCH: Option<FailureKind> = Some(FailureKind::Mismatch);
+
+fn refused(name: &str, dump: &str) -> TrialRecord {
+    let message = format!(
+        "backend rt: unsupported (refused at load): Unknown DatumType {dump}\nrerun: \
+         ONNX_CONFORMANCE_BACKEND='worker:rt=/home/me/rt --x' cargo test"
     );
+    trial(name, Outcome::Fail, UNSUPPORTED, &message)
+}
+
+/// One entry per data type all of whose trials are refused alike, its `expect` the shared
+/// words up to the debug dump; no path, no command line.
+#[test]
+fn refusals_group_by_type_and_expect_the_stable_words() {
+    let trials = [
+        refused(
+            "onnx-1.14.1/opset19/test_cast_FLOAT_to_FLOAT8E4M3FN",
+            "Float8 { a: 1 }",
+        ),
+        refused(
+            "onnx-1.15.0/opset19/test_cast_FLOAT16_to_FLOAT8E4M3FN",
+            "Float8 { a: 2 }",
+        ),
+        refused(
+            "onnx-1.15.0/opset19/test_castlike_FLOAT8E4M3FN_to_FLOAT",
+            "Float8 { b }",
+        ),
+        trial(
+            "onnx-1.15.0/opset19/test_cast_FLOAT_to_FLOAT16",
+            Outcome::Pass,
+            None,
+            "",
+        ),
+        trial(
+            "settings/known-failures-stale",
+            Outcome::Fail,
+            Some(FailureKind::Error),
+            "x",
+        ),
+    ];
+    let list = refresh(&no_data(), &no_data(), &trials, "/home/me/repo");
+    assert_eq!(list.format, harness::known::FORMAT);
+    assert_eq!(list.entries.len(), 1, "{list:?}");
+    let e = &list.entries[0];
+    assert_eq!(e.types, ["FLOAT8E4M3FN"]);
+    assert!(e.trials.is_empty());
+    assert_eq!(e.failure_kind, UNSUPPORTED);
+    assert_eq!(
+        e.expect,
+        ["backend rt: unsupported (refused at load): Unknown DatumType Float8"]
+    );
+    assert!(e.reason.starts_with("REVIEW: 3 trials"));
+    for t in &trials[..3] {
+        assert!(e.selects(&t.name));
+    }
+    assert!(!e.selects(&trials[3].name));
+}
+
+/// A type some of whose trials pass is no entry of its own: its failing trials are grouped
+/// by cause, by case name across releases when every release fails it.
+#[test]
+fn other_failures_group_by_cause_and_case() {
+    let differ = |n: usize| {
+        format!("/home/me/repo/x:\noutput 0 (\"y\"): {n} of 12 elements differ (BFLOAT16, shape [3, 4], rule exact)")
+    };
+    let trials = [
+        trial(
+            "onnx-1.10.2/opset13/test_cast_FLOAT_to_BFLOAT16",
+            Outcome::Fail,
+            MISMATCH,
+            &differ(5),
+        ),
+        trial(
+            "onnx-1.11.0/opset13/test_cast_FLOAT_to_BFLOAT16",
+            Outcome::Fail,
+            MISMATCH,
+            &differ(4),
+        ),
+        trial(
+            "onnx-1.10.2/opset13/test_cast_BFLOAT16_to_FLOAT",
+            Outcome::Pass,
+            None,
+            "",
+        ),
+        trial(
+            "onnx-1.11.0/opset13/test_cast_BFLOAT16_to_FLOAT",
+            Outcome::Pass,
+            None,
+            "",
+        ),
+        trial(
+            "onnx-1.11.0/opset13/test_castlike_FLOAT_to_BFLOAT16",
+            Outcome::Fail,
+            MISMATCH,
+            &differ(5),
+        ),
+        trial(
+            "onnx-1.12.0/opset13/test_castlike_FLOAT_to_BFLOAT16",
+            Outcome::Pass,
+            None,
+            "",
+        ),
+    ];
+    let list = refresh(&no_data(), &no_data(), &trials, "/home/me/repo");
+    assert_eq!(list.entries.len(), 1, "{list:?}");
+    let e = &list.entries[0];
+    assert!(e.types.is_empty());
+    assert_eq!(
+        e.trials,
+        [
+            "onnx-*/test_cast_FLOAT_to_BFLOAT16",
+            "onnx-1.11.0/opset13/test_castlike_FLOAT_to_BFLOAT16"
+        ]
+    );
+    assert_eq!(
+        e.expect,
+        ["of 12 elements differ (BFLOAT16, shape [3, 4], rule exact)"]
+    );
+    for t in &trials {
+        assert_eq!(e.selects(&t.name), t.outcome == Outcome::Fail, "{}", t.name);
+    }
+}
+
+/// Reviewed reasons survive a regeneration, even from a format 1 list of exact entries; a
+/// trial whose failure kind changed gets a new entry to review; the data list's trials and
+/// passing trials are left out.
+#[test]
+fn reviewed_reasons_survive_and_data_problems_stay_out() {
+    let old = KnownFailures::parse(
+        r#"{"format":1,"entries":[
+        {"pattern":"onnx-1.18.0/opset23/test_cast_FLOAT_to_FLOAT4E2M1","match":"exact",
+         "kind":"no kernel","reason":"rt has no FLOAT4E2M1 kernel","failure_kind":"unsupported"},
+        {"pattern":"onnx-1.19.1/opset24/test_cast_FLOAT_to_FLOAT4E2M1","match":"exact",
+         "kind":"no kernel","reason":"rt has no FLOAT4E2M1 kernel","failure_kind":"unsupported"}]}"#,
+    )
+    .expect("format 1");
+    let data = KnownFailures::parse(
+        r#"{"format":2,"entries":[{"trials":["onnx-1.4.1/*"],"kind":"k","reason":"r"}]}"#,
+    )
+    .expect("data");
+    let trials = [
+        refused("onnx-1.18.0/opset23/test_cast_FLOAT_to_FLOAT4E2M1", "F4"),
+        refused("onnx-1.19.1/opset24/test_cast_FLOAT_to_FLOAT4E2M1", "F4"),
+        trial(
+            "onnx-1.4.1/opset9/test_cast_FLOAT_to_STRING",
+            Outcome::DataProblem,
+            Some(FailureKind::Error),
+            "bad",
+        ),
+        trial(
+            "onnx-1.19.1/opset24/test_cast_FLOAT_to_DOUBLE",
+            Outcome::Pass,
+            None,
+            "",
+        ),
+    ];
+    let list = refresh(&old, &data, &trials, "/home/me/repo");
+    assert_eq!(list.entries.len(), 1, "{list:?}");
+    assert_eq!(list.entries[0].types, ["FLOAT4E2M1"]);
+    assert_eq!(list.entries[0].reason, "rt has no FLOAT4E2M1 kernel");
+    assert_eq!(list.entries[0].kind, "no kernel");
+    let crashed = [
+        trial(
+            &trials[0].name,
+            Outcome::Fail,
+            Some(FailureKind::Crash),
+            "crash: exited",
+        ),
+        trial(
+            &trials[1].name,
+            Outcome::Fail,
+            Some(FailureKind::Crash),
+            "crash: exited",
+        ),
+        trials[3].clone(),
+    ];
+    let again = refresh(&old, &data, &crashed, "/r");
+    assert!(again.entries[0].reason.starts_with("REVIEW: "));
+    assert_eq!(again.entries[0].failure_kind, Some(FailureKind::Crash));
+    let passed = [trial(&trials[0].name, Outcome::UnexpectedPass, None, "")];
+    assert!(refresh(&old, &data, &passed, "/r").entries.is_empty());
 }
 
 #[test]
-fn reviewed_entries_keep_their_reason_until_the_kind_changes() {
-    let mut old = refresh(
-        &KnownFailures::default(),
-        &[trial(
-            "b",
-            Outcome::Fail,
-            Some(FailureKind::Unsupported),
-            "no kernel",
-        )],
-        "/r",
-    );
-    old.entries[0].reason = "onnxruntime has no FLOAT4E2M1 kernel".into();
-    let again = refresh(
-        &old,
-        &[trial(
-            "b",
-            Outcome::KnownFailure,
-            Some(FailureKind::Unsupported),
-            "known failure (unsupported): x\nno kernel",
-        )],
-        "/r",
-    );
+fn expect_strings_keep_whole_words() {
+    let lines: BTreeSet<&str> = ["shape [3, 4], rule x", "shape [3, 5], rule x"].into();
+    assert_eq!(stable(&common_part(&lines)), "shape [3");
+    let lines: BTreeSet<&str> = ["abc def1", "xbc def2"].into();
+    assert_eq!(common_part(&lines), "");
     assert_eq!(
-        again.entries[0].reason,
-        "onnxruntime has no FLOAT4E2M1 kernel"
+        stable("translating: Tensor { elem_type: Bfloat16 }"),
+        "translating: Tensor"
     );
-    let changed = refresh(
-        &old,
-        &[trial(
-            "b",
-            Outcome::Fail,
-            Some(FailureKind::Crash),
-            "crash: the worker exited",
-        )],
-        "/r",
-    );
-    assert!(changed.entries[0].reason.starts_with("REVIEW: "));
-    assert_eq!(changed.entries[0].failure_kind, Some(FailureKind::Crash));
-    // A trial that passes now drops out of the list.
-    assert!(
-        refresh(&old, &[trial("b", Outcome::UnexpectedPass, None, "")], "/r")
-            .entries
-            .is_empty()
-    );
+    assert_eq!(digits_out("3 of 12 elements"), "# of # elements");
+    let long = format!("{} tail", "word ".repeat(40));
+    assert!(evidence(&long, "/r").ends_with("word"));
 }
