@@ -489,8 +489,32 @@ fn section(e: &CaseEntry, class: &str) -> &'static str {
     }
 }
 
-/// Writes the reproducer of a class: the case's model with the examples' input elements only
-/// (or the whole case when it has no element examples), one data set, under
+/// Elements a case that did not run keeps in its reproducer, at most.
+const REFUSED_ELEMENTS: usize = 8;
+
+/// The elements of a `values` case of `len` elements that its reproducer keeps: the
+/// examples' elements; for a case that did not run (no examples), the first element of each
+/// input class, at most [`REFUSED_ELEMENTS`], or the first element when no class is known.
+fn reproducer_elements(entry: &CaseEntry, examples: &[Example], len: usize) -> Vec<usize> {
+    if !examples.is_empty() {
+        return examples.iter().map(|e| e.index).collect();
+    }
+    let mut idx: Vec<usize> = Vec::new();
+    for r in &entry.classes {
+        if r.start < r.end && r.start < len && !idx.contains(&r.start) {
+            idx.push(r.start);
+        }
+    }
+    idx.truncate(REFUSED_ELEMENTS);
+    if idx.is_empty() && len > 0 {
+        idx.push(0);
+    }
+    idx
+}
+
+/// Writes the reproducer of a class: the case's model with a few input elements only (the
+/// examples', or a few for a case that did not run; the whole case when its shape is not
+/// `values`), one data set, under
 /// `findings/<backend>/<class>/`. Returns its path relative to the findings directory.
 fn reproducer(
     findings_dir: &Path,
@@ -511,7 +535,7 @@ fn reproducer(
     let fed = ds
         .inputs
         .first()
-        .filter(|_| entry.shape == "values" && !examples.is_empty());
+        .filter(|t| entry.shape == "values" && !t.is_empty());
     let Some(input) = fed else {
         // Copy the (small) case as it is.
         for entry in walkdir::WalkDir::new(dir).min_depth(1) {
@@ -525,8 +549,8 @@ fn reproducer(
         }
         return Ok(rel);
     };
+    let idx = reproducer_elements(entry, examples, input.len());
     let pick = |t: &Tensor| -> Result<Tensor, Box<dyn Error>> {
-        let idx: Vec<usize> = examples.iter().map(|e| e.index).collect();
         Ok(match t.storage() {
             Storage::String(v) => Tensor::from_vec(
                 vec![idx.len()],
@@ -544,7 +568,7 @@ fn reproducer(
     };
     use prost::Message;
     let mut mp = harness::proto::ModelProto::decode(model_bytes.as_slice())?;
-    let n = examples.len() as i64;
+    let n = idx.len() as i64;
     if let Some(g) = mp.graph.as_mut() {
         g.name = name.clone();
         for vi in [g.input.first_mut(), g.output.first_mut()]

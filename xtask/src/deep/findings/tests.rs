@@ -307,3 +307,38 @@ fn classes_of_two_eras_do_not_make_each_other_suspects() {
     mark_suspects(&mut f);
     assert_eq!(verdicts(&f), ["disagrees", "disagrees"]);
 }
+
+#[test]
+fn a_reproducer_keeps_the_examples_elements() {
+    let e = entry("Cast", 19, "FLOAT", "FLOAT8E5M2", "a");
+    let ex = [example(5, "0x01"), example(9, "0x02")];
+    assert_eq!(reproducer_elements(&e, &ex, 100), [5, 9]);
+}
+
+#[test]
+fn a_refused_case_reproducer_keeps_a_few_elements_one_per_input_class() {
+    let mut e = entry("Cast", 19, "FLOAT", "FLOAT8E5M2", "a");
+    let range = |class: &str, start, end| harness::deep::ClassRange {
+        class: class.into(),
+        start,
+        end,
+    };
+    e.classes = vec![
+        range("zero", 0, 2),
+        range("tie", 2, 40_000),
+        range("nan", 40_000, 65_536),
+    ];
+    assert_eq!(reproducer_elements(&e, &[], 65_536), [0, 2, 40_000]);
+    e.classes = (0..100)
+        .map(|k| range("tie", k * 10, k * 10 + 10))
+        .collect();
+    let idx = reproducer_elements(&e, &[], 1000);
+    assert_eq!(idx.len(), REFUSED_ELEMENTS);
+    assert_eq!(
+        idx,
+        (0..REFUSED_ELEMENTS).map(|k| k * 10).collect::<Vec<_>>()
+    );
+    e.classes.clear();
+    assert_eq!(reproducer_elements(&e, &[], 1000), [0]);
+    assert_eq!(reproducer_elements(&e, &[], 0), Vec::<usize>::new());
+}
