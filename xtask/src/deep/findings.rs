@@ -9,6 +9,7 @@ use harness::deep::{self, CaseEntry};
 use harness::known::Outcome;
 use harness::read::{tensor_codes, tensor_from_codes};
 use harness::report::{self, TrialRecord};
+use onnx_conformance::formats::Generation;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::error::Error;
@@ -146,55 +147,18 @@ pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> 
             failed: failed.len(),
         });
         let backend = select(root, &target, name)?;
-        let mut classes: BTreeMap<(String, String, String, Vec<String>, String), Finding> =
-            BTreeMap::new();
+        let mut classes = Classes::new();
         for t in failed {
             let Some(entry) = t.case.as_deref().and_then(|c| by_case.get(c)) else {
                 continue;
             };
             let dir = out.join(deep::CASES_DIR).join(&entry.case);
-            for Judged {
-                class: input_class,
-                elements,
-                examples,
-                refusal,
-            } in judge(&backend, &dir, entry, t)
-            {
-                let key = (
-                    entry.op.clone(),
-                    entry.from.clone(),
-                    entry.to.clone(),
-                    entry.attributes.clone(),
-                    input_class.clone(),
-                );
-                let f = classes.entry(key).or_insert_with(|| Finding {
-                    backend: name.clone(),
-                    runtime_version: report.backend.version.clone(),
-                    op: entry.op.clone(),
-                    op_versions: Vec::new(),
-                    from: entry.from.clone(),
-                    to: entry.to.clone(),
-                    attributes: entry.attributes.clone(),
-                    input_class: input_class.clone(),
-                    elements: 0,
-                    cases: Vec::new(),
-                    examples: Vec::new(),
-                    section: section(entry, &input_class).into(),
-                    reproducer: String::new(),
-                    verdict: refusal
-                        .as_ref()
-                        .map_or("disagrees".into(), |(k, _)| k.label().into()),
-                    message: refusal.map(|(_, m)| m),
-                });
-                if !f.op_versions.contains(&entry.version) {
-                    f.op_versions.push(entry.version);
-                }
-                f.cases.push(entry.case.clone());
-                f.elements += elements;
-                if f.examples.is_empty() && (!examples.is_empty() || f.reproducer.is_empty()) {
-                    f.examples = examples;
+            for judged in judge(&backend, &dir, entry, t) {
+                let class = judged.class.clone();
+                if let Some(f) = absorb(&mut classes, name, &report.backend.version, entry, judged)
+                {
                     f.reproducer =
-                        reproducer(&findings_dir, name, &dir, entry, &input_class, &f.examples)?;
+                        reproducer(&findings_dir, name, &dir, entry, &class, &f.examples)?;
                 }
             }
         }
@@ -217,6 +181,80 @@ pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> 
     eprintln!("wrote {}/findings.{{json,md,html}}", out.display());
     Ok(())
 }
+
+/// The classes of one backend's run: operator, types, attributes, input class and rule era.
+type Classes = BTreeMap<(String, String, String, Vec<String>, String, u32), Finding>;
+
+/// The first version of the rule era of `version` (docs/semantics.md §3.2: Cast and CastLike
+/// follow one set of rules up to 23 and another from 24; Concat has one era). A class never
+/// spans two eras, so its examples hold for every version it lists.
+fn rule_era(op: &str, version: u32) -> u32 {
+    match (op, Generation::of_version(version)) {
+        ("Cast" | "CastLike", Generation::From24) => 24,
+        _ => 0,
+    }
+}
+
+/// Adds one judged class of case `entry` to `classes`. Returns the class when this case
+/// gave it its examples (the first case with element examples, or its first case), so the
+/// caller writes the reproducer from this case.
+fn absorb<'a>(
+    classes: &'a mut Classes,
+    backend: &str,
+    runtime_version: &str,
+    entry: &CaseEntry,
+    judged: Judged,
+) -> Option<&'a mut Finding> {
+    let Judged {
+        class: input_class,
+        elements,
+        mut examples,
+        refusal,
+    } = judged;
+    examples.truncate(MAX_EXAMPLES);
+    let key = (
+        entry.op.clone(),
+        entry.from.clone(),
+        entry.to.clone(),
+        entry.attributes.clone(),
+        input_class.clone(),
+        rule_era(&entry.op, entry.version),
+    );
+    let f = classes.entry(key).or_insert_with(|| Finding {
+        backend: backend.to_string(),
+        runtime_version: runtime_version.to_string(),
+        op: entry.op.clone(),
+        op_versions: Vec::new(),
+        from: entry.from.clone(),
+        to: entry.to.clone(),
+        attributes: entry.attributes.clone(),
+        input_class: input_class.clone(),
+        elements: 0,
+        cases: Vec::new(),
+        examples: Vec::new(),
+        section: section(entry, &input_class).into(),
+        reproducer: String::new(),
+        verdict: refusal
+            .as_ref()
+            .map_or("disagrees".into(), |(k, _)| k.label().into()),
+        message: refusal.map(|(_, m)| m),
+    });
+    if !f.op_versions.contains(&entry.version) {
+        f.op_versions.push(entry.version);
+    }
+    f.cases.push(entry.case.clone());
+    f.elements += elements;
+    if f.examples.is_empty() && (!examples.is_empty() || f.reproducer.is_empty()) {
+        f.examples = examples;
+        // Marks the class as having a reproducer, whatever path the caller gives it.
+        f.reproducer = entry.case.clone();
+        return Some(f);
+    }
+    None
+}
+
+/// Examples kept per class.
+const MAX_EXAMPLES: usize = 3;
 
 /// Runs the deep suite on backend `name` and returns its report.
 fn run_suite(root: &Path, target: &Path, name: &str) -> Result<report::Report, Box<dyn Error>> {
@@ -327,7 +365,7 @@ fn judge(
         };
         let slot = by_class.entry(class).or_default();
         slot.0 += 1;
-        if slot.1.len() < 3 {
+        if slot.1.len() < MAX_EXAMPLES {
             let same_len = input.as_ref().filter(|x| x.len() == exp.len());
             slot.1.push(Example {
                 index: i,
@@ -451,8 +489,32 @@ fn section(e: &CaseEntry, class: &str) -> &'static str {
     }
 }
 
-/// Writes the reproducer of a class: the case's model with the examples' input elements only
-/// (or the whole case when it has no element examples), one data set, under
+/// Elements a case that did not run keeps in its reproducer, at most.
+const REFUSED_ELEMENTS: usize = 8;
+
+/// The elements of a `values` case of `len` elements that its reproducer keeps: the
+/// examples' elements; for a case that did not run (no examples), the first element of each
+/// input class, at most [`REFUSED_ELEMENTS`], or the first element when no class is known.
+fn reproducer_elements(entry: &CaseEntry, examples: &[Example], len: usize) -> Vec<usize> {
+    if !examples.is_empty() {
+        return examples.iter().map(|e| e.index).collect();
+    }
+    let mut idx: Vec<usize> = Vec::new();
+    for r in &entry.classes {
+        if r.start < r.end && r.start < len && !idx.contains(&r.start) {
+            idx.push(r.start);
+        }
+    }
+    idx.truncate(REFUSED_ELEMENTS);
+    if idx.is_empty() && len > 0 {
+        idx.push(0);
+    }
+    idx
+}
+
+/// Writes the reproducer of a class: the case's model with a few input elements only (the
+/// examples', or a few for a case that did not run; the whole case when its shape is not
+/// `values`), one data set, under
 /// `findings/<backend>/<class>/`. Returns its path relative to the findings directory.
 fn reproducer(
     findings_dir: &Path,
@@ -473,7 +535,7 @@ fn reproducer(
     let fed = ds
         .inputs
         .first()
-        .filter(|_| entry.shape == "values" && !examples.is_empty());
+        .filter(|t| entry.shape == "values" && !t.is_empty());
     let Some(input) = fed else {
         // Copy the (small) case as it is.
         for entry in walkdir::WalkDir::new(dir).min_depth(1) {
@@ -487,8 +549,8 @@ fn reproducer(
         }
         return Ok(rel);
     };
+    let idx = reproducer_elements(entry, examples, input.len());
     let pick = |t: &Tensor| -> Result<Tensor, Box<dyn Error>> {
-        let idx: Vec<usize> = examples.iter().map(|e| e.index).collect();
         Ok(match t.storage() {
             Storage::String(v) => Tensor::from_vec(
                 vec![idx.len()],
@@ -506,7 +568,7 @@ fn reproducer(
     };
     use prost::Message;
     let mut mp = harness::proto::ModelProto::decode(model_bytes.as_slice())?;
-    let n = examples.len() as i64;
+    let n = idx.len() as i64;
     if let Some(g) = mp.graph.as_mut() {
         g.name = name.clone();
         for vi in [g.input.first_mut(), g.output.first_mut()]
@@ -555,6 +617,7 @@ fn mark_suspects(findings: &mut [Finding]) {
             f.to.clone(),
             f.attributes.clone(),
             f.input_class.clone(),
+            rule_era(&f.op, f.op_versions.first().copied().unwrap_or(0)),
         )
     };
     let mut groups: BTreeMap<_, Vec<usize>> = BTreeMap::new();
@@ -563,7 +626,14 @@ fn mark_suspects(findings: &mut [Finding]) {
             groups.entry(key(f)).or_default().push(i);
         }
     }
-    for members in groups.values().filter(|m| m.len() >= 2) {
+    for members in groups.values() {
+        let backends: std::collections::BTreeSet<&str> = members
+            .iter()
+            .map(|&i| findings[i].backend.as_str())
+            .collect();
+        if backends.len() < 2 {
+            continue;
+        }
         let actual = |i: usize| -> Vec<(usize, String)> {
             findings[i]
                 .examples
@@ -582,3 +652,6 @@ fn mark_suspects(findings: &mut [Finding]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
