@@ -45,6 +45,15 @@ fn every_outcome() -> Report {
     );
     known.message = Some("known failure (mismatch): corrupt strings\nthe details".into());
     trials.push(known);
+    let mut data = record(
+        "1.4.1",
+        9,
+        "test_cast_STRING_to_FLOAT",
+        "Cast",
+        Outcome::DataProblem,
+    );
+    data.message = Some("upstream data problem: corrupt strings".into());
+    trials.push(data);
     let mut unexpected = record("own", 13, "test_mine", "Concat", Outcome::UnexpectedPass);
     unexpected.message = Some("unexpectedly passed, remove it".into());
     trials.push(unexpected);
@@ -135,7 +144,7 @@ fn every_trial_is_a_testcase_with_its_outcome() {
         .iter()
         .filter(|c| child(**c, "skipped").is_some())
         .count();
-    assert_eq!((failures, skipped), (8, 1));
+    assert_eq!((failures, skipped), (8, 2));
     for node in [root, suite] {
         // Seconds: the 1.5 s trial and nine of 0.1 ms.
         assert_eq!(node.attribute("time"), Some("1.501"));
