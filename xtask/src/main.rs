@@ -23,6 +23,8 @@ mod repo_text;
 mod report;
 #[cfg(feature = "full")]
 mod scoreboard;
+#[cfg(feature = "full")]
+mod suite_run;
 #[cfg(test)]
 mod testkit;
 #[cfg(test)]

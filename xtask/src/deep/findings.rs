@@ -13,8 +13,7 @@ use onnx_conformance::formats::Generation;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::error::Error;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use vocab::{DataType, Storage, Tensor, TypeKind};
 
 /// `findings.json`.
@@ -258,27 +257,16 @@ const MAX_EXAMPLES: usize = 3;
 
 /// Runs the deep suite on backend `name` and returns its report.
 fn run_suite(root: &Path, target: &Path, name: &str) -> Result<report::Report, Box<dyn Error>> {
-    let path: PathBuf = harness::report::ReportDir::deep(target, name)
-        .path()
-        .join("report.json");
-    let _ = std::fs::remove_file(&path);
+    let dir = harness::report::ReportDir::deep(target, name);
     eprintln!("deep: running the deep cases on {name}");
-    let status = Command::new(crate::workspace::cargo())
-        .current_dir(root)
-        .args([
-            "test",
-            "--quiet",
-            "--test",
-            "onnx_backend",
-            "--",
-            "--quiet",
-            "deep/",
-        ])
-        .env("ONNX_CONFORMANCE_BACKEND", name)
-        .env("ONNX_CONFORMANCE_SUITE", "deep")
-        .status()?;
-    report::load(&path)
-        .map_err(|e| format!("backend {name}: the run ({status}) left no report: {e}").into())
+    crate::suite_run::run(
+        root,
+        dir.path(),
+        name,
+        name,
+        "deep/",
+        &[("ONNX_CONFORMANCE_SUITE", "deep")],
+    )
 }
 
 fn select(

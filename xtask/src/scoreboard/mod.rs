@@ -7,11 +7,10 @@ mod render;
 
 use harness::backend::BackendInfo;
 use harness::known::Outcome;
-use harness::report::{self, ReportDir, TrialRecord};
+use harness::report::{ReportDir, TrialRecord};
 use serde::{Deserialize, Serialize};
 use std::error::Error;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The scoreboard's JSON.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -161,26 +160,10 @@ pub(crate) fn diff_files(
 fn run_backend(root: &Path, target: &Path, value: &str) -> Result<BackendRun, Box<dyn Error>> {
     // A worker runs as `worker:<label>=<command line>`; its label names its column.
     let name = &harness::backend::backend_name(value)?;
-    let report_path: PathBuf = ReportDir::of(target, name).path().join("report.json");
-    // A report left by an earlier run must not stand in for this one.
-    let _ = std::fs::remove_file(&report_path);
+    let report_dir = ReportDir::of(target, name);
+    let report_path = report_dir.path().join("report.json");
     eprintln!("scoreboard: running the official cases on {name}");
-    let cargo = crate::workspace::cargo();
-    let status = Command::new(cargo)
-        .current_dir(root)
-        .args([
-            "test",
-            "--quiet",
-            "--test",
-            "onnx_backend",
-            "--",
-            "--quiet",
-            "onnx-",
-        ])
-        .env(harness::runner::BACKEND_VAR, value)
-        .status()?;
-    let report = report::load(&report_path)
-        .map_err(|e| format!("backend {name}: the run ({status}) left no report: {e}"))?;
+    let report = crate::suite_run::run(root, report_dir.path(), value, name, "onnx-", &[])?;
     let chosen = &report.backend.name;
     if chosen != name {
         return Err(format!(
