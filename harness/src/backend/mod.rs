@@ -96,7 +96,7 @@ impl BackendFailure {
 /// Which runtime a run judged: the name it was chosen by, and what the runtime says it is.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BackendInfo {
-    /// The name the backend was chosen by: `native`, `onnxruntime`, `worker:...`.
+    /// The name the backend was chosen by: `native`, `onnxruntime`, ..., or a worker's label.
     pub name: String,
     /// The runtime's own name, from its hello.
     pub runtime: String,
