@@ -11,23 +11,23 @@ use crate::formats::CastRules;
 use crate::formats::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, I4, U4};
 use crate::tuning::Exec;
 
-/// Encodes slice `$v` into the float8 or float4 type `$to` with `f::$enc`; returns `None`
-/// from the enclosing function for any other target.
-macro_rules! narrow {
-    ($enc:ident, $x:expr, $v:expr, $to:expr, $rules:expr) => {
-        match $to {
-            DataType::Float8E4M3FN => Storage::Float8E4M3FN(f::$enc::<F8E4M3FN>($x, $v, $rules)),
-            DataType::Float8E4M3FNUZ => {
-                Storage::Float8E4M3FNUZ(f::$enc::<F8E4M3FNUZ>($x, $v, $rules))
-            }
-            DataType::Float8E5M2 => Storage::Float8E5M2(f::$enc::<F8E5M2>($x, $v, $rules)),
-            DataType::Float8E5M2FNUZ => {
-                Storage::Float8E5M2FNUZ(f::$enc::<F8E5M2FNUZ>($x, $v, $rules))
-            }
-            DataType::Float4E2M1 => Storage::Float4E2M1(f::$enc::<F4E2M1>($x, $v, $rules)),
-            _ => return None,
+/// f32, FLOAT16 or BFLOAT16 `v` encoded into a float8 format (FLOAT8E8M0 included) or
+/// FLOAT4E2M1, or `None` for any other target.
+fn narrow<S: f::Wide>(x: &Exec, v: &[S], to: DataType, rules: &CastRules) -> Option<Storage> {
+    use DataType as D;
+    Some(match to {
+        D::Float8E4M3FN => Storage::Float8E4M3FN(f::wide_to_narrow::<_, F8E4M3FN>(x, v, rules)),
+        D::Float8E4M3FNUZ => {
+            Storage::Float8E4M3FNUZ(f::wide_to_narrow::<_, F8E4M3FNUZ>(x, v, rules))
         }
-    };
+        D::Float8E5M2 => Storage::Float8E5M2(f::wide_to_narrow::<_, F8E5M2>(x, v, rules)),
+        D::Float8E5M2FNUZ => {
+            Storage::Float8E5M2FNUZ(f::wide_to_narrow::<_, F8E5M2FNUZ>(x, v, rules))
+        }
+        D::Float4E2M1 => Storage::Float4E2M1(f::wide_to_narrow::<_, F4E2M1>(x, v, rules)),
+        D::Float8E8M0 => Storage::Float8E8M0(f::wide_to_e8m0(x, v, rules)),
+        _ => return None,
+    })
 }
 
 /// `source` cast to `to` by a fast path, run as `exec` says, or `None` when the pair has none.
@@ -46,12 +46,12 @@ pub(crate) fn cast(
         (S::Float(v), D::Int4) => S::Int4(f::f32_to_i4(x, v, rules)),
         (S::Float(v), D::Uint4) => S::Uint4(f::f32_to_u4(x, v, rules)),
         (S::Float(v), D::Float16) => S::Float16(f::f32_to_f16(x, v, rules)),
-        (S::Float(v), D::Float8E8M0) => S::Float8E8M0(f::f32_to_e8m0(x, v, rules)),
-        (S::Float(v), _) => narrow!(f32_to_narrow, x, v, to, rules),
+        (S::Float(v), _) => narrow(x, v, to, rules)?,
         (S::Float16(v), D::Float) => S::Float(f::f16_to_f32(x, v)),
-        (S::Float16(v), D::Float16) => S::Float16(f::f16_to_narrow(x, v, rules)),
-        (S::Float16(v), _) => narrow!(f16_to_narrow, x, v, to, rules),
+        (S::Float16(v), D::Float16) => S::Float16(f::f16_to_f16(x, v, rules)),
+        (S::Float16(v), _) => narrow(x, v, to, rules)?,
         (S::Bfloat16(v), D::Float) => S::Float(f::bf16_to_f32(x, v)),
+        (S::Bfloat16(v), _) => narrow(x, v, to, rules)?,
         (S::Double(v), D::Float) => S::Float(f::f64_to_f32(x, v)),
         (S::Float8E4M3FN(v), D::Float) => S::Float(f::narrow_to_f32(x, v, rules)),
         (S::Float8E4M3FNUZ(v), D::Float) => S::Float(f::narrow_to_f32(x, v, rules)),

@@ -4,7 +4,7 @@
 use super::super::codec::Specials;
 use super::super::exact::{CastRules, Exact};
 use super::super::float::TableFormat;
-use super::super::FloatFormat;
+use super::super::{FloatFormat, F8E8M0};
 use crate::stream::NoPadding;
 use std::marker::PhantomData;
 
@@ -21,26 +21,26 @@ impl<T: FloatFormat + TableFormat + NoPadding + Send + Sync + 'static> Target fo
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Narrow {
     /// 23 - M: how many f32 mantissa bits are rounded away.
-    shift: u32,
+    pub(super) shift: u32,
     /// Added before the shift for round-half-to-even (plus the kept bit's parity).
-    round: u32,
+    pub(super) round: u32,
     /// The f32 exponent bias minus the target's, in place: subtracted from a shifted normal.
-    rebias: u32,
+    pub(super) rebias: u32,
     /// f32 bits of the smallest normal of the target; below it the subnormal path applies.
-    min_normal: u32,
+    pub(super) min_normal: u32,
     /// f32 bits of 2^(emin - M + 23): adding it aligns the f32 ulp with the target's
     /// subnormal ulp, so the hardware's own round-half-to-even does the rounding.
-    magic: u32,
+    pub(super) magic: u32,
     /// Largest finite magnitude code.
-    max: u32,
+    pub(super) max: u32,
     /// The sign bit of the target.
-    sign: u32,
+    pub(super) sign: u32,
     /// Codes asked of the exact path, for positive and negative sources: NaN, finite
     /// overflow (infinity's code too), and what -0 becomes. Plain fields, not arrays, so that
     /// choosing one is a vector select rather than a load.
-    nan: (u32, u32),
-    overflow: (u32, u32),
-    neg_zero: u32,
+    pub(super) nan: (u32, u32),
+    pub(super) overflow: (u32, u32),
+    pub(super) neg_zero: u32,
 }
 
 /// The code the exact path gives for `v`.
@@ -133,6 +133,58 @@ impl Narrow {
     }
 }
 
+/// The FLOAT8E8M0 encoder under one set of rules (docs/semantics.md §3.7): in [2^-127,
+/// 2^127] the f32 exponent field, plus one when the round mode rounds the bits below the
+/// leading one up; the sign is ignored. NaN and the codes of the values above and below that
+/// range are asked of the exact path once. Branch-free, so that it vectorises: the round mode
+/// is one mask.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct E8m0 {
+    /// The bits below the leading one that make it round up: up, any of them; down, none;
+    /// nearest, the half bit (ties up).
+    mask: u32,
+    /// The exact path's codes for NaN, for values above 2^127 and for values below 2^-127.
+    nan: u32,
+    above: u32,
+    below: u32,
+}
+
+impl E8m0 {
+    /// The encoder constants under `rules`.
+    pub(crate) fn new(rules: &CastRules) -> E8m0 {
+        use super::super::exact::RoundMode;
+        let code_of =
+            |x: f32| u32::from(super::super::cast_float::<f32, F8E8M0>(x, rules).to_bits());
+        E8m0 {
+            mask: match rules.round_mode {
+                RoundMode::Up => 0x7F_FFFF,
+                RoundMode::Down => 0,
+                RoundMode::Nearest => 0x40_0000,
+            },
+            nan: code_of(f32::NAN),
+            above: code_of(f32::INFINITY),
+            below: code_of(0.0),
+        }
+    }
+
+    /// The code of the f32 with these bits.
+    #[inline(always)]
+    pub(crate) fn encode(&self, bits: u32) -> u8 {
+        let abs = bits & 0x7FFF_FFFF;
+        let (exp, frac) = (abs >> 23, abs & 0x7F_FFFF);
+        // An f32 subnormal from 2^-127 on has its leading one at bit 22.
+        let rest = if exp == 0 {
+            (frac << 1) & 0x7F_FFFF
+        } else {
+            frac
+        };
+        let code = exp + u32::from(rest & self.mask != 0);
+        let code = if abs < 0x40_0000 { self.below } else { code };
+        let code = if abs > 0x7F00_0000 { self.above } else { code };
+        (if abs > 0x7F80_0000 { self.nan } else { code }) as u8
+    }
+}
+
 /// `codes.0` for a positive f32 (by its bits), `codes.1` for a negative one, branch-free.
 #[inline(always)]
 fn pick(bits: u32, codes: (u32, u32)) -> u32 {
@@ -158,6 +210,50 @@ pub(crate) fn f16_bits_to_f32_bits(h: u16) -> u32 {
         0x7FC0_0000
     };
     sign | mag
+}
+
+/// A source format whose values widen to f32 exactly: f32 itself, FLOAT16 and BFLOAT16. The
+/// narrow encoders take any of them, widening in registers (`narrow.rs`) or per element here.
+pub(crate) trait Wide: Copy + Sync + 'static {
+    /// How the vector kernels widen a register of these.
+    const FROM: WideFrom;
+    /// The f32 bits of this value, exactly (a NaN gives a NaN of the same sign).
+    fn f32_bits(self) -> u32;
+}
+
+/// The widening a [`Wide`] source needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum WideFrom {
+    /// None: the bits are f32 already.
+    F32,
+    /// FLOAT16 to f32: F16C `vcvtph2ps`, exact (NaNs quieted, their sign kept).
+    F16,
+    /// BFLOAT16 to f32: the code in the upper half of the f32 bits.
+    Bf16,
+}
+
+impl Wide for f32 {
+    const FROM: WideFrom = WideFrom::F32;
+    #[inline(always)]
+    fn f32_bits(self) -> u32 {
+        self.to_bits()
+    }
+}
+
+impl Wide for half::f16 {
+    const FROM: WideFrom = WideFrom::F16;
+    #[inline(always)]
+    fn f32_bits(self) -> u32 {
+        f16_bits_to_f32_bits(self.to_bits())
+    }
+}
+
+impl Wide for half::bf16 {
+    const FROM: WideFrom = WideFrom::Bf16;
+    #[inline(always)]
+    fn f32_bits(self) -> u32 {
+        u32::from(self.to_bits()) << 16
+    }
 }
 
 /// `bits` unchanged, or the canonical quiet NaN with the same sign if `bits` is a NaN.

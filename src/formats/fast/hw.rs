@@ -332,33 +332,6 @@ fn f32_to_bf16_v4(
 }
 }
 
-/// Elements widened per step by [`f16_then`]: the f32 buffer stays in L1.
-const WIDEN_BLOCK: usize = 256;
-
-/// f16 widened to f32 by [`f16_to_f32`] (hardware where the level has it), a block at a
-/// time, then each f32 passed through `encode` compiled for the level.
-pub(super) fn f16_then<D: crate::stream::NoPadding>(
-    mode: Mode,
-    src: &[f16],
-    dst: &mut [MaybeUninit<D>],
-    widen: impl Fn(f16) -> f32 + Copy,
-    encode: impl Fn(f32) -> D + Copy,
-) {
-    let mut buf = [MaybeUninit::<f32>::uninit(); WIDEN_BLOCK];
-    for (s, d) in src.chunks(WIDEN_BLOCK).zip(dst.chunks_mut(WIDEN_BLOCK)) {
-        let wide = &mut buf[..s.len()];
-        // The scratch block stays in L1 for the encoder: never streamed.
-        let scratch = Mode {
-            level: mode.level,
-            stream: false,
-        };
-        f16_to_f32(scratch, s, wide, widen);
-        // SAFETY: f16_to_f32 initialised every element of `wide` (it writes its whole output).
-        let wide = unsafe { std::slice::from_raw_parts(wide.as_ptr().cast::<f32>(), wide.len()) };
-        fill(mode, wide, d, encode);
-    }
-}
-
 /// How f32 values become INT4 or UINT4 codes (docs/semantics.md §3.2).
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Nibbles {

@@ -11,13 +11,14 @@ mod encode;
 mod hw;
 mod kernel;
 mod map;
+mod narrow;
 pub(crate) mod par;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use encode::Target;
+pub(crate) use encode::{Target, Wide};
 
-use super::exact::{CastRules, Generation, RoundMode};
+use super::exact::{CastRules, Generation};
 use super::{cast_float, F8E8M0, I4, U4};
 use crate::tuning::{Exec, SimdLevel};
 use encode::{Narrow, Widen};
@@ -121,30 +122,30 @@ pub(crate) fn f32_to_f16(exec: &Exec, src: &[f32], rules: &CastRules) -> Vec<f16
     unsafe { run(exec, src, &|mode, s, d| hw::f32_to_f16(mode, s, d, scalar)) }
 }
 
-/// f32 to a float8 format or FLOAT4E2M1 (FLOAT16 has [`f32_to_f16`]), rounding once with the
-/// rules' overflow and NaN codes.
-pub(crate) fn f32_to_narrow<T: Target>(exec: &Exec, src: &[f32], rules: &CastRules) -> Vec<T> {
+/// f32, FLOAT16 or BFLOAT16 to a float8 format or FLOAT4E2M1, rounding once (the 16-bit
+/// sources are widened to f32 exactly first) with the rules' overflow and NaN codes: vector
+/// kernels (`narrow.rs`) at AVX2 and AVX-512, the scalar encoder below.
+pub(crate) fn wide_to_narrow<S: Wide, T: Target>(
+    exec: &Exec,
+    src: &[S],
+    rules: &CastRules,
+) -> Vec<T> {
     let n = Narrow::new::<T>(rules);
-    // Never streamed: the encoder is compute-bound, and converting it a 64-byte line at a
-    // time vectorised worse (f32 -> e4m3fn at 16M: 0.81x at AVX2, 0.98x at AVX-512).
-    map(&exec.never_streaming(), src, move |x| {
-        T::from_code(u64::from(n.encode(x.to_bits())))
-    })
-}
-
-/// FLOAT16 to a float8 format or FLOAT4E2M1: the f16 value is widened exactly to f32 first
-/// (by the hardware where the level has it), so there is still only one rounding.
-pub(crate) fn f16_to_narrow<T: Target>(exec: &Exec, src: &[f16], rules: &CastRules) -> Vec<T> {
-    let n = Narrow::new::<T>(rules);
-    let encode = move |x: f32| T::from_code(u64::from(n.encode(x.to_bits())));
-    // Never streamed, like `f32_to_narrow`: the encoder is compute-bound, and converting a
-    // line at a time cost 15 % (f16 -> e5m2).
-    // SAFETY: hw::f16_then writes its whole output piece.
+    let scalar = move |x: S| T::from_code(u64::from(n.encode(x.f32_bits())));
+    // SAFETY: narrow::encode writes its whole output piece.
     unsafe {
-        run(&exec.never_streaming(), src, &|mode, s, d| {
-            hw::f16_then(mode, s, d, widen_f16, encode)
+        run(exec, src, &|mode, s, d| {
+            narrow::encode(mode, s, d, &n, scalar)
         })
     }
+}
+
+/// FLOAT16 to FLOAT16: every value stays, a NaN becomes the rules' NaN code for its sign.
+pub(crate) fn f16_to_f16(exec: &Exec, src: &[f16], rules: &CastRules) -> Vec<f16> {
+    let n = Narrow::new::<f16>(rules);
+    map(exec, src, move |h: f16| {
+        f16::from_bits(n.encode(h.f32_bits()) as u16)
+    })
 }
 
 /// A float8 format or FLOAT4E2M1 to f32, exactly, by bit arithmetic (no table lookups).
@@ -155,33 +156,12 @@ pub(crate) fn narrow_to_f32<T: Target>(exec: &Exec, src: &[T], rules: &CastRules
     })
 }
 
-/// f32 to FLOAT8E8M0 (docs/semantics.md §3.7): in [2^-127, 2^127] the f32 exponent field,
-/// plus one when `round_mode` rounds the bits below the leading one up; the sign is ignored.
-/// NaN and the codes of the values above and below that range are asked of the exact path
-/// once per call. Branch-free, so that it vectorises: `round_mode` becomes one mask.
-pub(crate) fn f32_to_e8m0(exec: &Exec, src: &[f32], rules: &CastRules) -> Vec<F8E8M0> {
-    let code_of = |x: f32| u32::from(cast_float::<f32, F8E8M0>(x, rules).to_bits());
-    let (nan, above, below) = (code_of(f32::NAN), code_of(f32::INFINITY), code_of(0.0));
-    // Rounds up when the bits below the leading one meet the mask: up, any of them; down,
-    // never; nearest, the half bit (ties up).
-    let mask = match rules.round_mode {
-        RoundMode::Up => 0x7F_FFFF,
-        RoundMode::Down => 0,
-        RoundMode::Nearest => 0x40_0000,
-    };
-    map(exec, src, move |x: f32| {
-        let abs = x.to_bits() & 0x7FFF_FFFF;
-        let (exp, frac) = (abs >> 23, abs & 0x7F_FFFF);
-        // An f32 subnormal from 2^-127 on has its leading one at bit 22.
-        let rest = if exp == 0 {
-            (frac << 1) & 0x7F_FFFF
-        } else {
-            frac
-        };
-        let code = exp + u32::from(rest & mask != 0);
-        let code = if abs < 0x40_0000 { below } else { code };
-        let code = if abs > 0x7F00_0000 { above } else { code };
-        F8E8M0::from_bits(if abs > 0x7F80_0000 { nan } else { code } as u8)
+/// f32, FLOAT16 or BFLOAT16 to FLOAT8E8M0 ([`encode::E8m0`]), the 16-bit sources widened to
+/// f32 exactly first.
+pub(crate) fn wide_to_e8m0<S: Wide>(exec: &Exec, src: &[S], rules: &CastRules) -> Vec<F8E8M0> {
+    let e = encode::E8m0::new(rules);
+    map(exec, src, move |x: S| {
+        F8E8M0::from_bits(e.encode(x.f32_bits()))
     })
 }
 

@@ -3,6 +3,7 @@
 //! every SIMD level the CPU has (hardware conversions included) and split over threads.
 
 use super::super::exact::{CastRules, Generation, RoundMode};
+use super::super::float::TableFormat;
 use super::super::{cast_float, FloatFormat, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
 use super::super::{SubByteInt, I4, U4};
 use super::map::{self, Mode};
@@ -106,7 +107,7 @@ fn check_narrow_from_f32<T: Target>(name: &str) {
     for rules in all_rules() {
         let want = as_u64(&src, |x| cast_float::<f32, T>(x, &rules).code());
         compare_all(&format!("f32 -> {name} {rules:?}"), &inputs, &want, |x| {
-            as_u64(&f32_to_narrow::<T>(x, &src, &rules), |t| t.code())
+            as_u64(&wide_to_narrow::<f32, T>(x, &src, &rules), |t| t.code())
         });
     }
 }
@@ -167,25 +168,50 @@ fn f32_to_bf16_both_generations() {
     }
 }
 
-fn check_narrow_from_f16<T: Target>(name: &str) {
-    let src: Vec<f16> = (0..=u16::MAX).map(f16::from_bits).collect();
-    let inputs = as_u64(&src, |h| u64::from(h.to_bits()));
+/// Every code of the 16-bit source `S`, as the values the tests compare.
+fn every_code<S: TableFormat>() -> (Vec<S>, Vec<u64>) {
+    let src: Vec<S> = (0..=u64::from(u16::MAX)).map(S::from_code).collect();
+    let inputs = as_u64(&src, S::code);
+    (src, inputs)
+}
+
+fn check_narrow_from_16_bits<S: Wide + FloatFormat + TableFormat, T: Target>(name: &str) {
+    let (src, inputs) = every_code::<S>();
     for rules in all_rules() {
-        let want = as_u64(&src, |h| cast_float::<f16, T>(h, &rules).code());
-        compare_all(&format!("f16 -> {name} {rules:?}"), &inputs, &want, |x| {
-            as_u64(&f16_to_narrow::<T>(x, &src, &rules), |t| t.code())
+        let want = as_u64(&src, |h| cast_float::<S, T>(h, &rules).code());
+        compare_all(&format!("{name} {rules:?}"), &inputs, &want, |x| {
+            as_u64(&wide_to_narrow::<S, T>(x, &src, &rules), |t| t.code())
         });
     }
 }
 
 #[test]
 fn every_f16_code_to_every_float8_and_float4() {
-    check_narrow_from_f16::<f16>("FLOAT16");
-    check_narrow_from_f16::<F8E4M3FN>("FLOAT8E4M3FN");
-    check_narrow_from_f16::<F8E4M3FNUZ>("FLOAT8E4M3FNUZ");
-    check_narrow_from_f16::<F8E5M2>("FLOAT8E5M2");
-    check_narrow_from_f16::<F8E5M2FNUZ>("FLOAT8E5M2FNUZ");
-    check_narrow_from_f16::<F4E2M1>("FLOAT4E2M1");
+    check_narrow_from_16_bits::<f16, F8E4M3FN>("f16 -> FLOAT8E4M3FN");
+    check_narrow_from_16_bits::<f16, F8E4M3FNUZ>("f16 -> FLOAT8E4M3FNUZ");
+    check_narrow_from_16_bits::<f16, F8E5M2>("f16 -> FLOAT8E5M2");
+    check_narrow_from_16_bits::<f16, F8E5M2FNUZ>("f16 -> FLOAT8E5M2FNUZ");
+    check_narrow_from_16_bits::<f16, F4E2M1>("f16 -> FLOAT4E2M1");
+}
+
+#[test]
+fn every_bf16_code_to_every_float8_and_float4() {
+    check_narrow_from_16_bits::<bf16, F8E4M3FN>("bf16 -> FLOAT8E4M3FN");
+    check_narrow_from_16_bits::<bf16, F8E4M3FNUZ>("bf16 -> FLOAT8E4M3FNUZ");
+    check_narrow_from_16_bits::<bf16, F8E5M2>("bf16 -> FLOAT8E5M2");
+    check_narrow_from_16_bits::<bf16, F8E5M2FNUZ>("bf16 -> FLOAT8E5M2FNUZ");
+    check_narrow_from_16_bits::<bf16, F4E2M1>("bf16 -> FLOAT4E2M1");
+}
+
+#[test]
+fn every_f16_code_to_f16() {
+    let (src, inputs) = every_code::<f16>();
+    for rules in all_rules() {
+        let want = as_u64(&src, |h| cast_float::<f16, f16>(h, &rules).code());
+        compare_all(&format!("f16 -> FLOAT16 {rules:?}"), &inputs, &want, |x| {
+            as_u64(&f16_to_f16(x, &src, &rules), |t| t.code())
+        });
+    }
 }
 
 #[test]
@@ -451,6 +477,31 @@ fn hardware_kernels_at_every_output_alignment() {
     at_every_alignment("f16 -> f32", &halves, &want, kernel, |x: f32| {
         u64::from(x.to_bits())
     });
+    let bf16s: Vec<bf16> = halves
+        .iter()
+        .map(|h| bf16::from_bits(h.to_bits()))
+        .collect();
+    for rules in all_rules() {
+        narrow_at_every_alignment::<f32, F8E4M3FN>(&src, &rules);
+        narrow_at_every_alignment::<f32, F8E5M2FNUZ>(&src, &rules);
+        narrow_at_every_alignment::<f16, F8E5M2>(&halves, &rules);
+        narrow_at_every_alignment::<bf16, F4E2M1>(&bf16s, &rules);
+    }
+}
+
+/// The vector float8 / float4 encoder from `S` to `T` at every output alignment.
+fn narrow_at_every_alignment<S: Wide + FloatFormat, T: Target>(src: &[S], rules: &CastRules) {
+    let n = Narrow::new::<T>(rules);
+    let scalar = move |x: S| T::from_code(u64::from(n.encode(x.f32_bits())));
+    let want = as_u64(src, |x| cast_float::<S, T>(x, rules).code());
+    let kernel = |l, s: &[S], d: &mut [_]| narrow::encode(l, s, d, &n, scalar);
+    let name = |t: &str| t.rsplit("::").next().unwrap_or(t).to_owned();
+    let (from, to) = (
+        name(std::any::type_name::<S>()),
+        name(std::any::type_name::<T>()),
+    );
+    let what = format!("{from} -> {to} {rules:?}");
+    at_every_alignment(&what, src, &want, kernel, T::code);
 }
 
 /// Every rule combination with each `round_mode`: only FLOAT8E8M0 reads it.
@@ -477,9 +528,27 @@ fn f32_to_e8m0_under_every_round_mode() {
             &format!("f32 -> FLOAT8E8M0 {rules:?}"),
             &inputs,
             &want,
-            |x| as_u64(&f32_to_e8m0(x, &src, &rules), |c| u64::from(c.to_bits())),
+            |x| as_u64(&wide_to_e8m0(x, &src, &rules), |c| u64::from(c.to_bits())),
         );
     }
+}
+
+fn check_e8m0_from_16_bits<S: Wide + FloatFormat + TableFormat>(name: &str) {
+    let (src, inputs) = every_code::<S>();
+    for rules in every_round_mode() {
+        let want = as_u64(&src, |h| {
+            u64::from(cast_float::<S, F8E8M0>(h, &rules).to_bits())
+        });
+        compare_all(&format!("{name} {rules:?}"), &inputs, &want, |x| {
+            as_u64(&wide_to_e8m0(x, &src, &rules), |c| u64::from(c.to_bits()))
+        });
+    }
+}
+
+#[test]
+fn every_f16_and_bf16_code_to_e8m0_under_every_round_mode() {
+    check_e8m0_from_16_bits::<f16>("f16 -> FLOAT8E8M0");
+    check_e8m0_from_16_bits::<bf16>("bf16 -> FLOAT8E8M0");
 }
 
 #[test]
@@ -570,4 +639,26 @@ fn streamed_lines_at_every_offset_and_length() {
     check(|x| x as u16);
     check(|x| x.rotate_left(7));
     check(|x| u64::from(x) * 3);
+}
+
+/// The vector encoders run only where their shortcuts hold (`narrow::shortcuts_hold`); they
+/// must hold for every format under every rule set, or the vector kernels would go untested
+/// and unused.
+#[test]
+fn the_vector_encoders_serve_every_format_and_rule_set() {
+    fn check<T: Target>() {
+        for rules in all_rules() {
+            let n = Narrow::new::<T>(&rules);
+            assert!(
+                narrow::shortcuts_hold::<T>(&n),
+                "{} {rules:?}: {n:?}",
+                std::any::type_name::<T>()
+            );
+        }
+    }
+    check::<F8E4M3FN>();
+    check::<F8E4M3FNUZ>();
+    check::<F8E5M2>();
+    check::<F8E5M2FNUZ>();
+    check::<F4E2M1>();
 }

@@ -173,7 +173,9 @@ fn fast_pairs_from_float_match_the_generic_path() {
 fn fast_pairs_from_double_and_16_bit_floats_match_the_generic_path() {
     use DataType as D;
     let n = check_sources(|t| matches!(t, D::Double | D::Float16 | D::Bfloat16));
-    assert_eq!(n, (1 + 7 + 1) * 4);
+    // DOUBLE: FLOAT. FLOAT16: FLOAT, FLOAT16, five float8 and FLOAT4E2M1. BFLOAT16: FLOAT,
+    // five float8 and FLOAT4E2M1.
+    assert_eq!(n, (1 + 8 + 7) * 4);
 }
 
 #[test]
@@ -214,14 +216,16 @@ fn the_dispatch_serves_exactly_the_listed_pairs() {
             }
         }
     }
-    // 11 pairs from FLOAT, 7 from FLOAT16, 10 other sources to FLOAT, and 8 integer sources
-    // to 10 targets: 108 pairs, each under 4 rule combinations.
-    assert_eq!(listed.len(), 108);
-    assert_eq!(served, 108 * 4);
+    // 11 pairs from FLOAT, 8 from FLOAT16, 6 from BFLOAT16 to narrow formats, 10 other
+    // sources to FLOAT, and 8 integer sources to 10 targets: 115 pairs, each under 4 rule
+    // combinations.
+    assert_eq!(listed.len(), 115);
+    assert_eq!(served, 115 * 4);
 }
 
 /// The same bits at 1, 2, 3 and 7 threads, for lengths around the piece boundaries (pieces
-/// are multiples of 64 elements here) and around the 256-element blocks of the f16 widening.
+/// are multiples of 64 elements here) and around the 32- and 64-element blocks of the vector
+/// encoders.
 #[test]
 fn cast_output_does_not_depend_on_the_thread_count() {
     let rules = CastRules::default();
@@ -235,12 +239,15 @@ fn cast_output_does_not_depend_on_the_thread_count() {
         let sources = [
             Storage::Float(f32s),
             Storage::Float16(bits.iter().map(|&b| f16::from_bits(b as u16)).collect()),
+            Storage::Bfloat16(bits.iter().map(|&b| bf16::from_bits(b as u16)).collect()),
             Storage::Uint8(bits.iter().map(|&b| b as u8).collect()),
         ];
         let targets = [
             DataType::Float16,
             DataType::Bfloat16,
             DataType::Float8E5M2,
+            DataType::Float4E2M1,
+            DataType::Float8E8M0,
             DataType::Float,
             DataType::Int64,
         ];
@@ -330,7 +337,7 @@ fn every_fast_pair_writes_its_whole_output_on_every_target() {
             }
         }
     }
-    assert_eq!(pairs, 108 * 4);
+    assert_eq!(pairs, 115 * 4);
 }
 
 /// The comparison the tests above rely on tells differing bits apart, NaN payloads included.
@@ -362,7 +369,8 @@ const INTEGERS: [DataType; 8] = [
     DataType::Int64,
 ];
 
-/// The narrow float formats with an encoder from f32 (and from f16).
+/// The narrow float formats with an encoder from f32 and from f16 (FLOAT16 from f16: the NaN
+/// codes); from bf16 all but FLOAT16.
 const NARROW: [DataType; 6] = [
     DataType::Float16,
     DataType::Float8E4M3FN,
@@ -391,6 +399,8 @@ fn fast_pairs() -> Vec<(DataType, DataType)> {
     ];
     v.extend(NARROW.iter().map(|&t| (D::Float, t)));
     v.extend(NARROW.iter().map(|&t| (D::Float16, t)));
+    v.extend(NARROW[1..].iter().map(|&t| (D::Bfloat16, t)));
+    v.extend([D::Float16, D::Bfloat16].map(|s| (s, D::Float8E8M0)));
     v.extend(NARROW[1..].iter().map(|&s| (s, D::Float)));
     for s in INTEGERS {
         v.extend(

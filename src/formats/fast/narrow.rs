@@ -1,0 +1,258 @@
+//! The float8 and FLOAT4E2M1 encoders in vector registers, from f32, FLOAT16 and BFLOAT16:
+//! [`Narrow::encode`]'s arithmetic lane for lane (the same additions, shifts and comparisons,
+//! the selects done with masks), with the source widened to f32 in the register it was loaded
+//! into. Four registers of codes are narrowed to bytes by saturating packs (exact: every code
+//! fits a byte) and one permutation, and stored as one aligned register.
+//!
+//! The subnormal rounding is an f32 addition, as in the scalar encoder: it rounds by MXCSR's
+//! mode, which Rust leaves at round to nearest even with FTZ and DAZ off.
+//! Heads, tails and levels below AVX2 go through the scalar encoder.
+//!
+//! The special values cost fewer operations than the scalar encoder's three selects by sign,
+//! through two shortcuts that the exact path's codes allow ([`shortcuts_hold`], checked on
+//! every call; where they do not hold, the scalar encoder does the whole call):
+//! * finite overflow (and infinity) is the magnitude clamped: the overflow code is the largest
+//!   finite magnitude (saturation) or the next code (infinity, NaN or the FNUZ NaN), with the
+//!   sign bit of the source, so a minimum replaces a comparison and two selects;
+//! * a zero takes the source's sign bit like any other value, except in the FNUZ formats,
+//!   which have no -0 (known from the format, so the choice costs nothing per element).
+//!
+//! NaN keeps its select by sign: FLOAT4E2M1's NaN codes are not symmetric.
+
+use super::super::codec::Specials;
+use super::encode::{Narrow, Target, Wide};
+use super::kernel::by_level;
+use super::map::{fill, Mode};
+use crate::tuning::{simd_fn, SimdLevel};
+use std::mem::MaybeUninit;
+
+#[cfg(target_arch = "x86_64")]
+use super::encode::WideFrom;
+#[cfg(target_arch = "x86_64")]
+use super::kernel::{blocks, store};
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::*;
+
+/// Encodes `src` into the one-byte format `T` by `n` (whose constants are `T`'s under the
+/// call's rules); `scalar` is the same encoder per element.
+pub(super) fn encode<S: Wide, T: Target>(
+    mode: Mode,
+    src: &[S],
+    dst: &mut [MaybeUninit<T>],
+    n: &Narrow,
+    scalar: impl Fn(S) -> T + Copy,
+) {
+    let vector = shortcuts_hold::<T>(n);
+    by_level!(mode.level.min(SimdLevel::detected()) => {
+        x86_64 {
+            // SAFETY: the level is at most what the CPU has; the function needs only its features.
+            SimdLevel::Avx512 if vector => unsafe { encode_v4(src, dst, n, scalar, mode.stream) },
+            // SAFETY: as above.
+            SimdLevel::Avx2 if vector => unsafe { encode_v3(src, dst, n, scalar, mode.stream) },
+        }
+        portable level => fill(mode.at(level), src, dst, scalar),
+    })
+}
+
+/// Whether a zero of format `T` keeps the source's sign: everywhere but in the FNUZ formats.
+fn signed_zero<T: Target>() -> bool {
+    T::ROW.specials != Specials::Fnuz
+}
+
+/// Whether the vector kernels' shortcuts (module documentation) give the exact path's codes
+/// under the rules `n` was made for: the overflow codes are the largest finite magnitude or the
+/// code after it, with the source's sign bit, and -0 gives the sign bit alone, or 0 in FNUZ.
+pub(super) fn shortcuts_hold<T: Target>(n: &Narrow) -> bool {
+    let (positive, negative) = n.overflow;
+    let zero = if signed_zero::<T>() { n.sign } else { 0 };
+    (positive == n.max || positive == n.max + 1)
+        && negative == positive | n.sign
+        && n.neg_zero == zero
+}
+
+/// The permutation that puts the dwords of two rounds of saturating packs back in source
+/// order. A 128-bit lane `k` of the packed register holds, as dwords, the `k`-th four codes of
+/// each of the four source registers in turn; output dword `4j + k` must be register `j`'s
+/// `k`-th four, which is packed dword `4k + j`.
+#[cfg(target_arch = "x86_64")]
+const fn unpack_order<const N: usize>() -> [i32; N] {
+    let lanes = N / 4;
+    let mut order = [0; N];
+    let mut i = 0;
+    while i < N {
+        let (j, k) = (i / lanes, i % lanes);
+        order[i] = (4 * k + j) as i32;
+        i += 1;
+    }
+    order
+}
+
+simd_fn! { avx2:
+/// Eight lanes per register, four registers (32 codes) per aligned 32-byte store.
+fn encode_v3<S: Wide, T: Target>(
+    src: &[S],
+    dst: &mut [MaybeUninit<T>],
+    n: &Narrow,
+    scalar: impl Fn(S) -> T + Copy,
+    stream: bool,
+) {
+    const { assert!(size_of::<T>() == 1) };
+    let c = |v: u32| _mm256_set1_epi32(v as i32);
+    let (abs, inf, one) = (c(0x7FFF_FFFF), c(0x7F80_0000), c(1));
+    let (magic, magic_ps) = (c(n.magic), _mm256_set1_ps(f32::from_bits(n.magic)));
+    let shift = _mm_cvtsi32_si128(n.shift as i32);
+    // Rounding and rebiasing in one addition: the rebias in place, shifted up to the f32
+    // mantissa, comes off before the shift (lanes where that wraps are subnormal lanes, whose
+    // normal value is not used).
+    let round = c(n.round.wrapping_sub(n.rebias << n.shift));
+    let (min_normal, over, sign) = (c(n.min_normal), c(n.overflow.0), c(n.sign));
+    let (nan_pos, nan_neg) = (c(n.nan.0), c(n.nan.1));
+    let zero = _mm256_setzero_si256();
+    let signed_zero = signed_zero::<T>();
+    let codes = |x: __m256i| {
+        let a = _mm256_and_si256(x, abs);
+        let sum = _mm256_add_ps(_mm256_castsi256_ps(a), magic_ps);
+        let sub = _mm256_sub_epi32(_mm256_castps_si256(sum), magic);
+        let odd = _mm256_and_si256(_mm256_srl_epi32(a, shift), one);
+        let normal = _mm256_srl_epi32(_mm256_add_epi32(_mm256_add_epi32(a, round), odd), shift);
+        // Signed comparison: every lane that is not NaN is below 2^31 here; NaN lanes are
+        // replaced at the end.
+        let mag = _mm256_blendv_epi8(normal, sub, _mm256_cmpgt_epi32(min_normal, a));
+        let mag = _mm256_min_epu32(mag, over);
+        let negative = _mm256_srai_epi32::<31>(x);
+        let signs = match signed_zero {
+            true => _mm256_and_si256(negative, sign),
+            false => _mm256_andnot_si256(_mm256_cmpeq_epi32(mag, zero), _mm256_and_si256(negative, sign)),
+        };
+        let r = _mm256_or_si256(mag, signs);
+        let nan = _mm256_blendv_epi8(nan_pos, nan_neg, negative);
+        _mm256_blendv_epi8(r, nan, _mm256_cmpgt_epi32(a, inf))
+    };
+    let order = {
+        let o = unpack_order::<8>();
+        _mm256_setr_epi32(o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7])
+    };
+    blocks::<_, _, 32, 32>(src, dst, scalar, |s, d| {
+        // SAFETY: `s` holds 32 elements (unaligned loads of 8 each); `d` is 32 aligned bytes
+        // (T is one byte). Every code is one `T::from_code` builds (the tests hold each to the
+        // scalar encoder), and the one-byte formats are plain bytes.
+        unsafe {
+            let p = s.as_ptr();
+            // One call site, so that the encoder is inlined (called from four, it was not).
+            let mut n = [_mm256_setzero_si256(); 4];
+            for (k, v) in n.iter_mut().enumerate() {
+                *v = codes(widen8(p.add(8 * k)));
+            }
+            let ab = _mm256_packus_epi32(n[0], n[1]);
+            let cd = _mm256_packus_epi32(n[2], n[3]);
+            let v = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(ab, cd), order);
+            store(d, v, stream);
+        }
+    });
+}
+}
+
+simd_fn! { avx2:
+/// Eight elements from `p` as f32 bits, widened exactly.
+///
+/// # Safety
+/// `p` must be valid for reading eight elements.
+#[inline]
+unsafe fn widen8<S: Wide>(p: *const S) -> __m256i {
+    // SAFETY: the caller's contract; each load reads eight elements.
+    unsafe {
+        match S::FROM {
+            WideFrom::F32 => _mm256_loadu_si256(p.cast()),
+            WideFrom::F16 => _mm256_castps_si256(_mm256_cvtph_ps(_mm_loadu_si128(p.cast()))),
+            WideFrom::Bf16 => {
+                _mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast())))
+            }
+        }
+    }
+}
+}
+
+simd_fn! { avx512:
+/// Sixteen lanes per register, four registers (64 codes) per aligned 64-byte store; the
+/// selects by mask registers.
+fn encode_v4<S: Wide, T: Target>(
+    src: &[S],
+    dst: &mut [MaybeUninit<T>],
+    n: &Narrow,
+    scalar: impl Fn(S) -> T + Copy,
+    stream: bool,
+) {
+    const { assert!(size_of::<T>() == 1) };
+    let c = |v: u32| _mm512_set1_epi32(v as i32);
+    let (abs, inf, one) = (c(0x7FFF_FFFF), c(0x7F80_0000), c(1));
+    let (magic, magic_ps) = (c(n.magic), _mm512_set1_ps(f32::from_bits(n.magic)));
+    let shift = _mm_cvtsi32_si128(n.shift as i32);
+    // As in `encode_v3`: rounding and rebiasing in one addition.
+    let round = c(n.round.wrapping_sub(n.rebias << n.shift));
+    let (min_normal, over, sign) = (c(n.min_normal), c(n.overflow.0), c(n.sign));
+    let (nan_pos, nan_neg) = (c(n.nan.0), c(n.nan.1));
+    let signed_zero = signed_zero::<T>();
+    let codes = |x: __m512i| {
+        let a = _mm512_and_si512(x, abs);
+        let sum = _mm512_add_ps(_mm512_castsi512_ps(a), magic_ps);
+        let sub = _mm512_sub_epi32(_mm512_castps_si512(sum), magic);
+        let odd = _mm512_and_si512(_mm512_srl_epi32(a, shift), one);
+        let normal = _mm512_srl_epi32(_mm512_add_epi32(_mm512_add_epi32(a, round), odd), shift);
+        // Signed comparison: every lane that is not NaN is below 2^31 here; NaN lanes are
+        // replaced at the end.
+        let mag = _mm512_mask_blend_epi32(_mm512_cmplt_epi32_mask(a, min_normal), normal, sub);
+        let mag = _mm512_min_epu32(mag, over);
+        let negative = _mm512_movepi32_mask(x);
+        let signed = match signed_zero {
+            true => negative,
+            false => negative & _mm512_test_epi32_mask(mag, mag),
+        };
+        let r = _mm512_mask_or_epi32(mag, signed, mag, sign);
+        let nan = _mm512_mask_blend_epi32(negative, nan_pos, nan_neg);
+        _mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask(a, inf), r, nan)
+    };
+    let order = {
+        let o = unpack_order::<16>();
+        _mm512_setr_epi32(
+            o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8], o[9], o[10], o[11], o[12],
+            o[13], o[14], o[15],
+        )
+    };
+    blocks::<_, _, 64, 64>(src, dst, scalar, |s, d| {
+        // SAFETY: `s` holds 64 elements (unaligned loads of 16 each); `d` is 64 aligned bytes
+        // (T is one byte). Every code is one `T::from_code` builds, as in `encode_v3`.
+        unsafe {
+            let p = s.as_ptr();
+            // One call site, as in `encode_v3`.
+            let mut n = [_mm512_setzero_si512(); 4];
+            for (k, v) in n.iter_mut().enumerate() {
+                *v = codes(widen16(p.add(16 * k)));
+            }
+            let ab = _mm512_packus_epi32(n[0], n[1]);
+            let cd = _mm512_packus_epi32(n[2], n[3]);
+            let v = _mm512_permutexvar_epi32(order, _mm512_packus_epi16(ab, cd));
+            store(d, v, stream);
+        }
+    });
+}
+}
+
+simd_fn! { avx512:
+/// Sixteen elements from `p` as f32 bits, widened exactly.
+///
+/// # Safety
+/// `p` must be valid for reading sixteen elements.
+#[inline]
+unsafe fn widen16<S: Wide>(p: *const S) -> __m512i {
+    // SAFETY: the caller's contract; each load reads sixteen elements.
+    unsafe {
+        match S::FROM {
+            WideFrom::F32 => _mm512_loadu_si512(p.cast()),
+            WideFrom::F16 => _mm512_castps_si512(_mm512_cvtph_ps(_mm256_loadu_si256(p.cast()))),
+            WideFrom::Bf16 => {
+                _mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(_mm256_loadu_si256(p.cast())))
+            }
+        }
+    }
+}
+}
