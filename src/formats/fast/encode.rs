@@ -214,7 +214,7 @@ pub(crate) fn f16_bits_to_f32_bits(h: u16) -> u32 {
 
 /// A source format whose values widen to f32 exactly: f32 itself, FLOAT16 and BFLOAT16. The
 /// narrow encoders take any of them, widening in registers (`narrow.rs`) or per element here.
-pub(crate) trait Wide: Copy + Sync + 'static {
+pub(crate) trait Wide: TableFormat + Sync + 'static {
     /// How the vector kernels widen a register of these.
     const FROM: WideFrom;
     /// The f32 bits of this value, exactly (a NaN gives a NaN of the same sign).

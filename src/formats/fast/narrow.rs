@@ -18,6 +18,10 @@
 //!   which have no -0 (known from the format, so the choice costs nothing per element).
 //!
 //! NaN keeps its select by sign: FLOAT4E2M1's NaN codes are not symmetric.
+//!
+//! A 16-bit source with the target's exponent field and bias (FLOAT16 to FLOAT8E5M2) needs
+//! no widening: its bits with the extra mantissa bits rounded off half to even are the code,
+//! subnormals included, so it is encoded in 16-bit lanes, twice as many per register.
 
 use super::super::codec::Specials;
 use super::encode::{Narrow, Target, Wide};
@@ -43,15 +47,44 @@ pub(super) fn encode<S: Wide, T: Target>(
     scalar: impl Fn(S) -> T + Copy,
 ) {
     let vector = shortcuts_hold::<T>(n);
+    let bits16 = vector && same_exponent::<S, T>();
     by_level!(mode.level.min(SimdLevel::detected()) => {
         x86_64 {
-            // SAFETY: the level is at most what the CPU has; the function needs only its features.
+            // SAFETY (every arm): the level is at most what the CPU has, and each function
+            // needs only its features.
+            SimdLevel::Avx512 if bits16 => unsafe { bits16_v4(src, dst, n, scalar, mode.stream) },
+            SimdLevel::Avx2 if bits16 => unsafe { bits16_v3(src, dst, n, scalar, mode.stream) },
             SimdLevel::Avx512 if vector => unsafe { encode_v4(src, dst, n, scalar, mode.stream) },
-            // SAFETY: as above.
             SimdLevel::Avx2 if vector => unsafe { encode_v3(src, dst, n, scalar, mode.stream) },
         }
         portable level => fill(mode.at(level), src, dst, scalar),
     })
+}
+
+/// Whether `S` is a 16-bit IEEE format with `T`'s exponent field and bias and a longer
+/// mantissa: then the code is `S`'s bits rounded, in 16-bit lanes (`bits16_v3`, `bits16_v4`).
+pub(super) fn same_exponent<S: Wide, T: Target>() -> bool {
+    let (s, t) = (S::ROW, T::ROW);
+    size_of::<S>() == 2
+        && s.specials == Specials::Ieee
+        && (s.exp_bits, s.bias) == (t.exp_bits, t.bias)
+        && s.mant_bits > t.mant_bits
+}
+
+/// The constants of the 16-bit-lane kernels: `(shift, round, source NaN threshold, how far
+/// the source's sign bit moves down to the target's)`.
+#[cfg(target_arch = "x86_64")]
+fn bits16_constants<S: Wide, T: Target>() -> (i32, i16, i16, i32) {
+    let (s, t) = (S::ROW, T::ROW);
+    let shift = s.mant_bits - t.mant_bits;
+    let inf = ((1u32 << s.exp_bits) - 1) << s.mant_bits;
+    let sign_down = (s.exp_bits + s.mant_bits) - (t.exp_bits + t.mant_bits);
+    (
+        shift as i32,
+        ((1u32 << (shift - 1)) - 1) as i16,
+        inf as i16,
+        sign_down as i32,
+    )
 }
 
 /// Whether a zero of format `T` keeps the source's sign: everywhere but in the FNUZ formats.
@@ -254,5 +287,115 @@ unsafe fn widen16<S: Wide>(p: *const S) -> __m512i {
             }
         }
     }
+}
+}
+
+simd_fn! { avx2:
+/// [`same_exponent`] pairs in 16-bit lanes: sixteen per register, two registers (32 codes) per
+/// aligned 32-byte store. The magnitude rounded half to even is the code, clamped for
+/// overflow; the sign and NaN as in `encode_v3`.
+fn bits16_v3<S: Wide, T: Target>(
+    src: &[S],
+    dst: &mut [MaybeUninit<T>],
+    n: &Narrow,
+    scalar: impl Fn(S) -> T + Copy,
+    stream: bool,
+) {
+    const { assert!(size_of::<T>() == 1) };
+    // Not a `const` assertion: the kernel is compiled for every source, called for 16-bit ones.
+    assert_eq!(size_of::<S>(), 2, "a 16-bit-lane kernel on a wider source");
+    let (shift, round, inf, sign_down) = bits16_constants::<S, T>();
+    let c = |v: u32| _mm256_set1_epi16(v as i16);
+    let (abs, one, round, inf) = (c(0x7FFF), c(1), _mm256_set1_epi16(round), _mm256_set1_epi16(inf));
+    let (shift, sign_down) = (_mm_cvtsi32_si128(shift), _mm_cvtsi32_si128(sign_down));
+    let (over, sign) = (c(n.overflow.0), c(n.sign));
+    let (nan_pos, nan_neg) = (c(n.nan.0), c(n.nan.1));
+    let zero = _mm256_setzero_si256();
+    let signed_zero = signed_zero::<T>();
+    let codes = |h: __m256i| {
+        let a = _mm256_and_si256(h, abs);
+        let odd = _mm256_and_si256(_mm256_srl_epi16(a, shift), one);
+        // At most 0x7FFF + round + 1: no lane wraps.
+        let mag = _mm256_srl_epi16(_mm256_add_epi16(_mm256_add_epi16(a, round), odd), shift);
+        let mag = _mm256_min_epu16(mag, over);
+        let negative = _mm256_srai_epi16::<15>(h);
+        let signs = _mm256_and_si256(_mm256_srl_epi16(h, sign_down), sign);
+        let signs = match signed_zero {
+            true => signs,
+            false => _mm256_andnot_si256(_mm256_cmpeq_epi16(mag, zero), signs),
+        };
+        let r = _mm256_or_si256(mag, signs);
+        let nan = _mm256_blendv_epi8(nan_pos, nan_neg, negative);
+        // Signed comparison: `a` has no sign bit.
+        _mm256_blendv_epi8(r, nan, _mm256_cmpgt_epi16(a, inf))
+    };
+    blocks::<_, _, 32, 32>(src, dst, scalar, |s, d| {
+        // SAFETY: `s` holds 32 two-byte elements (unaligned loads of 16 each); `d` is 32 aligned
+        // bytes (T is one byte). Every code is one `T::from_code` builds, as in `encode_v3`.
+        unsafe {
+            let p = s.as_ptr();
+            let mut n = [_mm256_setzero_si256(); 2];
+            for (k, v) in n.iter_mut().enumerate() {
+                *v = codes(_mm256_loadu_si256(p.add(16 * k).cast()));
+            }
+            // The pack interleaves the 128-bit halves; the permutation restores their order.
+            let v = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(n[0], n[1]));
+            store(d, v, stream);
+        }
+    });
+}
+}
+
+simd_fn! { avx512:
+/// [`same_exponent`] pairs in 16-bit lanes, 32 per register, two registers (64 codes) per
+/// aligned 64-byte store; otherwise `bits16_v3` with mask registers.
+fn bits16_v4<S: Wide, T: Target>(
+    src: &[S],
+    dst: &mut [MaybeUninit<T>],
+    n: &Narrow,
+    scalar: impl Fn(S) -> T + Copy,
+    stream: bool,
+) {
+    const { assert!(size_of::<T>() == 1) };
+    // Not a `const` assertion: the kernel is compiled for every source, called for 16-bit ones.
+    assert_eq!(size_of::<S>(), 2, "a 16-bit-lane kernel on a wider source");
+    let (shift, round, inf, _) = bits16_constants::<S, T>();
+    let c = |v: u32| _mm512_set1_epi16(v as i16);
+    let (abs, one, round, inf) = (c(0x7FFF), c(1), _mm512_set1_epi16(round), _mm512_set1_epi16(inf));
+    let shift = _mm_cvtsi32_si128(shift);
+    let (over, sign) = (c(n.overflow.0), c(n.sign));
+    let (nan_pos, nan_neg) = (c(n.nan.0), c(n.nan.1));
+    let signed_zero = signed_zero::<T>();
+    let codes = |h: __m512i| {
+        let a = _mm512_and_si512(h, abs);
+        let odd = _mm512_and_si512(_mm512_srl_epi16(a, shift), one);
+        // At most 0x7FFF + round + 1: no lane wraps.
+        let mag = _mm512_srl_epi16(_mm512_add_epi16(_mm512_add_epi16(a, round), odd), shift);
+        let mag = _mm512_min_epu16(mag, over);
+        let negative = _mm512_movepi16_mask(h);
+        let signed = match signed_zero {
+            true => negative,
+            false => negative & _mm512_test_epi16_mask(mag, mag),
+        };
+        // Bitwise operations take 32-bit masks only: the sign goes in by a 16-bit blend.
+        let r = _mm512_mask_blend_epi16(signed, mag, _mm512_or_si512(mag, sign));
+        let nan = _mm512_mask_blend_epi16(negative, nan_pos, nan_neg);
+        _mm512_mask_blend_epi16(_mm512_cmpgt_epu16_mask(a, inf), r, nan)
+    };
+    let order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+    blocks::<_, _, 64, 64>(src, dst, scalar, |s, d| {
+        // SAFETY: `s` holds 64 two-byte elements (unaligned loads of 32 each); `d` is 64 aligned
+        // bytes (T is one byte). Every code is one `T::from_code` builds, as in `encode_v3`.
+        unsafe {
+            let p = s.as_ptr();
+            let mut n = [_mm512_setzero_si512(); 2];
+            for (k, v) in n.iter_mut().enumerate() {
+                *v = codes(_mm512_loadu_si512(p.add(32 * k).cast()));
+            }
+            // The pack interleaves 64-bit chunks of the two registers; `order` undoes it.
+            let v = _mm512_permutexvar_epi64(order, _mm512_packus_epi16(n[0], n[1]));
+            store(d, v, stream);
+        }
+    });
 }
 }

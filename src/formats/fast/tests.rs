@@ -661,4 +661,10 @@ fn the_vector_encoders_serve_every_format_and_rule_set() {
     check::<F8E5M2>();
     check::<F8E5M2FNUZ>();
     check::<F4E2M1>();
+    // The 16-bit-lane kernels serve FLOAT16 -> FLOAT8E5M2, and no pair whose exponents differ.
+    assert!(narrow::same_exponent::<f16, F8E5M2>());
+    assert!(!narrow::same_exponent::<f16, F8E5M2FNUZ>());
+    assert!(!narrow::same_exponent::<f16, F8E4M3FN>());
+    assert!(!narrow::same_exponent::<bf16, F8E5M2>());
+    assert!(!narrow::same_exponent::<f32, F8E5M2>());
 }
