@@ -282,14 +282,6 @@ impl Exec {
         bytes >= self.stream_min_bytes
     }
 
-    /// The same settings with streaming stores off, for kernels that are compute-bound.
-    pub(crate) fn never_streaming(&self) -> Exec {
-        Exec {
-            stream_min_bytes: usize::MAX,
-            ..*self
-        }
-    }
-
     /// One thread at the best level: the setting that needs no configuration.
     #[cfg(test)]
     pub(crate) fn single(level: SimdLevel) -> Exec {

@@ -131,9 +131,9 @@ fn stream_threshold_is_set_and_restored() {
     }
 }
 
-/// Streaming starts at the threshold itself; `never_streaming` keeps every other setting.
+/// Streaming starts at the threshold itself.
 #[test]
-fn streaming_starts_at_the_threshold_and_can_be_turned_off() {
+fn streaming_starts_at_the_threshold() {
     let exec = Exec {
         level: SimdLevel::Baseline,
         threads: 3,
@@ -141,13 +141,4 @@ fn streaming_starts_at_the_threshold_and_can_be_turned_off() {
         stream_min_bytes: 64,
     };
     assert_eq!([63, 64, 65].map(|b| exec.streams(b)), [false, true, true]);
-    let off = exec.never_streaming();
-    assert!(!off.streams(usize::MAX - 1));
-    assert_eq!(
-        off,
-        Exec {
-            stream_min_bytes: usize::MAX,
-            ..exec
-        }
-    );
 }

@@ -216,6 +216,10 @@ pub(crate) fn f16_bits_to_f32_bits(h: u16) -> u32 {
 /// narrow encoders take any of them, widening in registers (`narrow.rs`) or per element here.
 pub(crate) trait Wide: TableFormat + Sync + 'static {
     /// How the vector kernels widen a register of these.
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        expect(dead_code, reason = "read by the x86-64 kernels only")
+    )]
     const FROM: WideFrom;
     /// The f32 bits of this value, exactly (a NaN gives a NaN of the same sign).
     fn f32_bits(self) -> u32;

@@ -48,16 +48,18 @@ pub(super) fn encode<S: Wide, T: Target>(
 ) {
     let vector = shortcuts_hold::<T>(n);
     let bits16 = vector && same_exponent::<S, T>();
-    by_level!(mode.level.min(SimdLevel::detected()) => {
+    by_level!((mode.level.min(SimdLevel::detected()), vector, bits16) => {
         x86_64 {
-            // SAFETY (every arm): the level is at most what the CPU has, and each function
-            // needs only its features.
-            SimdLevel::Avx512 if bits16 => unsafe { bits16_v4(src, dst, n, scalar, mode.stream) },
-            SimdLevel::Avx2 if bits16 => unsafe { bits16_v3(src, dst, n, scalar, mode.stream) },
-            SimdLevel::Avx512 if vector => unsafe { encode_v4(src, dst, n, scalar, mode.stream) },
-            SimdLevel::Avx2 if vector => unsafe { encode_v3(src, dst, n, scalar, mode.stream) },
+            // SAFETY: the level is at most what the CPU has; the function needs only its features.
+            (SimdLevel::Avx512, _, true) => unsafe { bits16_v4(src, dst, n, scalar, mode.stream) },
+            // SAFETY: as above.
+            (SimdLevel::Avx2, _, true) => unsafe { bits16_v3(src, dst, n, scalar, mode.stream) },
+            // SAFETY: as above.
+            (SimdLevel::Avx512, true, _) => unsafe { encode_v4(src, dst, n, scalar, mode.stream) },
+            // SAFETY: as above.
+            (SimdLevel::Avx2, true, _) => unsafe { encode_v3(src, dst, n, scalar, mode.stream) },
         }
-        portable level => fill(mode.at(level), src, dst, scalar),
+        portable (level, _, _) => fill(mode.at(level), src, dst, scalar),
     })
 }
 
