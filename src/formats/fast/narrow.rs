@@ -19,9 +19,12 @@
 //!
 //! NaN keeps its select by sign: FLOAT4E2M1's NaN codes are not symmetric.
 //!
-//! A 16-bit source with the target's exponent field and bias (FLOAT16 to FLOAT8E5M2) needs
-//! no widening: its bits with the extra mantissa bits rounded off half to even are the code,
-//! subnormals included, so it is encoded in 16-bit lanes, twice as many per register.
+//! A 16-bit source whose normal range covers the target's (FLOAT16 to every target but
+//! FLOAT8E5M2FNUZ, BFLOAT16 to all five) is encoded in 16-bit lanes, twice as many per
+//! register: the same rounding on its own bits, rebiased, for the target's normal values; only
+//! the target's subnormal lanes are widened to f32 for the addition that rounds them. Where
+//! the two share exponent field and bias (FLOAT16 to FLOAT8E5M2) the rounded bits are the code
+//! for the subnormals too, and nothing is widened.
 
 use super::super::codec::Specials;
 use super::encode::{Narrow, Target, Wide};
@@ -47,13 +50,13 @@ pub(super) fn encode<S: Wide, T: Target>(
     scalar: impl Fn(S) -> T + Copy,
 ) {
     let vector = shortcuts_hold::<T>(n);
-    let bits16 = vector && same_exponent::<S, T>();
-    by_level!((mode.level.min(SimdLevel::detected()), vector, bits16) => {
+    let lanes16 = vector && lanes16_fit::<S, T>();
+    by_level!((mode.level.min(SimdLevel::detected()), vector, lanes16) => {
         x86_64 {
             // SAFETY: the level is at most what the CPU has; the function needs only its features.
-            (SimdLevel::Avx512, _, true) => unsafe { bits16_v4(src, dst, n, scalar, mode.stream) },
+            (SimdLevel::Avx512, _, true) => unsafe { lanes16_v4(src, dst, n, scalar, mode.stream) },
             // SAFETY: as above.
-            (SimdLevel::Avx2, _, true) => unsafe { bits16_v3(src, dst, n, scalar, mode.stream) },
+            (SimdLevel::Avx2, _, true) => unsafe { lanes16_v3(src, dst, n, scalar, mode.stream) },
             // SAFETY: as above.
             (SimdLevel::Avx512, true, _) => unsafe { encode_v4(src, dst, n, scalar, mode.stream) },
             // SAFETY: as above.
@@ -63,30 +66,54 @@ pub(super) fn encode<S: Wide, T: Target>(
     })
 }
 
-/// Whether `S` is a 16-bit IEEE format with `T`'s exponent field and bias and a longer
-/// mantissa: then the code is `S`'s bits rounded, in 16-bit lanes (`bits16_v3`, `bits16_v4`).
-pub(super) fn same_exponent<S: Wide, T: Target>() -> bool {
+/// Whether `S` is a 16-bit IEEE format whose normal range reaches down to `T`'s smallest
+/// normal, with a longer mantissa: then `T`'s normal codes are `S`'s bits rounded and rebiased,
+/// in 16-bit lanes (`lanes16_v3`, `lanes16_v4`).
+pub(super) fn lanes16_fit<S: Wide, T: Target>() -> bool {
     let (s, t) = (S::ROW, T::ROW);
     size_of::<S>() == 2
         && s.specials == Specials::Ieee
-        && (s.exp_bits, s.bias) == (t.exp_bits, t.bias)
+        && 1 - t.bias >= 1 - s.bias
         && s.mant_bits > t.mant_bits
 }
 
-/// The constants of the 16-bit-lane kernels: `(shift, round, source NaN threshold, how far
-/// the source's sign bit moves down to the target's)`.
-#[cfg(target_arch = "x86_64")]
-fn bits16_constants<S: Wide, T: Target>() -> (i32, i16, i16, i32) {
+/// Whether `S` and `T` share exponent field and bias: then `S`'s subnormals round to `T`'s
+/// by the same bit arithmetic as its normals, and the 16-bit-lane kernels skip the f32 path.
+fn same_exponent<S: Wide, T: Target>() -> bool {
     let (s, t) = (S::ROW, T::ROW);
-    let shift = s.mant_bits - t.mant_bits;
-    let inf = ((1u32 << s.exp_bits) - 1) << s.mant_bits;
-    let sign_down = (s.exp_bits + s.mant_bits) - (t.exp_bits + t.mant_bits);
-    (
-        shift as i32,
-        ((1u32 << (shift - 1)) - 1) as i16,
-        inf as i16,
-        sign_down as i32,
-    )
+    (s.exp_bits, s.bias) == (t.exp_bits, t.bias)
+}
+
+/// The constants of the 16-bit-lane kernels, as 16-bit lane values (wrapping) and shift
+/// counts.
+#[cfg(target_arch = "x86_64")]
+struct Lanes16 {
+    /// `S`'s mantissa bits minus `T`'s.
+    shift: i32,
+    /// Round half to even and rebias in one addition (as in `encode_v3`).
+    round: i16,
+    /// `S`'s bits of `T`'s smallest normal: below it, the f32 path.
+    min_normal: i16,
+    /// `S`'s bits of infinity: above it, NaN.
+    inf: i16,
+    /// How far `S`'s sign bit moves down to `T`'s.
+    sign_down: i32,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Lanes16 {
+    fn new<S: Wide, T: Target>() -> Lanes16 {
+        let (s, t) = (S::ROW, T::ROW);
+        let shift = s.mant_bits - t.mant_bits;
+        let rebias = ((s.bias - t.bias) << t.mant_bits) << shift;
+        Lanes16 {
+            shift: shift as i32,
+            round: (((1i32 << (shift - 1)) - 1) - rebias) as i16,
+            min_normal: ((1 - t.bias + s.bias) << s.mant_bits) as i16,
+            inf: (((1 << s.exp_bits) - 1) << s.mant_bits) as i16,
+            sign_down: ((s.exp_bits + s.mant_bits) - (t.exp_bits + t.mant_bits)) as i32,
+        }
+    }
 }
 
 /// Whether a zero of format `T` keeps the source's sign: everywhere but in the FNUZ formats.
@@ -293,10 +320,12 @@ unsafe fn widen16<S: Wide>(p: *const S) -> __m512i {
 }
 
 simd_fn! { avx2:
-/// [`same_exponent`] pairs in 16-bit lanes: sixteen per register, two registers (32 codes) per
-/// aligned 32-byte store. The magnitude rounded half to even is the code, clamped for
-/// overflow; the sign and NaN as in `encode_v3`.
-fn bits16_v3<S: Wide, T: Target>(
+/// [`lanes16_fit`] pairs in 16-bit lanes: sixteen per register, two registers (32 codes) per
+/// aligned 32-byte store. Normal codes: the magnitude rounded half to even and rebiased, as in
+/// `encode_v3`, in 16-bit lanes; subnormal ones (unless [`same_exponent`]): the magnitudes
+/// widened to f32 and rounded by the addition of `encode_v3`, packed back. The clamp, sign and
+/// NaN as in `encode_v3`.
+fn lanes16_v3<S: Wide, T: Target>(
     src: &[S],
     dst: &mut [MaybeUninit<T>],
     n: &Narrow,
@@ -306,19 +335,54 @@ fn bits16_v3<S: Wide, T: Target>(
     const { assert!(size_of::<T>() == 1) };
     // Not a `const` assertion: the kernel is compiled for every source, called for 16-bit ones.
     assert_eq!(size_of::<S>(), 2, "a 16-bit-lane kernel on a wider source");
-    let (shift, round, inf, sign_down) = bits16_constants::<S, T>();
+    let k = Lanes16::new::<S, T>();
+    let widen_subnormals = !same_exponent::<S, T>();
     let c = |v: u32| _mm256_set1_epi16(v as i16);
-    let (abs, one, round, inf) = (c(0x7FFF), c(1), _mm256_set1_epi16(round), _mm256_set1_epi16(inf));
-    let (shift, sign_down) = (_mm_cvtsi32_si128(shift), _mm_cvtsi32_si128(sign_down));
+    let (abs, one, zero) = (c(0x7FFF), c(1), _mm256_setzero_si256());
+    let (round, min_normal, inf) = (
+        _mm256_set1_epi16(k.round),
+        _mm256_set1_epi16(k.min_normal),
+        _mm256_set1_epi16(k.inf),
+    );
+    let (shift, sign_down) = (_mm_cvtsi32_si128(k.shift), _mm_cvtsi32_si128(k.sign_down));
+    let (magic, magic_ps) = (
+        _mm256_set1_epi32(n.magic as i32),
+        _mm256_set1_ps(f32::from_bits(n.magic)),
+    );
     let (over, sign) = (c(n.overflow.0), c(n.sign));
     let (nan_pos, nan_neg) = (c(n.nan.0), c(n.nan.1));
-    let zero = _mm256_setzero_si256();
     let signed_zero = signed_zero::<T>();
+    // Codes of target subnormals from eight f32 magnitudes, as in `encode_v3`.
+    let sub32 = |f: __m256i| {
+        let sum = _mm256_add_ps(_mm256_castsi256_ps(f), magic_ps);
+        _mm256_sub_epi32(_mm256_castps_si256(sum), magic)
+    };
     let codes = |h: __m256i| {
         let a = _mm256_and_si256(h, abs);
         let odd = _mm256_and_si256(_mm256_srl_epi16(a, shift), one);
-        // At most 0x7FFF + round + 1: no lane wraps.
-        let mag = _mm256_srl_epi16(_mm256_add_epi16(_mm256_add_epi16(a, round), odd), shift);
+        // Wrapping in 16 bits: exact for every normal lane; lanes below the smallest normal
+        // take the subnormal codes.
+        let normal = _mm256_srl_epi16(_mm256_add_epi16(_mm256_add_epi16(a, round), odd), shift);
+        let mag = if widen_subnormals {
+            let sub = match S::FROM {
+                // The code in the upper half of each f32: the unpacks interleave within 128-bit
+                // halves, and the pack below undoes exactly that.
+                WideFrom::Bf16 => _mm256_packus_epi32(
+                    sub32(_mm256_unpacklo_epi16(zero, a)),
+                    sub32(_mm256_unpackhi_epi16(zero, a)),
+                ),
+                // In order; the pack interleaves 128-bit halves, the permutation restores them.
+                _ => {
+                    let lo = _mm256_castps_si256(_mm256_cvtph_ps(_mm256_castsi256_si128(a)));
+                    let hi = _mm256_castps_si256(_mm256_cvtph_ps(_mm256_extracti128_si256::<1>(a)));
+                    _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(sub32(lo), sub32(hi)))
+                }
+            };
+            // Signed comparison: `a` has no sign bit.
+            _mm256_blendv_epi8(normal, sub, _mm256_cmpgt_epi16(min_normal, a))
+        } else {
+            normal
+        };
         let mag = _mm256_min_epu16(mag, over);
         let negative = _mm256_srai_epi16::<15>(h);
         let signs = _mm256_and_si256(_mm256_srl_epi16(h, sign_down), sign);
@@ -349,9 +413,9 @@ fn bits16_v3<S: Wide, T: Target>(
 }
 
 simd_fn! { avx512:
-/// [`same_exponent`] pairs in 16-bit lanes, 32 per register, two registers (64 codes) per
-/// aligned 64-byte store; otherwise `bits16_v3` with mask registers.
-fn bits16_v4<S: Wide, T: Target>(
+/// [`lanes16_fit`] pairs in 16-bit lanes, 32 per register, two registers (64 codes) per
+/// aligned 64-byte store; otherwise `lanes16_v3` with mask registers.
+fn lanes16_v4<S: Wide, T: Target>(
     src: &[S],
     dst: &mut [MaybeUninit<T>],
     n: &Narrow,
@@ -361,18 +425,51 @@ fn bits16_v4<S: Wide, T: Target>(
     const { assert!(size_of::<T>() == 1) };
     // Not a `const` assertion: the kernel is compiled for every source, called for 16-bit ones.
     assert_eq!(size_of::<S>(), 2, "a 16-bit-lane kernel on a wider source");
-    let (shift, round, inf, _) = bits16_constants::<S, T>();
+    let k = Lanes16::new::<S, T>();
+    let widen_subnormals = !same_exponent::<S, T>();
     let c = |v: u32| _mm512_set1_epi16(v as i16);
-    let (abs, one, round, inf) = (c(0x7FFF), c(1), _mm512_set1_epi16(round), _mm512_set1_epi16(inf));
-    let shift = _mm_cvtsi32_si128(shift);
+    let (abs, one, zero) = (c(0x7FFF), c(1), _mm512_setzero_si512());
+    let (round, min_normal, inf) = (
+        _mm512_set1_epi16(k.round),
+        _mm512_set1_epi16(k.min_normal),
+        _mm512_set1_epi16(k.inf),
+    );
+    let shift = _mm_cvtsi32_si128(k.shift);
+    let (magic, magic_ps) = (
+        _mm512_set1_epi32(n.magic as i32),
+        _mm512_set1_ps(f32::from_bits(n.magic)),
+    );
     let (over, sign) = (c(n.overflow.0), c(n.sign));
     let (nan_pos, nan_neg) = (c(n.nan.0), c(n.nan.1));
     let signed_zero = signed_zero::<T>();
+    // The pack interleaves 64-bit chunks of its two registers; `order` undoes it.
+    let order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+    let sub32 = |f: __m512i| {
+        let sum = _mm512_add_ps(_mm512_castsi512_ps(f), magic_ps);
+        _mm512_sub_epi32(_mm512_castps_si512(sum), magic)
+    };
     let codes = |h: __m512i| {
         let a = _mm512_and_si512(h, abs);
         let odd = _mm512_and_si512(_mm512_srl_epi16(a, shift), one);
-        // At most 0x7FFF + round + 1: no lane wraps.
-        let mag = _mm512_srl_epi16(_mm512_add_epi16(_mm512_add_epi16(a, round), odd), shift);
+        // Wrapping in 16 bits, as in `lanes16_v3`.
+        let normal = _mm512_srl_epi16(_mm512_add_epi16(_mm512_add_epi16(a, round), odd), shift);
+        let mag = if widen_subnormals {
+            let sub = match S::FROM {
+                // As in `lanes16_v3`: unpacks within 128-bit lanes, undone by the pack.
+                WideFrom::Bf16 => _mm512_packus_epi32(
+                    sub32(_mm512_unpacklo_epi16(zero, a)),
+                    sub32(_mm512_unpackhi_epi16(zero, a)),
+                ),
+                _ => {
+                    let lo = _mm512_castps_si512(_mm512_cvtph_ps(_mm512_castsi512_si256(a)));
+                    let hi = _mm512_castps_si512(_mm512_cvtph_ps(_mm512_extracti64x4_epi64::<1>(a)));
+                    _mm512_permutexvar_epi64(order, _mm512_packus_epi32(sub32(lo), sub32(hi)))
+                }
+            };
+            _mm512_mask_blend_epi16(_mm512_cmplt_epu16_mask(a, min_normal), normal, sub)
+        } else {
+            normal
+        };
         let mag = _mm512_min_epu16(mag, over);
         let negative = _mm512_movepi16_mask(h);
         let signed = match signed_zero {
@@ -384,7 +481,6 @@ fn bits16_v4<S: Wide, T: Target>(
         let nan = _mm512_mask_blend_epi16(negative, nan_pos, nan_neg);
         _mm512_mask_blend_epi16(_mm512_cmpgt_epu16_mask(a, inf), r, nan)
     };
-    let order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
     blocks::<_, _, 64, 64>(src, dst, scalar, |s, d| {
         // SAFETY: `s` holds 64 two-byte elements (unaligned loads of 32 each); `d` is 64 aligned
         // bytes (T is one byte). Every code is one `T::from_code` builds, as in `encode_v3`.
@@ -394,7 +490,6 @@ fn bits16_v4<S: Wide, T: Target>(
             for (k, v) in n.iter_mut().enumerate() {
                 *v = codes(_mm512_loadu_si512(p.add(32 * k).cast()));
             }
-            // The pack interleaves 64-bit chunks of the two registers; `order` undoes it.
             let v = _mm512_permutexvar_epi64(order, _mm512_packus_epi16(n[0], n[1]));
             store(d, v, stream);
         }
