@@ -138,6 +138,7 @@ pub const CASES: &[Case] = &[
     ),
     cast("cast e4m3fn->f32", D::Float8E4M3FN, D::Float, Gen::Bits),
     cast("cast f16->e5m2", D::Float16, D::Float8E5M2, Gen::Wide),
+    cast("cast bf16->e4m3fn", D::Bfloat16, D::Float8E4M3FN, Gen::Wide),
     cast("cast f32->int4", D::Float, D::Int4, Gen::Small),
     cast("cast int4->f32", D::Int4, D::Float, Gen::Bits),
     cast("cast f32->f4e2m1", D::Float, D::Float4E2M1, Gen::Small),

@@ -181,14 +181,17 @@ fn encode_v3<S: Wide, T: Target>(
         // replaced at the end.
         let mag = _mm256_blendv_epi8(normal, sub, _mm256_cmpgt_epi32(min_normal, a));
         let mag = _mm256_min_epu32(mag, over);
-        let negative = _mm256_srai_epi32::<31>(x);
+        // Chosen by the sign of `x` itself: `vblendvps` reads each lane's top bit.
+        let by_sign = |pos: __m256i, neg: __m256i| {
+            let (pos, neg) = (_mm256_castsi256_ps(pos), _mm256_castsi256_ps(neg));
+            _mm256_castps_si256(_mm256_blendv_ps(pos, neg, _mm256_castsi256_ps(x)))
+        };
         let signs = match signed_zero {
-            true => _mm256_and_si256(negative, sign),
-            false => _mm256_andnot_si256(_mm256_cmpeq_epi32(mag, zero), _mm256_and_si256(negative, sign)),
+            true => by_sign(zero, sign),
+            false => _mm256_andnot_si256(_mm256_cmpeq_epi32(mag, zero), by_sign(zero, sign)),
         };
         let r = _mm256_or_si256(mag, signs);
-        let nan = _mm256_blendv_epi8(nan_pos, nan_neg, negative);
-        _mm256_blendv_epi8(r, nan, _mm256_cmpgt_epi32(a, inf))
+        _mm256_blendv_epi8(r, by_sign(nan_pos, nan_neg), _mm256_cmpgt_epi32(a, inf))
     };
     let order = {
         let o = unpack_order::<8>();
