@@ -79,6 +79,7 @@ pub(super) fn lanes16_fit<S: Wide, T: Target>() -> bool {
 
 /// Whether `S` and `T` share exponent field and bias: then `S`'s subnormals round to `T`'s
 /// by the same bit arithmetic as its normals, and the 16-bit-lane kernels skip the f32 path.
+#[cfg(target_arch = "x86_64")]
 fn same_exponent<S: Wide, T: Target>() -> bool {
     let (s, t) = (S::ROW, T::ROW);
     (s.exp_bits, s.bias) == (t.exp_bits, t.bias)
