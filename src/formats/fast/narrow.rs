@@ -1,8 +1,8 @@
 //! The float8 and FLOAT4E2M1 encoders in vector registers, from f32, FLOAT16 and BFLOAT16:
 //! [`Narrow::encode`]'s arithmetic lane for lane (the same additions, shifts and comparisons,
 //! the selects done with masks), with the source widened to f32 in the register it was loaded
-//! into. Four registers of codes are narrowed to bytes by saturating packs (exact: every code
-//! fits a byte) and one permutation, and stored as one aligned register.
+//! into. The codes are narrowed to bytes by saturating packs (exact: every code fits a byte)
+//! and one permutation, and stored as one aligned register.
 //!
 //! The subnormal rounding is an f32 addition, as in the scalar encoder: it rounds by MXCSR's
 //! mode, which Rust leaves at round to nearest even with FTZ and DAZ off.
