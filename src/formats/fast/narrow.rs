@@ -80,7 +80,7 @@ pub(super) fn lanes16_fit<S: Wide, T: Target>() -> bool {
 /// Whether `S` and `T` share exponent field and bias: then `S`'s subnormals round to `T`'s
 /// by the same bit arithmetic as its normals, and the 16-bit-lane kernels skip the f32 path.
 #[cfg(target_arch = "x86_64")]
-fn same_exponent<S: Wide, T: Target>() -> bool {
+pub(super) fn same_exponent<S: Wide, T: Target>() -> bool {
     let (s, t) = (S::ROW, T::ROW);
     (s.exp_bits, s.bias) == (t.exp_bits, t.bias)
 }
@@ -138,7 +138,7 @@ pub(super) fn shortcuts_hold<T: Target>(n: &Narrow) -> bool {
 /// each of the four source registers in turn; output dword `4j + k` must be register `j`'s
 /// `k`-th four, which is packed dword `4k + j`.
 #[cfg(target_arch = "x86_64")]
-const fn unpack_order<const N: usize>() -> [i32; N] {
+pub(super) const fn unpack_order<const N: usize>() -> [i32; N] {
     let lanes = N / 4;
     let mut order = [0; N];
     let mut i = 0;

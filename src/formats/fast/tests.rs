@@ -683,4 +683,61 @@ fn the_vector_encoders_serve_every_format_and_rule_set() {
     assert!(narrow::lanes16_fit::<bf16, F8E5M2FNUZ>());
     assert!(narrow::lanes16_fit::<bf16, F4E2M1>());
     assert!(!narrow::lanes16_fit::<f32, F8E5M2>());
+    // Only a pair that shares exponent field and bias skips the f32 path for its subnormals.
+    #[cfg(target_arch = "x86_64")]
+    {
+        assert!(narrow::same_exponent::<f16, F8E5M2>());
+        assert!(!narrow::same_exponent::<f16, F8E4M3FN>());
+        assert!(!narrow::same_exponent::<bf16, F8E5M2>());
+    }
+}
+
+/// Codes the vector kernels' shortcuts cannot give (an overflow code that is neither the
+/// largest magnitude nor the next, a negative overflow code without the sign, the other -0)
+/// send the call to the scalar encoder, which then gives them at every level and alignment.
+#[test]
+fn codes_the_shortcuts_cannot_give_go_to_the_scalar_encoder() {
+    fn check<T: Target>() {
+        let src = mixed_f32();
+        for rules in all_rules() {
+            let n = Narrow::new::<T>(&rules);
+            let variants = [
+                Narrow {
+                    overflow: (n.max - 1, (n.max - 1) | n.sign),
+                    ..n
+                },
+                Narrow {
+                    overflow: (n.overflow.0, n.overflow.0 & !n.sign),
+                    ..n
+                },
+                Narrow {
+                    neg_zero: n.neg_zero ^ n.sign,
+                    ..n
+                },
+            ];
+            for v in variants {
+                assert!(!narrow::shortcuts_hold::<T>(&v), "{v:?}");
+                let scalar = move |x: f32| T::from_code(u64::from(v.encode(x.to_bits())));
+                let want = as_u64(&src, |x| u64::from(v.encode(x.to_bits())));
+                let kernel = |l, s: &[f32], d: &mut [_]| narrow::encode(l, s, d, &v, scalar);
+                let what = format!("{v:?} {rules:?}");
+                at_every_alignment(&what, &src, &want, kernel, T::code);
+            }
+        }
+    }
+    check::<F8E4M3FN>();
+    check::<F8E4M3FNUZ>();
+}
+
+/// The permutation after the packs is one: every dword of the packed register lands once.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn the_unpack_order_is_a_permutation() {
+    fn check<const N: usize>() {
+        let mut order = narrow::unpack_order::<N>().map(|i| i as usize);
+        order.sort_unstable();
+        assert!(order.iter().copied().eq(0..N), "{order:?}");
+    }
+    check::<8>();
+    check::<16>();
 }
