@@ -91,7 +91,7 @@ pub(super) fn same_exponent<S: Wide, T: Target>() -> bool {
 struct Lanes16 {
     /// `S`'s mantissa bits minus `T`'s.
     shift: i32,
-    /// Round half to even and rebias in one addition (as in `encode_v3`).
+    /// Round half to even and rebias in one addition (as [`round_rebiased`] for f32 lanes).
     round: i16,
     /// `S`'s bits of `T`'s smallest normal: below it, the f32 path.
     min_normal: i16,
@@ -133,6 +133,14 @@ pub(super) fn shortcuts_hold<T: Target>(n: &Narrow) -> bool {
         && n.neg_zero == zero
 }
 
+/// The f32-lane kernels' rounding and rebiasing in one addition: `Narrow`'s rounding constant
+/// less its rebias shifted up to the f32 mantissa, so that the rebias comes off before the
+/// shift. Lanes where that wraps are subnormal lanes, whose normal value is not used.
+#[cfg(target_arch = "x86_64")]
+fn round_rebiased(n: &Narrow) -> u32 {
+    n.round.wrapping_sub(n.rebias << n.shift)
+}
+
 /// The permutation that puts the dwords of two rounds of saturating packs back in source
 /// order. A 128-bit lane `k` of the packed register holds, as dwords, the `k`-th four codes of
 /// each of the four source registers in turn; output dword `4j + k` must be register `j`'s
@@ -164,10 +172,7 @@ fn encode_v3<S: Wide, T: Target>(
     let (abs, inf, one) = (c(0x7FFF_FFFF), c(0x7F80_0000), c(1));
     let (magic, magic_ps) = (c(n.magic), _mm256_set1_ps(f32::from_bits(n.magic)));
     let shift = _mm_cvtsi32_si128(n.shift as i32);
-    // Rounding and rebiasing in one addition: the rebias in place, shifted up to the f32
-    // mantissa, comes off before the shift (lanes where that wraps are subnormal lanes, whose
-    // normal value is not used).
-    let round = c(n.round.wrapping_sub(n.rebias << n.shift));
+    let round = c(round_rebiased(n));
     let (min_normal, over, sign) = (c(n.min_normal), c(n.overflow.0), c(n.sign));
     let (nan_pos, nan_neg) = (c(n.nan.0), c(n.nan.1));
     let zero = _mm256_setzero_si256();
@@ -253,8 +258,7 @@ fn encode_v4<S: Wide, T: Target>(
     let (abs, inf, one) = (c(0x7FFF_FFFF), c(0x7F80_0000), c(1));
     let (magic, magic_ps) = (c(n.magic), _mm512_set1_ps(f32::from_bits(n.magic)));
     let shift = _mm_cvtsi32_si128(n.shift as i32);
-    // As in `encode_v3`: rounding and rebiasing in one addition.
-    let round = c(n.round.wrapping_sub(n.rebias << n.shift));
+    let round = c(round_rebiased(n));
     let (min_normal, over, sign) = (c(n.min_normal), c(n.overflow.0), c(n.sign));
     let (nan_pos, nan_neg) = (c(n.nan.0), c(n.nan.1));
     let signed_zero = signed_zero::<T>();
