@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 pub const CASES_DIR: &str = "cases";
 /// The index file at the root of the tree.
 pub const INDEX_FILE: &str = "index.json";
-/// The format of [`Index`]; a reader refuses any other.
-pub const FORMAT: u32 = 1;
+/// The format of [`Index`]; a reader refuses any other (2: every class range names its
+/// authority).
+pub const FORMAT: u32 = 2;
 /// The command that writes the tree, named by every guard.
 pub const REGENERATE: &str = "cargo xtask deep-cases";
 
@@ -60,7 +61,8 @@ pub struct CaseEntry {
     pub classes: Vec<ClassRange>,
 }
 
-/// Elements `start..end` of the data input belong to `class`.
+/// Elements `start..end` of the data input belong to `class`, and their expected values rest
+/// on `authority`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ClassRange {
     /// The input class, as in `tie` or `nan`.
@@ -69,15 +71,76 @@ pub struct ClassRange {
     pub start: usize,
     /// One past the last element.
     pub end: usize,
+    /// What fixes the expected values of these elements.
+    pub authority: Authority,
+    /// Where that is written.
+    pub citation: Citation,
+}
+
+/// What fixes an expected value, strongest first (docs/deep.md, "Authority"). Only `page` and
+/// `ieee` values can make a runtime's difference a bug.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Authority {
+    /// onnx's specification text fixes the value: the operator page, or the technical note on
+    /// the type that the page's type list refers to (float8, float4, int4, int2).
+    Page,
+    /// The page says "round" or nothing, and IEEE 754's correctly rounded conversion (or C's
+    /// integer conversion) fixes the value.
+    Ieee,
+    /// Only the official node data fixes the value, against or beyond the page.
+    Data,
+    /// Neither the page nor the data decides: the value is this project's reading.
+    Reading,
+}
+
+impl Authority {
+    /// Every authority, strongest first.
+    pub const ALL: [Authority; 4] = [
+        Authority::Page,
+        Authority::Ieee,
+        Authority::Data,
+        Authority::Reading,
+    ];
+
+    /// The lowercase name, as in JSON.
+    pub fn label(self) -> &'static str {
+        match self {
+            Authority::Page => "page",
+            Authority::Ieee => "ieee",
+            Authority::Data => "data",
+            Authority::Reading => "reading",
+        }
+    }
+
+    /// Whether a runtime that differs from a value of this authority has a bug.
+    pub fn makes_a_bug(self) -> bool {
+        matches!(self, Authority::Page | Authority::Ieee)
+    }
+}
+
+/// Where an authority is written: the section of docs/semantics.md that states the rule, the
+/// rule in a sentence, and a public link (the operator page's anchor, a technical note, IEEE
+/// 754, or the official cases and releases).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Citation {
+    /// The section of docs/semantics.md, as `§3.7`.
+    pub section: String,
+    /// The rule in a sentence.
+    pub rule: String,
+    /// The public source: a link, or for `data` the official case names and releases.
+    pub source: String,
 }
 
 impl CaseEntry {
     /// The class of element `i` of the data input, if a range holds it.
     pub fn class_of(&self, i: usize) -> Option<&str> {
-        self.classes
-            .iter()
-            .find(|r| (r.start..r.end).contains(&i))
-            .map(|r| r.class.as_str())
+        self.range_of(i).map(|r| r.class.as_str())
+    }
+
+    /// The range that holds element `i` of the data input.
+    pub fn range_of(&self, i: usize) -> Option<&ClassRange> {
+        self.classes.iter().find(|r| (r.start..r.end).contains(&i))
     }
 }
 

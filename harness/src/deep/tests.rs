@@ -59,6 +59,12 @@ fn a_missing_bad_or_stale_tree_is_one_guard_naming_the_command() {
             class: "tie".into(),
             start: 0,
             end: 2,
+            authority: Authority::Page,
+            citation: Citation {
+                section: "§3.10".into(),
+                rule: "truncation".into(),
+                source: String::new(),
+            },
         }],
     };
     let mut index = Index {

@@ -3,9 +3,10 @@
 //! case shapes the official data lacks, and Concat's shapes. Each plan is small; its tensors
 //! are built only when the case is written.
 
+use super::authority::{self, Mode, Step, Val};
 use super::model::Graph;
 use super::values::{self, Input, Size};
-use harness::deep::{CaseEntry, ClassRange};
+use harness::deep::{Authority, CaseEntry, Citation, ClassRange};
 use harness::read::tensor_from_codes;
 use vocab::version::{versions_of, AttrKind, VersionSpec};
 use vocab::{AttrValue, Attribute, DataType, OpKind, Tensor, TypeKind};
@@ -323,7 +324,9 @@ fn tensor(dtype: DataType, shape: Vec<usize>, input: &Input) -> Tensor {
     }
 }
 
-fn ranges(input: &Input) -> Vec<ClassRange> {
+/// The class ranges of `input`, each class's elements in the order `input` holds them, with
+/// the authority of each range (one per element of `authorities`, parallel to the classes).
+fn ranges(input: &Input, authorities: &[(Authority, Citation)]) -> Vec<ClassRange> {
     let sizes: Vec<(&str, usize)> = match input {
         Input::Codes(c) => c.iter().map(|(k, v)| (*k, v.len())).collect(),
         Input::Strings(c) => c.iter().map(|(k, v)| (*k, v.len())).collect(),
@@ -331,16 +334,144 @@ fn ranges(input: &Input) -> Vec<ClassRange> {
     let mut start = 0;
     sizes
         .into_iter()
-        .filter(|(_, n)| *n > 0)
-        .map(|(class, n)| {
+        .zip(authorities)
+        .filter(|((_, n), _)| *n > 0)
+        .map(|((class, n), (authority, citation))| {
             start += n;
             ClassRange {
                 class: class.into(),
                 start: start - n,
                 end: start,
+                authority: *authority,
+                citation: citation.clone(),
             }
         })
         .collect()
+}
+
+/// The steps of a cast case: `from` → `to`, or `from` → `mid` → `to` for a chain, with the
+/// attributes each node gets.
+fn steps(
+    spec: &VersionSpec,
+    from: DataType,
+    to: DataType,
+    attrs: &[Attribute],
+    mid: Option<DataType>,
+) -> Vec<Step> {
+    let step = |from: DataType, to: DataType, attrs: &[Attribute]| {
+        let mut s = Step {
+            op: spec.op(),
+            version: spec.since(),
+            from,
+            to,
+            saturate: true,
+            round_mode: Mode::Up,
+        };
+        for a in attrs {
+            match (a.name.as_str(), &a.value) {
+                ("saturate", AttrValue::Int(v)) => s.saturate = *v != 0,
+                ("round_mode", AttrValue::String(m)) => {
+                    s.round_mode = match m.as_slice() {
+                        b"down" => Mode::Down,
+                        b"nearest" => Mode::Nearest,
+                        _ => Mode::Up,
+                    }
+                }
+                _ => {}
+            }
+        }
+        s
+    };
+    match mid {
+        Some(m) => vec![
+            step(from, m, &attr_combos(spec, m).remove(0)),
+            step(m, to, &attr_combos(spec, to).remove(0)),
+        ],
+        None => vec![step(from, to, attrs)],
+    }
+}
+
+/// `input` with each class split into runs of one authority (strongest first, the class's
+/// order kept within a run), and the authority of each run. The first step decides from the
+/// element's class and value; a chain's later steps cannot be weaker than they are for any
+/// value (docs/deep.md, "Authority").
+fn by_authority(
+    steps: &[Step],
+    from: DataType,
+    input: Input,
+) -> (Input, Vec<(Authority, Citation)>) {
+    let later = steps[1..]
+        .iter()
+        .map(authority::decide_any)
+        .reduce(authority::weaker);
+    let decide = |class: &str, v: Val| {
+        let first = authority::decide(&steps[0], class, v);
+        match &later {
+            Some(l) => authority::weaker(first, l.clone()),
+            None => first,
+        }
+    };
+    fn split<T: Clone>(
+        classes: Vec<(&'static str, Vec<T>)>,
+        vals: impl Fn(&[T]) -> Vec<Val>,
+        decide: impl Fn(&str, Val) -> (Authority, Citation),
+    ) -> (Vec<(&'static str, Vec<T>)>, Vec<(Authority, Citation)>) {
+        let (mut out, mut auth) = (Vec::new(), Vec::new());
+        for (class, items) in classes {
+            let mut runs: Vec<((Authority, Citation), Vec<T>)> = Vec::new();
+            for (item, v) in items.iter().zip(vals(&items)) {
+                let a = decide(class, v);
+                match runs.iter_mut().find(|(k, _)| *k == a) {
+                    Some((_, run)) => run.push(item.clone()),
+                    None => runs.push((a, vec![item.clone()])),
+                }
+            }
+            runs.sort_by_key(|((a, _), _)| *a);
+            if runs.is_empty() {
+                out.push((class, items));
+                auth.push(decide(class, Val::Text));
+            }
+            for (a, run) in runs {
+                out.push((class, run));
+                auth.push(a);
+            }
+        }
+        (out, auth)
+    }
+    match input {
+        Input::Codes(c) => {
+            let vals = |codes: &[u128]| source_values(from, codes);
+            let (c, a) = split(c, vals, decide);
+            (Input::Codes(c), a)
+        }
+        Input::Strings(c) => {
+            let vals = |s: &[String]| {
+                s.iter()
+                    .map(|s| s.parse::<f64>().map_or(Val::Text, Val::Float))
+                    .collect()
+            };
+            let (c, a) = split(c, vals, decide);
+            (Input::Strings(c), a)
+        }
+    }
+}
+
+/// The exact values of `codes` of `from`.
+fn source_values(from: DataType, codes: &[u128]) -> Vec<Val> {
+    match from.kind() {
+        TypeKind::Float | TypeKind::PowerOfTwo => super::run::decode(from, codes)
+            .into_iter()
+            .map(Val::Float)
+            .collect(),
+        TypeKind::Signed => {
+            let w = from.bit_width();
+            codes
+                .iter()
+                .map(|&c| Val::Int(((c << (128 - w)) as i128) >> (128 - w)))
+                .collect()
+        }
+        _ => codes.iter().map(|&c| Val::Int(c as i128)).collect(),
+    }
 }
 
 /// One element of the first class with any, for the shapes that need one value.
@@ -439,6 +570,7 @@ fn build_cast(
         Shape::ZeroDim => vec![2, 0, 3],
         _ => vec![input.len()],
     };
+    let (input, authorities) = by_authority(&steps(spec, from, to, attrs, mid), from, input);
     let x = tensor(from, dims.clone(), &input);
     let mut nodes = Vec::new();
     let mut inputs = Vec::new();
@@ -495,7 +627,7 @@ fn build_cast(
         to: to.name().into(),
         attributes: attrs.iter().map(attr_text).collect(),
         shape: shape_name,
-        classes: ranges(&input),
+        classes: ranges(&input, &authorities),
     };
     (entry, graph)
 }

@@ -7,6 +7,7 @@
 //! Layout: `<out>/cases/<case>/{model.onnx, test_data_set_0/{input,output}_K.pb}` and
 //! `<out>/index.json` ([`harness::deep::Index`]).
 
+mod authority;
 mod cases;
 pub mod findings;
 mod model;

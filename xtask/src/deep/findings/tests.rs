@@ -322,6 +322,12 @@ fn a_refused_case_reproducer_keeps_a_few_elements_one_per_input_class() {
         class: class.into(),
         start,
         end,
+        authority: harness::deep::Authority::Page,
+        citation: harness::deep::Citation {
+            section: "§3.3".into(),
+            rule: String::new(),
+            source: String::new(),
+        },
     };
     e.classes = vec![
         range("zero", 0, 2),

@@ -1,0 +1,496 @@
+//! The one place that decides what fixes each expected value of the deep tree: the operator
+//! page, IEEE 754 rounding, the official data, or only our reading (docs/deep.md,
+//! "Authority"). The rules restate docs/semantics.md; each names its section there.
+//!
+//! The decision is per element, from the pair, the attributes, the input class and the exact
+//! source value, so that an element whose value the target holds exactly never rests on a
+//! rounding rule. The generator groups a class's elements by authority, so every class range
+//! of the index carries one.
+
+use harness::deep::{Authority, Citation};
+use vocab::{DataType, OpKind, TypeKind};
+
+/// The exact value of a source element, as the rules need it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Val {
+    /// A floating value (every floating type decodes exactly into f64).
+    Float(f64),
+    /// An integer or bool value.
+    Int(i128),
+    /// A string that is no number ("INF" and "NaN" spellings parse as floats).
+    Text,
+}
+
+/// One conversion step: operator, version, types and the attributes that change results.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Step {
+    /// Cast or CastLike.
+    pub op: OpKind,
+    /// The operator's since-version.
+    pub version: u32,
+    /// Source type.
+    pub from: DataType,
+    /// Target type.
+    pub to: DataType,
+    /// `saturate` (default 1).
+    pub saturate: bool,
+    /// `round_mode` (default `up`).
+    pub round_mode: Mode,
+}
+
+/// The E8M0 rounding modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Mode {
+    /// Toward the larger power of two.
+    Up,
+    /// Toward the smaller.
+    Down,
+    /// To the nearer.
+    Nearest,
+}
+
+/// Releases whose official data truncates FLOAT into BFLOAT16 (test_cast_FLOAT_to_BFLOAT16,
+/// test_castlike_FLOAT_to_BFLOAT16, opsets 13-23).
+const DATA_BF16_TRUNCATION: &str =
+    "test_cast_FLOAT_to_BFLOAT16 and test_castlike_FLOAT_to_BFLOAT16 \
+     at opsets 13-23 (onnx 1.8.1-1.18.0): truncation";
+/// Releases whose data saturates ±Inf into the FNUZ types at 19-23.
+const DATA_FNUZ_INF: &str = "test_cast_FLOAT_to_FLOAT8E4M3FNUZ, test_cast_FLOAT_to_FLOAT8E5M2FNUZ \
+     and their CastLike cases at opsets 19-23 (onnx 1.14.1-1.18.0): ±Inf → ±max";
+/// Releases whose data gives NaN → FLOAT4E2M1 0x8.
+const DATA_F4_NAN: &str = "test_cast_FLOAT_to_FLOAT4E2M1 and test_castlike_FLOAT_to_FLOAT4E2M1 at \
+     opsets 24-25 (onnx 1.19.1-1.22.0): NaN → 0x8";
+/// Releases whose data fixes the text of FLOAT → STRING.
+const DATA_FLOAT_TEXT: &str = "test_cast_FLOAT_to_STRING and test_castlike_FLOAT_to_STRING at \
+     opsets 9-23 (onnx 1.4.1-1.18.0): shortest round-trip decimal";
+
+/// The operator page of `op` at `version`, as a link to onnx's change log anchor.
+fn page_link(op: OpKind, version: u32) -> String {
+    format!("https://github.com/onnx/onnx/blob/main/docs/Changelog.md#{op}-{version}")
+}
+
+fn technical_note(name: &str) -> String {
+    format!("https://github.com/onnx/onnx/blob/main/docs/docsgen/source/technical/{name}.md")
+}
+
+const IEEE: &str = "IEEE 754-2019 §5.4.2 (formatOf conversions, correctly rounded, ties to even)";
+
+fn cite(authority: Authority, section: &str, rule: &str, source: String) -> (Authority, Citation) {
+    (
+        authority,
+        Citation {
+            section: section.into(),
+            rule: rule.into(),
+            source,
+        },
+    )
+}
+
+fn is_float8(t: DataType) -> bool {
+    t.kind() == TypeKind::Float && t.bit_width() == 8
+}
+
+fn is_fnuz(t: DataType) -> bool {
+    matches!(t, DataType::Float8E4M3FNUZ | DataType::Float8E5M2FNUZ)
+}
+
+/// Significand bits (hidden bit included), smallest normal exponent and largest finite value
+/// of a floating type with a sign (docs/semantics.md §3.1).
+fn format_of(t: DataType) -> Option<(u32, i32, f64)> {
+    Some(match t {
+        DataType::Double => (53, -1022, f64::MAX),
+        DataType::Float => (24, -126, f64::from(f32::MAX)),
+        DataType::Float16 => (11, -14, 65504.0),
+        DataType::Bfloat16 => (8, -126, f64::from(f32::from_bits(0x7F7F_0000))),
+        DataType::Float8E4M3FN => (4, -6, 448.0),
+        DataType::Float8E4M3FNUZ => (4, -7, 240.0),
+        DataType::Float8E5M2 => (3, -14, 57344.0),
+        DataType::Float8E5M2FNUZ => (3, -15, 57344.0),
+        DataType::Float4E2M1 => (2, 0, 6.0),
+        _ => return None,
+    })
+}
+
+/// Whether `t` holds the finite value `v` exactly (so no rounding rule is involved).
+pub(super) fn holds_exactly(t: DataType, v: Val) -> bool {
+    let x = match v {
+        Val::Float(x) if x.is_finite() => x,
+        Val::Int(i) => {
+            if t.kind().is_integer() || t == DataType::Bool {
+                return false;
+            }
+            // An integer is exact in a float type when its significant bits fit.
+            let m = i.unsigned_abs();
+            if m == 0 {
+                return true;
+            }
+            let bits = 128 - m.leading_zeros() - m.trailing_zeros();
+            return match (t, format_of(t)) {
+                (DataType::Float8E8M0, _) => m.is_power_of_two() && i > 0 && m < (1u128 << 127),
+                (_, Some((p, _, max))) => bits <= p && (m as f64) <= max,
+                _ => false,
+            };
+        }
+        _ => return false,
+    };
+    if t == DataType::Float8E8M0 {
+        let a = x.abs();
+        return x > 0.0 && a.log2().fract() == 0.0 && (-127.0..=127.0).contains(&a.log2());
+    }
+    let Some((p, emin, max)) = format_of(t) else {
+        return false;
+    };
+    if x == 0.0 {
+        return true;
+    }
+    let a = x.abs();
+    if a > max {
+        return false;
+    }
+    // a = mant · 2^exp with mant odd: a fits when its exponent stays at or above the format's
+    // last place and its significant bits fit.
+    let bits = a.to_bits();
+    let (mut mant, mut exp) = match (bits >> 52) as i32 {
+        0 => (bits & ((1 << 52) - 1), -1074),
+        e => ((bits & ((1 << 52) - 1)) | (1 << 52), e - 1075),
+    };
+    let tz = mant.trailing_zeros();
+    mant >>= tz;
+    exp += tz as i32;
+    let width = 64 - mant.leading_zeros();
+    let top = exp + width as i32 - 1;
+    let last_place = top.max(emin) - (p as i32 - 1);
+    exp >= last_place
+}
+
+/// The authority and citation of one element of `step` with input class `class` and exact
+/// value `v`.
+pub(super) fn decide(step: &Step, class: &str, v: Val) -> (Authority, Citation) {
+    use Authority::*;
+    let Step {
+        op,
+        version,
+        from,
+        to,
+        ..
+    } = *step;
+    let page = page_link(op, version);
+    let cast13 = page_link(OpKind::Cast, 13);
+    if from == to {
+        return cite(
+            Page,
+            "§3.10",
+            "a cast to the same type returns the input unchanged",
+            page,
+        );
+    }
+    if to == DataType::String {
+        return match (from, class) {
+            (DataType::Float, "decimal") => cite(
+                Data,
+                "§3.9",
+                "FLOAT prints as the shortest decimal that reads back as the same float, positional",
+                DATA_FLOAT_TEXT.into(),
+            ),
+            _ => cite(
+                Reading,
+                "§3.11",
+                "the page asks for a plain representation and fixes no text; this is our reading",
+                page,
+            ),
+        };
+    }
+    if from == DataType::String && class == "special-spelling" {
+        return cite(
+            Page,
+            "§3.9",
+            "\"NaN\", \"INF\", \"+INF\" and \"-INF\", in any case, are NaN and the infinities",
+            page_link(op, version),
+        );
+    }
+    if to == DataType::Bool {
+        return cite(
+            Page,
+            "§3.10",
+            "into BOOL, ±0 (and integer 0) are false and every other value true",
+            cast13,
+        );
+    }
+    if from == DataType::Bool {
+        return cite(Page, "§3.10", "BOOL converts to 1 or 0", cast13);
+    }
+    if from.kind().is_integer() && to.kind().is_integer() {
+        return cite(
+            Page,
+            "§3.10",
+            "integer to integer keeps the low bits (two's complement)",
+            cast13,
+        );
+    }
+    if to.kind().is_integer() {
+        return float_to_int(to, v, &cast13);
+    }
+    // A floating target from here on.
+    if let Val::Float(x) = v {
+        if x.is_nan() {
+            return nan_into(step, &page);
+        }
+    }
+    if to == DataType::Float8E8M0 {
+        return into_e8m0(step, class, v, &page);
+    }
+    if holds_exactly(to, v) {
+        return cite(
+            Page,
+            "§3.6",
+            &format!(
+                "{} holds this value exactly, so the cast keeps it",
+                to.name()
+            ),
+            page,
+        );
+    }
+    let infinite = matches!(v, Val::Float(x) if x.is_infinite());
+    match to {
+        DataType::Float | DataType::Double | DataType::Float16 => cite(
+            Ieee,
+            "§3.3",
+            &format!(
+                "into {} the value rounds once, to nearest even, overflowing to ±Inf",
+                to.name()
+            ),
+            IEEE.into(),
+        ),
+        DataType::Bfloat16 if version >= 24 => cite(
+            Ieee,
+            "§3.2",
+            "from version 24 BFLOAT16 rounds once, to nearest even",
+            IEEE.into(),
+        ),
+        DataType::Bfloat16 if from == DataType::Float => cite(
+            Data,
+            "§3.2",
+            "up to version 23 the official data truncates FLOAT into BFLOAT16",
+            DATA_BF16_TRUNCATION.into(),
+        ),
+        DataType::Bfloat16 => cite(
+            Reading,
+            "§3.2",
+            "up to version 23 we truncate after rounding to FLOAT; the data truncates FLOAT \
+             sources only",
+            DATA_BF16_TRUNCATION.into(),
+        ),
+        t if is_fnuz(t) && infinite && step.saturate && version < 24 => cite(
+            Data,
+            "§8.1",
+            "at 19-23 the data saturates ±Inf into the FNUZ types (the page says NaN)",
+            DATA_FNUZ_INF.into(),
+        ),
+        t if is_float8(t) => cite(
+            Page,
+            "§3.3",
+            &format!(
+                "into {} the exact value rounds once, to nearest even; overflow follows the \
+                 page's saturate table",
+                t.name()
+            ),
+            page,
+        ),
+        DataType::Float4E2M1 => cite(
+            Page,
+            "§3.8",
+            "into FLOAT4E2M1 the exact value rounds once, to nearest even, saturating at ±6",
+            technical_note("float4"),
+        ),
+        _ => cite(
+            Reading,
+            "§3.3",
+            "no rule of the page or the data covers this pair",
+            page,
+        ),
+    }
+}
+
+/// A floating (or string) value into an integer type: only in-range values are generated.
+fn float_to_int(to: DataType, v: Val, cast13: &str) -> (Authority, Citation) {
+    let whole = matches!(v, Val::Float(x) if x.fract() == 0.0) || matches!(v, Val::Int(_));
+    if whole {
+        return cite(
+            Authority::Page,
+            "§3.10",
+            "an integral value in the target's range converts exactly",
+            cast13.into(),
+        );
+    }
+    if to.bit_width() <= 4 {
+        let note = if to.bit_width() == 4 { "int4" } else { "int2" };
+        return cite(
+            Authority::Page,
+            "§3.8",
+            &format!(
+                "into {} a fraction rounds to nearest, ties to even ({note}.md)",
+                to.name()
+            ),
+            technical_note(note),
+        );
+    }
+    cite(
+        Authority::Ieee,
+        "§3.10",
+        "a fraction into an integer type is truncated toward zero (IEEE 754 \
+         convertToIntegerTowardZero, C's conversion)",
+        IEEE.into(),
+    )
+}
+
+/// NaN into a floating target.
+fn nan_into(step: &Step, page: &str) -> (Authority, Citation) {
+    match step.to {
+        DataType::Float4E2M1 if step.version >= 24 => cite(
+            Authority::Data,
+            "§3.2",
+            "from version 24 the data turns NaN into FLOAT4E2M1 0x8 (float4.md says 6)",
+            DATA_F4_NAN.into(),
+        ),
+        DataType::Float4E2M1 => cite(
+            Authority::Page,
+            "§3.8",
+            "FLOAT4E2M1 has no NaN; float4.md maps NaN to 6 (0x7)",
+            technical_note("float4"),
+        ),
+        DataType::Float8E8M0 => cite(
+            Authority::Page,
+            "§3.7",
+            "NaN into FLOAT8E8M0 is 0xFF",
+            page.into(),
+        ),
+        t => cite(
+            Authority::Page,
+            "§3.4",
+            &format!("NaN into {} stays NaN", t.name()),
+            page.into(),
+        ),
+    }
+}
+
+/// A value into FLOAT8E8M0 (§3.7): the page's table fixes two columns, (saturate, up) and (no
+/// saturation, nearest); `round_mode` fixes the rounding inside the range, except how ties go
+/// under `nearest`.
+fn into_e8m0(step: &Step, class: &str, v: Val, page: &str) -> (Authority, Citation) {
+    let x = match v {
+        Val::Float(x) => x.abs(),
+        Val::Int(i) => i.unsigned_abs() as f64,
+        Val::Text => f64::NAN,
+    };
+    let (min, max) = (2f64.powi(-127), 2f64.powi(127));
+    let outside = x.is_infinite() || x > max || x < min;
+    let page_column = (step.saturate && step.round_mode == Mode::Up)
+        || (!step.saturate && step.round_mode == Mode::Nearest);
+    if outside {
+        return if page_column {
+            cite(
+                Authority::Page,
+                "§3.7",
+                "the page's E8M0 table fixes values outside [2^-127, 2^127] in this mode",
+                page.into(),
+            )
+        } else {
+            cite(
+                Authority::Reading,
+                "§3.7",
+                "outside [2^-127, 2^127] we let saturate decide at every round_mode; the page's \
+                 table gives two of the six columns",
+                page.into(),
+            )
+        };
+    }
+    let k = x.log2().floor();
+    let tie = x == 1.5 * 2f64.powf(k);
+    if step.round_mode == Mode::Nearest && tie && class != "exact" {
+        return cite(
+            Authority::Reading,
+            "§3.7",
+            "under nearest, 1.5·2^k goes up: the page does not say how ties go",
+            page.into(),
+        );
+    }
+    cite(
+        Authority::Page,
+        "§3.7",
+        "inside [2^-127, 2^127] round_mode picks the power of two of the exact value",
+        page.into(),
+    )
+}
+
+/// The weaker of two decisions (for chains: the whole is no stronger than its weakest step).
+pub(super) fn weaker(a: (Authority, Citation), b: (Authority, Citation)) -> (Authority, Citation) {
+    if b.0 > a.0 {
+        b
+    } else {
+        a
+    }
+}
+
+/// Whether every value of `from` is a value of `to`.
+pub(super) fn widens(from: DataType, to: DataType) -> bool {
+    if from == to {
+        return true;
+    }
+    if from.kind().is_integer() || from == DataType::Bool {
+        let w = from.bit_width();
+        let lo = if from.kind() == TypeKind::Signed {
+            -(1i128 << (w - 1))
+        } else {
+            0
+        };
+        let hi = if from.kind() == TypeKind::Signed {
+            (1i128 << (w - 1)) - 1
+        } else {
+            (1i128 << w) - 1
+        };
+        return !to.kind().is_integer()
+            && to != DataType::Bool
+            && to != DataType::Float8E8M0
+            && [lo, hi, hi - 1, lo + 1]
+                .iter()
+                .all(|&i| holds_exactly(to, Val::Int(i)));
+    }
+    if from == DataType::Float8E8M0 {
+        return [-127, 127]
+            .iter()
+            .all(|&e| holds_exactly(to, Val::Float(2f64.powi(e))));
+    }
+    match (format_of(from), format_of(to)) {
+        (Some((p, emin, max)), Some((q, tmin, tmax))) => {
+            // The smallest step, the precision and the range must all fit.
+            emin - (p as i32 - 1) >= tmin - (q as i32 - 1) && p <= q && max <= tmax
+        }
+        _ => false,
+    }
+}
+
+/// What a step decides for a value it has not seen (a chain's second step): exact when every
+/// value of the pair's source is a value of its target, else the rule of an inexact value.
+pub(super) fn decide_any(step: &Step) -> (Authority, Citation) {
+    if widens(step.from, step.to) {
+        let rule = format!(
+            "every {} value is a {} value, so the cast keeps it",
+            step.from.name(),
+            step.to.name()
+        );
+        return cite(
+            Authority::Page,
+            "§3.6",
+            &rule,
+            page_link(step.op, step.version),
+        );
+    }
+    let probe = match format_of(step.from) {
+        Some((p, _, _)) => Val::Float(1.0 + 2f64.powi(1 - p as i32) + 0.5),
+        None => Val::Int(i128::from(i64::MAX)),
+    };
+    decide(step, "near-tie", probe)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,214 @@
+use super::*;
+use Authority::*;
+
+fn step(op: OpKind, version: u32, from: DataType, to: DataType) -> Step {
+    Step {
+        op,
+        version,
+        from,
+        to,
+        saturate: true,
+        round_mode: Mode::Up,
+    }
+}
+
+fn cast(version: u32, from: DataType, to: DataType) -> Step {
+    step(OpKind::Cast, version, from, to)
+}
+
+fn of(s: &Step, class: &str, v: Val) -> Authority {
+    decide(s, class, v).0
+}
+
+use DataType as T;
+
+#[test]
+fn exactness_follows_the_format_table() {
+    // 1 + 2^-10 is the FLOAT16 value after 1; 1 + 2^-11 is not a FLOAT16 value.
+    assert!(holds_exactly(T::Float16, Val::Float(1.0 + 2f64.powi(-10))));
+    assert!(!holds_exactly(T::Float16, Val::Float(1.0 + 2f64.powi(-11))));
+    // The smallest subnormals: 2^-24 (FLOAT16), 2^-9 (E4M3FN), 0.5 (FLOAT4E2M1).
+    assert!(holds_exactly(T::Float16, Val::Float(2f64.powi(-24))));
+    assert!(!holds_exactly(T::Float16, Val::Float(2f64.powi(-25))));
+    assert!(holds_exactly(T::Float8E4M3FN, Val::Float(2f64.powi(-9))));
+    assert!(!holds_exactly(
+        T::Float8E4M3FNUZ,
+        Val::Float(2f64.powi(-11))
+    ));
+    assert!(holds_exactly(T::Float4E2M1, Val::Float(-1.5)));
+    assert!(!holds_exactly(T::Float4E2M1, Val::Float(2.5)));
+    // Range: 448 is E4M3FN's largest value, 480 lies beyond it.
+    assert!(holds_exactly(T::Float8E4M3FN, Val::Float(448.0)));
+    assert!(!holds_exactly(T::Float8E4M3FN, Val::Float(480.0)));
+    // Integers: 2^24 + 1 needs 25 significant bits.
+    assert!(holds_exactly(T::Float, Val::Int(1 << 24)));
+    assert!(!holds_exactly(T::Float, Val::Int((1 << 24) + 1)));
+    assert!(holds_exactly(T::Bfloat16, Val::Int(-256)));
+    assert!(!holds_exactly(T::Bfloat16, Val::Int(257)));
+    // E8M0 holds the powers of two 2^-127 .. 2^127 only.
+    assert!(holds_exactly(T::Float8E8M0, Val::Float(2f64.powi(-127))));
+    assert!(!holds_exactly(T::Float8E8M0, Val::Float(2f64.powi(-128))));
+    assert!(!holds_exactly(T::Float8E8M0, Val::Float(3.0)));
+    assert!(!holds_exactly(T::Float, Val::Float(f64::INFINITY)));
+}
+
+#[test]
+fn widening_pairs_are_exact_for_every_value() {
+    for (from, to) in [
+        (T::Float16, T::Float),
+        (T::Bfloat16, T::Double),
+        (T::Float8E4M3FN, T::Float16),
+        (T::Float8E5M2FNUZ, T::Float16),
+        (T::Float4E2M1, T::Bfloat16),
+        (T::Int8, T::Bfloat16),
+        (T::Int16, T::Float),
+        (T::Uint32, T::Double),
+        (T::Float8E8M0, T::Float),
+    ] {
+        assert!(widens(from, to), "{from:?} -> {to:?}");
+    }
+    for (from, to) in [
+        (T::Float16, T::Bfloat16),
+        (T::Float, T::Float16),
+        (T::Int32, T::Float),
+        (T::Int64, T::Double),
+        (T::Float8E8M0, T::Float16),
+        (T::Float8E5M2FNUZ, T::Float8E5M2),
+    ] {
+        assert!(!widens(from, to), "{from:?} -> {to:?}");
+    }
+}
+
+#[test]
+fn bfloat16_before_24_is_data_for_float_and_reading_for_other_sources() {
+    let near = Val::Float(1.0 + 2f64.powi(-9));
+    assert_eq!(
+        of(&cast(23, T::Float, T::Bfloat16), "near-exact", near),
+        Data
+    );
+    assert_eq!(
+        of(&cast(13, T::Double, T::Bfloat16), "near-exact", near),
+        Reading
+    );
+    assert_eq!(
+        of(
+            &cast(13, T::Int64, T::Bfloat16),
+            "precision-edge",
+            Val::Int(257)
+        ),
+        Reading
+    );
+    // A value BFLOAT16 holds is exact whatever the rounding rule.
+    assert_eq!(
+        of(&cast(13, T::Double, T::Bfloat16), "exact", Val::Float(1.5)),
+        Page
+    );
+    assert_eq!(
+        of(&cast(24, T::Double, T::Bfloat16), "near-exact", near),
+        Ieee
+    );
+}
+
+#[test]
+fn ieee_rounding_and_page_tables() {
+    let off = Val::Float(1.0 + 2f64.powi(-11) + 2f64.powi(-40));
+    assert_eq!(
+        of(&cast(13, T::Double, T::Float16), "double-rounding", off),
+        Ieee
+    );
+    assert_eq!(
+        of(&cast(19, T::Double, T::Float8E4M3FN), "near-tie", off),
+        Page
+    );
+    assert_eq!(
+        of(
+            &cast(21, T::Int32, T::Float),
+            "precision-edge",
+            Val::Int((1 << 24) + 1)
+        ),
+        Ieee
+    );
+    // Fractions into integers: truncation is IEEE's; into the 4-bit types, int4.md's.
+    assert_eq!(
+        of(&cast(13, T::Float, T::Int32), "fraction", Val::Float(2.5)),
+        Ieee
+    );
+    assert_eq!(
+        of(&cast(21, T::Float, T::Int4), "fraction", Val::Float(2.5)),
+        Page
+    );
+    assert_eq!(
+        of(&cast(21, T::Float, T::Int4), "fraction", Val::Float(3.0)),
+        Page
+    );
+    assert_eq!(
+        of(&cast(13, T::Int32, T::Int8), "wrap-edge", Val::Int(200)),
+        Page
+    );
+    assert_eq!(
+        of(&cast(13, T::Float, T::Bool), "nonzero", Val::Float(0.5)),
+        Page
+    );
+}
+
+#[test]
+fn data_decides_where_it_departs_from_the_page() {
+    let inf = Val::Float(f64::INFINITY);
+    assert_eq!(of(&cast(19, T::Float, T::Float8E4M3FNUZ), "inf", inf), Data);
+    assert_eq!(of(&cast(24, T::Float, T::Float8E4M3FNUZ), "inf", inf), Page);
+    let mut nosat = cast(19, T::Float, T::Float8E4M3FNUZ);
+    nosat.saturate = false;
+    assert_eq!(of(&nosat, "inf", inf), Page);
+    let nan = Val::Float(f64::NAN);
+    assert_eq!(of(&cast(24, T::Float, T::Float4E2M1), "nan", nan), Data);
+    assert_eq!(of(&cast(23, T::Float, T::Float4E2M1), "nan", nan), Page);
+    assert_eq!(
+        of(&cast(19, T::Float, T::String), "decimal", Val::Float(0.1)),
+        Data
+    );
+    assert_eq!(
+        of(&cast(19, T::Double, T::String), "decimal", Val::Float(0.1)),
+        Reading
+    );
+}
+
+#[test]
+fn e8m0_page_columns_modes_and_ties() {
+    let mode = |saturate, round_mode| Step {
+        saturate,
+        round_mode,
+        ..cast(24, T::Float, T::Float8E8M0)
+    };
+    let zero = Val::Float(0.0);
+    assert_eq!(of(&mode(true, Mode::Up), "zero", zero), Page);
+    assert_eq!(of(&mode(false, Mode::Nearest), "zero", zero), Page);
+    assert_eq!(of(&mode(true, Mode::Down), "zero", zero), Reading);
+    assert_eq!(
+        of(&mode(false, Mode::Up), "inf", Val::Float(f64::INFINITY)),
+        Reading
+    );
+    let tie = Val::Float(1.5 * 2f64.powi(-3));
+    assert_eq!(of(&mode(true, Mode::Nearest), "tie", tie), Reading);
+    assert_eq!(of(&mode(true, Mode::Up), "tie", tie), Page);
+    assert_eq!(of(&mode(true, Mode::Down), "normal", Val::Float(3.5)), Page);
+    assert_eq!(
+        of(&mode(true, Mode::Down), "nan", Val::Float(f64::NAN)),
+        Page
+    );
+}
+
+#[test]
+fn a_chain_step_is_exact_only_when_the_pair_widens() {
+    assert_eq!(decide_any(&cast(13, T::Float16, T::Float)).0, Page);
+    assert_eq!(decide_any(&cast(13, T::Bfloat16, T::Float)).0, Page);
+    assert_eq!(decide_any(&cast(13, T::Int64, T::Float)).0, Ieee);
+    assert_eq!(decide_any(&cast(13, T::Float, T::Bfloat16)).0, Data);
+    assert_eq!(
+        weaker(
+            decide_any(&cast(13, T::Float, T::Bfloat16)),
+            decide_any(&cast(13, T::Bfloat16, T::Float))
+        )
+        .0,
+        Data
+    );
+}
