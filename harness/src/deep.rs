@@ -122,7 +122,7 @@ impl Authority {
 /// Where an authority is written: the section of docs/semantics.md that states the rule, the
 /// rule in a sentence, and a public link (the operator page's anchor, a technical note, IEEE
 /// 754, or the official cases and releases).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Citation {
     /// The section of docs/semantics.md, as `§3.7`.
     pub section: String,

@@ -3,9 +3,11 @@
 //! input class, the versions affected, the element count, three examples, the section of
 //! docs/semantics.md that fixes the expected value and a reproducer in the node-test layout.
 
+use super::diagnosis;
+use super::diagnosis::Behaviour;
 use super::run;
 use harness::backend::{BackendFailure, FailureKind, ModelFile};
-use harness::deep::{self, CaseEntry};
+use harness::deep::{self, Authority, CaseEntry, Citation};
 use harness::known::Outcome;
 use harness::read::{tensor_codes, tensor_from_codes};
 use harness::report::{self, TrialRecord};
@@ -23,8 +25,101 @@ pub struct Findings {
     pub tree_sha256: String,
     /// Per backend: trials run and trials that did not pass.
     pub runs: Vec<RunSummary>,
+    /// The findings grouped by root cause: per backend, authority, verdict and diagnosis,
+    /// strongest authority first.
+    pub causes: Vec<Cause>,
     /// Every finding, by backend then class.
     pub findings: Vec<Finding>,
+}
+
+/// One root cause of one backend: the findings that share authority, verdict and diagnosis.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Cause {
+    /// The backend.
+    pub backend: String,
+    /// What fixes the expected values (none for cases that did not run).
+    pub authority: Option<Authority>,
+    /// The verdict its findings share.
+    pub verdict: Verdict,
+    /// The behaviour that reproduces the runtime's bits, if one does.
+    pub diagnosis: Option<Behaviour>,
+    /// The cause in a sentence.
+    pub text: String,
+    /// Its findings (indices into `findings`).
+    pub findings: Vec<usize>,
+    /// Elements that differ, over its findings.
+    pub elements: usize,
+    /// The type pairs, as `FLOAT→INT4`.
+    pub pairs: Vec<String>,
+    /// The operator versions, as `Cast-24`.
+    pub versions: Vec<String>,
+}
+
+/// What a finding says of the runtime.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// The runtime differs from a value the page or IEEE 754 fixes: a bug.
+    Disagrees,
+    /// The runtime differs from a value only the official data fixes: not a bug of the page.
+    DiffersFromData,
+    /// The runtime differs from our reading where neither page nor data decides: not a bug.
+    DiffersFromReading,
+    /// The case's output had another type or shape.
+    TypeOrShape,
+    /// The runtime refused the case (an unsupported type or operator version).
+    Unsupported,
+    /// The runtime failed to load or run the case.
+    Error,
+    /// The runtime process died.
+    Crash,
+    /// The runtime did not answer in time.
+    Timeout,
+}
+
+impl Verdict {
+    /// The verdict a difference from a value of `authority` gets.
+    pub fn of(authority: Authority) -> Verdict {
+        match authority {
+            Authority::Page | Authority::Ieee => Verdict::Disagrees,
+            Authority::Data => Verdict::DiffersFromData,
+            Authority::Reading => Verdict::DiffersFromReading,
+        }
+    }
+
+    /// The verdict of a case that did not run.
+    pub fn of_failure(kind: FailureKind) -> Verdict {
+        match kind {
+            FailureKind::Unsupported => Verdict::Unsupported,
+            FailureKind::Crash => Verdict::Crash,
+            FailureKind::Timeout => Verdict::Timeout,
+            FailureKind::Mismatch => Verdict::TypeOrShape,
+            _ => Verdict::Error,
+        }
+    }
+
+    /// The kebab-case name, as in JSON.
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Disagrees => "disagrees",
+            Verdict::DiffersFromData => "differs-from-data",
+            Verdict::DiffersFromReading => "differs-from-reading",
+            Verdict::TypeOrShape => "type-or-shape",
+            Verdict::Unsupported => "unsupported",
+            Verdict::Error => "error",
+            Verdict::Crash => "crash",
+            Verdict::Timeout => "timeout",
+        }
+    }
+}
+
+/// The known wrong behaviour that reproduces a finding's actual bits.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Diagnosis {
+    /// The behaviour.
+    pub behaviour: Behaviour,
+    /// The behaviour in a sentence, for this finding's pair and attributes.
+    pub text: String,
 }
 
 /// One backend's run.
@@ -66,13 +161,18 @@ pub struct Finding {
     pub cases: Vec<String>,
     /// Up to three elements.
     pub examples: Vec<Example>,
+    /// What fixes the expected values (none for a class that did not run).
+    pub authority: Option<Authority>,
+    /// Where that rule is written.
+    pub citation: Option<Citation>,
+    /// The known wrong behaviour that reproduces every element of the class, if one does.
+    pub diagnosis: Option<Diagnosis>,
     /// The section of docs/semantics.md that fixes the expected value.
     pub section: String,
     /// The reproducer's directory, relative to the findings directory.
     pub reproducer: String,
-    /// `disagrees` (the runtime differs from the spec's value), `suspect` (two other
-    /// backends agree with each other against us), or the failure kind.
-    pub verdict: String,
+    /// The verdict: from the authority for elements that differ, else the failure kind.
+    pub verdict: Verdict,
     /// The first line of the runtime's message, for cases that did not run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
@@ -163,10 +263,10 @@ pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> 
         }
         findings.extend(classes.into_values());
     }
-    mark_suspects(&mut findings);
     let all = Findings {
         tree_sha256: index.content_sha256.clone(),
         runs,
+        causes: causes(&findings),
         findings,
     };
     std::fs::create_dir_all(&out)?;
@@ -181,8 +281,20 @@ pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> 
     Ok(())
 }
 
-/// The classes of one backend's run: operator, types, attributes, input class and rule era.
-type Classes = BTreeMap<(String, String, String, Vec<String>, String, u32), Finding>;
+/// A class of one backend's run: operator, types, attributes, input class, rule era,
+/// authority and diagnosis.
+type ClassKey = (
+    String,
+    String,
+    String,
+    Vec<String>,
+    String,
+    u32,
+    Option<Authority>,
+    Option<Behaviour>,
+);
+/// The classes of one backend's run.
+type Classes = BTreeMap<ClassKey, Finding>;
 
 /// The first version of the rule era of `version` (docs/semantics.md §3.2: Cast and CastLike
 /// follow one set of rules up to 23 and another from 24; Concat has one era). A class never
@@ -206,6 +318,8 @@ fn absorb<'a>(
 ) -> Option<&'a mut Finding> {
     let Judged {
         class: input_class,
+        authority,
+        diagnosis,
         elements,
         mut examples,
         refusal,
@@ -218,6 +332,8 @@ fn absorb<'a>(
         entry.attributes.clone(),
         input_class.clone(),
         rule_era(&entry.op, entry.version),
+        authority.as_ref().map(|a| a.0),
+        diagnosis,
     );
     let f = classes.entry(key).or_insert_with(|| Finding {
         backend: backend.to_string(),
@@ -231,11 +347,22 @@ fn absorb<'a>(
         elements: 0,
         cases: Vec::new(),
         examples: Vec::new(),
-        section: section(entry, &input_class).into(),
+        section: authority.as_ref().map_or_else(
+            || section(entry, &input_class).into(),
+            |a| a.1.section.clone(),
+        ),
         reproducer: String::new(),
-        verdict: refusal
-            .as_ref()
-            .map_or("disagrees".into(), |(k, _)| k.label().into()),
+        verdict: match (&refusal, &authority) {
+            (Some((k, _)), _) => Verdict::of_failure(*k),
+            (None, Some((a, _))) => Verdict::of(*a),
+            (None, None) => Verdict::DiffersFromReading,
+        },
+        authority: authority.as_ref().map(|a| a.0),
+        citation: authority.map(|a| a.1),
+        diagnosis: diagnosis.map(|b| Diagnosis {
+            behaviour: b,
+            text: b.text().into(),
+        }),
         message: refusal.map(|(_, m)| m),
     });
     if !f.op_versions.contains(&entry.version) {
@@ -280,6 +407,8 @@ fn select(
 /// One class of a failing case: its elements that differ (three kept), or why it did not run.
 struct Judged {
     class: String,
+    authority: Option<(Authority, Citation)>,
+    diagnosis: Option<Behaviour>,
     elements: usize,
     examples: Vec<Example>,
     refusal: Option<(FailureKind, String)>,
@@ -297,6 +426,8 @@ fn judge(
         let refusal = Some((kind, first_line(&msg)));
         vec![Judged {
             class: kind.label().to_string(),
+            authority: None,
+            diagnosis: None,
             elements: 0,
             examples: Vec::new(),
             refusal,
@@ -330,6 +461,8 @@ fn judge(
         let refusal = Some((FailureKind::Mismatch, msg));
         return vec![Judged {
             class: "type-or-shape".into(),
+            authority: None,
+            diagnosis: None,
             elements: 0,
             examples: Vec::new(),
             refusal,
@@ -345,13 +478,25 @@ fn judge(
     // Codes once per tensor: a case of 65536 elements may differ everywhere.
     let codes = |t: &Tensor| tensor_codes(t).unwrap_or_default();
     let (in_codes, exp_codes, act_codes) = (input.as_ref().map(codes), codes(exp), codes(act));
-    let mut by_class: BTreeMap<String, (usize, Vec<Example>)> = BTreeMap::new();
-    for i in differing(exp, act) {
+    let differ = differing(exp, act);
+    let subject = diagnosis::Subject {
+        model: &case.model,
+        fed: &ds.inputs,
+        input: input.as_ref(),
+        expected: exp,
+        actual: act,
+    };
+    let causes = diagnosis::diagnose(&subject, &differ);
+    type Key = (String, Option<(Authority, Citation)>, Option<Behaviour>);
+    let mut by_class: BTreeMap<Key, (usize, Vec<Example>)> = BTreeMap::new();
+    for (&i, cause) in differ.iter().zip(causes) {
         let class = match entry.shape.as_str() {
             "values" => entry.class_of(i).unwrap_or("other").to_string(),
             shape => shape.to_string(),
         };
-        let slot = by_class.entry(class).or_default();
+        let slot = by_class
+            .entry((class, Some(authority_at(entry, i)), cause))
+            .or_default();
         slot.0 += 1;
         if slot.1.len() < MAX_EXAMPLES {
             let same_len = input.as_ref().filter(|x| x.len() == exp.len());
@@ -374,6 +519,8 @@ fn judge(
         let refusal = Some((FailureKind::Mismatch, first_line(&msg)));
         return vec![Judged {
             class: entry.shape.clone(),
+            authority: None,
+            diagnosis: None,
             elements: 0,
             examples: Vec::new(),
             refusal,
@@ -381,8 +528,10 @@ fn judge(
     }
     by_class
         .into_iter()
-        .map(|(k, (n, examples))| Judged {
-            class: k,
+        .map(|((class, authority, diagnosis), (n, examples))| Judged {
+            class,
+            authority,
+            diagnosis,
             elements: n,
             examples,
             refusal: None,
@@ -453,6 +602,96 @@ fn value(t: &Tensor, codes: &[u128], i: usize) -> Value {
         bits: format!("0x{code:0width$x}"),
         decoded,
     }
+}
+
+/// The authority of output element `i` of a case: its input element's class range; Concat's
+/// page; for an element no range holds, the weakest authority of the case.
+fn authority_at(entry: &CaseEntry, i: usize) -> (Authority, Citation) {
+    if entry.op == "Concat" {
+        return (
+            Authority::Page,
+            Citation {
+                section: "§6".into(),
+                rule: "Concat copies its inputs' elements unchanged, in order along the axis"
+                    .into(),
+                source: format!(
+                    "https://github.com/onnx/onnx/blob/main/docs/Changelog.md#Concat-{}",
+                    entry.version
+                ),
+            },
+        );
+    }
+    if let Some(r) = entry.range_of(i) {
+        return (r.authority, r.citation.clone());
+    }
+    entry
+        .classes
+        .iter()
+        .max_by_key(|r| r.authority)
+        .map(|r| (r.authority, r.citation.clone()))
+        .unwrap_or((
+            Authority::Reading,
+            Citation {
+                section: "§3".into(),
+                rule: "no class range covers this element".into(),
+                source: String::new(),
+            },
+        ))
+}
+
+/// The findings grouped by root cause, per backend in run order: strongest authority first,
+/// then verdict, then diagnosis (none last).
+fn causes(findings: &[Finding]) -> Vec<Cause> {
+    let mut order: Vec<&str> = Vec::new();
+    for f in findings {
+        if !order.contains(&f.backend.as_str()) {
+            order.push(&f.backend);
+        }
+    }
+    type Key = (usize, u8, Verdict, u8, Option<Behaviour>);
+    let mut groups: BTreeMap<Key, Cause> = BTreeMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        let backend = order.iter().position(|b| *b == f.backend).unwrap_or(0);
+        let authority = f.authority.map_or(u8::MAX, |a| a as u8);
+        let behaviour = f.diagnosis.as_ref().map(|d| d.behaviour);
+        let key = (
+            backend,
+            authority,
+            f.verdict,
+            u8::from(behaviour.is_none()),
+            behaviour,
+        );
+        let c = groups.entry(key).or_insert_with(|| Cause {
+            backend: f.backend.clone(),
+            authority: f.authority,
+            verdict: f.verdict,
+            diagnosis: behaviour,
+            text: match (&f.diagnosis, f.authority) {
+                (Some(d), _) => d.text.clone(),
+                (None, Some(_)) => "no known behaviour reproduces the runtime's bits".into(),
+                (None, None) => {
+                    format!("the runtime does not run the case ({})", f.verdict.label())
+                }
+            },
+            findings: Vec::new(),
+            elements: 0,
+            pairs: Vec::new(),
+            versions: Vec::new(),
+        });
+        c.findings.push(i);
+        c.elements += f.elements;
+        let pair = format!("{}→{}", f.from, f.to);
+        if !c.pairs.contains(&pair) {
+            c.pairs.push(pair);
+        }
+        for v in &f.op_versions {
+            let version = format!("{}-{v}", f.op);
+            if !c.versions.contains(&version) {
+                c.versions.push(version);
+            }
+        }
+    }
+    groups.into_values().collect()
 }
 
 /// The section of docs/semantics.md that fixes the expected value of the class.
@@ -593,52 +832,6 @@ fn reproducer(
     let tp = harness::write::tensor_proto("output", &expected);
     std::fs::write(out.join("test_data_set_0/output_0.pb"), tp.encode_to_vec())?;
     Ok(rel)
-}
-
-/// A class where two other backends give the same actual bits against our expected value
-/// is `suspect`: our implementation may be the one that is wrong.
-fn mark_suspects(findings: &mut [Finding]) {
-    let key = |f: &Finding| {
-        (
-            f.op.clone(),
-            f.from.clone(),
-            f.to.clone(),
-            f.attributes.clone(),
-            f.input_class.clone(),
-            rule_era(&f.op, f.op_versions.first().copied().unwrap_or(0)),
-        )
-    };
-    let mut groups: BTreeMap<_, Vec<usize>> = BTreeMap::new();
-    for (i, f) in findings.iter().enumerate() {
-        if f.backend != "native" && f.verdict == "disagrees" {
-            groups.entry(key(f)).or_default().push(i);
-        }
-    }
-    for members in groups.values() {
-        let backends: std::collections::BTreeSet<&str> = members
-            .iter()
-            .map(|&i| findings[i].backend.as_str())
-            .collect();
-        if backends.len() < 2 {
-            continue;
-        }
-        let actual = |i: usize| -> Vec<(usize, String)> {
-            findings[i]
-                .examples
-                .iter()
-                .map(|e| (e.index, e.actual.bits.clone()))
-                .collect()
-        };
-        let agree = members.windows(2).all(|w| {
-            let (a, b) = (actual(w[0]), actual(w[1]));
-            a.iter().any(|x| b.contains(x))
-        });
-        if agree {
-            for &i in members {
-                findings[i].verdict = "suspect".into();
-            }
-        }
-    }
 }
 
 #[cfg(test)]

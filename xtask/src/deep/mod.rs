@@ -9,6 +9,7 @@
 
 mod authority;
 mod cases;
+mod diagnosis;
 pub mod findings;
 mod model;
 mod render;

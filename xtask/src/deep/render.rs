@@ -17,7 +17,7 @@ fn row(f: &Finding) -> [String; 9] {
         )
     });
     [
-        f.verdict.clone(),
+        f.verdict.label().to_string(),
         format!("{}-{}", f.op, versions.join(",")),
         format!("{} → {}", f.from, f.to),
         f.attributes.join(" "),
@@ -126,7 +126,7 @@ pub fn summary(all: &Findings) -> String {
         );
         let mut verdicts = std::collections::BTreeMap::<&str, usize>::new();
         for f in &mine {
-            *verdicts.entry(&f.verdict).or_default() += 1;
+            *verdicts.entry(f.verdict.label()).or_default() += 1;
         }
         for (v, n) in verdicts {
             let _ = writeln!(s, "  {v}: {n} classes");

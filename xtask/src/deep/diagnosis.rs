@@ -1,0 +1,445 @@
+//! Diagnosing a disagreement: a library of known wrong behaviours, each run on the case's
+//! input through our implementation with one thing changed (an attribute dropped, the other
+//! side of the version-24 switch, a detour through FLOAT, another rounding direction), and the
+//! first whose bits equal the runtime's names the element's root cause. An element that no
+//! behaviour reproduces keeps no diagnosis: a guess is worse than none.
+
+use super::run;
+use harness::case::Model;
+use harness::read::{tensor_codes, tensor_from_codes};
+use onnx_conformance::ops;
+use serde::{Deserialize, Serialize};
+use vocab::{AttrValue, Attribute, DataType, Storage, Tensor, TypeKind};
+
+/// A known wrong behaviour, in the order they are tried (the most specific first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Behaviour {
+    /// `round_mode` ignored: every mode rounds as the default `up`.
+    RoundModeIgnored,
+    /// `saturate=0` ignored: the value saturates as under the default.
+    SaturateIgnored,
+    /// Saturation ignored: `saturate=1` (or its default) behaves as `saturate=0`.
+    SaturationIgnored,
+    /// The rules of the versions before the version-24 switch, at a version from 24.
+    EarlierVersionRules,
+    /// The rules of the versions from 24, at a version before the switch.
+    LaterVersionRules,
+    /// The source rounded to FLOAT first, then again into the target.
+    RoundedTwiceThroughFloat,
+    /// Ties rounded away from zero instead of to even.
+    HalfAwayFromZero,
+    /// The value truncated toward zero instead of rounded to nearest.
+    Truncation,
+    /// A NaN's sign dropped before the conversion.
+    NanSignDropped,
+    /// The middle cast of a chain skipped (the two casts folded into one).
+    ChainMiddleSkipped,
+}
+
+impl Behaviour {
+    /// Every behaviour, in the order they are tried.
+    pub const ALL: [Behaviour; 10] = [
+        Behaviour::RoundModeIgnored,
+        Behaviour::SaturateIgnored,
+        Behaviour::SaturationIgnored,
+        Behaviour::EarlierVersionRules,
+        Behaviour::LaterVersionRules,
+        Behaviour::ChainMiddleSkipped,
+        Behaviour::RoundedTwiceThroughFloat,
+        Behaviour::NanSignDropped,
+        Behaviour::HalfAwayFromZero,
+        Behaviour::Truncation,
+    ];
+
+    /// The kebab-case name, as in JSON.
+    pub fn label(self) -> &'static str {
+        match self {
+            Behaviour::RoundModeIgnored => "round-mode-ignored",
+            Behaviour::SaturateIgnored => "saturate-ignored",
+            Behaviour::SaturationIgnored => "saturation-ignored",
+            Behaviour::EarlierVersionRules => "earlier-version-rules",
+            Behaviour::LaterVersionRules => "later-version-rules",
+            Behaviour::RoundedTwiceThroughFloat => "rounded-twice-through-float",
+            Behaviour::HalfAwayFromZero => "half-away-from-zero",
+            Behaviour::Truncation => "truncation",
+            Behaviour::NanSignDropped => "nan-sign-dropped",
+            Behaviour::ChainMiddleSkipped => "chain-middle-skipped",
+        }
+    }
+
+    /// The behaviour in a sentence.
+    pub fn text(self) -> &'static str {
+        match self {
+            Behaviour::RoundModeIgnored => {
+                "round_mode is ignored: every mode rounds up, as the default does"
+            }
+            Behaviour::SaturateIgnored => {
+                "saturate=0 is ignored: out-of-range values saturate as under the default"
+            }
+            Behaviour::SaturationIgnored => {
+                "saturation is not applied: out-of-range values become Inf or NaN as under saturate=0"
+            }
+            Behaviour::EarlierVersionRules => {
+                "the rules of the versions before 24 are applied (the version-24 switch is missed)"
+            }
+            Behaviour::LaterVersionRules => {
+                "the rules of version 24 and later are applied at a version before the switch"
+            }
+            Behaviour::RoundedTwiceThroughFloat => {
+                "the source is rounded to FLOAT first and then again into the target (double rounding)"
+            }
+            Behaviour::HalfAwayFromZero => "ties are rounded away from zero instead of to even",
+            Behaviour::Truncation => "the value is truncated toward zero instead of rounded",
+            Behaviour::NanSignDropped => "a NaN's sign is dropped before the conversion",
+            Behaviour::ChainMiddleSkipped => {
+                "the middle cast of the chain is skipped: the two casts are folded into one"
+            }
+        }
+    }
+}
+
+/// What a diagnosis needs of one case: its model and fed inputs, the data input (fed or
+/// initializer), and the expected and actual outputs.
+pub(super) struct Subject<'a> {
+    /// The parsed model.
+    pub model: &'a Model,
+    /// The inputs the data set feeds.
+    pub fed: &'a [Tensor],
+    /// The data input of the first cast.
+    pub input: Option<&'a Tensor>,
+    /// Our expected output.
+    pub expected: &'a Tensor,
+    /// The runtime's output.
+    pub actual: &'a Tensor,
+}
+
+/// For each index of `differing`, the first behaviour whose output bits equal the runtime's
+/// there.
+pub(super) fn diagnose(s: &Subject<'_>, differing: &[usize]) -> Vec<Option<Behaviour>> {
+    let mut out = vec![None; differing.len()];
+    let Some(actual) = Codes::of(s.actual) else {
+        return out;
+    };
+    for b in Behaviour::ALL {
+        if out.iter().all(Option::is_some) {
+            break;
+        }
+        let Some(alt) = alternative(s, b) else {
+            continue;
+        };
+        let Some(alt) = Codes::of(&alt) else {
+            continue;
+        };
+        for (slot, &i) in out.iter_mut().zip(differing) {
+            if slot.is_none() && alt.same(i, &actual) {
+                *slot = Some(b);
+            }
+        }
+    }
+    out
+}
+
+/// A tensor's elements as codes (strings as themselves), with which of them are NaN.
+struct Codes {
+    codes: Vec<u128>,
+    strings: Vec<String>,
+    nan: Vec<bool>,
+}
+
+impl Codes {
+    fn of(t: &Tensor) -> Option<Codes> {
+        if let Storage::String(v) = t.storage() {
+            return Some(Codes {
+                codes: Vec::new(),
+                strings: v.clone(),
+                nan: Vec::new(),
+            });
+        }
+        let codes = tensor_codes(t)?;
+        let nan = if t.dtype().kind() == TypeKind::Float {
+            run::decode(t.dtype(), &codes)
+                .iter()
+                .map(|x| x.is_nan())
+                .collect()
+        } else {
+            vec![false; codes.len()]
+        };
+        Some(Codes {
+            codes,
+            strings: Vec::new(),
+            nan,
+        })
+    }
+
+    /// Whether element `i` is the same in both (bits, or NaN in both), as the deep comparison
+    /// judges.
+    fn same(&self, i: usize, other: &Codes) -> bool {
+        if !self.strings.is_empty() || !other.strings.is_empty() {
+            return self.strings.get(i).is_some() && self.strings.get(i) == other.strings.get(i);
+        }
+        match (self.codes.get(i), other.codes.get(i)) {
+            (Some(a), Some(b)) => a == b || (self.nan[i] && other.nan[i]),
+            _ => false,
+        }
+    }
+}
+
+/// Our output under behaviour `b`, if `b` applies to the case.
+fn alternative(s: &Subject<'_>, b: Behaviour) -> Option<Tensor> {
+    let casts: Vec<usize> = s
+        .model
+        .graph
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| matches!(n.op_type.as_str(), "Cast" | "CastLike"))
+        .map(|(i, _)| i)
+        .collect();
+    let chain = casts.len() > 1;
+    match b {
+        Behaviour::RoundModeIgnored => rerun(s, |m| strip(m, "round_mode", None)),
+        Behaviour::SaturateIgnored => rerun(s, |m| strip(m, "saturate", Some(0))),
+        Behaviour::SaturationIgnored if !chain && saturates(s.expected.dtype()) => rerun(s, |m| {
+            for n in cast_nodes(m) {
+                n.attributes.retain(|a| a.name != "saturate");
+                n.attributes.push(int_attr("saturate", 0));
+            }
+            m.opset >= 19
+        }),
+        Behaviour::EarlierVersionRules => rerun(s, |m| {
+            let later = m.opset >= 24;
+            m.opset = 23;
+            for n in cast_nodes(m) {
+                n.attributes.retain(|a| a.name != "round_mode");
+            }
+            later
+        }),
+        Behaviour::LaterVersionRules => rerun(s, |m| {
+            let earlier = m.opset < 24;
+            m.opset = 24;
+            earlier
+        }),
+        Behaviour::ChainMiddleSkipped if chain => {
+            let to = s.expected.dtype();
+            cast(s.model.opset, s.input?, to, &[])
+        }
+        Behaviour::RoundedTwiceThroughFloat if !chain => {
+            let (to, attrs) = single_cast(s)?;
+            let from = s.input?.dtype();
+            if from == DataType::Float || to == DataType::Float || to == DataType::String {
+                return None;
+            }
+            let keep: Vec<Attribute> = attrs
+                .into_iter()
+                .filter(|a| a.name != "saturate" && a.name != "round_mode")
+                .collect();
+            let f = cast(s.model.opset, s.input?, DataType::Float, &keep)?;
+            cast(s.model.opset, &f, to, &single_cast(s)?.1)
+        }
+        Behaviour::NanSignDropped if !chain => {
+            let input = s.input?;
+            let flipped = drop_nan_signs(input)?;
+            let (to, attrs) = single_cast(s)?;
+            cast(s.model.opset, &flipped, to, &attrs)
+        }
+        Behaviour::HalfAwayFromZero if !chain => nudged(s, Direction::Away),
+        Behaviour::Truncation if !chain => nudged(s, Direction::TowardZero),
+        _ => None,
+    }
+}
+
+fn cast_nodes(m: &mut Model) -> impl Iterator<Item = &mut harness::case::Node> {
+    m.graph
+        .nodes
+        .iter_mut()
+        .filter(|n| matches!(n.op_type.as_str(), "Cast" | "CastLike"))
+}
+
+/// Whether `saturate` changes results into `t` (float8 and E8M0).
+fn saturates(t: DataType) -> bool {
+    (t.kind() == TypeKind::Float && t.bit_width() == 8) || t == DataType::Float8E8M0
+}
+
+/// Removes attribute `name` from every cast (only where it is set to `value`, if given).
+/// Whether any was removed.
+fn strip(m: &mut Model, name: &str, value: Option<i64>) -> bool {
+    let mut changed = false;
+    for n in cast_nodes(m) {
+        let before = n.attributes.len();
+        n.attributes.retain(|a| {
+            a.name != name
+                || match (value, &a.value) {
+                    (Some(v), AttrValue::Int(i)) => *i != v,
+                    (None, AttrValue::String(s)) => s.as_slice() == b"up",
+                    _ => false,
+                }
+        });
+        changed |= n.attributes.len() != before;
+    }
+    changed
+}
+
+/// Runs the case's model, changed by `change` (which says whether it changed anything), on
+/// the fed inputs with our implementation.
+fn rerun(s: &Subject<'_>, change: impl FnOnce(&mut Model) -> bool) -> Option<Tensor> {
+    let mut model = s.model.clone();
+    if !change(&mut model) {
+        return None;
+    }
+    use harness::backend::Backend;
+    let file = harness::backend::ModelFile {
+        path: std::path::Path::new("model.onnx"),
+        model: &model,
+    };
+    let prepared = harness::backend::Native.prepare(file).ok()?;
+    prepared.run(s.fed).ok()?.into_iter().next()
+}
+
+/// The target and attributes (`to` apart) of a case with one cast.
+fn single_cast(s: &Subject<'_>) -> Option<(DataType, Vec<Attribute>)> {
+    let node = s
+        .model
+        .graph
+        .nodes
+        .iter()
+        .find(|n| matches!(n.op_type.as_str(), "Cast" | "CastLike"))?;
+    let attrs = node
+        .attributes
+        .iter()
+        .filter(|a| a.name != "to")
+        .cloned()
+        .collect();
+    Some((s.expected.dtype(), attrs))
+}
+
+fn int_attr(name: &str, v: i64) -> Attribute {
+    Attribute {
+        name: name.into(),
+        value: AttrValue::Int(v),
+    }
+}
+
+/// Cast `input` to `to` at `opset` with `attrs`, by our implementation (CastLike's rules are
+/// Cast's at the same opset).
+fn cast(opset: i64, input: &Tensor, to: DataType, attrs: &[Attribute]) -> Option<Tensor> {
+    let version = vocab::version::resolve("Cast", opset).ok()?;
+    let spec = version.spec();
+    let to_attr = match spec.attrs.iter().find(|a| a.name == "to").map(|a| a.kind) {
+        Some(vocab::version::AttrKind::TypeName) => {
+            AttrValue::String(to.name().as_bytes().to_vec())
+        }
+        _ => AttrValue::Int(to.code().into()),
+    };
+    let mut all = vec![Attribute {
+        name: "to".into(),
+        value: to_attr,
+    }];
+    all.extend(attrs.iter().cloned());
+    ops::run(version, &all, &[input]).ok()?.into_iter().next()
+}
+
+/// `input` with every NaN made positive, or none when it has no negative NaN.
+fn drop_nan_signs(input: &Tensor) -> Option<Tensor> {
+    let t = input.dtype();
+    if !matches!(t.kind(), TypeKind::Float) {
+        return None;
+    }
+    let codes = tensor_codes(input)?;
+    let values = run::decode(t, &codes);
+    let sign = 1u128 << (t.bit_width() - 1);
+    let mut changed = false;
+    let flipped: Vec<u128> = codes
+        .iter()
+        .zip(&values)
+        .map(|(&c, v)| {
+            if v.is_nan()
+                && c & sign != 0
+                && !matches!(t, DataType::Float8E4M3FNUZ | DataType::Float8E5M2FNUZ)
+            {
+                changed = true;
+                c & !sign
+            } else {
+                c
+            }
+        })
+        .collect();
+    changed.then(|| tensor_from_codes(t, input.shape().to_vec(), &flipped).ok())?
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Direction {
+    Away,
+    TowardZero,
+}
+
+/// Our output with each element rounded in `dir` rather than to nearest even: for an integer
+/// target the source value rounded so, wrapped or clamped as the version does; for a floating
+/// target the expected code moved one step where the source value lies on the other side of
+/// it (for `Away`, only at an exact tie).
+fn nudged(s: &Subject<'_>, dir: Direction) -> Option<Tensor> {
+    let input = s.input?;
+    let (to, _) = single_cast(s)?;
+    let from = input.dtype();
+    if !matches!(from.kind(), TypeKind::Float | TypeKind::PowerOfTwo)
+        || input.len() != s.expected.len()
+    {
+        return None;
+    }
+    let xs = run::decode(from, &tensor_codes(input)?);
+    let expected = tensor_codes(s.expected)?;
+    let codes: Vec<u128> = if to.kind().is_integer() {
+        let w = to.bit_width();
+        let signed = to.kind() == TypeKind::Signed;
+        let (lo, hi) = if signed {
+            (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1)
+        } else {
+            (0, (1i128 << w) - 1)
+        };
+        let clamp = w <= 4 && s.model.opset < 24;
+        xs.iter()
+            .zip(&expected)
+            .map(|(&x, &e)| {
+                if !x.is_finite() {
+                    return e;
+                }
+                let r = match dir {
+                    Direction::Away => x.round(),
+                    Direction::TowardZero => x.trunc(),
+                } as i128;
+                let r = if clamp { r.clamp(lo, hi) } else { r };
+                (r as u128) & ((1u128 << w) - 1)
+            })
+            .collect()
+    } else if matches!(to.kind(), TypeKind::Float) {
+        let sign = 1u128 << (to.bit_width() - 1);
+        let values = run::decode(to, &expected);
+        let mut out = expected.clone();
+        for (k, ((&x, &e), &v)) in xs.iter().zip(&expected).zip(&values).enumerate() {
+            if !x.is_finite() || !v.is_finite() || v == x {
+                continue;
+            }
+            let mag = e & !sign;
+            let toward_zero = v.abs() > x.abs();
+            let step = match dir {
+                Direction::TowardZero if toward_zero && mag > 0 => Some(mag - 1),
+                Direction::Away if !toward_zero => {
+                    // Away from zero only at an exact tie: the next value up is as far.
+                    let up = run::decode(to, &[(mag + 1) | (e & sign)])[0];
+                    (up.is_finite() && (up - x).abs() == (x - v).abs()).then_some(mag + 1)
+                }
+                _ => None,
+            };
+            if let Some(m) = step {
+                out[k] = m | (e & sign);
+            }
+        }
+        out
+    } else {
+        return None;
+    };
+    tensor_from_codes(to, s.expected.shape().to_vec(), &codes).ok()
+}
+
+#[cfg(test)]
+mod tests;
