@@ -289,6 +289,22 @@ fn the_behaviour_that_explains_most_of_a_case_wins() {
     );
     assert_eq!(got, [Some(Behaviour::RoundedTwiceThroughFloat); 2]);
     // Where both explain the same elements, the earlier in the library names them.
-    let got = check(&m, input, expected, codes(T::Bfloat16, &[0x3F80, 0x3F81]));
+    let got = check(
+        &m,
+        input.clone(),
+        expected.clone(),
+        codes(T::Bfloat16, &[0x3F80, 0x3F81]),
+    );
+    assert_eq!(got, [Some(Behaviour::RoundedTwiceThroughFloat)]);
+    // 1 + 2^-8 + 2^-9 is a FLOAT value above the tie: rounded once or twice 0x3F81, truncated
+    // (the rules before 24) 0x3F80; truncation of the DOUBLE gives it too, but comes later.
+    let input = Tensor::from_vec(vec![1], vec![1.0 + 2f64.powi(-8) + 2f64.powi(-9)]).unwrap();
+    let m = model(24, &[T::Double, T::Bfloat16], &[], 1);
+    let got = check(
+        &m,
+        input,
+        codes(T::Bfloat16, &[0x3F81]),
+        codes(T::Bfloat16, &[0x3F80]),
+    );
     assert_eq!(got, [Some(Behaviour::EarlierVersionRules)]);
 }
