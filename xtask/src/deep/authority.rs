@@ -181,8 +181,8 @@ pub(super) fn decide(step: &Step, class: &str, v: Val) -> (Authority, Citation) 
         return cite(
             Reading,
             "§3.10",
-            "FLOAT8E5M2 ±Inf into itself under saturate=1: the saturate table maps ±Inf to ±max, \
-             the same-type rule keeps it; we apply the table",
+            "FLOAT8E5M2 ±Inf into itself under saturate=1: the same-type rule keeps it, the \
+             saturate table would give ±max; we keep it",
             page,
         );
     }
