@@ -501,7 +501,9 @@ fn defined(v: Val, to: DataType) -> bool {
             } else {
                 x.trunc()
             };
-            x.is_finite() && r >= lo as f64 && r <= hi as f64
+            // `r` is an integer; compared as one, exactly (`hi as f64` would round
+            // i64::MAX up to 2^63). Beyond 2^126 it is outside every range here.
+            x.is_finite() && r.abs() < 2f64.powi(126) && (lo..=hi).contains(&(r as i128))
         }
         (Val::Float(x), DataType::Float8E8M0) => x.is_nan() || x.is_sign_positive(),
         (Val::Int(i), DataType::Float8E8M0) => i >= 0,
