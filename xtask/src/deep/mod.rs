@@ -8,6 +8,9 @@
 //! `<out>/index.json` ([`harness::deep::Index`]).
 
 mod cases;
+#[cfg(test)]
+mod class_check;
+mod classes;
 pub mod findings;
 mod model;
 mod render;
