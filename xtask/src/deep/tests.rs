@@ -304,3 +304,53 @@ fn no_float_at_2_63_goes_into_int64_nor_at_2_64_into_uint64() {
         }
     }
 }
+
+#[test]
+fn chains_through_bool_int64_and_float16_hold_only_defined_steps() {
+    let names: Vec<String> = cases::plans().into_iter().map(|(n, _)| n).collect();
+    for chain in [
+        "FLOAT_to_BOOL_to_FLOAT",
+        "FLOAT_to_INT64_to_FLOAT",
+        "INT64_to_FLOAT16_to_INT64",
+    ] {
+        for v in [13, 25] {
+            let name = format!("cast{v}_chain_{chain}");
+            assert!(names.contains(&name), "{name}");
+        }
+    }
+    // FLOAT -> INT64 -> FLOAT: in INT64's range after truncation (compared as integers), with
+    // 3e9 among the inputs.
+    let f = codes(&values::chain_input(
+        DataType::Float,
+        DataType::Int64,
+        DataType::Float,
+    ));
+    let vals: Vec<f32> = f.iter().map(|&c| f32::from_bits(c as u32)).collect();
+    assert!(vals.contains(&3e9), "{vals:?}");
+    for v in &vals {
+        let t = f64::from(*v).trunc();
+        assert!(v.is_finite() && t.abs() < 1e30, "{v}");
+        assert!(i64::try_from(t as i128).is_ok(), "{v}");
+    }
+    // INT64 -> FLOAT16 -> INT64: no INT64 whose FLOAT16 is Inf goes on into INT64.
+    let ints = codes(&values::chain_input(
+        DataType::Int64,
+        DataType::Float16,
+        DataType::Int64,
+    ));
+    assert!(ints.len() >= 8);
+    for c in ints {
+        let n = c as u64 as i64;
+        assert!(half::f16::from_f64(n as f64).is_finite(), "{n}");
+    }
+    // FLOAT -> BOOL -> FLOAT: zeros, nonzero values and NaN (true).
+    let b: Vec<f32> = codes(&values::chain_input(
+        DataType::Float,
+        DataType::Bool,
+        DataType::Float,
+    ))
+    .iter()
+    .map(|&c| f32::from_bits(c as u32))
+    .collect();
+    assert!(b.iter().any(|x| x.is_nan()) && b.contains(&0.0) && b.iter().any(|&x| x != 0.0));
+}

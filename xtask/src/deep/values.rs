@@ -607,6 +607,33 @@ pub(super) fn input(from: DataType, to: DataType, size: Size) -> Input {
     cell.get_or_init(|| build_input(from, to, size)).clone()
 }
 
+/// The input of a chain `from` → `mid` → `to`: the first four elements of each class of the
+/// `from` → `mid` input (so every first step is defined), without those whose `mid` value the
+/// second step leaves undefined (docs/semantics.md §3.11: an INT64 whose FLOAT16 is Inf does
+/// not go on into INT64). The middle values are our Cast's at the newest version; where a
+/// chain's versions differ (BFLOAT16 truncation before 24), only into FLOAT, which is defined
+/// for every value.
+pub(super) fn chain_input(from: DataType, mid: DataType, to: DataType) -> Input {
+    match input(from, mid, Size::Boundary).sample(4) {
+        Input::Codes(classes) => Input::Codes(
+            classes
+                .into_iter()
+                .map(|(k, codes)| {
+                    let middle = vals(mid, &run::cast_codes(from, mid, &codes));
+                    let kept = codes
+                        .into_iter()
+                        .zip(middle)
+                        .filter(|&(_, m)| to == DataType::String || defined(m, to))
+                        .map(|(c, _)| c)
+                        .collect();
+                    (k, kept)
+                })
+                .collect(),
+        ),
+        strings => strings,
+    }
+}
+
 fn build_input(from: DataType, to: DataType, size: Size) -> Input {
     let ctx = classes::Ctx::new(from, to);
     if from == DataType::String {
