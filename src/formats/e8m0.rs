@@ -28,8 +28,9 @@ impl FloatFormat for F8E8M0 {
         }
     }
 
-    /// The exact value of the source (f64, integers and the f64 a string parses to included;
-    /// no rounding to f32 first), with its sign ignored (the page leaves it open). Then the
+    /// The exact value of the source (f64 and integers included, and for a string the f64
+    /// it parses to, moved off a decision point towards the decimal by `cast_string`; no
+    /// rounding to f32 first), with its sign ignored (the page leaves it open). Then the
     /// page's table: outside [E8M0_MIN, E8M0_MAX] (0 and Inf included) `saturate` clamps to
     /// the nearer end or gives NaN; inside, `round_mode` picks the power of two
     /// (docs/semantics.md §3.7).

@@ -284,6 +284,35 @@ pub(crate) const E8M0_INTEGERS: [(i128, [u8; 6]); 7] = [
     ),
 ];
 
+/// docs/semantics.md §3.7 step 1: STRING inputs whose nearest f64 is a decision point of
+/// E8M0 (a power of two, 1.5·2^k, E8M0_MAX, E8M0_MIN) while the decimal is not; the decimal
+/// decides: (text, codes under [`E8M0_COLUMNS`]).
+pub(crate) const E8M0_DECIMALS: [(&str, [u8; 6]); 8] = [
+    // Read as 1.0; the decimal is above 1, so up gives 2.
+    ("1.00000000000000000001", [0x80, 0x80, 0x7F, 0x7F, 0x7F, 0x7F]),
+    // Read as 1.0; the decimal is below 1, in [0.5, 1) and past 0.75.
+    ("0.99999999999999999999", [0x7F, 0x7F, 0x7E, 0x7E, 0x7F, 0x7F]),
+    // Read as 1.5; the decimal is below the nearest tie.
+    ("1.49999999999999999999", [0x80, 0x80, 0x7F, 0x7F, 0x7F, 0x7F]),
+    // 2^127 + 1 is read as 2^127 but lies above E8M0_MAX; 2^127 itself is in range.
+    (
+        "170141183460469231731687303715884105729",
+        [0xFE, 0xFF, 0xFE, 0xFF, 0xFE, 0xFF],
+    ),
+    ("170141183460469231731687303715884105728", [0xFE; 6]),
+    // 2^-127 exactly, and a decimal just below it that is read as 2^-127.
+    (
+        "5.8774717541114375398436826861112283890933277838604376075437585313920862972736358642578125E-39",
+        [0x00; 6],
+    ),
+    (
+        "5.8774717541114375398436826861112283890933277838604376075437585313920862972736358642578124E-39",
+        [0x00, 0xFF, 0x00, 0xFF, 0x00, 0xFF],
+    ),
+    // 2^53 + 1 is read as 2^53.
+    ("9007199254740993", [0xB5, 0xB5, 0xB4, 0xB4, 0xB4, 0xB4]),
+];
+
 /// docs/semantics.md §3.7 decoding: (code, FLOAT bits, FLOAT16 bits); 0x00 is 2^-127, an f32 subnormal.
 pub(crate) const E8M0_DECODE: [(u8, u32, u16); 2] =
     [(0x00, 0x0040_0000, 0x0000), (0x7C, 0x3E00_0000, 0x3000)];
