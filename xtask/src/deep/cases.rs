@@ -76,13 +76,17 @@ const SHAPE_PAIRS: &[(DataType, DataType)] = &[
     (DataType::Int8, DataType::Uint2),
 ];
 
-/// The chains whose middle type must survive: (source, middle, target).
+/// The chains whose middle type must survive: (source and target, middle). Each step's input
+/// is defined (`values::chain_input`).
 const CHAINS: &[(DataType, DataType)] = &[
     (DataType::Double, DataType::Float),
     (DataType::Float, DataType::Float16),
     (DataType::Float, DataType::Bfloat16),
     (DataType::Int64, DataType::Int32),
     (DataType::Float, DataType::Float8E4M3FN),
+    (DataType::Float, DataType::Bool),
+    (DataType::Float, DataType::Int64),
+    (DataType::Int64, DataType::Float16),
 ];
 
 /// Whether `to` is a float8 type (saturate applies) or E8M0 (saturate and round_mode).
@@ -563,7 +567,8 @@ fn build_cast(
         Shape::Values(_) => full,
         Shape::Scalar => first_value(&full),
         Shape::ZeroDim => full.sample(0),
-        Shape::Initializer | Shape::Constant | Shape::Chain(_) => full.sample(4),
+        Shape::Initializer | Shape::Constant => full.sample(4),
+        Shape::Chain(m) => values::chain_input(from, m, to),
     };
     let dims = match shape {
         Shape::Scalar => vec![],
