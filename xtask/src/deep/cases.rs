@@ -7,6 +7,7 @@ use super::model::Graph;
 use super::values::{self, Input, Size};
 use harness::deep::{CaseEntry, ClassRange};
 use harness::read::tensor_from_codes;
+use harness::write::Encoding;
 use vocab::version::{versions_of, AttrKind, VersionSpec};
 use vocab::{AttrValue, Attribute, DataType, OpKind, Tensor, TypeKind};
 
@@ -477,6 +478,7 @@ fn build_cast(
         inputs,
         initializers,
         outputs: vec![("output".into(), to, dims)],
+        encoding: Encoding::Onnx,
     };
     let shape_name = match shape {
         Shape::Values(_) => "values".to_string(),
@@ -567,6 +569,7 @@ fn build_concat(
         inputs,
         initializers: Vec::new(),
         outputs: vec![("output".into(), dtype, out_dims)],
+        encoding: Encoding::Onnx,
     };
     let entry = CaseEntry {
         case: name.into(),
