@@ -154,7 +154,7 @@ pub const FINGERPRINT_SOURCES: &[&str] = &[
     "harness/src/read",
     "harness/src/exec.rs",
     "harness/src/deep.rs",
-    "harness/src/worker/encode.rs",
+    "harness/src/write",
     "schema/src/proto.rs",
 ];
 

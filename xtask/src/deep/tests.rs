@@ -354,3 +354,71 @@ fn chains_through_bool_int64_and_float16_hold_only_defined_steps() {
     .collect();
     assert!(b.iter().any(|x| x.is_nan()) && b.contains(&0.0) && b.iter().any(|&x| x != 0.0));
 }
+
+/// The encoding-variant cases: a small group, every variant fed and as an initializer, named
+/// and indexed `encoding-<variant>`, and read by our reader as the same model, inputs and
+/// expected outputs as the same case written as onnx writes it, from which their files differ.
+#[test]
+fn encoding_variant_cases_read_back_as_the_onnx_encoded_case() {
+    use harness::read::{model_from_bytes, tensor_codes, tensor_from_bytes};
+    use harness::write::Encoding;
+    let plans: Vec<_> = cases::plans()
+        .into_iter()
+        .filter(|(_, p)| {
+            matches!(
+                p,
+                Plan::Cast {
+                    shape: Shape::Encoded { .. },
+                    ..
+                }
+            )
+        })
+        .collect();
+    assert!((20..=60).contains(&plans.len()), "{}", plans.len());
+    let mut variants = BTreeMap::new();
+    for (name, plan) in &plans {
+        let (entry, graph) = cases::build(name, plan);
+        assert!(entry.shape.starts_with("encoding-"), "{}", entry.shape);
+        assert!(name.contains(&format!("_{}_", entry.shape)), "{name}");
+        *variants
+            .entry((graph.encoding, entry.shape.ends_with("-initializer")))
+            .or_insert(0) += 1;
+        let (_, mut onnx_graph) = cases::build(name, plan);
+        onnx_graph.encoding = Encoding::Onnx;
+        let variant = super::model::files(name, &graph).expect("runs");
+        let onnx = super::model::files(name, &onnx_graph).expect("runs");
+        assert_eq!(variant.len(), onnx.len());
+        let mut differ = false;
+        for ((path, bytes), (onnx_path, onnx_bytes)) in variant.iter().zip(&onnx) {
+            assert_eq!(path, onnx_path);
+            differ |= bytes != onnx_bytes;
+            if path == "model.onnx" {
+                let (a, b) = (model_from_bytes(bytes), model_from_bytes(onnx_bytes));
+                assert_eq!(format!("{a:?}"), format!("{b:?}"), "{name}");
+            } else if path.contains("output_") {
+                assert_eq!(bytes, onnx_bytes, "{name}: expected outputs are onnx's");
+            } else {
+                let (a, b) = (
+                    tensor_from_bytes(bytes, None),
+                    tensor_from_bytes(onnx_bytes, None),
+                );
+                let (a, b) = (a.expect("reads"), b.expect("reads"));
+                assert_eq!(
+                    (a.dtype(), a.shape()),
+                    (b.dtype(), b.shape()),
+                    "{name} {path}"
+                );
+                assert_eq!(tensor_codes(&a), tensor_codes(&b), "{name} {path}");
+            }
+        }
+        assert!(differ, "{name} is written as onnx writes it");
+    }
+    for encoding in Encoding::VARIANTS {
+        for initializer in [false, true] {
+            assert!(
+                variants.contains_key(&(encoding, initializer)),
+                "{encoding:?}"
+            );
+        }
+    }
+}
