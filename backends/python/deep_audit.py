@@ -518,8 +518,8 @@ def castlike_as_cast(model):
 def rewritten(model, case):
     """A model the reference can run for a case it refuses, when the operator page makes the
     two the same: (line name, model) or None."""
-    attrs = case.get("attributes", [])
-    if case["op"] == "CastLike" and any(a.startswith("round_mode=") for a in attrs):
+    if any(n.op_type == "CastLike" and any(a.name == "round_mode" for a in n.attribute)
+           for n in model.graph.node):
         return CASTLIKE_AS_CAST[0], castlike_as_cast(model)
     if case["op"] == "Cast" and case["version"] == 1:
         m = onnx.ModelProto()
@@ -565,8 +565,8 @@ def source_values(model, feeds, case):
 
 def error_text(e):
     """The innermost exception's type and first line (the evaluator wraps the operator's)."""
-    while e.__cause__ is not None or e.__context__ is not None:
-        e = e.__cause__ or e.__context__
+    while e.__cause__ is not None:
+        e = e.__cause__
     first = (str(e).strip().splitlines() or [""])[0]
     return f"{type(e).__name__}: {first}"[:200]
 
@@ -733,6 +733,9 @@ def audit(tree, workers, only=None):
         index = json.load(f)
     cases = index["cases"]
     if only is not None:
+        unknown = sorted(set(only) - {c["case"] for c in cases})
+        if unknown:
+            raise SystemExit(f"deep-audit: no such case in {tree}: {', '.join(unknown)}")
         cases = [c for c in cases if c["case"] in only]
     jobs = [(tree, c, None) for c in cases]
     start = time.time()
