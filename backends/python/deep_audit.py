@@ -348,8 +348,8 @@ def rule_round_through_float32(c):
         return False
     if c.to not in FMT and c.to != "FLOAT8E8M0" or c.to == "FLOAT" or c.v is None:
         return False
-    if c.v[0] != "fin":
-        return False
+    if c.v[0] != "fin" or (c.to == "BFLOAT16" and c.version <= 23):
+        return False  # BFLOAT16 at <= 23: bfloat16-truncation-le23
     once = c.ours_exact(c.v)
     via = c.ours_exact(to_f32(c.v))
     if once == via or c.ours != once:
@@ -357,7 +357,11 @@ def rule_round_through_float32(c):
     if c.to == "FLOAT8E8M0":
         # The reference's E8M0 departs from the page (§3.7) too: its own function, from FLOAT.
         return c.ref == c.ref_cast(f32_array(c.v)) and c.ref == via
-    return c.ref == c.ref_cast(f32_array(c.v))
+    # The reference's value is its own cast of the FLOAT value, and that is one rounding of
+    # the FLOAT value by §3.3 (with ml_dtypes's NaN codes, those of version 24).
+    f = to_f32(c.v)
+    return c.ref == c.ref_cast(f32_array(c.v)) and (
+        f[0] != "fin" or c.ref == encode(f, c.to, c.saturate, 24))
 
 
 def rule_e8m0_reference(c):
@@ -375,7 +379,9 @@ def rule_e8m0_reference(c):
 
 def rule_bf16_truncation(c):
     """BFLOAT16 at versions 23 and earlier: we truncate (the official data does, §3.2); the
-    reference rounds half to even."""
+    reference rounds half to even. A DOUBLE, integer or STRING source may be truncated from
+    its value or from its FLOAT rounding (which we do today; §3.2 speaks of FLOAT only), and
+    the reference may round from either."""
     if c.to != "BFLOAT16" or c.version > 23 or c.v is None:
         return False
     ours_ok = c.ours in (encode(c.v, "BFLOAT16", True, c.version, trunc=True),
@@ -716,8 +722,10 @@ def audit_one(args):
 
 
 def example(case, i, x, frm, to, ours, ref):
+    cls = next((r["class"] for r in case.get("classes", []) if r["start"] <= i < r["end"]),
+               None)
     return {
-        "case": case["case"], "index": int(i),
+        "case": case["case"], "index": int(i), "class": cls,
         "input": None if x is None else source_text(x, frm),
         "ours": f"{hexbits(ours, to)} ({decoded(ours, to)})",
         "reference": f"{hexbits(ref, to)} ({decoded(ref, to)})",
@@ -839,7 +847,8 @@ def print_table(s, out=sys.stdout):
             if ex.get("index") is None:
                 p(f"  {ex['case']} output {ex.get('output')}: {ex.get('message')}")
             else:
-                p(f"  {ex['case']}[{ex['index']}]: input {ex['input']}: ours {ex['ours']}, "
+                p(f"  {ex['case']}[{ex['index']}] ({ex.get('class') or 'no class'}): input "
+                  f"{ex['input']}: ours {ex['ours']}, "
                   f"reference {ex['reference']}" + ("  [open item]" if ex.get("note")
                                                     else ""))
     p(f"time: {s['seconds']} s")
