@@ -97,9 +97,7 @@ def bits_of(arr, name):
 
 def is_nan_bits(bits, name):
     """Whether each code is a NaN of an IEEE type (bits: uint64 array)."""
-    e, m, *_ = FMT["FLOAT"] if name == "FLOAT" else FMT.get(name, (11, 52))
-    if name == "DOUBLE":
-        e, m = 11, 52
+    e, m = (11, 52) if name == "DOUBLE" else FMT[name][:2]
     exp_mask = ((1 << e) - 1) << m
     return ((bits & np.uint64(exp_mask)) == np.uint64(exp_mask)) & (
         (bits & np.uint64((1 << m) - 1)) != 0)
@@ -463,7 +461,6 @@ RULES = [
     ("string-spelling", "§3.9, §3.11", rule_string_spelling),
     ("string-to-bool", "§3.9, §3.10", rule_string_to_bool),
 ]
-RULE_SECTION = {name: section for name, section, _ in RULES}
 # Counted like a rule: CastLike cases with round_mode, which the reference's CastLike rejects,
 # are checked as the Cast the CastLike page defines (§2.2).
 CASTLIKE_AS_CAST = ("castlike-round-mode-as-cast", "§2.2, §8.6")
@@ -532,7 +529,8 @@ def rewritten(model, case):
         m.CopyFrom(model)
         for node in m.graph.node:
             for a in node.attribute:
-                if node.op_type == "Cast" and a.name == "to" and a.type == onnx.AttributeProto.STRING:
+                if (node.op_type == "Cast" and a.name == "to"
+                        and a.type == onnx.AttributeProto.STRING):
                     code = TYPES[a.s.decode()][0]
                     a.type = onnx.AttributeProto.INT
                     a.ClearField("s")
@@ -590,7 +588,7 @@ def audit_case(args):
 
 
 def audit_one(args):
-    tree, case, strict_names = args
+    tree, case = args
     out = {"case": case["case"], "elements": 0, "agree": 0, "explained": {},
            "unexplained": [], "unexplained_count": 0, "no_oracle": None, "encoding": [],
            "examples": {}}
@@ -745,7 +743,7 @@ def audit(tree, workers, only=None):
         if unknown:
             raise SystemExit(f"deep-audit: no such case in {tree}: {', '.join(unknown)}")
         cases = [c for c in cases if c["case"] in only]
-    jobs = [(tree, c, None) for c in cases]
+    jobs = [(tree, c) for c in cases]
     start = time.time()
     if workers > 1:
         import multiprocessing
