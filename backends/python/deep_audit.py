@@ -482,7 +482,8 @@ def note(c):
     if c.v is not None and c.v[0] == "fin" and c.to in ("INT64", "UINT64") and c.frm in FLOATING:
         lim = 63 if c.to == "INT64" else 64
         if c.v[2] >= 2 ** lim and not c.v[1]:
-            return f"undefined input: {c.frm} >= 2^{lim} into {c.to} (§3.11)"
+            return (f"undefined input the generator must not write: {c.frm} >= 2^{lim} into "
+                    f"{c.to} (§3.11)")
     return None
 
 
