@@ -911,11 +911,12 @@ SELF_TEST_CASES = [
     "cast21_INT4_to_UINT4",                      # no oracle: the reference raises
     "concat13_FLOAT_rank2_axis0_n3",
 ]
-# Planted wrong values: one element where we agree with the reference, and one where a rule
-# explains the difference (a wrong value there must not be explained away).
-PLANTS = [("cast13_FLOAT_to_DOUBLE", 5), ("cast13_FLOAT_to_BFLOAT16", 5),
-          ("cast24_DOUBLE_to_FLOAT8E4M3FN_saturate1", 63), ("cast25_FLOAT_to_INT4", 8),
-          ("cast24_FLOAT_to_FLOAT8E8M0_saturate0_round_modedown", 255)]
+# Planted wrong values: one element where we agree with the reference (FLOAT -> DOUBLE is
+# exact), and, for each of these rules, the element the clean run gives as its example (a wrong
+# value where a rule explains the difference must not be explained away).
+AGREEING = ("cast13_FLOAT_to_DOUBLE", 5)
+PLANTED_RULES = ["bfloat16-truncation-le23", "round-through-float32", "small-int-fraction",
+                 "e8m0-reference-order"]
 
 
 def self_test(tree, scratch):
@@ -943,38 +944,39 @@ def self_test(tree, scratch):
     failures = []
     if clean["unexplained"]:
         failures.append(f"the untouched tree has {clean['unexplained']} unexplained elements")
-    for rule in ("bfloat16-truncation-le23", "round-through-float32", "small-int-fraction",
-                 "e8m0-reference-order", "nan-code-le23"):
-        if not next(r for r in clean["rules"] if r["rule"] == rule)["elements"]:
+    plants = [AGREEING]
+    for rule in PLANTED_RULES + ["nan-code-le23"]:
+        row = next(r for r in clean["rules"] if r["rule"] == rule)
+        if not row["elements"]:
             failures.append(f"rule {rule} explained nothing in the self-test tree")
+        elif rule in PLANTED_RULES:
+            plants.append((row["example"]["case"], row["example"]["index"]))
     if not clean["no_oracle"]:
         failures.append("no case of the self-test tree was counted as having no oracle")
-    # Plant: flip bit 1 of expected elements (bit 0 of the BFLOAT16 one would give the
-    # reference's value).
-    for case_name, index in PLANTS:
+    # Plant: flip bit 1 of each (bit 0 can turn a truncated BFLOAT16 into the reference's
+    # rounded value; for the 2-bit types, whose bit 1 is the sign, bit 0).
+    for case_name, index in plants:
         path = os.path.join(small, "cases", case_name, "test_data_set_0", "output_0.pb")
         t, _ = load_tensor(path)
         arr = numpy_helper.to_array(t).copy()
         flat = arr.reshape(-1)
         view = flat.view({1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[
             flat.dtype.itemsize])
-        view[index] ^= 2
-        if case_name.endswith("INT4"):  # keep the element a 4-bit value
-            view[index] &= 0xF
+        view[index] ^= 1 if flat.dtype in (ml_dtypes.int2, ml_dtypes.uint2) else 2
         planted = numpy_helper.from_array(arr, t.name)
         with open(path, "wb") as f:
             f.write(planted.SerializeToString())
     bad = audit(small, 1)
-    print("\nafter flipping bit 1 of "
-          + ", ".join(f"{c}[{i}]" for c, i in PLANTS) + ":")
+    print("\nafter flipping a bit of "
+          + ", ".join(f"{c}[{i}]" for c, i in plants) + ":")
     print_table(bad)
-    for case_name, index in PLANTS:
+    for case_name, index in plants:
         if not any(e.get("case") == case_name and e.get("index") == index
                    for e in bad["unexplained_examples"]):
             failures.append(f"the planted element {case_name}[{index}] was not caught")
-    if bad["unexplained"] != len(PLANTS):
+    if bad["unexplained"] != len(plants):
         failures.append(f"{bad['unexplained']} unexplained elements after planting "
-                        f"{len(PLANTS)}")
+                        f"{len(plants)}")
     for f in failures:
         print(f"self-test FAILED: {f}", file=sys.stderr)
     if not failures:
