@@ -859,12 +859,16 @@ def print_table(s, out=sys.stdout):
       f"(ml_dtypes {s['ml_dtypes']}, numpy {s['numpy']})")
     p("")
     p(f"{'rule':32} {'section':18} {'elements':>10}  example")
+    rewrites = {name for name, _ in REWRITES}
     for r in s["rules"]:
+        if r["rule"] == REWRITES[0][0]:
+            p("models the reference refuses, run in the form the operator page makes equal "
+              "(their elements are in the totals as agreeing or explained):")
         ex = r["example"]
         if ex is None:
             text = "-"
-        elif "index" not in ex:
-            text = f"{ex['case']} ({r.get('cases', 0)} cases)"
+        elif r["rule"] in rewrites:
+            text = f"{r.get('cases', 0)} cases, e.g. {ex['case']}"
         else:
             text = (f"{ex['case']}[{ex['index']}]: {ex['input']} -> ours {ex['ours']}, "
                     f"reference {ex['reference']}")
