@@ -240,10 +240,6 @@ pub struct DeepAudit {
     #[arg(long, value_name = "N", default_value_t = 2,
           value_parser = clap::value_parser!(u32).range(1..=64))]
     pub workers: u32,
-    /// Fail when onnx re-serializes a model or .pb file to other bytes (cases whose shape
-    /// starts with `encoding-` excepted)
-    #[arg(long)]
-    pub strict_encoding: bool,
     /// Only this case (repeatable)
     #[arg(long = "case", value_name = "NAME", conflicts_with = "self_test")]
     pub cases: Vec<String>,

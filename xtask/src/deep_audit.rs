@@ -44,9 +44,8 @@ pub fn main(root: &Path, args: &crate::cli::DeepAudit) -> Result<(), Box<dyn Err
         let json = args.json.clone().unwrap_or_else(|| tree.join("audit.json"));
         cmd.arg("--json").arg(json);
         cmd.arg("--workers").arg(args.workers.to_string());
-        if args.strict_encoding {
-            cmd.arg("--strict-encoding");
-        }
+        // Every file must be what onnx.save writes (the encoding-variant cases excepted).
+        cmd.arg("--strict-encoding");
         for case in &args.cases {
             cmd.arg("--case").arg(case);
         }

@@ -253,7 +253,7 @@ fn deep_audit_options() {
     let Task::DeepAudit(a) = parse(&["deep-audit"]).unwrap().task else {
         panic!("deep-audit parses as DeepAudit");
     };
-    assert!(a.tree.is_none() && a.json.is_none() && !a.self_test && !a.strict_encoding);
+    assert!(a.tree.is_none() && a.json.is_none() && !a.self_test);
     assert_eq!(a.workers, 2);
     for bad in [
         &["deep-audit", "--self-test", "--case", "x"][..],
@@ -262,19 +262,12 @@ fn deep_audit_options() {
     ] {
         error_of(bad);
     }
-    let Task::DeepAudit(a) = parse(&[
-        "deep-audit",
-        "--case",
-        "a",
-        "--case",
-        "b",
-        "--strict-encoding",
-    ])
-    .unwrap()
-    .task
+    let Task::DeepAudit(a) = parse(&["deep-audit", "--case", "a", "--case", "b"])
+        .unwrap()
+        .task
     else {
         panic!("deep-audit parses as DeepAudit");
     };
     assert_eq!(a.cases, ["a", "b"]);
-    assert!(a.strict_encoding);
+    error_of(&["deep-audit", "--strict-encoding"]);
 }

@@ -602,11 +602,12 @@ fn by_authority(
             None => first,
         }
     };
+    type Classes<T> = Vec<(&'static str, Vec<T>)>;
     fn split<T: Clone>(
-        classes: Vec<(&'static str, Vec<T>)>,
+        classes: Classes<T>,
         vals: impl Fn(&[T]) -> Vec<Val>,
         decide: impl Fn(&str, Val) -> (Authority, Citation),
-    ) -> (Vec<(&'static str, Vec<T>)>, Vec<(Authority, Citation)>) {
+    ) -> (Classes<T>, Vec<(Authority, Citation)>) {
         let (mut out, mut auth) = (Vec::new(), Vec::new());
         for (class, items) in classes {
             let mut runs: Vec<((Authority, Citation), Vec<T>)> = Vec::new();
