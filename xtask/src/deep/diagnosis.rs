@@ -12,8 +12,10 @@ use serde::{Deserialize, Serialize};
 use vocab::{AttrValue, Attribute, DataType, Storage, Tensor, TypeKind};
 
 /// A known wrong behaviour. Where two reproduce the same elements, the earlier in
-/// [`Behaviour::ALL`] names them: double rounding before the version rules, since it also
-/// names the DOUBLE and 64-bit sources elsewhere.
+/// [`Behaviour::ALL`] names them: double rounding first, since a wide source rounded through
+/// FLOAT can land where an ignored attribute or the other version's rule would also put it
+/// (INT32 2147483647 under `down` becomes 2^31 either way), and it names the DOUBLE and
+/// 64-bit sources elsewhere.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Behaviour {
@@ -46,10 +48,10 @@ pub enum Behaviour {
 impl Behaviour {
     /// Every behaviour, in the order they are tried.
     pub const ALL: [Behaviour; 12] = [
+        Behaviour::RoundedTwiceThroughFloat,
         Behaviour::RoundModeIgnored,
         Behaviour::SaturateIgnored,
         Behaviour::SaturationIgnored,
-        Behaviour::RoundedTwiceThroughFloat,
         Behaviour::EarlierVersionRules,
         Behaviour::LaterVersionRules,
         Behaviour::ChainMiddleSkipped,
