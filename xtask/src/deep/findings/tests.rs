@@ -30,9 +30,29 @@ fn example(index: usize, actual: &str) -> Example {
     }
 }
 
+fn citation(section: &str) -> Citation {
+    Citation {
+        section: section.into(),
+        rule: "rounds to nearest even".into(),
+        source: String::new(),
+    }
+}
+
 fn judged(class: &str, elements: usize, examples: Vec<Example>) -> Judged {
+    judged_as(class, Authority::Page, None, elements, examples)
+}
+
+fn judged_as(
+    class: &str,
+    authority: Authority,
+    diagnosis: Option<Behaviour>,
+    elements: usize,
+    examples: Vec<Example>,
+) -> Judged {
     Judged {
         class: class.into(),
+        authority: Some((authority, citation("§3.3"))),
+        diagnosis,
         elements,
         examples,
         refusal: None,
@@ -67,7 +87,7 @@ fn one_class_holds_every_case_of_its_op_types_attributes_and_input_class() {
     assert_eq!(f[0].op_versions, [19, 21]);
     assert_eq!(f[0].cases, ["a", "b"]);
     assert_eq!(f[0].elements, 6);
-    assert_eq!(f[0].verdict, "disagrees");
+    assert_eq!(f[0].verdict, Verdict::Disagrees);
     // The first case with examples gives the class its examples.
     assert_eq!(f[0].examples, [example(1, "0x7c")]);
 }
@@ -130,6 +150,8 @@ fn a_class_keeps_at_most_three_examples() {
 fn cases_that_did_not_run_are_classes_with_their_kind_and_message() {
     let refused = |kind: FailureKind, msg: &str| Judged {
         class: kind.label().into(),
+        authority: None,
+        diagnosis: None,
         elements: 0,
         examples: Vec::new(),
         refusal: Some((kind, msg.into())),
@@ -160,7 +182,7 @@ fn cases_that_did_not_run_are_classes_with_their_kind_and_message() {
         .map(|f| {
             (
                 f.input_class.as_str(),
-                f.verdict.as_str(),
+                f.verdict.label(),
                 f.message.as_deref(),
                 f.cases.len(),
             )
@@ -170,26 +192,17 @@ fn cases_that_did_not_run_are_classes_with_their_kind_and_message() {
     let mut want = vec![
         (
             label(FailureKind::Unsupported),
-            label(FailureKind::Unsupported),
+            "unsupported",
             Some("no kernel"),
             2,
         ),
-        (
-            label(FailureKind::Crash),
-            label(FailureKind::Crash),
-            Some("signal 11"),
-            1,
-        ),
-        (
-            label(FailureKind::Error),
-            label(FailureKind::Error),
-            Some("bad model"),
-            1,
-        ),
+        (label(FailureKind::Crash), "crash", Some("signal 11"), 1),
+        (label(FailureKind::Error), "error", Some("bad model"), 1),
     ];
     want.sort();
     assert_eq!(got, want);
-    assert!(f.iter().all(|f| f.verdict != "disagrees"));
+    assert!(f.iter().all(|f| f.verdict != Verdict::Disagrees));
+    assert!(f.iter().all(|f| f.authority.is_none()));
 }
 
 #[test]
@@ -228,84 +241,148 @@ fn a_class_never_spans_the_version_24_rule_switch() {
     assert_eq!(f[0].op_versions, [4, 11, 13]);
 }
 
-/// One class of `tie` FLOAT → FLOAT8E5M2 per backend, with the given actual bits.
-fn across(backends: &[(&str, &str)]) -> Vec<Finding> {
-    let mut all = Vec::new();
-    for (b, actual) in backends {
-        all.extend(group(
-            b,
+#[test]
+fn the_verdict_follows_the_authority_and_only_page_and_ieee_disagree() {
+    for (authority, verdict) in [
+        (Authority::Page, Verdict::Disagrees),
+        (Authority::Ieee, Verdict::Disagrees),
+        (Authority::Data, Verdict::DiffersFromData),
+        (Authority::Reading, Verdict::DiffersFromReading),
+    ] {
+        let f = group(
+            "ort",
             vec![(
                 entry("Cast", 19, "FLOAT", "FLOAT8E5M2", "a"),
-                judged("tie", 1, vec![example(3, actual)]),
+                judged_as("tie", authority, None, 1, vec![example(3, "0x7c")]),
             )],
-        ));
+        );
+        assert_eq!(f[0].verdict, verdict, "{authority:?}");
+        assert_eq!(f[0].authority, Some(authority));
+        assert_eq!(f[0].section, "§3.3");
     }
-    mark_suspects(&mut all);
-    all
-}
-
-fn verdicts(f: &[Finding]) -> Vec<&str> {
-    f.iter().map(|f| f.verdict.as_str()).collect()
 }
 
 #[test]
-fn two_backends_agreeing_against_us_make_a_suspect() {
-    let f = across(&[("onnxruntime", "0x7c"), ("reference", "0x7c")]);
-    assert_eq!(verdicts(&f), ["suspect", "suspect"]);
-}
-
-#[test]
-fn one_backend_alone_is_not_a_suspect() {
-    let f = across(&[("onnxruntime", "0x7c")]);
-    assert_eq!(verdicts(&f), ["disagrees"]);
-    // Native's agreement does not count: it is ours.
-    let f = across(&[("onnxruntime", "0x7c"), ("native", "0x7c")]);
-    assert_eq!(verdicts(&f), ["disagrees", "disagrees"]);
-}
-
-#[test]
-fn two_backends_that_disagree_with_each_other_are_not_suspects() {
-    let f = across(&[("onnxruntime", "0x7c"), ("reference", "0x7d")]);
-    assert_eq!(verdicts(&f), ["disagrees", "disagrees"]);
-}
-
-#[test]
-fn classes_of_one_backend_in_two_eras_are_not_suspects() {
-    let mut f = group(
-        "onnxruntime",
-        [23, 24]
-            .into_iter()
-            .map(|v| {
-                (
-                    entry("Cast", v, "FLOAT", "BFLOAT16", "a"),
-                    judged("tie", 1, vec![example(3, "0x3ef5")]),
-                )
-            })
-            .collect(),
+fn a_class_splits_by_authority_and_by_diagnosis() {
+    let e = entry("Cast", 24, "DOUBLE", "FLOAT16", "a");
+    let f = group(
+        "ort",
+        vec![
+            (
+                e.clone(),
+                judged_as(
+                    "near-tie",
+                    Authority::Ieee,
+                    Some(Behaviour::RoundedTwiceThroughFloat),
+                    3,
+                    vec![example(1, "0x01")],
+                ),
+            ),
+            (
+                e.clone(),
+                judged_as(
+                    "near-tie",
+                    Authority::Ieee,
+                    None,
+                    1,
+                    vec![example(2, "0x02")],
+                ),
+            ),
+            (
+                e,
+                judged_as(
+                    "near-tie",
+                    Authority::Reading,
+                    None,
+                    1,
+                    vec![example(4, "0x02")],
+                ),
+            ),
+        ],
     );
-    assert_eq!(f.len(), 2);
-    mark_suspects(&mut f);
-    assert_eq!(verdicts(&f), ["disagrees", "disagrees"]);
+    assert_eq!(f.len(), 3);
+    let d: Vec<_> = f
+        .iter()
+        .map(|f| {
+            (
+                f.authority,
+                f.diagnosis.as_ref().map(|d| d.behaviour),
+                f.elements,
+            )
+        })
+        .collect();
+    assert!(d.contains(&(
+        Some(Authority::Ieee),
+        Some(Behaviour::RoundedTwiceThroughFloat),
+        3
+    )));
+    assert!(d.contains(&(Some(Authority::Ieee), None, 1)));
+    assert!(d.contains(&(Some(Authority::Reading), None, 1)));
 }
 
 #[test]
-fn classes_of_two_eras_do_not_make_each_other_suspects() {
-    let mut f = group(
-        "onnxruntime",
-        vec![(
-            entry("Cast", 23, "FLOAT", "BFLOAT16", "a"),
-            judged("tie", 1, vec![example(3, "0x3ef5")]),
-        )],
+fn causes_group_findings_by_diagnosis_bugs_first() {
+    let mut all = group(
+        "ort",
+        vec![
+            (
+                entry("Cast", 24, "DOUBLE", "FLOAT16", "a"),
+                judged_as(
+                    "near-tie",
+                    Authority::Ieee,
+                    Some(Behaviour::RoundedTwiceThroughFloat),
+                    3,
+                    vec![example(1, "0x01")],
+                ),
+            ),
+            (
+                entry("Cast", 24, "INT64", "BFLOAT16", "b"),
+                judged_as(
+                    "double-rounding",
+                    Authority::Ieee,
+                    Some(Behaviour::RoundedTwiceThroughFloat),
+                    2,
+                    vec![example(1, "0x01")],
+                ),
+            ),
+            (
+                entry("Cast", 13, "FLOAT", "BFLOAT16", "c"),
+                judged_as(
+                    "near-exact",
+                    Authority::Data,
+                    Some(Behaviour::LaterVersionRules),
+                    5,
+                    vec![example(1, "0x01")],
+                ),
+            ),
+        ],
     );
-    f.extend(group(
+    // A second backend's findings do not change the first one's verdicts or causes.
+    let alone = causes(&all);
+    all.extend(group(
         "reference",
         vec![(
-            entry("Cast", 24, "FLOAT", "BFLOAT16", "b"),
-            judged("tie", 1, vec![example(3, "0x3ef5")]),
+            entry("Cast", 24, "DOUBLE", "FLOAT16", "a"),
+            judged_as(
+                "near-tie",
+                Authority::Ieee,
+                Some(Behaviour::RoundedTwiceThroughFloat),
+                3,
+                vec![example(1, "0x01")],
+            ),
         )],
     ));
-    mark_suspects(&mut f);
-    assert_eq!(verdicts(&f), ["disagrees", "disagrees"]);
+    let both = causes(&all);
+    assert_eq!(alone.len(), 2);
+    assert_eq!(both[..2], alone[..]);
+    let first = &both[0];
+    assert_eq!(first.authority, Some(Authority::Ieee));
+    assert_eq!(first.diagnosis, Some(Behaviour::RoundedTwiceThroughFloat));
+    assert_eq!(first.elements, 5);
+    assert_eq!(first.pairs, ["DOUBLE→FLOAT16", "INT64→BFLOAT16"]);
+    assert_eq!(first.versions, ["Cast-24"]);
+    assert_eq!(both[1].verdict, Verdict::DiffersFromData);
+    assert_eq!(both[2].backend, "reference");
 }
 
 #[test]

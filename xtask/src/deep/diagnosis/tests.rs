@@ -1,0 +1,240 @@
+//! Each behaviour of the library is recognised from actual bits computed by hand (from the
+//! rules of docs/semantics.md), never by the code under test.
+
+use super::*;
+use harness::case::{Graph, Model, Node, ValueInfo};
+
+fn attr_int(name: &str, v: i64) -> Attribute {
+    int_attr(name, v)
+}
+
+fn attr_str(name: &str, v: &str) -> Attribute {
+    Attribute {
+        name: name.into(),
+        value: AttrValue::String(v.as_bytes().to_vec()),
+    }
+}
+
+fn vi(name: &str, t: DataType, n: usize) -> ValueInfo {
+    ValueInfo {
+        name: name.into(),
+        dtype: Some(t),
+        shape: Some(vec![Some(n)]),
+    }
+}
+
+/// A model of Cast nodes through `types` (source first) at `opset`, the last one with `attrs`.
+fn model(opset: i64, types: &[DataType], attrs: &[Attribute], n: usize) -> Model {
+    let mut nodes = Vec::new();
+    for k in 1..types.len() {
+        let mut a = vec![attr_int("to", types[k].code().into())];
+        if k + 1 == types.len() {
+            a.extend(attrs.iter().cloned());
+        }
+        nodes.push(Node {
+            op_type: "Cast".into(),
+            domain: String::new(),
+            inputs: vec![format!("v{}", k - 1)],
+            outputs: vec![if k + 1 == types.len() {
+                "out".into()
+            } else {
+                format!("v{k}")
+            }],
+            attributes: a,
+        });
+    }
+    Model {
+        ir_version: 10,
+        opset,
+        graph: Graph {
+            name: "g".into(),
+            nodes,
+            inputs: vec![vi("v0", types[0], n)],
+            outputs: vec![vi("out", *types.last().unwrap(), n)],
+            initializers: Vec::new(),
+        },
+    }
+}
+
+fn codes(t: DataType, c: &[u128]) -> Tensor {
+    tensor_from_codes(t, vec![c.len()], c).unwrap()
+}
+
+/// The diagnosis of every element where `actual` differs from `expected`.
+fn check(m: &Model, input: Tensor, expected: Tensor, actual: Tensor) -> Vec<Option<Behaviour>> {
+    let fed = [input.clone()];
+    let s = Subject {
+        model: m,
+        fed: &fed,
+        input: Some(&input),
+        expected: &expected,
+        actual: &actual,
+    };
+    let e = tensor_codes(&expected).unwrap();
+    let a = tensor_codes(&actual).unwrap();
+    let differ: Vec<usize> = (0..e.len()).filter(|&i| e[i] != a[i]).collect();
+    assert!(!differ.is_empty());
+    diagnose(&s, &differ)
+}
+
+use DataType as T;
+
+#[test]
+fn double_rounding_through_float() {
+    // DOUBLE 1 + 2^-11 + 2^-40 -> FLOAT16: once, 0x3C01 (above the tie); through FLOAT the
+    // value becomes the tie 1 + 2^-11, which goes to even, 0x3C00.
+    let x = 1.0 + 2f64.powi(-11) + 2f64.powi(-40);
+    let input = Tensor::from_vec(vec![1], vec![x]).unwrap();
+    let m = model(25, &[T::Double, T::Float16], &[], 1);
+    let got = check(
+        &m,
+        input,
+        codes(T::Float16, &[0x3C01]),
+        codes(T::Float16, &[0x3C00]),
+    );
+    assert_eq!(got, [Some(Behaviour::RoundedTwiceThroughFloat)]);
+}
+
+#[test]
+fn half_away_from_zero_and_truncation_into_int4() {
+    // 0.5 -> 0 and 2.5 -> 2 to even; away from zero 1 and 3. 1.75 -> 2; truncated 1.
+    let input = Tensor::from_vec(vec![3], vec![0.5f32, 2.5, 1.75]).unwrap();
+    let m = model(21, &[T::Float, T::Int4], &[], 3);
+    let expected = codes(T::Int4, &[0, 2, 2]);
+    let got = check(
+        &m,
+        input.clone(),
+        expected.clone(),
+        codes(T::Int4, &[1, 3, 2]),
+    );
+    assert_eq!(got, [Some(Behaviour::HalfAwayFromZero); 2]);
+    let got = check(&m, input, expected, codes(T::Int4, &[0, 2, 1]));
+    assert_eq!(got, [Some(Behaviour::Truncation)]);
+}
+
+#[test]
+fn truncation_and_ties_into_a_float_target() {
+    // FLOAT 1 + 2^-11 + 2^-20 -> FLOAT16 rounds up to 0x3C01; truncated, 0x3C00. The tie
+    // 1 + 3·2^-11 goes to even 0x3C02; away from zero it would be 0x3C02 too, so use the tie
+    // 1 + 2^-11, even 0x3C00, away 0x3C01.
+    let input = Tensor::from_vec(
+        vec![2],
+        vec![
+            1.0f32 + 2f32.powi(-11) + 2f32.powi(-20),
+            1.0 + 2f32.powi(-11),
+        ],
+    )
+    .unwrap();
+    let m = model(25, &[T::Float, T::Float16], &[], 2);
+    let expected = codes(T::Float16, &[0x3C01, 0x3C00]);
+    let got = check(
+        &m,
+        input.clone(),
+        expected.clone(),
+        codes(T::Float16, &[0x3C00, 0x3C00]),
+    );
+    assert_eq!(got, [Some(Behaviour::Truncation)]);
+    let got = check(&m, input, expected, codes(T::Float16, &[0x3C01, 0x3C01]));
+    assert_eq!(got, [Some(Behaviour::HalfAwayFromZero)]);
+}
+
+#[test]
+fn attributes_ignored_or_not_applied() {
+    // E8M0 of 3.0: down 2 (0x80), up 4 (0x81).
+    let input = Tensor::from_vec(vec![1], vec![3.0f32]).unwrap();
+    let m = model(
+        24,
+        &[T::Float, T::Float8E8M0],
+        &[attr_str("round_mode", "down")],
+        1,
+    );
+    let got = check(
+        &m,
+        input,
+        codes(T::Float8E8M0, &[0x80]),
+        codes(T::Float8E8M0, &[0x81]),
+    );
+    assert_eq!(got, [Some(Behaviour::RoundModeIgnored)]);
+    // 480 into E4M3FN: NaN 0x7F without saturation, 448 (0x7E) with it.
+    let input = Tensor::from_vec(vec![1], vec![480.0f32]).unwrap();
+    let m = model(
+        19,
+        &[T::Float, T::Float8E4M3FN],
+        &[attr_int("saturate", 0)],
+        1,
+    );
+    let got = check(
+        &m,
+        input.clone(),
+        codes(T::Float8E4M3FN, &[0x7F]),
+        codes(T::Float8E4M3FN, &[0x7E]),
+    );
+    assert_eq!(got, [Some(Behaviour::SaturateIgnored)]);
+    let m = model(19, &[T::Float, T::Float8E4M3FN], &[], 1);
+    let got = check(
+        &m,
+        input,
+        codes(T::Float8E4M3FN, &[0x7E]),
+        codes(T::Float8E4M3FN, &[0x7F]),
+    );
+    assert_eq!(got, [Some(Behaviour::SaturationIgnored)]);
+}
+
+#[test]
+fn the_other_side_of_the_version_24_switch() {
+    // 0x3EF5EEB0 -> BFLOAT16: 0x3EF5 truncated (<= 23), 0x3EF6 rounded (>= 24), §3.2.
+    let input = codes(T::Float, &[0x3EF5_EEB0]);
+    let m = model(24, &[T::Float, T::Bfloat16], &[], 1);
+    let got = check(
+        &m,
+        input.clone(),
+        codes(T::Bfloat16, &[0x3EF6]),
+        codes(T::Bfloat16, &[0x3EF5]),
+    );
+    assert_eq!(got, [Some(Behaviour::EarlierVersionRules)]);
+    let m = model(23, &[T::Float, T::Bfloat16], &[], 1);
+    let got = check(
+        &m,
+        input,
+        codes(T::Bfloat16, &[0x3EF5]),
+        codes(T::Bfloat16, &[0x3EF6]),
+    );
+    assert_eq!(got, [Some(Behaviour::LaterVersionRules)]);
+}
+
+#[test]
+fn a_folded_chain_and_a_dropped_nan_sign() {
+    // FLOAT 70000 -> FLOAT16 is +Inf, back to FLOAT +Inf; folded, 70000 stays.
+    let input = Tensor::from_vec(vec![1], vec![70000.0f32]).unwrap();
+    let m = model(13, &[T::Float, T::Float16, T::Float], &[], 1);
+    let got = check(
+        &m,
+        input,
+        codes(T::Float, &[0x7F80_0000]),
+        codes(T::Float, &[0x4788_B800]),
+    );
+    assert_eq!(got, [Some(Behaviour::ChainMiddleSkipped)]);
+    // -NaN -> FLOAT4E2M1 at 24 is 0x0, +NaN 0x8 (§3.2).
+    let input = codes(T::Float, &[0xFFC0_0000]);
+    let m = model(24, &[T::Float, T::Float4E2M1], &[], 1);
+    let got = check(
+        &m,
+        input,
+        codes(T::Float4E2M1, &[0x0]),
+        codes(T::Float4E2M1, &[0x8]),
+    );
+    assert_eq!(got, [Some(Behaviour::NanSignDropped)]);
+}
+
+#[test]
+fn bits_no_behaviour_gives_stay_undiagnosed() {
+    let input = Tensor::from_vec(vec![1], vec![1.5f32]).unwrap();
+    let m = model(25, &[T::Float, T::Float16], &[], 1);
+    let got = check(
+        &m,
+        input,
+        codes(T::Float16, &[0x3E00]),
+        codes(T::Float16, &[0x1234]),
+    );
+    assert_eq!(got, [None]);
+}
