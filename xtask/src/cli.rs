@@ -205,9 +205,38 @@ pub const FUZZ_TARGETS: [&str; 4] = ["trial", "ops", "tensor", "worker"];
 /// The options of `cargo xtask deep`.
 #[derive(Debug, Args)]
 pub struct Deep {
-    /// The backends, comma-separated (default: onnxruntime)
-    #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
+    /// The backends, comma-separated, the flag repeatable (default: onnxruntime). A
+    /// `worker:<label>=<command line>` item takes the rest of its value, commas included:
+    /// `--backends onnxruntime,worker:myrt=python3 w.py --opts a,b`
+    #[arg(long, value_name = "A,B,...")]
     pub backends: Vec<String>,
+}
+
+impl Deep {
+    /// The backends asked for, in order: each `--backends` value split on its commas, except
+    /// that a `worker:` item runs to the end of its value (a command line may hold commas).
+    /// Empty items are dropped; no value at all means onnxruntime.
+    pub fn backend_values(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for value in &self.backends {
+            let mut rest = value.as_str();
+            while !rest.is_empty() {
+                if rest.trim_start().starts_with("worker:") {
+                    out.push(rest.trim().to_string());
+                    break;
+                }
+                let (item, tail) = rest.split_once(',').unwrap_or((rest, ""));
+                if !item.trim().is_empty() {
+                    out.push(item.trim().to_string());
+                }
+                rest = tail;
+            }
+        }
+        if out.is_empty() {
+            out.push("onnxruntime".to_string());
+        }
+        out
+    }
 }
 
 /// The options of `cargo xtask deep-cases`.

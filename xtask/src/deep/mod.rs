@@ -9,10 +9,12 @@
 
 mod authority;
 mod cases;
-mod diagnosis;
+pub(crate) mod diagnosis;
 pub mod findings;
 mod model;
+mod names;
 mod render;
+mod reproducer;
 mod run;
 mod values;
 

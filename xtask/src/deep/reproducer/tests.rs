@@ -1,0 +1,174 @@
+use super::*;
+use crate::testkit::findings::{all, finding};
+use std::path::PathBuf;
+
+fn refusals() -> Vec<Finding> {
+    vec![
+        finding("onnxruntime", "FLOAT", "FLOAT4E2M1", Verdict::Unsupported),
+        finding("onnxruntime", "DOUBLE", "FLOAT4E2M1", Verdict::Unsupported),
+        finding("onnxruntime", "FLOAT4E2M1", "FLOAT16", Verdict::Unsupported),
+        finding("onnxruntime", "FLOAT", "INT2", Verdict::Unsupported),
+        finding("onnxruntime", "FLOAT", "FLOAT4E2M1", Verdict::Error),
+        finding("myrt", "FLOAT", "FLOAT4E2M1", Verdict::Unsupported),
+    ]
+}
+
+/// The tree's cases per type: FLOAT and DOUBLE in many cases, the small types in few.
+fn per_type() -> BTreeMap<String, usize> {
+    [
+        ("FLOAT", 400),
+        ("DOUBLE", 300),
+        ("FLOAT16", 300),
+        ("FLOAT4E2M1", 10),
+        ("INT2", 5),
+    ]
+    .into_iter()
+    .map(|(t, n)| (t.to_string(), n))
+    .collect()
+}
+
+#[test]
+fn refusals_share_one_reproducer_per_backend_verdict_and_type() {
+    let f = refusals();
+    let p = plan(&f, &per_type());
+    let rels: Vec<&str> = p.iter().map(|p| p.rel.as_str()).collect();
+    assert_eq!(
+        rels,
+        [
+            "onnxruntime/unsupported__FLOAT4E2M1",
+            "onnxruntime/unsupported__INT2",
+            "onnxruntime/error__FLOAT4E2M1",
+            "myrt/unsupported__FLOAT4E2M1",
+        ]
+    );
+    assert_eq!(p[0].members, [0, 1, 2]);
+    assert_eq!(p[0].refused_type.as_deref(), Some("FLOAT4E2M1"));
+}
+
+#[test]
+fn classes_that_ran_get_their_own_reproducer_under_their_backend_label() {
+    let mut a = finding("myrt", "FLOAT", "FLOAT16", Verdict::Disagrees);
+    let mut b = a.clone();
+    b.verdict = Verdict::DiffersFromReading;
+    a.input_class = "tie".into();
+    b.input_class = "tie".into();
+    let c = finding("myrt", "DOUBLE", "FLOAT16", Verdict::Disagrees);
+    let p = plan(&[a, b, c], &per_type());
+    let rels: Vec<&str> = p.iter().map(|p| p.rel.as_str()).collect();
+    assert_eq!(
+        rels,
+        [
+            "myrt/cast19_FLOAT_to_FLOAT16__tie",
+            "myrt/cast19_FLOAT_to_FLOAT16__tie-2",
+            "myrt/cast19_DOUBLE_to_FLOAT16__tie",
+        ]
+    );
+    assert!(p
+        .iter()
+        .all(|p| p.refused_type.is_none() && p.members.len() == 1));
+}
+
+#[test]
+fn the_readme_says_what_the_finding_is_and_how_to_run_it() {
+    let f = finding("onnxruntime", "FLOAT", "FLOAT8E4M3FN", Verdict::Disagrees);
+    let p = &plan(std::slice::from_ref(&f), &per_type())[0];
+    let text = readme(p, &[&f], &Links::default());
+    assert!(text.starts_with("# onnxruntime 1.0: Cast-19,21 FLOAT → FLOAT8E4M3FN"));
+    assert!(text.contains("disagrees (page)"));
+    assert!(text.contains("into FLOAT8E4M3FN the value rounds once, to nearest even"));
+    assert!(text.contains("| 0 | 7 | `0x3f900000` (1.125) | `0x3c` (1.0) | `0x3d` (1.25) |"));
+    assert!(text.contains("python run.py --runtime reference"));
+    assert!(text.contains("[source](https://github.com/onnx/onnx/"));
+    let f = refusals();
+    let p = &plan(&f, &per_type())[0];
+    let members: Vec<&Finding> = p.members.iter().map(|&i| &f[i]).collect();
+    let text = readme(p, &members, &Links::default());
+    assert!(text.starts_with("# onnxruntime 1.0: refuses FLOAT4E2M1"));
+    assert!(text.contains("3 class(es) share this reproducer"));
+    assert!(text.contains("- Cast-19,21 DOUBLE → FLOAT4E2M1: FLOAT4E2M1 is not supported"));
+}
+
+#[test]
+fn run_py_decodes_every_small_type_itself() {
+    // No ml_dtypes: the script carries its own table of docs/semantics.md §3.1.
+    assert!(!RUN_PY.contains("import ml_dtypes"));
+    for name in [
+        "FLOAT8E4M3FNUZ",
+        "FLOAT4E2M1",
+        "FLOAT8E8M0",
+        "INT2",
+        "--runtime",
+    ] {
+        assert!(RUN_PY.contains(name), "{name}");
+    }
+}
+
+/// A real deep case written to `dir`, with its index entry.
+fn write_case(dir: &Path, name: &str) -> CaseEntry {
+    let plans = super::super::cases::plans();
+    let (name, plan) = plans
+        .iter()
+        .find(|(n, _)| n == name)
+        .expect("the case is planned");
+    let (entry, graph) = super::super::cases::build(name, plan);
+    for (rel, bytes) in super::super::model::files(name, &graph).unwrap() {
+        let p = dir.join(name).join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+    entry
+}
+
+#[test]
+fn write_all_writes_each_reproducer_with_run_py_and_readme_and_points_the_findings_at_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = tmp.path().join("cases");
+    let name = super::super::cases::plans()
+        .into_iter()
+        .map(|(n, _)| n)
+        .find(|n| n.starts_with("cast19_FLOAT_to_FLOAT16"))
+        .expect("a Cast-19 FLOAT to FLOAT16 case");
+    let entry = write_case(&cases, &name);
+    let by_case: BTreeMap<&str, &CaseEntry> = [(entry.case.as_str(), &entry)].into();
+    let mut ran = finding("worker-x", "FLOAT", "FLOAT16", Verdict::Disagrees);
+    ran.examples[0].index = 1;
+    let mut findings = vec![
+        ran,
+        finding("worker-x", "FLOAT", "FLOAT16", Verdict::Unsupported),
+        finding("worker-x", "DOUBLE", "FLOAT16", Verdict::Unsupported),
+    ];
+    for f in &mut findings {
+        f.reproducer = entry.case.clone();
+    }
+    let out = tmp.path().join("findings");
+    write_all(&out, &cases, &by_case, &mut findings, &Links::default()).unwrap();
+    let rels: Vec<&str> = findings.iter().map(|f| f.reproducer.as_str()).collect();
+    let tie = format!("worker-x/{}__tie", entry.case);
+    assert_eq!(
+        rels,
+        [
+            tie.as_str(),
+            "worker-x/unsupported__FLOAT16",
+            "worker-x/unsupported__FLOAT16"
+        ]
+    );
+    for rel in [tie.as_str(), "worker-x/unsupported__FLOAT16"] {
+        let dir: PathBuf = out.join(rel);
+        for file in [
+            "model.onnx",
+            "run.py",
+            "README.md",
+            "test_data_set_0/input_0.pb",
+            "test_data_set_0/output_0.pb",
+        ] {
+            assert!(dir.join(file).is_file(), "{rel}/{file}");
+        }
+        assert_eq!(std::fs::read_to_string(dir.join("run.py")).unwrap(), RUN_PY);
+    }
+    // The cut case holds the example's element only.
+    let cut = harness::read::load_case(&out.join(&tie)).unwrap();
+    assert_eq!(cut.data_sets[0].outputs[0].len(), 1);
+    let a = all(&["worker-x"], findings);
+    assert!(super::super::render::markdown(&a, &Links::default())
+        .contains("(findings/worker-x/unsupported__FLOAT16/README.md)"));
+}
