@@ -210,6 +210,9 @@ pub struct Deep {
     /// `--backends onnxruntime,worker:myrt=python3 w.py --opts a,b`
     #[arg(long, value_name = "A,B,...")]
     pub backends: Vec<String>,
+    /// Run nothing: write findings.md and findings.html again from findings.json
+    #[arg(long, conflicts_with = "backends")]
+    pub render_only: bool,
 }
 
 impl Deep {

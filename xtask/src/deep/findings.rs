@@ -206,6 +206,9 @@ pub struct Value {
 pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> {
     let target = crate::workspace::target_dir();
     let out = deep::default_dir(&target);
+    if args.render_only {
+        return render_again(root, &out);
+    }
     let chosen = super::names::check(&args.backend_values(), |n| super::names::ready(&target, n))?;
     let index =
         deep::read_index(&target).map_err(|e| format!("{e}; run `{}`", deep::REGENERATE))?;
@@ -272,6 +275,23 @@ pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> 
     let all = written?;
     print!("{}", super::render::summary(&all));
     eprintln!("wrote {}/findings.{{json,md,html}}", out.display());
+    Ok(())
+}
+
+/// `--render-only`: findings.md and findings.html written again from findings.json.
+fn render_again(root: &Path, out: &Path) -> Result<(), Box<dyn Error>> {
+    let path = out.join("findings.json");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("{}: {e}; run `cargo xtask deep` first", path.display()))?;
+    let all: Findings =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let links = super::render::Links::of(root, out);
+    std::fs::write(
+        out.join("findings.md"),
+        super::render::markdown(&all, &links),
+    )?;
+    std::fs::write(out.join("findings.html"), super::render::html(&all, &links))?;
+    eprintln!("wrote {}/findings.{{md,html}}", out.display());
     Ok(())
 }
 

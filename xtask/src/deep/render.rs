@@ -129,6 +129,7 @@ fn value_html(v: &Value) -> String {
     )
 }
 
+/// An authority's name; `none` for a class that did not run.
 fn authority_label(a: Option<Authority>) -> &'static str {
     a.map_or("none", Authority::label)
 }
@@ -220,12 +221,7 @@ pub fn finding_md(f: &Finding, links: &Links, depth: usize) -> String {
         }
     }
     if let Some(d) = &f.diagnosis {
-        let _ = write!(
-            s,
-            ". Diagnosis ({}): {}",
-            d.behaviour.label(),
-            md_text(&d.text)
-        );
+        let _ = write!(s, ". Diagnosis: `{}`", d.behaviour.label());
     }
     if !f.reproducer.is_empty() {
         let _ = write!(
@@ -239,15 +235,16 @@ pub fn finding_md(f: &Finding, links: &Links, depth: usize) -> String {
 }
 
 fn finding_html(f: &Finding, links: &Links) -> String {
-    let mut s = format!("<span class=what>{}</span>", escape(&what(f)));
+    let mut s = format!("<div><span class=what>{}</span>", escape(&what(f)));
     if let Some(c) = &f.citation {
-        let _ = write!(s, " <span class=rule>{}</span>", escape(&c.rule));
+        let _ = write!(s, " — <span class=rule>{}</span>", escape(&c.rule));
     }
+    s.push_str("</div><div class=l2>");
     match f.examples.first() {
         Some(e) => {
             let _ = write!(
                 s,
-                " <span class=el>input {} · expected {} · actual <b>{}</b>",
+                "<span class=el>input {} · expected {} · actual <b>{}</b>",
                 value_html(&e.input),
                 value_html(&e.expected),
                 value_html(&e.actual)
@@ -259,11 +256,11 @@ fn finding_html(f: &Finding, links: &Links) -> String {
         }
         None => {
             if let Some(m) = &f.message {
-                let _ = write!(s, " <span class=msg>{}</span>", escape(m));
+                let _ = write!(s, "<span class=msg>{}</span>", escape(m));
             }
         }
     }
-    s.push_str(" <span class=refs>");
+    s.push_str(" <span class=refs>· ");
     let section = f
         .citation
         .as_ref()
@@ -288,8 +285,8 @@ fn finding_html(f: &Finding, links: &Links) -> String {
         let _ = write!(
             s,
             " · <span class=diag title=\"{}\">diagnosis: {}</span>",
-            d.behaviour.label(),
-            escape(&d.text)
+            escape(&d.text),
+            d.behaviour.label()
         );
     }
     if !f.reproducer.is_empty() {
@@ -299,7 +296,7 @@ fn finding_html(f: &Finding, links: &Links) -> String {
             escape(&f.reproducer)
         );
     }
-    s.push_str("</span>");
+    s.push_str("</span></div>");
     s
 }
 
@@ -420,15 +417,52 @@ fn cause_title(c: &Cause) -> String {
     )
 }
 
-fn cause_detail(c: &Cause) -> String {
+/// Pairs shown in a cause's one-line summary; the rest are counted.
+const SHORT_PAIRS: usize = 8;
+
+/// Operator versions as `Cast-13,19,24; CastLike-15`: per operator, sorted.
+pub fn version_list(versions: &[String]) -> String {
+    let mut by_op: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+    for v in versions {
+        let (op, n) = v.rsplit_once('-').unwrap_or((v, "0"));
+        by_op.entry(op).or_default().push(n.parse().unwrap_or(0));
+    }
+    by_op
+        .into_iter()
+        .map(|(op, mut n)| {
+            n.sort_unstable();
+            n.dedup();
+            let n: Vec<String> = n.iter().map(u32::to_string).collect();
+            format!("{op}-{}", n.join(","))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// A cause's counts, pairs (the first [`SHORT_PAIRS`] when `short`) and versions.
+fn cause_detail(c: &Cause, short: bool) -> String {
+    let pairs = match short && c.pairs.len() > SHORT_PAIRS {
+        true => format!(
+            "{} and {} more",
+            c.pairs[..SHORT_PAIRS].join(", "),
+            c.pairs.len() - SHORT_PAIRS
+        ),
+        false => c.pairs.join(", "),
+    };
     format!(
-        "{} classes, {} elements; pairs {}; versions {}",
+        "{} classes, {} elements; {} pairs: {pairs}; versions {}",
         c.findings.len(),
         c.elements,
-        c.pairs.join(", "),
-        c.versions.join(", ")
+        c.pairs.len(),
+        version_list(&c.versions)
     )
 }
+
+/// What the authorities and verdicts mean, under the counts.
+const LEGEND: &str = "Authority: page (the operator page fixes the value), ieee (IEEE 754 \
+fixes it), data (only the official test data fixes it), reading (neither; docs/semantics.md \
+records our reading). Only page and ieee differences are bugs (disagrees); differs-from-data \
+and differs-from-reading are not. unsupported, error, crash and timeout: the case did not run.";
 
 /// findings.md: the counts, a sentence per backend, then each cause with its findings.
 pub fn markdown(all: &Findings, links: &Links) -> String {
@@ -466,13 +500,14 @@ pub fn markdown(all: &Findings, links: &Links) -> String {
     for line in sentences(all) {
         let _ = writeln!(s, "- {}", md_text(&line));
     }
+    let _ = writeln!(s, "\n{LEGEND}");
     s.push_str("\n## Causes\n\n");
     for c in ordered_causes(all) {
         let _ = writeln!(
             s,
             "### {}\n\n{} ({}).\n",
             md_text(&cause_title(c)),
-            md_text(&cause_detail(c)),
+            md_text(&cause_detail(c, false)),
             meaning(c.verdict)
         );
         for &i in &c.findings {
@@ -497,7 +532,9 @@ background:#777}.v-disagrees{background:#c62828}.v-differs-from-data{background:
 ul.sentences li{margin:2px 0}details.cause{border:1px solid #ddd;border-radius:4px;\
 margin:6px 0;padding:4px 8px}details.cause>summary{cursor:pointer}\
 .detail{color:#555;font-size:13px;margin-left:18px}ul.findings{margin:6px 0;padding-left:18px}\
-ul.findings li{margin:4px 0}.what{font-weight:600}.rule{font-style:italic}.refs{color:#555}\
+ul.findings li{margin:6px 0}.l2{margin-left:12px}.what{font-weight:600}\
+.legend{color:#444;font-size:13px;max-width:1000px}.msg{font-family:ui-monospace,monospace;\
+font-size:12px}.rule{font-style:italic}.refs{color:#555}\
 .diag{color:#2e7d32}#filters{position:sticky;top:0;background:#fff;padding:6px 0;\
 border-bottom:1px solid #ddd;display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center}\
 #filters label{white-space:nowrap}";
@@ -544,12 +581,8 @@ pub fn html(all: &Findings, links: &Links) -> String {
             r.failed
         );
     }
-    s.push_str("</p><ul class=sentences>");
-    for line in sentences(all) {
-        let _ = write!(s, "<li>{}</li>", escape(&line));
-    }
     s.push_str(
-        "</ul><h2>Counts</h2><table class=counts><tr><th>backend</th><th>authority</th>\
+        "</p><h2>Counts</h2><table class=counts><tr><th>backend</th><th>authority</th>\
          <th>verdict</th><th>classes</th><th>elements</th></tr>",
     );
     for c in counts(all) {
@@ -564,7 +597,11 @@ pub fn html(all: &Findings, links: &Links) -> String {
             v = c.verdict.label()
         );
     }
-    s.push_str("</table>");
+    s.push_str("</table><ul class=sentences>");
+    for line in sentences(all) {
+        let _ = write!(s, "<li>{}</li>", escape(&line));
+    }
+    let _ = write!(s, "</ul><p class=legend>{}</p>", escape(LEGEND));
     let mut backends: Vec<String> = all.runs.iter().map(|r| r.backend.clone()).collect();
     backends.dedup();
     let authorities: Vec<String> = Authority::ALL
@@ -595,15 +632,22 @@ pub fn html(all: &Findings, links: &Links) -> String {
         let _ = write!(
             s,
             "<details class=cause data-total={}><summary><span class=\"v v-{v}\">{v}</span> \
-             <b>{}</b> · {} · {}<span class=shown></span><div class=detail>{}</div></summary>\
-             <ul class=findings>",
+             <b>{}</b> · {} · {}<span class=shown></span><div class=detail>{}</div></summary>",
             c.findings.len(),
             escape(&c.backend),
             authority_label(c.authority),
             escape(&c.text),
-            escape(&cause_detail(c)),
+            escape(&cause_detail(c, true)),
             v = c.verdict.label()
         );
+        if c.pairs.len() > SHORT_PAIRS {
+            let _ = write!(
+                s,
+                "<p class=detail>All pairs: {}</p>",
+                escape(&c.pairs.join(", "))
+            );
+        }
+        s.push_str("<ul class=findings>");
         for &i in &c.findings {
             let Some(f) = all.findings.get(i) else {
                 continue;

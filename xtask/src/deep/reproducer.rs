@@ -1,7 +1,8 @@
 //! The reproducers of `cargo xtask deep` (docs/deep.md): where each finding's goes, and the
 //! README.md and run.py beside every model. A class whose elements differ gets its own; the
 //! classes a runtime refused share one per (backend, verdict, type), the type being the one of
-//! their source and target that more of the backend's refusals of that verdict name.
+//! their source and target (or their operator version) of which the backend refused the
+//! largest share.
 
 use super::findings::{self, Finding, Verdict};
 use super::render::{self, Links};
@@ -23,7 +24,8 @@ pub struct Planned {
     pub source: usize,
     /// Every finding it serves (the source first).
     pub members: Vec<usize>,
-    /// For a shared refusal reproducer, the type the refusals are blamed on.
+    /// For a shared refusal reproducer, the type or operator version the refusals are blamed
+    /// on.
     pub refused_type: Option<String>,
 }
 
@@ -44,68 +46,70 @@ fn clean(s: &str) -> String {
         .collect()
 }
 
-/// Cases of the tree per type, as source or target (a type counts once per case).
-pub fn cases_per_type<'a>(
-    cases: impl IntoIterator<Item = &'a CaseEntry>,
-) -> BTreeMap<String, usize> {
-    let mut n: BTreeMap<String, usize> = BTreeMap::new();
-    for c in cases {
-        *n.entry(c.from.clone()).or_default() += 1;
-        if c.to != c.from {
-            *n.entry(c.to.clone()).or_default() += 1;
-        }
+/// What a refused case can be blamed on: its source type, its target type, or its operator
+/// version (`Cast-1`).
+fn blame_keys(c: &CaseEntry) -> Vec<String> {
+    let mut keys = vec![c.from.clone()];
+    if c.to != c.from {
+        keys.push(c.to.clone());
     }
-    n
+    keys.push(format!("{}-{}", c.op, c.version));
+    keys
 }
 
-/// The type each refusal is blamed on: of its source and target, the one with the larger
-/// share of its cases (`per_type`) refused by the backend with that verdict (the target on a
-/// tie). FLOAT4E2M1, refused everywhere, is blamed rather than FLOAT, refused in a few pairs.
-fn blamed_types(
-    findings: &[Finding],
-    per_type: &BTreeMap<String, usize>,
-) -> BTreeMap<usize, String> {
-    let mut refused: BTreeMap<(&str, Verdict, &str), usize> = BTreeMap::new();
-    for f in findings.iter().filter(|f| is_refusal(f.verdict)) {
-        let types: &[&str] = if f.from == f.to {
-            &[&f.from]
-        } else {
-            &[&f.from, &f.to]
-        };
-        for t in types {
-            *refused.entry((&f.backend, f.verdict, t)).or_default() += f.cases.len();
+/// What each refusal is blamed on: of its source type, its target type and (for a class of
+/// one version) its operator version, the one with the largest share of the tree's cases
+/// (`tree`) that the backend refused with that verdict; the target, then the source, on a
+/// tie. FLOAT4E2M1, refused everywhere, is blamed rather than FLOAT, refused in a few pairs;
+/// Cast-1, refused for every pair, rather than any type.
+fn blamed(findings: &[Finding], tree: &BTreeMap<&str, &CaseEntry>) -> BTreeMap<usize, String> {
+    let mut total: BTreeMap<String, usize> = BTreeMap::new();
+    for c in tree.values() {
+        for k in blame_keys(c) {
+            *total.entry(k).or_default() += 1;
         }
     }
-    let share = |f: &Finding, t: &str| {
+    let mut refused: BTreeMap<(&str, Verdict, String), usize> = BTreeMap::new();
+    for f in findings.iter().filter(|f| is_refusal(f.verdict)) {
+        for c in f.cases.iter().filter_map(|c| tree.get(c.as_str())) {
+            for k in blame_keys(c) {
+                *refused.entry((&f.backend, f.verdict, k)).or_default() += 1;
+            }
+        }
+    }
+    let share = |f: &Finding, k: &str| {
         let n = refused
-            .get(&(f.backend.as_str(), f.verdict, t))
+            .get(&(f.backend.as_str(), f.verdict, k.to_string()))
             .copied()
             .unwrap_or(0);
-        // Without the tree's count, the refusals alone; a share never exceeds 1.
-        let of = per_type.get(t).copied().unwrap_or(n).max(n).max(1);
-        n as f64 / of as f64
+        n as f64 / total.get(k).copied().unwrap_or(0).max(n).max(1) as f64
     };
     findings
         .iter()
         .enumerate()
         .filter(|(_, f)| is_refusal(f.verdict))
         .map(|(i, f)| {
-            let t = if share(f, &f.from) > share(f, &f.to) {
-                &f.from
-            } else {
-                &f.to
-            };
-            (i, t.clone())
+            let mut keys = vec![f.to.clone(), f.from.clone()];
+            if let [v] = f.op_versions.as_slice() {
+                keys.push(format!("{}-{v}", f.op));
+            }
+            let mut best = keys[0].clone();
+            for k in &keys[1..] {
+                if share(f, k) > share(f, &best) {
+                    best = k.clone();
+                }
+            }
+            (i, best)
         })
         .collect()
 }
 
 /// Where every finding's reproducer goes: one per class that ran, named by its case and
 /// input class (numbered when two classes of a case share an input class); one per
-/// (backend, verdict, blamed type) for refusals, `<backend>/<verdict>__<TYPE>`. `per_type`
-/// counts the tree's cases per type ([`cases_per_type`]).
-pub fn plan(findings: &[Finding], per_type: &BTreeMap<String, usize>) -> Vec<Planned> {
-    let blamed = blamed_types(findings, per_type);
+/// (backend, verdict, and the type or operator version they are blamed on) for refusals,
+/// `<backend>/<verdict>__<TYPE or Op-version>`. `tree` is the tree's index, by case.
+pub fn plan(findings: &[Finding], tree: &BTreeMap<&str, &CaseEntry>) -> Vec<Planned> {
+    let blamed = blamed(findings, tree);
     let mut out: Vec<Planned> = Vec::new();
     let mut shared: BTreeMap<String, usize> = BTreeMap::new();
     let mut taken: BTreeMap<String, usize> = BTreeMap::new();
@@ -161,7 +165,7 @@ pub fn write_all(
     findings: &mut [Finding],
     links: &Links,
 ) -> Result<(), Box<dyn Error>> {
-    let planned = plan(findings, &cases_per_type(by_case.values().copied()));
+    let planned = plan(findings, by_case);
     for p in &planned {
         let src = &findings[p.source];
         let entry = by_case
@@ -235,6 +239,15 @@ pub fn readme(p: &Planned, members: &[&Finding], links: &Links) -> String {
                 first.input_class
             );
             let _ = writeln!(s, "{}\n", render::finding_md(first, links, depth));
+            if let Some(d) = &first.diagnosis {
+                let _ = writeln!(
+                    s,
+                    "**Diagnosis** (`{}`): {}. Our implementation, made to behave so, gives \
+                     the runtime's bits for every element of the class.\n",
+                    d.behaviour.label(),
+                    render::md_text(&d.text)
+                );
+            }
             if first.examples.is_empty() {
                 let _ = writeln!(
                     s,

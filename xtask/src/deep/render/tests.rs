@@ -118,7 +118,7 @@ fn the_markdown_opens_with_the_counts_bugs_first_then_the_causes() {
         md.contains("[source](https://github.com/onnx/onnx/blob/main/docs/Changelog.md#Cast-19)")
     );
     assert!(md.contains("data: test_cast_FLOAT_to_FLOAT8E4M3FN (1.16.2, 1.17.0)"));
-    assert!(md.contains("Diagnosis (rounded-twice-through-float)"));
+    assert!(md.contains("Diagnosis: `rounded-twice-through-float`"));
     assert!(md.contains("[Reproducer](findings/cast19_DOUBLE_to_FLOAT16/README.md)"));
     assert!(md.contains("Message: FLOAT4E2M1 is not supported"));
 }
@@ -165,4 +165,20 @@ fn text_is_escaped() {
 fn a_backend_without_findings_agrees() {
     let a = all(&["native"], Vec::new());
     assert!(summary(&a).contains("native 1.0 agrees with every expected value of the 100 trials"));
+}
+
+#[test]
+fn versions_are_listed_per_operator_in_order() {
+    let v: Vec<String> = [
+        "Cast-24",
+        "Cast-13",
+        "CastLike-19",
+        "Cast-6",
+        "CastLike-15",
+        "Cast-24",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    assert_eq!(version_list(&v), "Cast-6,13,24; CastLike-15,19");
 }

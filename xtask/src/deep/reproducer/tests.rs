@@ -13,24 +13,75 @@ fn refusals() -> Vec<Finding> {
     ]
 }
 
-/// The tree's cases per type: FLOAT and DOUBLE in many cases, the small types in few.
-fn per_type() -> BTreeMap<String, usize> {
-    [
-        ("FLOAT", 400),
-        ("DOUBLE", 300),
-        ("FLOAT16", 300),
-        ("FLOAT4E2M1", 10),
-        ("INT2", 5),
-    ]
-    .into_iter()
-    .map(|(t, n)| (t.to_string(), n))
-    .collect()
+fn case(op: &str, version: u32, from: &str, to: &str) -> CaseEntry {
+    CaseEntry {
+        case: format!("{}{version}_{from}_to_{to}", op.to_lowercase()),
+        op: op.into(),
+        version,
+        opset: version.into(),
+        from: from.into(),
+        to: to.into(),
+        attributes: Vec::new(),
+        shape: "values".into(),
+        classes: Vec::new(),
+    }
+}
+
+/// A tree where FLOAT, DOUBLE and FLOAT16 are in many cases and the small types in few, and
+/// every case of the refusals above (Cast-19).
+fn tree() -> Vec<CaseEntry> {
+    let mut t = Vec::new();
+    for v in [19, 21, 23, 24, 25] {
+        for (from, to) in [
+            ("FLOAT", "DOUBLE"),
+            ("DOUBLE", "FLOAT"),
+            ("FLOAT", "FLOAT16"),
+            ("FLOAT16", "DOUBLE"),
+            ("FLOAT", "INT8"),
+            ("FLOAT", "FLOAT4E2M1"),
+            ("DOUBLE", "FLOAT4E2M1"),
+            ("FLOAT4E2M1", "FLOAT16"),
+            ("FLOAT", "INT2"),
+            ("INT16", "FLOAT"),
+        ] {
+            t.push(case("Cast", v, from, to));
+        }
+    }
+    for (from, to) in [("FLOAT", "DOUBLE"), ("INT16", "FLOAT")] {
+        t.push(case("Cast", 1, from, to));
+    }
+    t
+}
+
+fn index(t: &[CaseEntry]) -> BTreeMap<&str, &CaseEntry> {
+    t.iter().map(|c| (c.case.as_str(), c)).collect()
 }
 
 #[test]
 fn refusals_share_one_reproducer_per_backend_verdict_and_type() {
-    let f = refusals();
-    let p = plan(&f, &per_type());
+    let mut f = refusals();
+    // Cast-1 refused for every pair: blamed on the version, not on a type.
+    f.push(finding(
+        "onnxruntime",
+        "FLOAT",
+        "DOUBLE",
+        Verdict::Unsupported,
+    ));
+    f.push(finding(
+        "onnxruntime",
+        "INT16",
+        "FLOAT",
+        Verdict::Unsupported,
+    ));
+    for g in &mut f[6..] {
+        g.op_versions = vec![1];
+        g.cases = vec![format!("cast1_{}_to_{}", g.from, g.to)];
+    }
+    for g in &mut f[..6] {
+        g.cases = vec![format!("cast19_{}_to_{}", g.from, g.to)];
+    }
+    let t = tree();
+    let p = plan(&f, &index(&t));
     let rels: Vec<&str> = p.iter().map(|p| p.rel.as_str()).collect();
     assert_eq!(
         rels,
@@ -39,9 +90,11 @@ fn refusals_share_one_reproducer_per_backend_verdict_and_type() {
             "onnxruntime/unsupported__INT2",
             "onnxruntime/error__FLOAT4E2M1",
             "myrt/unsupported__FLOAT4E2M1",
+            "onnxruntime/unsupported__Cast-1",
         ]
     );
     assert_eq!(p[0].members, [0, 1, 2]);
+    assert_eq!(p[4].members, [6, 7]);
     assert_eq!(p[0].refused_type.as_deref(), Some("FLOAT4E2M1"));
 }
 
@@ -53,7 +106,7 @@ fn classes_that_ran_get_their_own_reproducer_under_their_backend_label() {
     a.input_class = "tie".into();
     b.input_class = "tie".into();
     let c = finding("myrt", "DOUBLE", "FLOAT16", Verdict::Disagrees);
-    let p = plan(&[a, b, c], &per_type());
+    let p = plan(&[a, b, c], &BTreeMap::new());
     let rels: Vec<&str> = p.iter().map(|p| p.rel.as_str()).collect();
     assert_eq!(
         rels,
@@ -71,7 +124,7 @@ fn classes_that_ran_get_their_own_reproducer_under_their_backend_label() {
 #[test]
 fn the_readme_says_what_the_finding_is_and_how_to_run_it() {
     let f = finding("onnxruntime", "FLOAT", "FLOAT8E4M3FN", Verdict::Disagrees);
-    let p = &plan(std::slice::from_ref(&f), &per_type())[0];
+    let p = &plan(std::slice::from_ref(&f), &BTreeMap::new())[0];
     let text = readme(p, &[&f], &Links::default());
     assert!(text.starts_with("# onnxruntime 1.0: Cast-19,21 FLOAT → FLOAT8E4M3FN"));
     assert!(text.contains("disagrees (page)"));
@@ -80,7 +133,8 @@ fn the_readme_says_what_the_finding_is_and_how_to_run_it() {
     assert!(text.contains("python run.py --runtime reference"));
     assert!(text.contains("[source](https://github.com/onnx/onnx/"));
     let f = refusals();
-    let p = &plan(&f, &per_type())[0];
+    let t = tree();
+    let p = &plan(&f, &index(&t))[0];
     let members: Vec<&Finding> = p.members.iter().map(|&i| &f[i]).collect();
     let text = readme(p, &members, &Links::default());
     assert!(text.starts_with("# onnxruntime 1.0: refuses FLOAT4E2M1"));
