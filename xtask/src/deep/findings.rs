@@ -267,12 +267,7 @@ pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> 
         }
         findings.extend(classes.into_values());
     }
-    let staging = out.join(format!("findings.new-{}", std::process::id()));
-    let written = write_outputs(root, &out, &staging, &by_case, findings, runs, &index);
-    if written.is_err() {
-        let _ = std::fs::remove_dir_all(&staging);
-    }
-    let all = written?;
+    let all = publish(root, &out, &by_case, findings, runs, &index.content_sha256)?;
     print!("{}", super::render::summary(&all));
     eprintln!("wrote {}/findings.{{json,md,html}}", out.display());
     Ok(())
@@ -301,9 +296,25 @@ pub fn causes_of(findings: &[Finding]) -> Vec<Cause> {
     causes(findings)
 }
 
-/// Writes the reproducers and findings.{json,md,html} into `staging`, then moves them into
-/// place: the old `findings/` directory and files are replaced only after everything is
-/// written.
+/// Writes the reproducers and findings.{json,md,html} of a finished run under `out`: into a
+/// staging directory first, moved into place only once everything is written, so a failure
+/// leaves the last good outputs as they were (and no staging directory).
+pub(super) fn publish(
+    root: &Path,
+    out: &Path,
+    by_case: &BTreeMap<&str, &CaseEntry>,
+    findings: Vec<Finding>,
+    runs: Vec<RunSummary>,
+    tree_sha256: &str,
+) -> Result<Findings, Box<dyn Error>> {
+    let staging = out.join(format!("findings.new-{}", std::process::id()));
+    let written = write_outputs(root, out, &staging, by_case, findings, runs, tree_sha256);
+    if written.is_err() {
+        let _ = std::fs::remove_dir_all(&staging);
+    }
+    written
+}
+
 fn write_outputs(
     root: &Path,
     out: &Path,
@@ -311,7 +322,7 @@ fn write_outputs(
     by_case: &BTreeMap<&str, &CaseEntry>,
     mut findings: Vec<Finding>,
     runs: Vec<RunSummary>,
-    index: &deep::Index,
+    tree_sha256: &str,
 ) -> Result<Findings, Box<dyn Error>> {
     if staging.exists() {
         std::fs::remove_dir_all(staging)?;
@@ -327,7 +338,7 @@ fn write_outputs(
         &links,
     )?;
     let all = Findings {
-        tree_sha256: index.content_sha256.clone(),
+        tree_sha256: tree_sha256.to_string(),
         runs,
         causes: causes(&findings),
         findings,

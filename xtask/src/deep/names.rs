@@ -36,7 +36,11 @@ pub fn check(
     for value in values {
         let label = match WorkerLabel::parse(value) {
             Some(Ok(worker)) => worker.label,
-            Some(Err(why)) => return Err(format!("--backends {value:?}: {why}")),
+            Some(Err(why)) => {
+                let var = format!("{}: ", harness::runner::BACKEND_VAR);
+                let why = why.strip_prefix(&var).unwrap_or(&why);
+                return Err(format!("--backends {value:?}: {why}"));
+            }
             None => match Shipped::find(value) {
                 Some(_) => {
                     ready(value).map_err(|why| format!("--backends {value}: {why}"))?;

@@ -141,8 +141,9 @@ def run_onnxruntime(model_path, model, inputs):
 
     import onnxruntime as ort
 
+    ort.set_default_logger_severity(4)
     options = ort.SessionOptions()
-    options.log_severity_level = 3
+    options.log_severity_level = 4
     sess = ort.InferenceSession(model_path, options, providers=["CPUExecutionProvider"])
     names = [o.name for o in model.graph.output]
     by_name = {name.lower(): code for name, code in onnx.TensorProto.DataType.items()}

@@ -226,3 +226,64 @@ fn write_all_writes_each_reproducer_with_run_py_and_readme_and_points_the_findin
     assert!(super::super::render::markdown(&a, &Links::default())
         .contains("(findings/worker-x/unsupported__FLOAT16/README.md)"));
 }
+
+#[test]
+fn outputs_are_replaced_only_after_a_successful_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path();
+    let cases = out.join(harness::deep::CASES_DIR);
+    let name = super::super::cases::plans()
+        .into_iter()
+        .map(|(n, _)| n)
+        .find(|n| n.starts_with("cast19_FLOAT_to_FLOAT16"))
+        .expect("a Cast-19 FLOAT to FLOAT16 case");
+    let entry = write_case(&cases, &name);
+    let by_case: BTreeMap<&str, &CaseEntry> = [(entry.case.as_str(), &entry)].into();
+    // The last good outputs.
+    std::fs::create_dir_all(out.join("findings/onnxruntime/old")).unwrap();
+    std::fs::write(out.join("findings.json"), "old").unwrap();
+    let listing = |dir: &Path| -> Vec<String> {
+        let mut v: Vec<String> = walkdir::WalkDir::new(dir)
+            .into_iter()
+            .flatten()
+            .map(|e| e.path().strip_prefix(dir).unwrap().display().to_string())
+            .filter(|p| !p.starts_with("cases"))
+            .collect();
+        v.sort();
+        v
+    };
+    let before = listing(out);
+    // A finding whose case is not in the tree: the run fails, nothing changes.
+    let mut lost = finding("myrt", "FLOAT", "FLOAT16", Verdict::Disagrees);
+    lost.reproducer = "no_such_case".into();
+    let root = crate::workspace::root();
+    let failed = findings::publish(&root, out, &by_case, vec![lost], Vec::new(), "ab");
+    assert!(failed.is_err());
+    assert_eq!(listing(out), before);
+    assert_eq!(
+        std::fs::read_to_string(out.join("findings.json")).unwrap(),
+        "old"
+    );
+    // A good run replaces them all.
+    let mut f = finding("myrt", "FLOAT", "FLOAT16", Verdict::Disagrees);
+    f.reproducer = entry.case.clone();
+    f.examples[0].index = 1;
+    let all = findings::publish(&root, out, &by_case, vec![f], Vec::new(), "ab").unwrap();
+    assert_eq!(
+        all.findings[0].reproducer,
+        format!("myrt/{}__tie", entry.case)
+    );
+    assert!(!out.join("findings/onnxruntime").exists());
+    assert!(out
+        .join("findings")
+        .join(&all.findings[0].reproducer)
+        .join("run.py")
+        .is_file());
+    for file in ["findings.json", "findings.md", "findings.html"] {
+        assert!(out.join(file).is_file(), "{file}");
+    }
+    assert!(std::fs::read_to_string(out.join("findings.json"))
+        .unwrap()
+        .contains("\"reproducer\": \"myrt/"));
+    assert!(!listing(out).iter().any(|p| p.starts_with("findings.new")));
+}
