@@ -219,7 +219,10 @@ impl Deep {
     /// The backends asked for, in order: each `--backends` value split on its commas, except
     /// that a `worker:` item runs to the end of its value (a command line may hold commas).
     /// Empty items are dropped; no value at all means onnxruntime.
-    #[cfg_attr(not(feature = "full"), allow(dead_code))]
+    #[cfg_attr(
+        not(feature = "full"),
+        allow(dead_code, reason = "only `cargo xtask deep`, a `full` task, reads it")
+    )]
     pub fn backend_values(&self) -> Vec<String> {
         let mut out = Vec::new();
         for value in &self.backends {

@@ -666,7 +666,7 @@ pub fn html(all: &Findings, links: &Links) -> String {
         }
         s.push_str("</ul></details>");
     }
-    let _ = write!(s, "<script>{SCRIPT}</script></html>\n");
+    let _ = writeln!(s, "<script>{SCRIPT}</script></html>");
     s
 }
 
