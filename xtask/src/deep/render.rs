@@ -150,6 +150,15 @@ fn meaning(v: Verdict) -> &'static str {
     }
 }
 
+/// How a citation's source that is not a link is introduced: `data` names the official cases
+/// and releases; any other is a reference in words.
+fn source_label(f: &Finding) -> &'static str {
+    match f.authority {
+        Some(Authority::Data) => "data",
+        _ => "source",
+    }
+}
+
 fn is_url(s: &str) -> bool {
     s.starts_with("https://") || s.starts_with("http://")
 }
@@ -169,12 +178,14 @@ fn what(f: &Finding) -> String {
 /// findings directory the page is.
 pub fn finding_md(f: &Finding, links: &Links, depth: usize) -> String {
     let mut s = format!("**{}**", md_text(&what(f)));
-    let _ = write!(
-        s,
-        " — {} ({})",
-        f.verdict.label(),
-        authority_label(f.authority)
-    );
+    match f.authority {
+        Some(a) => {
+            let _ = write!(s, " — {} ({})", f.verdict.label(), a.label());
+        }
+        None => {
+            let _ = write!(s, " — {}", f.verdict.label());
+        }
+    }
     if let Some(c) = &f.citation {
         let _ = write!(s, ": {}", md_text(&c.rule));
     }
@@ -216,7 +227,7 @@ pub fn finding_md(f: &Finding, links: &Links, depth: usize) -> String {
                 let _ = write!(s, ", [source]({})", c.source);
             }
             false => {
-                let _ = write!(s, ", data: {}", md_text(&c.source));
+                let _ = write!(s, ", {}: {}", source_label(f), md_text(&c.source));
             }
         }
     }
@@ -277,7 +288,7 @@ fn finding_html(f: &Finding, links: &Links) -> String {
                 let _ = write!(s, " · <a href=\"{}\">source</a>", escape(&c.source));
             }
             false => {
-                let _ = write!(s, " · data: {}", escape(&c.source));
+                let _ = write!(s, " · {}: {}", source_label(f), escape(&c.source));
             }
         }
     }

@@ -196,8 +196,9 @@ pub fn readme(p: &Planned, members: &[&Finding], links: &Links) -> String {
     let Some(first) = members.first() else {
         return String::new();
     };
-    // The README sits two levels below the findings directory.
-    let depth = 2;
+    // The README sits three levels below the directory of findings.html:
+    // findings/<backend>/<name>/.
+    let depth = 3;
     let mut s = String::new();
     match &p.refused_type {
         Some(t) => {
@@ -238,7 +239,12 @@ pub fn readme(p: &Planned, members: &[&Finding], links: &Links) -> String {
                 first.to,
                 first.input_class
             );
-            let _ = writeln!(s, "{}\n", render::finding_md(first, links, depth));
+            // No link to the reproducer: it is this directory.
+            let here = Finding {
+                reproducer: String::new(),
+                ..(*first).clone()
+            };
+            let _ = writeln!(s, "{}\n", render::finding_md(&here, links, depth));
             if let Some(d) = &first.diagnosis {
                 let _ = writeln!(
                     s,

@@ -121,6 +121,10 @@ fn the_markdown_opens_with_the_counts_bugs_first_then_the_causes() {
     assert!(md.contains("Diagnosis: `rounded-twice-through-float`"));
     assert!(md.contains("[Reproducer](findings/cast19_DOUBLE_to_FLOAT16/README.md)"));
     assert!(md.contains("Message: FLOAT4E2M1 is not supported"));
+    assert!(
+        md.contains("· unsupported** — unsupported. Message"),
+        "{md}"
+    );
 }
 
 #[test]
@@ -147,6 +151,18 @@ fn the_page_has_the_counts_table_filters_and_collapsed_causes() {
     assert!(page.contains("data-from=\"FLOAT\" data-to=\"FLOAT4E2M1\""));
     assert!(page.contains("myrt 1.0 has no bugs here"));
     assert!(page.contains("<a href=\"findings/cast19_DOUBLE_to_FLOAT16/README.md\">reproducer</a>"));
+}
+
+#[test]
+fn a_source_in_words_is_data_only_for_data() {
+    let mut f = finding("onnxruntime", "DOUBLE", "FLOAT16", Verdict::Disagrees);
+    f.authority = Some(Authority::Ieee);
+    if let Some(c) = f.citation.as_mut() {
+        c.source = "IEEE 754-2019 §5.4.2".into();
+    }
+    let md = markdown(&all(&["onnxruntime"], vec![f]), &Links::default());
+    assert!(md.contains(", source: IEEE 754-2019 §5.4.2"), "{md}");
+    assert!(!md.contains("data: IEEE"));
 }
 
 #[test]

@@ -132,6 +132,20 @@ fn the_readme_says_what_the_finding_is_and_how_to_run_it() {
     assert!(text.contains("| 0 | 7 | `0x3f900000` (1.125) | `0x3c` (1.0) | `0x3d` (1.25) |"));
     assert!(text.contains("python run.py --runtime reference"));
     assert!(text.contains("[source](https://github.com/onnx/onnx/"));
+    // No link to itself.
+    assert!(!text.contains("README.md)"));
+    // docs/semantics.md from findings/<backend>/<name>/, three levels below findings.html.
+    let real = Links::of(
+        &crate::workspace::root(),
+        &crate::workspace::root().join("target/onnx-conformance/deep"),
+    );
+    let text = readme(p, &[&f], &real);
+    assert!(
+        text.contains(
+            "[§3.3](../../../../../../docs/semantics.md#33-rounding-into-a-narrower-float-format)"
+        ),
+        "{text}"
+    );
     let f = refusals();
     let t = tree();
     let p = &plan(&f, &index(&t))[0];
