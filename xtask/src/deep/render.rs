@@ -150,6 +150,18 @@ fn meaning(v: Verdict) -> &'static str {
     }
 }
 
+/// A reproducer link's text: `reproducer`, or for a refusal the shared reproducer's name
+/// (`reproducer unsupported__FLOAT4E2M1`), which says what the runtime refuses.
+fn reproducer_text(f: &Finding) -> String {
+    match super::reproducer::is_refusal(f.verdict) {
+        true => format!(
+            "reproducer {}",
+            f.reproducer.rsplit('/').next().unwrap_or(&f.reproducer)
+        ),
+        false => "reproducer".into(),
+    }
+}
+
 /// How a citation's source that is not a link is introduced: `data` names the official cases
 /// and releases; any other is a reference in words.
 fn source_label(f: &Finding) -> &'static str {
@@ -237,7 +249,8 @@ pub fn finding_md(f: &Finding, links: &Links, depth: usize) -> String {
     if !f.reproducer.is_empty() {
         let _ = write!(
             s,
-            ". [Reproducer]({}findings/{}/README.md)",
+            ". [{}]({}findings/{}/README.md)",
+            reproducer_text(f),
             "../".repeat(depth),
             f.reproducer
         );
@@ -303,8 +316,9 @@ fn finding_html(f: &Finding, links: &Links) -> String {
     if !f.reproducer.is_empty() {
         let _ = write!(
             s,
-            " · <a href=\"findings/{}/README.md\">reproducer</a>",
-            escape(&f.reproducer)
+            " · <a href=\"findings/{}/README.md\">{}</a>",
+            escape(&f.reproducer),
+            escape(&reproducer_text(f))
         );
     }
     s.push_str("</span></div>");

@@ -119,7 +119,7 @@ fn the_markdown_opens_with_the_counts_bugs_first_then_the_causes() {
     );
     assert!(md.contains("data: test_cast_FLOAT_to_FLOAT8E4M3FN (1.16.2, 1.17.0)"));
     assert!(md.contains("Diagnosis: `rounded-twice-through-float`"));
-    assert!(md.contains("[Reproducer](findings/cast19_DOUBLE_to_FLOAT16/README.md)"));
+    assert!(md.contains("[reproducer](findings/cast19_DOUBLE_to_FLOAT16/README.md)"));
     assert!(md.contains("Message: FLOAT4E2M1 is not supported"));
     assert!(
         md.contains("· unsupported** — unsupported. Message"),
