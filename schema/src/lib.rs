@@ -19,7 +19,7 @@ pub fn default_opset(mp: &proto::ModelProto) -> Result<i64, String> {
     let mut versions = mp
         .opset_import
         .iter()
-        .filter(|o| is_default_domain(&o.domain))
+        .filter(|o| is_default_domain(o.domain()))
         .map(|o| o.version);
     let first = versions
         .next()

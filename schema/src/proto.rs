@@ -3,6 +3,13 @@
 //! Field numbers (the `tag`s) are those of `onnx/onnx.proto`. Fields we never read are left
 //! out; prost skips unknown fields, so newer files still decode. `int32`/`int64` fields are
 //! plain varints.
+//!
+//! Encoded with prost, these messages give the bytes `onnx.save` gives for the same content
+//! (docs/semantics.md §5.1): fields in number order; `dims`, `floats` and `ints` unpacked, as
+//! proto2 writes a repeated scalar not marked `[packed = true]` (the typed data fields are
+//! marked, and stay packed); and the proto2 fields onnx sets to a zero or empty value
+//! (`AttributeProto.i`, `f`, `s`; a domain `""`) are `Option`s, written whenever set.
+//! Decoding accepts either form of every repeated scalar, as protobuf requires.
 
 /// ModelProto: the top-level container of a `model.onnx`. Model-local functions (field 25,
 /// none in the official cases) are left out like every unread field: a node that calls one
@@ -29,9 +36,10 @@ pub struct ModelProto {
 /// OperatorSetIdProto: a (domain, version) import.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct OperatorSetIdProto {
-    /// The operator domain; `""` or `"ai.onnx"` is the default domain.
-    #[prost(string, tag = "1")]
-    pub domain: String,
+    /// The operator domain; `""`, absent or `"ai.onnx"` is the default domain (onnx writes
+    /// `""`).
+    #[prost(string, optional, tag = "1")]
+    pub domain: Option<String>,
     /// The version of that domain's operator set.
     #[prost(int64, tag = "2")]
     pub version: i64,
@@ -75,9 +83,9 @@ pub struct NodeProto {
     /// The node's attributes.
     #[prost(message, repeated, tag = "5")]
     pub attribute: Vec<AttributeProto>,
-    /// The operator domain; empty means the default domain.
-    #[prost(string, tag = "7")]
-    pub domain: String,
+    /// The operator domain; empty or absent means the default domain.
+    #[prost(string, optional, tag = "7")]
+    pub domain: Option<String>,
 }
 
 /// AttributeProto: a named attribute value; `r#type` says which field holds it.
@@ -86,23 +94,23 @@ pub struct AttributeProto {
     /// The attribute's name.
     #[prost(string, tag = "1")]
     pub name: String,
-    /// The value of a FLOAT attribute.
-    #[prost(float, tag = "2")]
-    pub f: f32,
-    /// The value of an INT attribute.
-    #[prost(int64, tag = "3")]
-    pub i: i64,
-    /// The bytes of a STRING attribute.
-    #[prost(bytes = "vec", tag = "4")]
-    pub s: Vec<u8>,
+    /// The value of a FLOAT attribute (absent reads as 0).
+    #[prost(float, optional, tag = "2")]
+    pub f: Option<f32>,
+    /// The value of an INT attribute (absent reads as 0; onnx writes `axis=0` as `18 00`).
+    #[prost(int64, optional, tag = "3")]
+    pub i: Option<i64>,
+    /// The bytes of a STRING attribute (absent reads as empty).
+    #[prost(bytes = "vec", optional, tag = "4")]
+    pub s: Option<Vec<u8>>,
     /// The value of a TENSOR attribute.
     #[prost(message, optional, tag = "5")]
     pub t: Option<TensorProto>,
-    /// The values of a FLOATS attribute.
-    #[prost(float, repeated, tag = "7")]
+    /// The values of a FLOATS attribute (unpacked, as proto2 writes them).
+    #[prost(float, repeated, packed = "false", tag = "7")]
     pub floats: Vec<f32>,
-    /// The values of an INTS attribute.
-    #[prost(int64, repeated, tag = "8")]
+    /// The values of an INTS attribute (unpacked, as proto2 writes them).
+    #[prost(int64, repeated, packed = "false", tag = "8")]
     pub ints: Vec<i64>,
     /// The values of a STRINGS attribute.
     #[prost(bytes = "vec", repeated, tag = "9")]
@@ -190,8 +198,9 @@ pub struct Dimension {
 /// TensorProto: a serialized tensor (input_N.pb / output_N.pb, initializers, attributes).
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct TensorProto {
-    /// The shape, outermost axis first; empty for a scalar.
-    #[prost(int64, repeated, tag = "1")]
+    /// The shape, outermost axis first; empty for a scalar. Unpacked, one `08 xx` per
+    /// dimension, as onnx writes it (readers accept the packed form too).
+    #[prost(int64, repeated, packed = "false", tag = "1")]
     pub dims: Vec<i64>,
     /// The element type, a TensorProto.DataType code.
     #[prost(int32, tag = "2")]

@@ -11,10 +11,10 @@ const NAN: u8 = 0xFF;
 const MAX: u8 = 0xFE;
 /// The smallest code, 2^-127 (E8M0_MIN); E8M0 has no zero.
 const MIN: u8 = 0x00;
-/// The f32 bits of 2^127, the top of the range that rounds rather than saturates.
-const F32_MAX_BITS: u32 = 0x7F00_0000;
-/// The f32 bits of 2^-127 (an f32 subnormal), the bottom of that range.
-const F32_MIN_BITS: u32 = 0x0040_0000;
+/// floor(log2) of E8M0_MAX, the top of the range that rounds rather than saturates.
+const MAX_EXP: i64 = 127;
+/// floor(log2) of E8M0_MIN, the bottom of that range.
+const MIN_EXP: i64 = -127;
 
 impl FloatFormat for F8E8M0 {
     fn to_exact(self, _rules: &CastRules) -> Exact {
@@ -28,37 +28,39 @@ impl FloatFormat for F8E8M0 {
         }
     }
 
-    /// The value goes to f32 first (exact for f16 and bf16, half to even for f64, integers
-    /// and strings), and its sign is ignored: the page leaves both open, and this is what the
-    /// reference and onnxruntime do. Then the page's table: outside [E8M0_MIN, E8M0_MAX]
-    /// (0 and Inf included) `saturate` clamps to the nearer end or gives NaN; inside,
-    /// `round_mode` picks the power of two.
+    /// The exact value of the source (f64 and integers included, and for a string the f64
+    /// it parses to, moved off a decision point towards the decimal by `cast_string`; no
+    /// rounding to f32 first), with its sign ignored (the page leaves it open). Then the
+    /// page's table: outside [E8M0_MIN, E8M0_MAX] (0 and Inf included) `saturate` clamps to
+    /// the nearer end or gives NaN; inside, `round_mode` picks the power of two
+    /// (docs/semantics.md §3.7).
     fn from_exact(v: &Exact, rules: &CastRules) -> Self {
-        let abs = f32::from_exact(v, rules).to_bits() & 0x7FFF_FFFF;
         let out_of_range = |clamped: u8| if rules.saturate { clamped } else { NAN };
-        let code = if abs > 0x7F80_0000 {
-            NAN
-        } else if abs > F32_MAX_BITS {
-            out_of_range(MAX)
-        } else if abs < F32_MIN_BITS {
-            out_of_range(MIN)
-        } else {
-            let (exp, frac) = (abs >> 23, abs & 0x7F_FFFF);
-            // The bits below the leading one, left-aligned: an f32 subnormal in
-            // [2^-127, 2^-126) has its leading one at bit 22 and sits at code 0.
-            let below = if exp == 0 {
-                (frac << 1) & 0x7F_FFFF
-            } else {
-                frac
-            };
-            let up = match rules.round_mode {
-                RoundMode::Up => below != 0,
-                RoundMode::Down => false,
-                // From 1.5 * 2^k on, ties up.
-                RoundMode::Nearest => below & 0x40_0000 != 0,
-            };
-            // In range, exp is at most 0xFE and only with below = 0, so this stays finite.
-            (exp + u32::from(up)) as u8
+        let code = match *v {
+            Exact::Nan { .. } => NAN,
+            Exact::Inf { .. } => out_of_range(MAX),
+            Exact::Finite { mant: 0, .. } => out_of_range(MIN),
+            Exact::Finite { mant, exp, .. } => {
+                // |x| = mant * 2^exp with 2^k <= |x| < 2^(k+1).
+                let top = 127 - mant.leading_zeros();
+                let k = i64::from(top) + i64::from(exp);
+                // The bits below the leading one.
+                let below = mant & !(1u128 << top);
+                if k > MAX_EXP || (k == MAX_EXP && below != 0) {
+                    out_of_range(MAX)
+                } else if k < MIN_EXP {
+                    out_of_range(MIN)
+                } else {
+                    let up = match rules.round_mode {
+                        RoundMode::Up => below != 0,
+                        RoundMode::Down => false,
+                        // From 1.5 * 2^k on, ties up: the bit after the leading one.
+                        RoundMode::Nearest => top > 0 && mant >> (top - 1) & 1 == 1,
+                    };
+                    // k + 127 is in [0, 254], and 254 only with below = 0: at most 0xFE.
+                    (k - MIN_EXP + i64::from(up)) as u8
+                }
+            }
         };
         F8E8M0::from_bits(code)
     }

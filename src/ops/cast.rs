@@ -3,6 +3,8 @@
 //! have their own rules. The dispatch over targets is generated from the data-type table.
 //!
 //! Choices where the spec is silent (the official data never tests them):
+//! * a cast to the same type is the identity, bit for bit, whatever `saturate` says (so
+//!   FLOAT8E5M2 ±Inf stays ±Inf, and NaN codes stay as they are).
 //! * float → integer (8 to 64 bits): truncate toward zero, then keep the low bits, the same
 //!   "discard high bits" rule as integer → integer; NaN and ±Inf give 0. (numpy's result is
 //!   platform-dependent there.) Float → INT4/UINT4 follows the format layer's rule: clamp
@@ -38,7 +40,9 @@ pub fn cast(
     rules: &CastRules,
 ) -> Result<Tensor, Error> {
     let storage = match (input.storage(), to) {
-        (Storage::String(v), DataType::String) => Storage::String(v.clone()),
+        // A cast to the same type returns its input, bit for bit (docs/semantics.md §3.10):
+        // NaN codes and payloads included.
+        (source, to) if input.dtype() == to => source.clone(),
         (source, DataType::String) => {
             Storage::String(with_storage!(source, v => to_text_all(op, v)?))
         }

@@ -106,11 +106,15 @@ pub(crate) fn parse_all(
 /// * BOOL: "true"/"false" (any case), else a number (nonzero is true).
 /// * Other floating targets: parsed as f64 (correctly rounded), then rounded once more into
 ///   the target; numpy converts strings to FLOAT16 the same way.
+/// * FLOAT8E8M0: parsed as f64, and where that f64 is one of E8M0's decision points (a power
+///   of two or 1.5·2^k) but the decimal is not, moved off it to the decimal's side (see
+///   [`e8m0_side`]), so that the decimal decides (docs/semantics.md §3.7 step 1).
 pub(crate) fn parse_one(s: &str, to: DataType, rules: &CastRules) -> Option<Exact> {
     let t = s.trim_matches(|c: char| c.is_ascii_whitespace());
     let as_f64 = || t.parse::<f64>().ok().map(|x| x.to_exact(rules));
     match to {
         DataType::Float => t.parse::<f32>().ok().map(|x| x.to_exact(rules)),
+        DataType::Float8E8M0 => t.parse::<f64>().ok().map(|x| e8m0_side(t, x, rules)),
         DataType::Bool => match t.to_ascii_lowercase().as_str() {
             "true" => Some(Exact::from_i128(1)),
             "false" => Some(Exact::from_i128(0)),
@@ -119,4 +123,88 @@ pub(crate) fn parse_one(s: &str, to: DataType, rules: &CastRules) -> Option<Exac
         _ if to.kind().is_integer() => t.parse::<i128>().ok().map(Exact::from_i128).or_else(as_f64),
         _ => as_f64(),
     }
+}
+
+/// How far [`e8m0_side`] moves a value off a decision point, in bits below its significand:
+/// far less than the gap between two decision points (a quarter of the value at least).
+const NUDGE_BITS: i32 = 64;
+
+/// `x`, the f64 nearest to decimal `t`, exactly. When `x` is a power of two or 1.5·2^k,
+/// where E8M0's round modes and range checks decide, and the decimal is not exactly `x`, the
+/// value is moved 2^-64 of itself towards the decimal: every decision then falls as it does
+/// for the decimal, since no other decision point lies that close.
+fn e8m0_side(t: &str, x: f64, rules: &CastRules) -> Exact {
+    let exact = x.to_exact(rules);
+    let Exact::Finite {
+        negative,
+        mant,
+        exp,
+    } = exact
+    else {
+        return exact;
+    };
+    if mant == 0 || !matches!(mant >> mant.trailing_zeros(), 1 | 3) {
+        return exact;
+    }
+    // An f64 significand has at most 53 bits, so the shifted one fits.
+    let scaled = mant << NUDGE_BITS;
+    let mant = match compare_decimal(t, x.abs()) {
+        Some(std::cmp::Ordering::Greater) => scaled + 1,
+        Some(std::cmp::Ordering::Less) => scaled - 1,
+        _ => return exact,
+    };
+    Exact::Finite {
+        negative,
+        mant,
+        exp: exp - NUDGE_BITS,
+    }
+}
+
+/// A decimal literal as its significant digits d1 d2 … (no leading or trailing zeros) and
+/// e10, its value being 0.d1d2… × 10^e10. `None` when `t` is not a plain decimal (optional
+/// sign, digits with an optional point, optional exponent).
+fn decimal_digits(t: &str) -> Option<(Vec<u8>, i64)> {
+    let t = t.strip_prefix(['+', '-']).unwrap_or(t);
+    let (mantissa, exponent) = match t.find(['e', 'E']) {
+        Some(i) => (&t[..i], &t[i + 1..]),
+        None => (t, "0"),
+    };
+    let exponent = exponent.strip_prefix('+').unwrap_or(exponent);
+    let exponent: i64 = match exponent.strip_prefix('-') {
+        Some(e) if !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit()) => {
+            -e.parse::<i64>().unwrap_or(i64::MAX / 2).min(i64::MAX / 2)
+        }
+        _ if !exponent.is_empty() && exponent.bytes().all(|b| b.is_ascii_digit()) => exponent
+            .parse::<i64>()
+            .unwrap_or(i64::MAX / 2)
+            .min(i64::MAX / 2),
+        _ => return None,
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if int.is_empty() && frac.is_empty()
+        || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let mut digits: Vec<u8> = int.bytes().chain(frac.bytes()).map(|b| b - b'0').collect();
+    let mut e10 = exponent.saturating_add(int.len() as i64);
+    let leading = digits.iter().take_while(|&&d| d == 0).count();
+    digits.drain(..leading);
+    e10 = e10.saturating_sub(leading as i64);
+    while digits.last() == Some(&0) {
+        digits.pop();
+    }
+    Some((digits, e10))
+}
+
+/// The decimal `t` compared with `a` (finite, positive) exactly, by magnitude; `None` when
+/// `t` is not a plain decimal.
+fn compare_decimal(t: &str, a: f64) -> Option<std::cmp::Ordering> {
+    let (d, e) = decimal_digits(t)?;
+    // Every finite f64 has at most 767 significant decimal digits: 1100 print it exactly.
+    let (ad, ae) = decimal_digits(&format!("{a:.1100e}"))?;
+    if d.is_empty() {
+        return Some(std::cmp::Ordering::Less);
+    }
+    Some(e.cmp(&ae).then_with(|| d.cmp(&ad)))
 }

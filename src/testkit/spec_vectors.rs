@@ -243,15 +243,74 @@ pub(crate) const E8M0_SPECIALS: [(u32, [u8; 6]); 24] = [
     (0xBFC0_0000, [0x80, 0x80, 0x7F, 0x7F, 0x80, 0x80]),
 ];
 
-/// docs/semantics.md §3.7: DOUBLE inputs go to FLOAT first (half to even), then [`E8M0_SPECIALS`]'
-/// rule: (f64 bits, codes under [`E8M0_COLUMNS`]).
-pub(crate) const E8M0_SPECIALS_F64: [(u64, [u8; 6]); 4] = [
-    // 1e-300 and 1e300 become 0 and Inf in f32.
+/// docs/semantics.md §3.7 step 1: a DOUBLE is encoded by its own value, never rounded to
+/// FLOAT first: (f64 bits, codes under [`E8M0_COLUMNS`]).
+pub(crate) const E8M0_SPECIALS_F64: [(u64, [u8; 6]); 9] = [
+    // 1e-300 and 1e300: below 2^-127 and above 2^127.
     (0x01A5_6E1F_C2F8_F359, [0x00, 0xFF, 0x00, 0xFF, 0x00, 0xFF]),
     (0x7E37_E43C_8800_759C, [0xFE, 0xFF, 0xFE, 0xFF, 0xFE, 0xFF]),
-    // A hair below 2^-127 and a hair above 2^127: f32 rounding lands on the range ends.
-    (0x3800_0000_0000_0000 - 0x1000, [0x00; 6]),
-    (0x47E0_0000_0000_1000, [0xFE; 6]),
+    // 2^-127 * (1 - 2^-41) and 2^127 * (1 + 2^-40): outside the range, although rounding to
+    // FLOAT would land on its ends.
+    (0x37FF_FFFF_FFFF_F000, [0x00, 0xFF, 0x00, 0xFF, 0x00, 0xFF]),
+    (0x47E0_0000_0000_1000, [0xFE, 0xFF, 0xFE, 0xFF, 0xFE, 0xFF]),
+    // 2^127 and 2^-127 themselves.
+    (0x47E0_0000_0000_0000, [0xFE; 6]),
+    (0x3800_0000_0000_0000, [0x00; 6]),
+    // 1 + 2^-40: above 1, so up takes 2 (0x80); FLOAT would round it to 1 (0x7F everywhere).
+    (0x3FF0_0000_0000_1000, [0x80, 0x80, 0x7F, 0x7F, 0x7F, 0x7F]),
+    // 1.5 - 2^-40: below the nearest tie; FLOAT would round it onto 1.5 (0x80).
+    (0x3FF7_FFFF_FFFF_F000, [0x80, 0x80, 0x7F, 0x7F, 0x7F, 0x7F]),
+    // -(2^-126 * (1 + 2^-40)): the sign ignored, just above 2^-126 (code 0x01).
+    (0xB810_0000_0000_1000, [0x02, 0x02, 0x01, 0x01, 0x01, 0x01]),
+];
+
+/// docs/semantics.md §3.7 step 1: integers are encoded by their exact value: (value, codes
+/// under [`E8M0_COLUMNS`]). 2^31 - 1 lies in [2^30, 2^31), so `down` gives 2^30 (code 157 =
+/// 0x9D) where rounding to FLOAT first would give 2^31.
+pub(crate) const E8M0_INTEGERS: [(i128, [u8; 6]); 7] = [
+    (0, [0x00, 0xFF, 0x00, 0xFF, 0x00, 0xFF]),
+    (1, [0x7F; 6]),
+    (3, [0x81, 0x81, 0x80, 0x80, 0x81, 0x81]),
+    (2_147_483_647, [0x9E, 0x9E, 0x9D, 0x9D, 0x9E, 0x9E]),
+    // 2^53 + 1, which FLOAT would round to 2^53 (0xB4 in every mode).
+    (9_007_199_254_740_993, [0xB5, 0xB5, 0xB4, 0xB4, 0xB4, 0xB4]),
+    (
+        9_223_372_036_854_775_807,
+        [0xBE, 0xBE, 0xBD, 0xBD, 0xBE, 0xBE],
+    ),
+    (
+        18_446_744_073_709_551_615,
+        [0xBF, 0xBF, 0xBE, 0xBE, 0xBF, 0xBF],
+    ),
+];
+
+/// docs/semantics.md §3.7 step 1: STRING inputs whose nearest f64 is a decision point of
+/// E8M0 (a power of two, 1.5·2^k, E8M0_MAX, E8M0_MIN) while the decimal is not; the decimal
+/// decides: (text, codes under [`E8M0_COLUMNS`]).
+pub(crate) const E8M0_DECIMALS: [(&str, [u8; 6]); 8] = [
+    // Read as 1.0; the decimal is above 1, so up gives 2.
+    ("1.00000000000000000001", [0x80, 0x80, 0x7F, 0x7F, 0x7F, 0x7F]),
+    // Read as 1.0; the decimal is below 1, in [0.5, 1) and past 0.75.
+    ("0.99999999999999999999", [0x7F, 0x7F, 0x7E, 0x7E, 0x7F, 0x7F]),
+    // Read as 1.5; the decimal is below the nearest tie.
+    ("1.49999999999999999999", [0x80, 0x80, 0x7F, 0x7F, 0x7F, 0x7F]),
+    // 2^127 + 1 is read as 2^127 but lies above E8M0_MAX; 2^127 itself is in range.
+    (
+        "170141183460469231731687303715884105729",
+        [0xFE, 0xFF, 0xFE, 0xFF, 0xFE, 0xFF],
+    ),
+    ("170141183460469231731687303715884105728", [0xFE; 6]),
+    // 2^-127 exactly, and a decimal just below it that is read as 2^-127.
+    (
+        "5.8774717541114375398436826861112283890933277838604376075437585313920862972736358642578125E-39",
+        [0x00; 6],
+    ),
+    (
+        "5.8774717541114375398436826861112283890933277838604376075437585313920862972736358642578124E-39",
+        [0x00, 0xFF, 0x00, 0xFF, 0x00, 0xFF],
+    ),
+    // 2^53 + 1 is read as 2^53.
+    ("9007199254740993", [0xB5, 0xB5, 0xB4, 0xB4, 0xB4, 0xB4]),
 ];
 
 /// docs/semantics.md §3.7 decoding: (code, FLOAT bits, FLOAT16 bits); 0x00 is 2^-127, an f32 subnormal.

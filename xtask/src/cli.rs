@@ -50,6 +50,15 @@ pub enum Task {
     /// target/onnx-conformance/deep/index.json; expected outputs come from our implementation.
     /// See docs/deep.md.
     DeepCases(DeepCases),
+    /// Audit the deep tree's expected values against onnx's reference evaluator
+    ///
+    /// Checks every element of every case of the tree against onnx.reference (numpy and
+    /// ml_dtypes), in the venv of `cargo xtask backends setup reference`. Each difference must
+    /// fall under a named rule of docs/semantics.md that verifies it element by element; an
+    /// unexplained one fails the task. Pairs the reference cannot run are counted as having no
+    /// oracle. Also counts the files onnx re-serializes to other bytes. Prints a table and
+    /// writes it as JSON (default: audit.json in the tree). See docs/deep.md.
+    DeepAudit(DeepAudit),
     /// clippy and the Miri subset on other targets (aarch64; s390x, big-endian)
     ///
     /// Installs the targets and Miri with rustup, runs `cargo clippy --target
@@ -252,6 +261,28 @@ pub struct DeepCases {
     /// Write the tree here instead of target/onnx-conformance/deep
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+}
+
+/// The options of `cargo xtask deep-audit`.
+#[derive(Debug, Args)]
+pub struct DeepAudit {
+    /// The tree to audit (default: target/onnx-conformance/deep)
+    #[arg(long, value_name = "DIR")]
+    pub tree: Option<PathBuf>,
+    /// Write the table as JSON here (default: audit.json in the tree)
+    #[arg(long, value_name = "FILE", conflicts_with = "self_test")]
+    pub json: Option<PathBuf>,
+    /// Python processes auditing cases in parallel
+    #[arg(long, value_name = "N", default_value_t = 2,
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub workers: u32,
+    /// Only this case (repeatable)
+    #[arg(long = "case", value_name = "NAME", conflicts_with = "self_test")]
+    pub cases: Vec<String>,
+    /// Check the audit itself: a few cases of the tree (written first when missing or stale)
+    /// must pass untouched, and fail, naming the element, once an expected bit is flipped
+    #[arg(long)]
+    pub self_test: bool,
 }
 
 /// The options of `cargo xtask fuzz`.

@@ -12,6 +12,8 @@ mod coverage;
 mod cross_check;
 #[cfg(feature = "full")]
 mod deep;
+#[cfg(feature = "full")]
+mod deep_audit;
 mod fetch;
 #[cfg(feature = "full")]
 mod fuzz;
@@ -62,6 +64,8 @@ fn run(root: &Path, task: &Task) -> ExitCode {
         Task::DeepCases(args) => finish(deep::main(root, args)),
         #[cfg(feature = "full")]
         Task::Deep(args) => finish(deep::findings::main(root, args)),
+        #[cfg(feature = "full")]
+        Task::DeepAudit(args) => finish(deep_audit::main(root, args)),
         #[cfg(feature = "full")]
         Task::Fuzz(args) => finish(fuzz::main(root, args)),
         #[cfg(feature = "full")]

@@ -5,8 +5,8 @@
 use super::{Backend, BackendFailure, BackendInfo, FailureKind, ModelFile, Prepared};
 use crate::case::ValueInfo;
 use crate::read::read_tensor;
-use crate::worker::encode::write_tensor;
 use crate::worker::{Failure, Hello, IoValue, Request, WorkerSlot, WorkerSpec};
+use crate::write::write_tensor;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;

@@ -115,3 +115,26 @@ fn the_fingerprint_follows_the_sources_but_not_their_tests() {
     std::fs::write(src.join("lib.rs"), "b").unwrap();
     assert_ne!(fingerprint(ws.path()).unwrap(), first);
 }
+
+#[test]
+fn the_findings_code_leaves_the_fingerprint_alone_and_the_generator_does_not() {
+    let ws = workspace();
+    let deep = ws.path().join("xtask/src/deep");
+    let before = fingerprint(ws.path()).unwrap();
+    for excluded in [
+        "findings.rs",
+        "diagnosis.rs",
+        "render.rs",
+        "findings/group.rs",
+    ] {
+        let path = deep.join(excluded);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "// changed").unwrap();
+    }
+    assert_eq!(fingerprint(ws.path()).unwrap(), before);
+    for counted in ["values.rs", "new_generator_file.rs"] {
+        std::fs::write(deep.join(counted), "// changed").unwrap();
+        let now = fingerprint(ws.path()).unwrap();
+        assert_ne!(now, before, "{counted}");
+    }
+}

@@ -5,6 +5,7 @@ use super::tensor_proto::decode_tensor;
 use crate::case::{Graph, Model, Node, ValueInfo};
 use crate::error::Error;
 use crate::proto::{AttributeProto, GraphProto, ModelProto, NodeProto, ValueInfoProto};
+use crate::write::attribute;
 use vocab::DataType;
 use vocab::{AttrValue, Attribute};
 
@@ -68,7 +69,7 @@ fn convert_node(np: NodeProto, index: usize) -> Result<Node, Error> {
         .map_err(|m| Error::msg(format!("node {index} ({}): {m}", np.op_type)))?;
     Ok(Node {
         op_type: np.op_type,
-        domain: np.domain,
+        domain: np.domain.unwrap_or_default(),
         inputs: np.input,
         outputs: np.output,
         attributes,
@@ -85,25 +86,25 @@ fn convert_attribute(ap: AttributeProto) -> Result<Attribute, String> {
             ap.ref_attr_name
         ));
     }
-    let kind = if ap.r#type == 0 {
+    let kind = if ap.r#type == attribute::UNDEFINED {
         inferred_type(&ap)
     } else {
         ap.r#type
     };
     let value = match kind {
-        1 => AttrValue::Float(ap.f),
-        2 => AttrValue::Int(ap.i),
-        3 => AttrValue::String(ap.s),
-        4 => {
+        attribute::FLOAT => AttrValue::Float(ap.f()),
+        attribute::INT => AttrValue::Int(ap.i()),
+        attribute::STRING => AttrValue::String(ap.s.unwrap_or_default()),
+        attribute::TENSOR => {
             let tp =
                 ap.t.ok_or_else(|| format!("attribute '{name}' has type TENSOR but no tensor"))?;
             let t = decode_tensor(&tp, None)
                 .map_err(|e| format!("attribute '{name}': {}", e.message))?;
             AttrValue::Tensor(t)
         }
-        6 => AttrValue::Floats(ap.floats),
-        7 => AttrValue::Ints(ap.ints),
-        8 => AttrValue::Strings(ap.strings),
+        attribute::FLOATS => AttrValue::Floats(ap.floats),
+        attribute::INTS => AttrValue::Ints(ap.ints),
+        attribute::STRINGS => AttrValue::Strings(ap.strings),
         other => AttrValue::Other(other),
     };
     Ok(Attribute { name, value })
@@ -113,19 +114,19 @@ fn convert_attribute(ap: AttributeProto) -> Result<Attribute, String> {
 /// Zero scalars cannot be told apart on the wire, so a bare attribute counts as INT 0.
 fn inferred_type(ap: &AttributeProto) -> i32 {
     if ap.t.is_some() {
-        4
+        attribute::TENSOR
     } else if !ap.floats.is_empty() {
-        6
+        attribute::FLOATS
     } else if !ap.ints.is_empty() {
-        7
+        attribute::INTS
     } else if !ap.strings.is_empty() {
-        8
-    } else if !ap.s.is_empty() {
-        3
-    } else if ap.f != 0.0 {
-        1
+        attribute::STRINGS
+    } else if !ap.s().is_empty() {
+        attribute::STRING
+    } else if ap.f() != 0.0 {
+        attribute::FLOAT
     } else {
-        2
+        attribute::INT
     }
 }
 

@@ -2,7 +2,6 @@
 //! stdin and stdout (docs/worker-protocol.md). A failed worker is replaced before the next
 //! data set; the failed one is never retried.
 
-pub mod encode;
 mod process;
 mod protocol;
 

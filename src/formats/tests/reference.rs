@@ -254,8 +254,8 @@ pub fn e2m1() -> RefFormat {
 }
 
 /// E8M0 by the Cast-24 page's table (docs/semantics.md §3.7), stated on values rather than
-/// on f32 bits: `x` is the source value already in f32 (exact for f16/bf16 sources); its sign
-/// is ignored. Outside [2^-127, 2^127] `saturate` clamps to the nearer end, or else gives
+/// on f32 bits: `x` is the source's exact value (f64 and integers included, never rounded to
+/// f32 first); its sign is ignored. Outside [2^-127, 2^127] `saturate` clamps to the nearer end, or else gives
 /// NaN; inside, the code is floor(log2 |x|) + 127, plus one per `round_mode`.
 pub fn e8m0_encode(x: Val, up: bool, down: bool, saturate: bool) -> u32 {
     let clamp = |end: u32| if saturate { end } else { 0xFF };

@@ -8,9 +8,9 @@ use crate::ops::OpKind;
 use crate::testkit::spec_vectors::{
     float4_decoded, float4_expected, float8_expected, fnuz_nan_decoded, hex, int2_inputs,
     int4_inputs, nibbles, BF16_INPUT, BF16_ROUNDED, BF16_TRUNCATED, E8M0_CODES, E8M0_COLUMNS,
-    E8M0_DECODE, E8M0_INPUT, E8M0_INPUT_F16, E8M0_SPECIALS, E8M0_SPECIALS_F64, F4_ROW, F8_DECODE,
-    F8_ROW, F8_ROW_F16, FLOAT8_CODES, FNUZ_NAN, INT2_EXPECTED, INT4_BYTES_FROM_24, NAN_DECODE,
-    QNAN_F16, QNAN_F32, UINT2_EXPECTED,
+    E8M0_DECIMALS, E8M0_DECODE, E8M0_INPUT, E8M0_INPUT_F16, E8M0_INTEGERS, E8M0_SPECIALS,
+    E8M0_SPECIALS_F64, F4_ROW, F8_DECODE, F8_ROW, F8_ROW_F16, FLOAT8_CODES, FNUZ_NAN,
+    INT2_EXPECTED, INT4_BYTES_FROM_24, NAN_DECODE, QNAN_F16, QNAN_F32, UINT2_EXPECTED,
 };
 use crate::testkit::{int, text};
 use half::{bf16, f16};
@@ -215,6 +215,85 @@ fn e8m0_specials_follow_the_page_in_cast_and_castlike() {
             assert_eq!(codes(&out), want, "Cast{what} STRING");
         }
     }
+}
+
+#[test]
+fn e8m0_encodes_the_exact_value_of_integers_and_decimal_strings() {
+    // docs/semantics.md §3.7 step 1: no rounding to FLOAT first. INT32 2^31 - 1 under `down`
+    // is 2^30 (0x9D), under `up` 2^31 (0x9E).
+    for since in [24, 25] {
+        for (col, (mode, saturate)) in E8M0_COLUMNS.into_iter().enumerate() {
+            let attrs = [
+                text("round_mode", mode),
+                int("saturate", i64::from(saturate)),
+            ];
+            let what = format!("Cast-{since} round_mode={mode} saturate={saturate}");
+            let rows = |fits: &dyn Fn(i128) -> bool| -> (Vec<i128>, Vec<u8>) {
+                E8M0_INTEGERS
+                    .iter()
+                    .filter(|r| fits(r.0))
+                    .map(|r| (r.0, r.1[col]))
+                    .unzip()
+            };
+            let (v, want) = rows(&|v| i32::try_from(v).is_ok());
+            assert_eq!(v.len(), 4);
+            let input = tensor(&[v.len()], v.iter().map(|&x| x as i32).collect());
+            let out = cast(since, DataType::Float8E8M0, &attrs, &input);
+            assert_eq!(codes(&out), want, "{what} INT32");
+            let (v, want) = rows(&|v| i64::try_from(v).is_ok());
+            let input = tensor(&[v.len()], v.iter().map(|&x| x as i64).collect());
+            let out = cast(since, DataType::Float8E8M0, &attrs, &input);
+            assert_eq!(codes(&out), want, "{what} INT64");
+            let (v, want) = rows(&|v| u64::try_from(v).is_ok());
+            assert_eq!(v.len(), 7);
+            let input = tensor(&[v.len()], v.iter().map(|&x| x as u64).collect());
+            let out = cast(since, DataType::Float8E8M0, &attrs, &input);
+            assert_eq!(codes(&out), want, "{what} UINT64");
+            // A string's decimal decides, also where its nearest DOUBLE is a decision point:
+            // every integer's text gives the integer's code.
+            let (v, mut want) = rows(&|_| true);
+            let mut strings: Vec<String> = v.iter().map(i128::to_string).collect();
+            for (text, codes) in E8M0_DECIMALS {
+                strings.push(text.into());
+                want.push(codes[col]);
+            }
+            let input = tensor(&[strings.len()], strings);
+            let out = cast(since, DataType::Float8E8M0, &attrs, &input);
+            assert_eq!(codes(&out), want, "{what} STRING");
+        }
+    }
+}
+
+#[test]
+fn e8m0_reads_every_decimal_spelling_exactly() {
+    // Under `up` a value exactly 2^k keeps code k + 127; a hair above takes the next one,
+    // however the decimal is spelled (docs/semantics.md §3.7 step 1).
+    let cases = [
+        ("0.5", 0x7E),
+        (".5", 0x7E),
+        ("+.50", 0x7E),
+        ("5e-1", 0x7E),
+        ("50E-2", 0x7E),
+        ("0.50000000000000000001", 0x7F),
+        ("5.0000000000000000001e-1", 0x7F),
+        ("2.", 0x80),
+        ("-2", 0x80),
+        ("2.0000000000000000000000001e0", 0x81),
+        ("0.000000000000000000002e21", 0x80),
+        ("1.99999999999999999999", 0x80),
+    ];
+    let input = tensor(
+        &[cases.len()],
+        cases.iter().map(|c| c.0.to_string()).collect(),
+    );
+    let out = cast(
+        25,
+        DataType::Float8E8M0,
+        &[text("round_mode", "up")],
+        &input,
+    );
+    let want: Vec<u8> = cases.iter().map(|c| c.1).collect();
+    assert_eq!(codes(&out), want);
 }
 
 #[test]

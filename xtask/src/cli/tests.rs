@@ -52,8 +52,8 @@ fn check_worker_takes_a_command_and_a_timeout() {
 #[test]
 fn every_command_answers_help() {
     let commands = every_command();
-    // The root, eleven tasks, backends' five subcommands.
-    assert_eq!(commands.len(), 17, "{commands:?}");
+    // The root, twelve tasks, backends' five subcommands.
+    assert_eq!(commands.len(), 18, "{commands:?}");
     for path in commands {
         for flag in ["--help", "-h"] {
             let args = words(&path, flag);
@@ -278,4 +278,30 @@ fn deep_backends_split_on_commas_but_a_worker_keeps_its_command_line_whole() {
         ]),
         ["worker:a=run --x 1,2", "reference", "native"]
     );
+}
+
+/// deep-audit's options: --self-test audits its own cases, so --case and --json do not go
+/// with it; at least one worker.
+#[test]
+fn deep_audit_options() {
+    let Task::DeepAudit(a) = parse(&["deep-audit"]).unwrap().task else {
+        panic!("deep-audit parses as DeepAudit");
+    };
+    assert!(a.tree.is_none() && a.json.is_none() && !a.self_test);
+    assert_eq!(a.workers, 2);
+    for bad in [
+        &["deep-audit", "--self-test", "--case", "x"][..],
+        &["deep-audit", "--self-test", "--json", "x"],
+        &["deep-audit", "--workers", "0"],
+    ] {
+        error_of(bad);
+    }
+    let Task::DeepAudit(a) = parse(&["deep-audit", "--case", "a", "--case", "b"])
+        .unwrap()
+        .task
+    else {
+        panic!("deep-audit parses as DeepAudit");
+    };
+    assert_eq!(a.cases, ["a", "b"]);
+    error_of(&["deep-audit", "--strict-encoding"]);
 }

@@ -176,6 +176,16 @@ pub(super) fn decide(step: &Step, class: &str, v: Val) -> (Authority, Citation) 
     } = *step;
     let page = page_link(op, version);
     let cast13 = page_link(OpKind::Cast, 13);
+    let infinite = matches!(v, Val::Float(x) if x.is_infinite());
+    if from == to && infinite && step.saturate && is_float8(to) {
+        return cite(
+            Reading,
+            "§3.10",
+            "FLOAT8E5M2 ±Inf into itself under saturate=1: the same-type rule keeps it, the \
+             saturate table would give ±max; we keep it",
+            page,
+        );
+    }
     if from == to {
         return cite(
             Page,
@@ -250,7 +260,6 @@ pub(super) fn decide(step: &Step, class: &str, v: Val) -> (Authority, Citation) 
             page,
         );
     }
-    let infinite = matches!(v, Val::Float(x) if x.is_infinite());
     match to {
         DataType::Float | DataType::Double | DataType::Float16 => cite(
             Ieee,

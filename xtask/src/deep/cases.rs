@@ -8,6 +8,7 @@ use super::model::Graph;
 use super::values::{self, Input, Size};
 use harness::deep::{Authority, CaseEntry, Citation, ClassRange};
 use harness::read::tensor_from_codes;
+use harness::write::Encoding;
 use vocab::version::{versions_of, AttrKind, VersionSpec};
 use vocab::{AttrValue, Attribute, DataType, OpKind, Tensor, TypeKind};
 
@@ -26,6 +27,14 @@ pub(super) enum Shape {
     Constant,
     /// Two casts, through the middle type.
     Chain(DataType),
+    /// A few values in a 1xN tensor, fed (or an initializer) and written in an encoding
+    /// variant other than onnx's (the loader's finding, apart from the conversion's).
+    Encoded {
+        /// The variant.
+        encoding: Encoding,
+        /// Whether the input is an initializer rather than fed.
+        initializer: bool,
+    },
 }
 
 /// One case to write.
@@ -76,14 +85,184 @@ const SHAPE_PAIRS: &[(DataType, DataType)] = &[
     (DataType::Int8, DataType::Uint2),
 ];
 
-/// The chains whose middle type must survive: (source, middle, target).
+/// The chains whose middle type must survive: (source and target, middle). Each step's input
+/// is defined (`values::chain_input`).
 const CHAINS: &[(DataType, DataType)] = &[
     (DataType::Double, DataType::Float),
     (DataType::Float, DataType::Float16),
     (DataType::Float, DataType::Bfloat16),
     (DataType::Int64, DataType::Int32),
     (DataType::Float, DataType::Float8E4M3FN),
+    (DataType::Float, DataType::Bool),
+    (DataType::Float, DataType::Int64),
+    (DataType::Int64, DataType::Float16),
 ];
+
+/// The encoding-variant cases: the same few values written as onnx does not write them
+/// (`harness::write::Encoding`), each fed and as an initializer. (variant, operator, version,
+/// source, target); `ZeroOmitted` takes `saturate=0` where the version has it.
+const ENCODED: &[(Encoding, OpKind, u32, DataType, DataType)] = &[
+    (
+        Encoding::PackedDims,
+        OpKind::Cast,
+        13,
+        DataType::Float,
+        DataType::Float16,
+    ),
+    (
+        Encoding::PackedDims,
+        OpKind::Cast,
+        19,
+        DataType::Float,
+        DataType::Float16,
+    ),
+    (
+        Encoding::PackedDims,
+        OpKind::Cast,
+        25,
+        DataType::Int64,
+        DataType::Float,
+    ),
+    (
+        Encoding::PackedDims,
+        OpKind::CastLike,
+        19,
+        DataType::Double,
+        DataType::Float,
+    ),
+    (
+        Encoding::ZeroOmitted,
+        OpKind::Cast,
+        13,
+        DataType::Float,
+        DataType::Int32,
+    ),
+    (
+        Encoding::ZeroOmitted,
+        OpKind::Cast,
+        19,
+        DataType::Float,
+        DataType::Float8E4M3FN,
+    ),
+    (
+        Encoding::ZeroOmitted,
+        OpKind::Cast,
+        25,
+        DataType::Float16,
+        DataType::Float8E5M2,
+    ),
+    (
+        Encoding::ZeroOmitted,
+        OpKind::CastLike,
+        19,
+        DataType::Float,
+        DataType::Float8E4M3FN,
+    ),
+    (
+        Encoding::TypedFields,
+        OpKind::Cast,
+        19,
+        DataType::Float,
+        DataType::Float16,
+    ),
+    (
+        Encoding::TypedFields,
+        OpKind::Cast,
+        19,
+        DataType::Double,
+        DataType::Float,
+    ),
+    (
+        Encoding::TypedFields,
+        OpKind::Cast,
+        19,
+        DataType::Int64,
+        DataType::Float,
+    ),
+    (
+        Encoding::TypedFields,
+        OpKind::Cast,
+        19,
+        DataType::Uint32,
+        DataType::Float,
+    ),
+    (
+        Encoding::TypedFields,
+        OpKind::Cast,
+        19,
+        DataType::Int8,
+        DataType::Float,
+    ),
+    (
+        Encoding::TypedFields,
+        OpKind::Cast,
+        19,
+        DataType::Uint8,
+        DataType::Bool,
+    ),
+    (
+        Encoding::TypedFields,
+        OpKind::Cast,
+        19,
+        DataType::Float16,
+        DataType::Float8E4M3FN,
+    ),
+    (
+        Encoding::TypedFields,
+        OpKind::Cast,
+        19,
+        DataType::Bfloat16,
+        DataType::Float,
+    ),
+    (
+        Encoding::TypedFields,
+        OpKind::Cast,
+        21,
+        DataType::Int4,
+        DataType::Float,
+    ),
+    (
+        Encoding::TypedFields,
+        OpKind::CastLike,
+        21,
+        DataType::Float,
+        DataType::Float16,
+    ),
+];
+
+/// The plans of [`ENCODED`].
+fn encoded_plans() -> Vec<(String, Plan)> {
+    let mut out = Vec::new();
+    for &(encoding, op, version, from, to) in ENCODED {
+        let spec = versions_of(op)
+            .find(|s| s.since() == version)
+            .expect("an encoded case names a version of the table");
+        assert!(
+            spec.types.contains(from) && spec.types.contains(to),
+            "{op:?}-{version} casts {from} to {to}"
+        );
+        let combos = attr_combos(spec, to);
+        let zero = |c: &&Vec<Attribute>| c.iter().any(|a| a.value == AttrValue::Int(0));
+        let attrs = match encoding {
+            Encoding::ZeroOmitted => combos.iter().find(zero).unwrap_or(&combos[0]).clone(),
+            _ => combos[0].clone(),
+        };
+        for initializer in [false, true] {
+            let plan = Plan::Cast {
+                spec,
+                from,
+                to,
+                attrs: attrs.clone(),
+                shape: Shape::Encoded {
+                    encoding,
+                    initializer,
+                },
+            };
+            out.push((name(&plan), plan));
+        }
+    }
+    out
+}
 
 /// Whether `to` is a float8 type (saturate applies) or E8M0 (saturate and round_mode).
 fn saturates(to: DataType) -> bool {
@@ -231,6 +410,7 @@ pub(super) fn plans() -> Vec<(String, Plan)> {
             out.push((name(&plan), plan));
         }
     }
+    out.extend(encoded_plans());
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out.dedup_by(|a, b| a.0 == b.0);
     out
@@ -267,6 +447,10 @@ pub(super) fn name(plan: &Plan) -> String {
                 Shape::Initializer => "initializer_".into(),
                 Shape::Constant => "constant_".into(),
                 Shape::Chain(_) => "chain_".into(),
+                Shape::Encoded {
+                    encoding,
+                    initializer,
+                } => format!("{}_", encoded_shape(*encoding, *initializer)),
             };
             let mut n = format!(
                 "{op}{}_{shape}{}{via}_to_{}",
@@ -295,6 +479,13 @@ pub(super) fn name(plan: &Plan) -> String {
             )
         }
     }
+}
+
+/// The shape of an encoded case in its name and the index: `encoding-<variant>`, with
+/// `-initializer` when the input is one.
+fn encoded_shape(encoding: Encoding, initializer: bool) -> String {
+    let place = if initializer { "-initializer" } else { "" };
+    format!("encoding-{}{place}", encoding.name())
 }
 
 /// The `to` attribute of a Cast version: a type name at Cast-1, a code after.
@@ -411,11 +602,12 @@ fn by_authority(
             None => first,
         }
     };
+    type Classes<T> = Vec<(&'static str, Vec<T>)>;
     fn split<T: Clone>(
-        classes: Vec<(&'static str, Vec<T>)>,
+        classes: Classes<T>,
         vals: impl Fn(&[T]) -> Vec<Val>,
         decide: impl Fn(&str, Val) -> (Authority, Citation),
-    ) -> (Vec<(&'static str, Vec<T>)>, Vec<(Authority, Citation)>) {
+    ) -> (Classes<T>, Vec<(Authority, Citation)>) {
         let (mut out, mut auth) = (Vec::new(), Vec::new());
         for (class, items) in classes {
             let mut runs: Vec<((Authority, Citation), Vec<T>)> = Vec::new();
@@ -499,6 +691,15 @@ fn like(to: DataType) -> Tensor {
     }
 }
 
+/// An empty `like` input (dims [0], no data field in [`Encoding::ZeroOmitted`], as the
+/// official CastLike cases from 1.19.1 write it).
+fn empty_like(to: DataType) -> Tensor {
+    match to {
+        DataType::String => Tensor::from_vec(vec![0], Vec::<String>::new()).expect("no strings"),
+        _ => tensor_from_codes(to, vec![0], &[]).expect("no codes"),
+    }
+}
+
 /// The cast node(s) from `input` to `output`.
 fn cast_node(
     spec: &VersionSpec,
@@ -563,11 +764,13 @@ fn build_cast(
         Shape::Values(_) => full,
         Shape::Scalar => first_value(&full),
         Shape::ZeroDim => full.sample(0),
-        Shape::Initializer | Shape::Constant | Shape::Chain(_) => full.sample(4),
+        Shape::Initializer | Shape::Constant | Shape::Encoded { .. } => full.sample(4),
+        Shape::Chain(m) => values::chain_input(from, m, to),
     };
     let dims = match shape {
         Shape::Scalar => vec![],
         Shape::ZeroDim => vec![2, 0, 3],
+        Shape::Encoded { .. } => vec![1, input.len()],
         _ => vec![input.len()],
     };
     let (input, authorities) = by_authority(&steps(spec, from, to, attrs, mid), from, input);
@@ -576,7 +779,10 @@ fn build_cast(
     let mut inputs = Vec::new();
     let mut initializers = Vec::new();
     match shape {
-        Shape::Initializer => initializers.push(("input".to_string(), x)),
+        Shape::Initializer
+        | Shape::Encoded {
+            initializer: true, ..
+        } => initializers.push(("input".to_string(), x)),
         Shape::Constant => nodes.push((
             "Constant".to_string(),
             vec![],
@@ -588,6 +794,10 @@ fn build_cast(
         )),
         _ => inputs.push(("input".to_string(), x)),
     }
+    let encoding = match shape {
+        Shape::Encoded { encoding, .. } => encoding,
+        _ => Encoding::Onnx,
+    };
     let steps: Vec<(DataType, &str, &str)> = match mid {
         Some(m) => vec![(m, "input", "middle"), (to, "middle", "output")],
         None => vec![(to, "input", "output")],
@@ -600,7 +810,11 @@ fn build_cast(
         };
         nodes.push(cast_node(spec, t, &step_attrs, i, o));
         if spec.op() == OpKind::CastLike {
-            inputs.push((format!("like_{o}"), like(t)));
+            let like = match encoding {
+                Encoding::ZeroOmitted => empty_like(t),
+                _ => like(t),
+            };
+            inputs.push((format!("like_{o}"), like));
         }
     }
     let graph = Graph {
@@ -609,6 +823,7 @@ fn build_cast(
         inputs,
         initializers,
         outputs: vec![("output".into(), to, dims)],
+        encoding,
     };
     let shape_name = match shape {
         Shape::Values(_) => "values".to_string(),
@@ -617,6 +832,10 @@ fn build_cast(
         Shape::Initializer => "initializer".into(),
         Shape::Constant => "constant".into(),
         Shape::Chain(m) => format!("chain-through-{}", m.name()),
+        Shape::Encoded {
+            encoding,
+            initializer,
+        } => encoded_shape(encoding, initializer),
     };
     let entry = CaseEntry {
         case: name.into(),
@@ -699,6 +918,7 @@ fn build_concat(
         inputs,
         initializers: Vec::new(),
         outputs: vec![("output".into(), dtype, out_dims)],
+        encoding: Encoding::Onnx,
     };
     let entry = CaseEntry {
         case: name.into(),

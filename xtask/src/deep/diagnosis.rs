@@ -11,7 +11,9 @@ use onnx_conformance::ops;
 use serde::{Deserialize, Serialize};
 use vocab::{AttrValue, Attribute, DataType, Storage, Tensor, TypeKind};
 
-/// A known wrong behaviour, in the order they are tried (the most specific first).
+/// A known wrong behaviour. Where two reproduce the same elements, the earlier in
+/// [`Behaviour::ALL`] names them: double rounding before the version rules, since it also
+/// names the DOUBLE and 64-bit sources elsewhere.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Behaviour {
@@ -35,21 +37,27 @@ pub enum Behaviour {
     NanSignDropped,
     /// The middle cast of a chain skipped (the two casts folded into one).
     ChainMiddleSkipped,
+    /// Into BOOL, the bits tested instead of the value (−0 true, a zero bit pattern false).
+    BoolFromBits,
+    /// An overflow without saturation gives NaN where the target has ±Inf.
+    OverflowToNan,
 }
 
 impl Behaviour {
     /// Every behaviour, in the order they are tried.
-    pub const ALL: [Behaviour; 10] = [
+    pub const ALL: [Behaviour; 12] = [
         Behaviour::RoundModeIgnored,
         Behaviour::SaturateIgnored,
         Behaviour::SaturationIgnored,
+        Behaviour::RoundedTwiceThroughFloat,
         Behaviour::EarlierVersionRules,
         Behaviour::LaterVersionRules,
         Behaviour::ChainMiddleSkipped,
-        Behaviour::RoundedTwiceThroughFloat,
         Behaviour::NanSignDropped,
         Behaviour::HalfAwayFromZero,
         Behaviour::Truncation,
+        Behaviour::BoolFromBits,
+        Behaviour::OverflowToNan,
     ];
 
     /// The kebab-case name, as in JSON.
@@ -65,6 +73,8 @@ impl Behaviour {
             Behaviour::Truncation => "truncation",
             Behaviour::NanSignDropped => "nan-sign-dropped",
             Behaviour::ChainMiddleSkipped => "chain-middle-skipped",
+            Behaviour::BoolFromBits => "bool-from-bits",
+            Behaviour::OverflowToNan => "overflow-to-nan",
         }
     }
 
@@ -95,6 +105,12 @@ impl Behaviour {
             Behaviour::ChainMiddleSkipped => {
                 "the middle cast of the chain is skipped: the two casts are folded into one"
             }
+            Behaviour::BoolFromBits => {
+                "into BOOL the bits are tested, not the value: -0 gives true, a value whose bits are zero false"
+            }
+            Behaviour::OverflowToNan => {
+                "an overflow without saturation gives NaN where the target has ±Inf"
+            }
         }
     }
 }
@@ -114,26 +130,48 @@ pub(super) struct Subject<'a> {
     pub actual: &'a Tensor,
 }
 
-/// For each index of `differing`, the first behaviour whose output bits equal the runtime's
-/// there.
+/// For each index of `differing`, the behaviour whose output bits equal the runtime's there.
+/// Where several do, the one that reproduces the most elements of the case wins (then the
+/// earlier in [`Behaviour::ALL`]), so that one root cause names a whole case rather than
+/// whichever behaviour happens to coincide on a few elements.
 pub(super) fn diagnose(s: &Subject<'_>, differing: &[usize]) -> Vec<Option<Behaviour>> {
     let mut out = vec![None; differing.len()];
     let Some(actual) = Codes::of(s.actual) else {
         return out;
     };
+    let mut matches: Vec<(Behaviour, Vec<bool>)> = Vec::new();
     for b in Behaviour::ALL {
-        if out.iter().all(Option::is_some) {
+        let Some(alt) = alternative(s, b).as_ref().and_then(Codes::of) else {
+            continue;
+        };
+        let hits: Vec<bool> = differing.iter().map(|&i| alt.same(i, &actual)).collect();
+        if hits.iter().any(|&h| h) {
+            matches.push((b, hits));
+        }
+    }
+    loop {
+        let best = matches
+            .iter()
+            .enumerate()
+            .map(|(k, (_, hits))| {
+                let n = hits
+                    .iter()
+                    .zip(&out)
+                    .filter(|(h, o)| **h && o.is_none())
+                    .count();
+                (n, std::cmp::Reverse(k))
+            })
+            .max();
+        let Some((n, std::cmp::Reverse(k))) = best else {
+            break;
+        };
+        if n == 0 {
             break;
         }
-        let Some(alt) = alternative(s, b) else {
-            continue;
-        };
-        let Some(alt) = Codes::of(&alt) else {
-            continue;
-        };
-        for (slot, &i) in out.iter_mut().zip(differing) {
-            if slot.is_none() && alt.same(i, &actual) {
-                *slot = Some(b);
+        let (b, hits) = &matches[k];
+        for (slot, &h) in out.iter_mut().zip(hits) {
+            if h && slot.is_none() {
+                *slot = Some(*b);
             }
         }
     }
@@ -243,6 +281,15 @@ fn alternative(s: &Subject<'_>, b: Behaviour) -> Option<Tensor> {
             let (to, attrs) = single_cast(s)?;
             cast(s.model.opset, &flipped, to, &attrs)
         }
+        Behaviour::BoolFromBits if !chain && s.expected.dtype() == DataType::Bool => {
+            let input = s.input?;
+            let codes: Vec<u128> = tensor_codes(input)?
+                .iter()
+                .map(|&c| u128::from(c != 0))
+                .collect();
+            tensor_from_codes(DataType::Bool, s.expected.shape().to_vec(), &codes).ok()
+        }
+        Behaviour::OverflowToNan if !chain => overflow_to_nan(s),
         Behaviour::HalfAwayFromZero if !chain => nudged(s, Direction::Away),
         Behaviour::Truncation if !chain => nudged(s, Direction::TowardZero),
         _ => None,
@@ -365,6 +412,34 @@ fn drop_nan_signs(input: &Tensor) -> Option<Tensor> {
         })
         .collect();
     changed.then(|| tensor_from_codes(t, input.shape().to_vec(), &flipped).ok())?
+}
+
+/// Our output with every infinity that came from a finite input made NaN.
+fn overflow_to_nan(s: &Subject<'_>) -> Option<Tensor> {
+    let input = s.input?;
+    let (from, to) = (input.dtype(), s.expected.dtype());
+    if to.kind() != TypeKind::Float || input.len() != s.expected.len() {
+        return None;
+    }
+    let finite: Vec<bool> = match from.kind() {
+        TypeKind::Float | TypeKind::PowerOfTwo => run::decode(from, &tensor_codes(input)?)
+            .iter()
+            .map(|x| x.is_finite())
+            .collect(),
+        TypeKind::String => return None,
+        _ => vec![true; input.len()],
+    };
+    let mut codes = tensor_codes(s.expected)?;
+    let values = run::decode(to, &codes);
+    let mut changed = false;
+    for ((c, v), f) in codes.iter_mut().zip(values).zip(finite) {
+        if v.is_infinite() && f {
+            // Any nonzero mantissa under the all-ones exponent is a NaN.
+            *c |= 1;
+            changed = true;
+        }
+    }
+    changed.then(|| tensor_from_codes(to, s.expected.shape().to_vec(), &codes).ok())?
 }
 
 #[derive(Clone, Copy, PartialEq)]

@@ -9,6 +9,9 @@
 
 mod authority;
 mod cases;
+#[cfg(test)]
+mod class_check;
+mod classes;
 pub(crate) mod diagnosis;
 pub mod findings;
 mod model;

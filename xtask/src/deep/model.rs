@@ -1,13 +1,10 @@
 //! One deep case as files in the node-test layout: `model.onnx` and `test_data_set_0/` with
-//! `input_K.pb` and `output_K.pb`. Tensors are written by the harness's TensorProto writer,
-//! the expected outputs computed by running the model with our implementation.
+//! `input_K.pb` and `output_K.pb`, written by the harness's writer (`harness::write`) in the
+//! case's encoding, the expected outputs computed by running the model our reader reads from
+//! those bytes, fed the tensors it reads from the input files, with our implementation.
 
-use harness::proto::{
-    AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, ValueInfoProto,
-};
-use harness::write::tensor_proto;
-use prost::Message;
-use vocab::{AttrValue, Attribute, DataType, Tensor};
+use harness::write::{model as write_model, tensor as write_tensor, Encoding};
+use vocab::{Attribute, DataType, Tensor};
 
 /// A node: op_type, inputs, outputs, attributes.
 pub(super) type Node = (String, Vec<String>, Vec<String>, Vec<Attribute>);
@@ -26,6 +23,9 @@ pub(super) struct Graph {
     pub initializers: Vec<(String, Tensor)>,
     /// Graph outputs: name, type and shape.
     pub outputs: Vec<(String, DataType, Vec<usize>)>,
+    /// How the model, its tensors and the fed inputs are encoded (the expected outputs are
+    /// always written as onnx writes them).
+    pub encoding: Encoding,
 }
 
 /// The IR version of the official models at `opset` (onnx's version table): the oldest that
@@ -47,85 +47,51 @@ pub(super) fn ir_version(opset: i64) -> i64 {
     }
 }
 
-fn attribute(a: &Attribute) -> AttributeProto {
-    let mut p = AttributeProto {
-        name: a.name.clone(),
-        ..Default::default()
-    };
-    match &a.value {
-        AttrValue::Int(i) => (p.i, p.r#type) = (*i, 2),
-        AttrValue::String(s) => (p.s, p.r#type) = (s.clone(), 3),
-        AttrValue::Tensor(t) => (p.t, p.r#type) = (Some(tensor_proto("value", t)), 4),
-        other => unreachable!("the deep cases set no {other:?} attribute"),
-    }
-    p
-}
-
-fn value_info(name: &str, dtype: DataType, shape: &[usize]) -> ValueInfoProto {
-    let dims: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
-    ValueInfoProto::tensor(name, dtype.code(), &dims)
-}
-
-/// The model of `graph`, named `name`.
-pub(super) fn model(name: &str, graph: &Graph) -> ModelProto {
-    let mut inputs: Vec<ValueInfoProto> = graph
-        .inputs
-        .iter()
-        .map(|(n, t)| value_info(n, t.dtype(), t.shape()))
-        .collect();
+/// The model of `graph`, named `name`, for the harness's model writer.
+pub(super) fn model(name: &str, graph: &Graph) -> write_model::Model {
+    let declared = |(n, t): &(String, Tensor)| (n.clone(), t.dtype(), t.shape().to_vec());
+    let mut inputs: Vec<write_model::Declared> = graph.inputs.iter().map(declared).collect();
     // Before IR 4 every initializer must also be a graph input.
     if ir_version(graph.opset) < 4 {
-        inputs.extend(
-            graph
-                .initializers
-                .iter()
-                .map(|(n, t)| value_info(n, t.dtype(), t.shape())),
-        );
+        inputs.extend(graph.initializers.iter().map(declared));
     }
-    let graph_proto = GraphProto {
+    write_model::Model {
         name: name.into(),
-        node: graph
+        ir_version: ir_version(graph.opset),
+        producer: "onnx-conformance deep-cases".into(),
+        opset: graph.opset,
+        nodes: graph
             .nodes
             .iter()
-            .map(|(op, ins, outs, attrs)| NodeProto {
-                input: ins.clone(),
-                output: outs.clone(),
+            .map(|(op, ins, outs, attrs)| write_model::Node {
                 op_type: op.clone(),
-                attribute: attrs.iter().map(attribute).collect(),
-                ..Default::default()
+                inputs: ins.clone(),
+                outputs: outs.clone(),
+                attributes: attrs.clone(),
             })
             .collect(),
-        initializer: graph
-            .initializers
-            .iter()
-            .map(|(n, t)| tensor_proto(n, t))
-            .collect(),
-        input: inputs,
-        output: graph
-            .outputs
-            .iter()
-            .map(|(n, d, s)| value_info(n, *d, s))
-            .collect(),
-    };
-    ModelProto {
-        ir_version: ir_version(graph.opset),
-        producer_name: "onnx-conformance deep-cases".into(),
-        graph: Some(graph_proto),
-        opset_import: vec![OperatorSetIdProto {
-            domain: String::new(),
-            version: graph.opset,
-        }],
-        ..Default::default()
+        inputs,
+        initializers: graph.initializers.clone(),
+        outputs: graph.outputs.clone(),
     }
 }
 
 /// The files of case `name` (relative to the case directory) with the expected outputs our
 /// implementation gives, or why it could not run.
 pub(super) fn files(name: &str, graph: &Graph) -> Result<Files, String> {
-    let mp = model(name, graph);
-    let bytes = mp.encode_to_vec();
-    let parsed = harness::read::convert_model(mp).map_err(|e| format!("{name}: {}", e.message))?;
-    let fed: Vec<Tensor> = graph.inputs.iter().map(|(_, t)| t.clone()).collect();
+    let bytes = write_model::encode(&model(name, graph), graph.encoding);
+    // Read back as a runtime would: the encoding variants must mean the same model.
+    let parsed =
+        harness::read::model_from_bytes(&bytes).map_err(|e| format!("{name}: {}", e.message))?;
+    let mut files = vec![("model.onnx".to_string(), bytes)];
+    let mut fed = Vec::new();
+    for (k, (n, t)) in graph.inputs.iter().enumerate() {
+        let pb = write_tensor::encode(n, t, graph.encoding);
+        let read = harness::read::tensor_from_bytes(&pb, Some(t.dtype()))
+            .map_err(|e| format!("{name}: input {k}: {}", e.message))?;
+        fed.push(read);
+        files.push((format!("test_data_set_0/input_{k}.pb"), pb));
+    }
     let native = harness::backend::Native;
     let file = harness::backend::ModelFile {
         path: std::path::Path::new("model.onnx"),
@@ -138,13 +104,6 @@ pub(super) fn files(name: &str, graph: &Graph) -> Result<Files, String> {
     };
     let outputs =
         run(&native).map_err(|e| format!("{name}: our implementation refuses the case: {e}"))?;
-    let mut files = vec![("model.onnx".to_string(), bytes)];
-    for (k, (n, t)) in graph.inputs.iter().enumerate() {
-        files.push((
-            format!("test_data_set_0/input_{k}.pb"),
-            tensor_proto(n, t).encode_to_vec(),
-        ));
-    }
     for (k, ((n, dtype, shape), t)) in graph.outputs.iter().zip(&outputs).enumerate() {
         if t.dtype() != *dtype || t.shape() != shape.as_slice() {
             return Err(format!(
@@ -155,7 +114,7 @@ pub(super) fn files(name: &str, graph: &Graph) -> Result<Files, String> {
         }
         files.push((
             format!("test_data_set_0/output_{k}.pb"),
-            tensor_proto(n, t).encode_to_vec(),
+            write_tensor::encode(n, t, Encoding::Onnx),
         ));
     }
     Ok(files)

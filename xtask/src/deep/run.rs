@@ -43,6 +43,13 @@ pub(super) fn encode_nearest(dtype: DataType, values: &[f64]) -> Vec<u128> {
     tensor_codes(&out).expect("a numeric type")
 }
 
+/// The codes of `codes` of `from` cast to `to` by the newest Cast (its default attributes).
+pub(super) fn cast_codes(from: DataType, to: DataType, codes: &[u128]) -> Vec<u128> {
+    let input = tensor_from_codes(from, vec![codes.len()], codes).expect("codes of a type");
+    let out = cast(newest_cast(), &[int_attr("to", to.code().into())], &input);
+    tensor_codes(&out).expect("a numeric type")
+}
+
 /// Our text of each element of `input` (Cast to STRING).
 pub(super) fn text(input: &Tensor) -> Vec<String> {
     let out = cast(

@@ -104,12 +104,10 @@ fn undefined_values_are_not_generated() {
         DataType::Uint2,
     ] {
         let input = values::input(DataType::Float, to, Size::Boundary);
+        let w = to.bit_width();
         let (lo, hi) = match to.kind() {
-            TypeKind::Signed => (
-                -(2f64.powi(to.bit_width() as i32 - 1)),
-                2f64.powi(to.bit_width() as i32 - 1) - 1.0,
-            ),
-            _ => (0.0, 2f64.powi(to.bit_width() as i32) - 1.0),
+            TypeKind::Signed => (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1),
+            _ => (0, (1i128 << w) - 1),
         };
         let vals: Vec<f32> = codes(&input)
             .iter()
@@ -122,7 +120,11 @@ fn undefined_values_are_not_generated() {
             } else {
                 f64::from(v).trunc()
             };
-            assert!(v.is_finite() && r >= lo && r <= hi, "{v} into {to:?}");
+            // Compared as integers: `hi as f64` would round 2^64 - 1 up to 2^64.
+            assert!(
+                v.is_finite() && (lo..=hi).contains(&(r as i128)),
+                "{v} into {to:?}"
+            );
         }
     }
     // Nothing negative into E8M0 (NaN of either sign is defined: 0xFF).
@@ -259,5 +261,164 @@ fn a_case_is_the_same_bytes_twice_and_runs_on_our_implementation() {
                 .collect::<Vec<_>>()
         };
         assert_eq!(bits(&got), bits(&ds.outputs), "{name}");
+    }
+}
+
+/// The value of a code of a floating source, decoded here (not by the generator's oracle).
+fn float_value(from: DataType, code: u128) -> f64 {
+    match from {
+        DataType::Float => f64::from(f32::from_bits(code as u32)),
+        DataType::Double => f64::from_bits(code as u64),
+        DataType::Float16 => f64::from(half::f16::from_bits(code as u16)),
+        DataType::Bfloat16 => f64::from(half::bf16::from_bits(code as u16)),
+        DataType::Float8E8M0 if code == 0xFF => f64::NAN,
+        DataType::Float8E8M0 => 2f64.powi(code as i32 - 127),
+        other => panic!("no decoder for {other:?}"),
+    }
+}
+
+#[test]
+fn no_float_at_2_63_goes_into_int64_nor_at_2_64_into_uint64() {
+    // 2^63 and 2^64 are the smallest floats past INT64 and UINT64; `i64::MAX as f64` is 2^63,
+    // so a range check in f64 let them in.
+    for from in [
+        DataType::Float,
+        DataType::Double,
+        DataType::Float16,
+        DataType::Bfloat16,
+        DataType::Float8E8M0,
+    ] {
+        for (to, limit) in [(DataType::Int64, 63), (DataType::Uint64, 64)] {
+            for size in [Size::Boundary, Size::Full] {
+                let input = values::input(from, to, size);
+                for c in codes(&input) {
+                    let v = float_value(from, c);
+                    assert!(v.is_finite(), "{from:?} {v} into {to:?}");
+                    assert!(
+                        v.trunc().abs() < 2f64.powi(limit)
+                            || (to == DataType::Int64 && v.trunc() == -(2f64.powi(63))),
+                        "{from:?} {v} into {to:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn chains_through_bool_int64_and_float16_hold_only_defined_steps() {
+    let names: Vec<String> = cases::plans().into_iter().map(|(n, _)| n).collect();
+    for chain in [
+        "FLOAT_to_BOOL_to_FLOAT",
+        "FLOAT_to_INT64_to_FLOAT",
+        "INT64_to_FLOAT16_to_INT64",
+    ] {
+        for v in [13, 25] {
+            let name = format!("cast{v}_chain_{chain}");
+            assert!(names.contains(&name), "{name}");
+        }
+    }
+    // FLOAT -> INT64 -> FLOAT: in INT64's range after truncation (compared as integers), with
+    // 3e9 among the inputs.
+    let f = codes(&values::chain_input(
+        DataType::Float,
+        DataType::Int64,
+        DataType::Float,
+    ));
+    let vals: Vec<f32> = f.iter().map(|&c| f32::from_bits(c as u32)).collect();
+    assert!(vals.contains(&3e9), "{vals:?}");
+    for v in &vals {
+        let t = f64::from(*v).trunc();
+        assert!(v.is_finite() && t.abs() < 1e30, "{v}");
+        assert!(i64::try_from(t as i128).is_ok(), "{v}");
+    }
+    // INT64 -> FLOAT16 -> INT64: no INT64 whose FLOAT16 is Inf goes on into INT64.
+    let ints = codes(&values::chain_input(
+        DataType::Int64,
+        DataType::Float16,
+        DataType::Int64,
+    ));
+    assert!(ints.len() >= 8);
+    for c in ints {
+        let n = c as u64 as i64;
+        assert!(half::f16::from_f64(n as f64).is_finite(), "{n}");
+    }
+    // FLOAT -> BOOL -> FLOAT: zeros, nonzero values and NaN (true).
+    let b: Vec<f32> = codes(&values::chain_input(
+        DataType::Float,
+        DataType::Bool,
+        DataType::Float,
+    ))
+    .iter()
+    .map(|&c| f32::from_bits(c as u32))
+    .collect();
+    assert!(b.iter().any(|x| x.is_nan()) && b.contains(&0.0) && b.iter().any(|&x| x != 0.0));
+}
+
+/// The encoding-variant cases: a small group, every variant fed and as an initializer, named
+/// and indexed `encoding-<variant>`, and read by our reader as the same model, inputs and
+/// expected outputs as the same case written as onnx writes it, from which their files differ.
+#[test]
+fn encoding_variant_cases_read_back_as_the_onnx_encoded_case() {
+    use harness::read::{model_from_bytes, tensor_codes, tensor_from_bytes};
+    use harness::write::Encoding;
+    let plans: Vec<_> = cases::plans()
+        .into_iter()
+        .filter(|(_, p)| {
+            matches!(
+                p,
+                Plan::Cast {
+                    shape: Shape::Encoded { .. },
+                    ..
+                }
+            )
+        })
+        .collect();
+    assert!((20..=60).contains(&plans.len()), "{}", plans.len());
+    let mut variants = BTreeMap::new();
+    for (name, plan) in &plans {
+        let (entry, graph) = cases::build(name, plan);
+        assert!(entry.shape.starts_with("encoding-"), "{}", entry.shape);
+        assert!(name.contains(&format!("_{}_", entry.shape)), "{name}");
+        *variants
+            .entry((graph.encoding, entry.shape.ends_with("-initializer")))
+            .or_insert(0) += 1;
+        let (_, mut onnx_graph) = cases::build(name, plan);
+        onnx_graph.encoding = Encoding::Onnx;
+        let variant = super::model::files(name, &graph).expect("runs");
+        let onnx = super::model::files(name, &onnx_graph).expect("runs");
+        assert_eq!(variant.len(), onnx.len());
+        let mut differ = false;
+        for ((path, bytes), (onnx_path, onnx_bytes)) in variant.iter().zip(&onnx) {
+            assert_eq!(path, onnx_path);
+            differ |= bytes != onnx_bytes;
+            if path == "model.onnx" {
+                let (a, b) = (model_from_bytes(bytes), model_from_bytes(onnx_bytes));
+                assert_eq!(format!("{a:?}"), format!("{b:?}"), "{name}");
+            } else if path.contains("output_") {
+                assert_eq!(bytes, onnx_bytes, "{name}: expected outputs are onnx's");
+            } else {
+                let (a, b) = (
+                    tensor_from_bytes(bytes, None),
+                    tensor_from_bytes(onnx_bytes, None),
+                );
+                let (a, b) = (a.expect("reads"), b.expect("reads"));
+                assert_eq!(
+                    (a.dtype(), a.shape()),
+                    (b.dtype(), b.shape()),
+                    "{name} {path}"
+                );
+                assert_eq!(tensor_codes(&a), tensor_codes(&b), "{name} {path}");
+            }
+        }
+        assert!(differ, "{name} is written as onnx writes it");
+    }
+    for encoding in Encoding::VARIANTS {
+        for initializer in [false, true] {
+            assert!(
+                variants.contains_key(&(encoding, initializer)),
+                "{encoding:?}"
+            );
+        }
     }
 }

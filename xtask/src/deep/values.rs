@@ -3,7 +3,7 @@
 //! boundaries, string spellings. Each value carries its input class; values whose result the
 //! spec leaves undefined (docs/semantics.md §3.11) are left out.
 
-use super::run;
+use super::{classes, run};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, OnceLock};
 use vocab::{DataType, Tensor, TypeKind};
@@ -194,7 +194,7 @@ fn float_target_points(to: DataType, size: Size) -> Vec<(&'static str, f64)> {
     for &(lo, hi) in &pairs {
         let mid = lo + (hi - lo) / 2.0;
         let sub = lo < normal;
-        pts.push((if sub { "subnormal" } else { "exact" }, lo));
+        pts.push((if sub { "exact-subnormal" } else { "exact" }, lo));
         pts.push((if sub { "subnormal-tie" } else { "tie" }, mid));
     }
     if let (Some(&(first, _)), Some(&(below, max))) = (pairs.first(), pairs.last()) {
@@ -238,6 +238,12 @@ fn int_target_points(to: DataType) -> Vec<(&'static str, f64)> {
             pts.push(("range-edge", edge + dir * d));
         }
     }
+    if hi > i128::from(i32::MAX) {
+        // Past INT32, where a runtime that converts through it goes wrong.
+        for v in [3e9, -3e9, 5e9, -5e9] {
+            pts.push(("beyond-int32", v));
+        }
+    }
     pts.push(("zero", 0.0));
     pts.push(("zero", -0.0));
     pts
@@ -246,7 +252,16 @@ fn int_target_points(to: DataType) -> Vec<(&'static str, f64)> {
 /// Points for a BOOL target: zeros and the smallest and largest nonzero values.
 fn bool_target_points() -> Vec<(&'static str, f64)> {
     let mut pts = vec![("zero", 0.0), ("zero", -0.0)];
-    for v in [f64::from_bits(1), 1e-40, 0.5, 1.0, 2.0, 1e30, f64::MAX] {
+    for v in [
+        f64::from_bits(1),
+        1e-40,
+        0.5,
+        1.0,
+        2.0,
+        256.0,
+        1e30,
+        f64::MAX,
+    ] {
         pts.push(("nonzero", v));
         pts.push(("nonzero", -v));
     }
@@ -317,14 +332,67 @@ fn into_source(from: DataType, pts: &[(&'static str, f64)]) -> Vec<(&'static str
     out
 }
 
-/// The class of a value one ulp off a point of class `class`.
+/// The class of a value one ulp off a point of class `class` (where it holds: see
+/// [`classes::choose`]).
 fn near(class: &'static str) -> &'static str {
     match class {
         "tie" => "near-tie",
         "subnormal-tie" => "near-subnormal-tie",
         "exact" => "near-exact",
+        "exact-subnormal" => "near-exact-subnormal",
         other => other,
     }
+}
+
+/// DOUBLE values less than half a FLOAT ulp off each midpoint of a target narrower than FLOAT
+/// (and off each value of E8M0, whose round modes decide there too): 2^(e-40) either side of
+/// a point in [2^e, 2^(e+1)). Rounding to FLOAT first moves them onto the point.
+fn double_rounding_doubles(to: DataType, pts: &[(&'static str, f64)]) -> Vec<(&'static str, u128)> {
+    let mut out = Vec::new();
+    for &(k, v) in pts {
+        let boundary =
+            matches!(k, "tie" | "subnormal-tie") || (to == DataType::Float8E8M0 && k == "exact");
+        if !boundary || !v.is_finite() || v == 0.0 {
+            continue;
+        }
+        let e = v.abs().log2().floor() as i32;
+        let d = 2f64.powi(e - 40).copysign(v);
+        for x in [v + d, v - d] {
+            out.push(("double-rounding", u128::from(x.to_bits())));
+        }
+    }
+    out
+}
+
+/// Integers that rounding to FLOAT first (DOUBLE first for FLOAT targets) moves onto a
+/// midpoint of `to` (for E8M0 also onto a power of two): one off the midpoints
+/// 2^k + (2j+1)·2^(k-p) of a p-bit significand above the intermediate's precision. Kept
+/// only where they are in the source's range and the class holds (see [`classes`]).
+fn double_rounding_ints(from: DataType, to: DataType) -> Vec<(&'static str, u128)> {
+    let (p, ks): (u32, Vec<u32>) = match to {
+        DataType::Bfloat16 => (8, vec![24, 25, 31, 32, 40, 53, 62, 63]),
+        DataType::Float => (24, vec![54, 55, 62, 63]),
+        DataType::Float8E8M0 => (1, (24..=63).collect()),
+        _ => return Vec::new(),
+    };
+    let (lo, hi) = int_range(from);
+    let mut pts = Vec::new();
+    for k in ks {
+        let mut odd = vec![1i128, 3, (1i128 << p) - 1];
+        if to == DataType::Float8E8M0 {
+            // The powers of two themselves: 2^k ± 1.
+            odd.push(0);
+        }
+        for j in odd {
+            let t = (1i128 << k) + j * (1i128 << (k - p));
+            for v in [t - 1, t + 1, -(t - 1), -(t + 1)] {
+                if (lo..=hi).contains(&v) {
+                    pts.push(("double-rounding", code_of_int(from, v)));
+                }
+            }
+        }
+    }
+    pts
 }
 
 /// Whether every value of `from` is a value of `to` (so no rounding happens).
@@ -363,8 +431,8 @@ fn int_source_values(from: DataType) -> Vec<(&'static str, u128)> {
             if k > p && k < 127 {
                 let tie = (1i128 << k) + (1i128 << (k - p));
                 for d in [-1, 1] {
-                    pts.push(("double-rounding", tie + d));
-                    pts.push(("double-rounding", -(tie + d)));
+                    pts.push(("off-tie", tie + d));
+                    pts.push(("off-tie", -(tie + d)));
                 }
             }
         }
@@ -501,7 +569,9 @@ fn defined(v: Val, to: DataType) -> bool {
             } else {
                 x.trunc()
             };
-            x.is_finite() && r >= lo as f64 && r <= hi as f64
+            // `r` is an integer; compared as one, exactly (`hi as f64` would round
+            // i64::MAX up to 2^63). Beyond 2^126 it is outside every range here.
+            x.is_finite() && r.abs() < 2f64.powi(126) && (lo..=hi).contains(&(r as i128))
         }
         (Val::Float(x), DataType::Float8E8M0) => x.is_nan() || x.is_sign_positive(),
         (Val::Int(i), DataType::Float8E8M0) => i >= 0,
@@ -537,12 +607,41 @@ pub(super) fn input(from: DataType, to: DataType, size: Size) -> Input {
     cell.get_or_init(|| build_input(from, to, size)).clone()
 }
 
+/// The input of a chain `from` → `mid` → `to`: the first four elements of each class of the
+/// `from` → `mid` input (so every first step is defined), without those whose `mid` value the
+/// second step leaves undefined (docs/semantics.md §3.11: an INT64 whose FLOAT16 is Inf does
+/// not go on into INT64). The middle values are our Cast's at the newest version; where a
+/// chain's versions differ (BFLOAT16 truncation before 24), only into FLOAT, which is defined
+/// for every value.
+pub(super) fn chain_input(from: DataType, mid: DataType, to: DataType) -> Input {
+    match input(from, mid, Size::Boundary).sample(4) {
+        Input::Codes(classes) => Input::Codes(
+            classes
+                .into_iter()
+                .map(|(k, codes)| {
+                    let middle = vals(mid, &run::cast_codes(from, mid, &codes));
+                    let kept = codes
+                        .into_iter()
+                        .zip(middle)
+                        .filter(|&(_, m)| to == DataType::String || defined(m, to))
+                        .map(|(c, _)| c)
+                        .collect();
+                    (k, kept)
+                })
+                .collect(),
+        ),
+        strings => strings,
+    }
+}
+
 fn build_input(from: DataType, to: DataType, size: Size) -> Input {
+    let ctx = classes::Ctx::new(from, to);
     if from == DataType::String {
         let mut classes: Vec<(&'static str, Vec<String>)> = Vec::new();
         let mut seen = BTreeSet::new();
         for (k, s) in string_values(to) {
             if string_defined(&s, to) && seen.insert(s.clone()) {
+                let k = classes::choose(k, &classes::Elem::Str(&s), &ctx);
                 push(&mut classes, k, s);
             }
         }
@@ -560,7 +659,9 @@ fn build_input(from: DataType, to: DataType, size: Size) -> Input {
             all_codes(from).into_iter().map(|c| ("code", c)).collect()
         }
     } else if is_int(from) {
-        int_source_values(from)
+        let mut v = int_source_values(from);
+        v.extend(double_rounding_ints(from, to));
+        v
     } else {
         let pts = if to == DataType::String {
             DECIMALS
@@ -590,6 +691,9 @@ fn build_input(from: DataType, to: DataType, size: Size) -> Input {
         } else {
             into_source(from, &pts)
         };
+        if from == DataType::Double && is_floating(to) && to.bit_width() <= 16 {
+            codes.extend(double_rounding_doubles(to, &pts));
+        }
         codes.extend(nan_codes(from));
         codes
     };
@@ -603,6 +707,7 @@ fn build_input(from: DataType, to: DataType, size: Size) -> Input {
         Vec::new()
     };
     let first = first_occurrences(&codes);
+    let (preds, succs) = neighbours(from, &codes, &values);
     let mut classes: Vec<(&'static str, Vec<u128>)> = Vec::new();
     for (i, (&(k, code), v)) in raw.iter().zip(&values).enumerate() {
         let ok = match (to, *v) {
@@ -611,10 +716,46 @@ fn build_input(from: DataType, to: DataType, size: Size) -> Input {
             _ => defined(*v, to),
         };
         if ok && first[i] {
-            push(&mut classes, k, code);
+            let elem = match *v {
+                Val::Float(x) => classes::Elem::Float {
+                    code,
+                    v: x,
+                    pred: preds[i],
+                    succ: succs[i],
+                },
+                Val::Int(n) => classes::Elem::Int(n),
+            };
+            push(&mut classes, classes::choose(k, &elem, &ctx), code);
         }
     }
     Input::Codes(classes)
+}
+
+/// The magnitudes of the codes next to each floating code (the value's own magnitude where
+/// there is none, or where it is not finite); empty for other sources.
+fn neighbours(from: DataType, codes: &[u128], values: &[Val]) -> (Vec<f64>, Vec<f64>) {
+    if !is_floating(from) {
+        return (vec![0.0; codes.len()], vec![0.0; codes.len()]);
+    }
+    // E8M0 has no sign bit.
+    let top = if from == DataType::Float8E8M0 {
+        1u128 << from.bit_width()
+    } else {
+        1u128 << (from.bit_width() - 1)
+    };
+    let mags: Vec<u128> = codes.iter().map(|&c| c & (top - 1)).collect();
+    let below: Vec<u128> = mags.iter().map(|&m| m.saturating_sub(1)).collect();
+    let above: Vec<u128> = mags.iter().map(|&m| (m + 1).min(top - 1)).collect();
+    let (below, above) = (run::decode(from, &below), run::decode(from, &above));
+    let own = |i: usize| match values[i] {
+        Val::Float(x) => x.abs(),
+        Val::Int(_) => 0.0,
+    };
+    let pick = |i: usize, x: f64| if x.is_finite() { x.abs() } else { own(i) };
+    (
+        below.iter().enumerate().map(|(i, &x)| pick(i, x)).collect(),
+        above.iter().enumerate().map(|(i, &x)| pick(i, x)).collect(),
+    )
 }
 
 /// Whether each code is the first of its value in `codes` (a sort, not a set: this runs over

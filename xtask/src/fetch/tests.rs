@@ -353,7 +353,7 @@ fn the_index_lists_every_release_on_disk_in_version_order() {
         schema::proto::ModelProto::decode(crate::testkit::fetch::model("Concat", 13).as_slice())
             .expect("decode");
     two.opset_import.push(schema::proto::OperatorSetIdProto {
-        domain: "ai.onnx".into(),
+        domain: Some("ai.onnx".into()),
         version: 11,
     });
     fs::write(&bad, two.encode_to_vec()).expect("two default imports");

@@ -1,51 +1,33 @@
-//! Encoding an own case as ONNX protobuf: the model with its value infos, and the tensors.
+//! An own case as the harness's model writer takes it (`harness::write::model`): one node,
+//! inputs `x0, x1, ...` and outputs `y0, ...` with their value infos.
 
-use schema::proto::{GraphProto, ModelProto, NodeProto, OperatorSetIdProto, ValueInfoProto};
-use vocab::Tensor;
+use harness::write::model::{Model, Node};
 
 use super::specs::Spec;
 
-/// A tensor's data, as the test data sets hold it: the harness's TensorProto writer (the one
-/// that writes a worker's inputs), so the own cases and the workers agree on every type.
-pub(super) use harness::write::tensor_proto;
-
-fn value_info(name: &str, t: &Tensor) -> ValueInfoProto {
-    let dims: Vec<i64> = t.shape().iter().map(|&d| d as i64).collect();
-    ValueInfoProto::tensor(name, t.dtype().code(), &dims)
-}
-
-pub(super) fn model(spec: &Spec) -> ModelProto {
+pub(super) fn model(spec: &Spec) -> Model {
     let in_names: Vec<String> = (0..spec.inputs.len()).map(|i| format!("x{i}")).collect();
     let out_names: Vec<String> = (0..spec.outputs.len()).map(|i| format!("y{i}")).collect();
-    let graph = GraphProto {
-        name: spec.name.into(),
-        node: vec![NodeProto {
-            input: in_names.clone(),
-            output: out_names.clone(),
-            op_type: spec.op.into(),
-            attribute: spec.attrs.clone(),
-            ..Default::default()
-        }],
-        input: in_names
+    let declared = |names: &[String], tensors: &[vocab::Tensor]| {
+        names
             .iter()
-            .zip(&spec.inputs)
-            .map(|(n, t)| value_info(n, t))
-            .collect(),
-        output: out_names
-            .iter()
-            .zip(&spec.outputs)
-            .map(|(n, t)| value_info(n, t))
-            .collect(),
-        ..Default::default()
+            .zip(tensors)
+            .map(|(n, t)| (n.clone(), t.dtype(), t.shape().to_vec()))
+            .collect()
     };
-    ModelProto {
+    Model {
+        name: spec.name.into(),
         ir_version: 3,
-        producer_name: "onnx-conformance own-cases".into(),
-        graph: Some(graph),
-        opset_import: vec![OperatorSetIdProto {
-            domain: String::new(),
-            version: spec.opset,
+        producer: "onnx-conformance own-cases".into(),
+        opset: spec.opset,
+        nodes: vec![Node {
+            op_type: spec.op.into(),
+            inputs: in_names.clone(),
+            outputs: out_names.clone(),
+            attributes: spec.attrs.clone(),
         }],
-        ..Default::default()
+        inputs: declared(&in_names, &spec.inputs),
+        initializers: Vec::new(),
+        outputs: declared(&out_names, &spec.outputs),
     }
 }

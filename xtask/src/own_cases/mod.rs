@@ -8,7 +8,7 @@
 mod encode;
 mod specs;
 
-use prost::Message;
+use harness::write::{self, Encoding};
 use std::collections::BTreeSet;
 use std::error::Error;
 use std::path::Path;
@@ -91,11 +91,11 @@ pub fn files() -> Vec<(String, Vec<u8>)> {
         let dir = spec.name;
         out.push((
             format!("{dir}/model.onnx"),
-            encode::model(&spec).encode_to_vec(),
+            write::model::encode(&encode::model(&spec), Encoding::Onnx),
         ));
         for (kind, tensors) in [("input", &spec.inputs), ("output", &spec.outputs)] {
             for (k, t) in tensors.iter().enumerate() {
-                let pb = encode::tensor_proto(&format!("{kind}_{k}"), t).encode_to_vec();
+                let pb = write::tensor::encode(&format!("{kind}_{k}"), t, Encoding::Onnx);
                 out.push((format!("{dir}/test_data_set_0/{kind}_{k}.pb"), pb));
             }
         }

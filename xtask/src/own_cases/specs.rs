@@ -1,15 +1,14 @@
 //! The own cases: what each one runs and the outputs the spec's rules give for it.
 
 use half::{bf16, f16};
-use schema::proto::AttributeProto;
-use vocab::{DataType, Element, Tensor};
+use vocab::{AttrValue, Attribute, DataType, Element, Tensor};
 
 /// One case: a single node, its inputs and the expected outputs.
 pub(super) struct Spec {
     pub(super) name: &'static str,
     pub(super) opset: i64,
     pub(super) op: &'static str,
-    pub(super) attrs: Vec<AttributeProto>,
+    pub(super) attrs: Vec<Attribute>,
     pub(super) inputs: Vec<Tensor>,
     pub(super) outputs: Vec<Tensor>,
 }
@@ -25,21 +24,17 @@ fn grid<V: Element>(values: Vec<V>) -> Tensor {
     t(&[2, 4], values)
 }
 
-fn attr_int(name: &str, i: i64) -> AttributeProto {
-    AttributeProto {
+fn attr_int(name: &str, i: i64) -> Attribute {
+    Attribute {
         name: name.into(),
-        i,
-        r#type: 2,
-        ..Default::default()
+        value: AttrValue::Int(i),
     }
 }
 
-fn attr_str(name: &str, s: &str) -> AttributeProto {
-    AttributeProto {
+fn attr_str(name: &str, s: &str) -> Attribute {
+    Attribute {
         name: name.into(),
-        s: s.as_bytes().to_vec(),
-        r#type: 3,
-        ..Default::default()
+        value: AttrValue::String(s.as_bytes().to_vec()),
     }
 }
 
@@ -108,7 +103,7 @@ pub(super) fn cast_specs() -> Vec<Spec> {
         16_777_217.0,
     ];
     let bools = vec![true, false, true, true, false, false, true, false];
-    let cast = |name, opset, to: AttributeProto, input: Tensor, output: Tensor| Spec {
+    let cast = |name, opset, to: Attribute, input: Tensor, output: Tensor| Spec {
         name,
         opset,
         op: "Cast",

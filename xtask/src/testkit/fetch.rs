@@ -26,11 +26,11 @@ pub fn model(op_type: &str, opset: i64) -> Vec<u8> {
         }),
         opset_import: vec![
             OperatorSetIdProto {
-                domain: "ai.onnx.ml".into(),
+                domain: Some("ai.onnx.ml".into()),
                 version: 3,
             },
             OperatorSetIdProto {
-                domain: String::new(),
+                domain: Some(String::new()),
                 version: opset,
             },
         ],

@@ -40,7 +40,7 @@ fn castlike_model(domain: &str) -> ModelProto {
         attribute: vec![
             AttributeProto {
                 name: "saturate".into(),
-                i: 1,
+                i: Some(1),
                 r#type: 2,
                 ..Default::default()
             },
@@ -56,7 +56,7 @@ fn castlike_model(domain: &str) -> ModelProto {
     ModelProto {
         ir_version: 8,
         opset_import: vec![OperatorSetIdProto {
-            domain: domain.into(),
+            domain: Some(domain.into()),
             version: 15,
         }],
         graph: Some(GraphProto {
@@ -138,7 +138,7 @@ fn default_domain_opset_is_required() {
         "{e}"
     );
     model.opset_import.push(OperatorSetIdProto {
-        domain: String::new(),
+        domain: Some(String::new()),
         version: 13,
     });
     write(&dir.join("model.onnx"), &model);

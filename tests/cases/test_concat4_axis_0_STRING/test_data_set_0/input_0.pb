@@ -1,2 +1,1 @@
-
-2a2bcBinput_0
+2a2bcBinput_0

@@ -212,3 +212,15 @@ fn a_chain_step_is_exact_only_when_the_pair_widens() {
         Data
     );
 }
+
+#[test]
+fn e5m2_infinity_into_itself_under_saturation_is_our_reading() {
+    let s = cast(19, T::Float8E5M2, T::Float8E5M2);
+    assert_eq!(of(&s, "inf", Val::Float(f64::INFINITY)), Reading);
+    assert_eq!(of(&s, "normal", Val::Float(1.5)), Page);
+    let nosat = Step {
+        saturate: false,
+        ..s
+    };
+    assert_eq!(of(&nosat, "inf", Val::Float(f64::INFINITY)), Page);
+}

@@ -238,3 +238,73 @@ fn bits_no_behaviour_gives_stay_undiagnosed() {
     );
     assert_eq!(got, [None]);
 }
+
+#[test]
+fn bool_from_bits_and_overflow_to_nan() {
+    // E4M3FN -0 (0x80) is false; testing the bits gives true.
+    let input = codes(T::Float8E4M3FN, &[0x80, 0x38]);
+    let m = model(19, &[T::Float8E4M3FN, T::Bool], &[], 2);
+    let got = check(&m, input, codes(T::Bool, &[0, 1]), codes(T::Bool, &[1, 1]));
+    assert_eq!(got, [Some(Behaviour::BoolFromBits)]);
+    // FLOAT16 61440 into E5M2 without saturation rounds up past the largest value: +Inf
+    // (0x7C); NaN (0x7F) instead.
+    let input = codes(T::Float16, &[0x7B80]);
+    let m = model(
+        19,
+        &[T::Float16, T::Float8E5M2],
+        &[attr_int("saturate", 0)],
+        1,
+    );
+    let got = check(
+        &m,
+        input,
+        codes(T::Float8E5M2, &[0x7C]),
+        codes(T::Float8E5M2, &[0x7F]),
+    );
+    assert_eq!(got, [Some(Behaviour::OverflowToNan)]);
+}
+
+#[test]
+fn the_behaviour_that_explains_most_of_a_case_wins() {
+    // Cast-24 DOUBLE -> BFLOAT16. 1 + 2^-8 + 2^-30 rounds once to 0x3F81; through FLOAT it is
+    // the tie 1 + 2^-8, which goes to even, 0x3F80, and truncation gives 0x3F80 as well.
+    // 1 + 2^-7 + 2^-8 - 2^-30 rounds once to 0x3F81; through FLOAT it is the tie
+    // 1 + 2^-7 + 2^-8, whose even neighbour is 0x3F82, while truncation keeps 0x3F81.
+    let input = Tensor::from_vec(
+        vec![2],
+        vec![
+            1.0 + 2f64.powi(-8) + 2f64.powi(-30),
+            1.0 + 2f64.powi(-7) + 2f64.powi(-8) - 2f64.powi(-30),
+        ],
+    )
+    .unwrap();
+    let m = model(24, &[T::Double, T::Bfloat16], &[], 2);
+    let expected = codes(T::Bfloat16, &[0x3F81, 0x3F81]);
+    // Rounding twice explains both elements; the rules before 24 only the first.
+    let got = check(
+        &m,
+        input.clone(),
+        expected.clone(),
+        codes(T::Bfloat16, &[0x3F80, 0x3F82]),
+    );
+    assert_eq!(got, [Some(Behaviour::RoundedTwiceThroughFloat); 2]);
+    // Where both explain the same elements, the earlier in the library names them.
+    let got = check(
+        &m,
+        input.clone(),
+        expected.clone(),
+        codes(T::Bfloat16, &[0x3F80, 0x3F81]),
+    );
+    assert_eq!(got, [Some(Behaviour::RoundedTwiceThroughFloat)]);
+    // 1 + 2^-8 + 2^-9 is a FLOAT value above the tie: rounded once or twice 0x3F81, truncated
+    // (the rules before 24) 0x3F80; truncation of the DOUBLE gives it too, but comes later.
+    let input = Tensor::from_vec(vec![1], vec![1.0 + 2f64.powi(-8) + 2f64.powi(-9)]).unwrap();
+    let m = model(24, &[T::Double, T::Bfloat16], &[], 1);
+    let got = check(
+        &m,
+        input,
+        codes(T::Bfloat16, &[0x3F81]),
+        codes(T::Bfloat16, &[0x3F80]),
+    );
+    assert_eq!(got, [Some(Behaviour::EarlierVersionRules)]);
+}

@@ -1,0 +1,132 @@
+//! Tensors as TensorProtos. [`tensor_proto`] writes what `numpy_helper.from_array` makes:
+//! `dims` (unpacked on the wire), `data_type`, `name`, then `raw_data` little-endian with the
+//! sub-byte types packed (even index in the low bits), present even when empty; strings in
+//! `string_data`. No historical encoding trap (bf16 stored as UINT16, int32_data masking)
+//! ever reaches a worker. [`proto`] and [`encode`] write the deep suite's encoding variants.
+
+use super::{wire, Encoding};
+use crate::error::Error;
+use crate::proto::TensorProto;
+use crate::read::ToCode;
+use prost::Message;
+use std::path::Path;
+use vocab::{with_storage, DataType, Storage, Tensor, TypeKind};
+
+/// Little-endian bytes of `codes` at `bits` bits each; below a byte, the even (lower) index
+/// takes the low bits, as ONNX packs INT4, FLOAT4E2M1 and INT2.
+fn pack(codes: impl Iterator<Item = u128>, bits: u32, count: usize) -> Vec<u8> {
+    if bits >= 8 {
+        let width = (bits / 8) as usize;
+        let mut out = Vec::with_capacity(count * width);
+        codes.for_each(|c| out.extend_from_slice(&c.to_le_bytes()[..width]));
+        return out;
+    }
+    let per_byte = (8 / bits) as usize;
+    let mut out = vec![0u8; count.div_ceil(per_byte)];
+    for (i, c) in codes.enumerate() {
+        let shift = (i % per_byte) as u32 * bits;
+        out[i / per_byte] |= ((c as u8) & ((1u8 << bits) - 1)) << shift;
+    }
+    out
+}
+
+/// The element codes of a non-string tensor.
+fn codes(tensor: &Tensor) -> Vec<u128> {
+    with_storage!(tensor.storage(), v => v.iter().filter_map(ToCode::to_code).collect())
+}
+
+/// `tensor` as a TensorProto named `name`, as onnx writes it ([`Encoding::Onnx`]).
+pub fn tensor_proto(name: &str, tensor: &Tensor) -> TensorProto {
+    proto(name, tensor, Encoding::Onnx)
+}
+
+/// `tensor` as a TensorProto named `name` in `encoding`. [`Encoding::PackedDims`] differs
+/// from onnx only on the wire ([`encode`]), so its message is onnx's.
+pub fn proto(name: &str, tensor: &Tensor, encoding: Encoding) -> TensorProto {
+    let dtype = tensor.dtype();
+    let mut tp = TensorProto {
+        name: name.into(),
+        dims: tensor.shape().iter().map(|&d| d as i64).collect(),
+        data_type: dtype.code(),
+        ..Default::default()
+    };
+    if let Storage::String(v) = tensor.storage() {
+        tp.string_data = v.iter().map(|s| s.as_bytes().to_vec()).collect();
+        return tp;
+    }
+    let codes = codes(tensor);
+    match encoding {
+        Encoding::TypedFields => typed(&mut tp, dtype, &codes),
+        Encoding::ZeroOmitted if codes.is_empty() => {}
+        _ => tp.raw_data = Some(pack(codes.into_iter(), dtype.bit_width(), tensor.len())),
+    }
+    tp
+}
+
+/// Fills the typed field of `dtype` with `codes` (docs/semantics.md §5.3), as
+/// `helper.make_tensor` does: FLOAT and COMPLEX64 in `float_data`, DOUBLE and COMPLEX128 in
+/// `double_data`, INT64 in `int64_data`, UINT32 and UINT64 in `uint64_data`, every other type
+/// in `int32_data`: signed integers sign-extended, 16- and 8-bit floats as their bits, and
+/// the 4- and 2-bit types one packed byte per entry.
+fn typed(tp: &mut TensorProto, dtype: DataType, codes: &[u128]) {
+    let bits = dtype.bit_width();
+    match (dtype.kind(), bits) {
+        (TypeKind::Float, 32) => {
+            tp.float_data = codes.iter().map(|&c| f32::from_bits(c as u32)).collect()
+        }
+        (TypeKind::Complex, 64) => {
+            tp.float_data = codes
+                .iter()
+                .flat_map(|&c| [c as u32, (c >> 32) as u32])
+                .map(f32::from_bits)
+                .collect()
+        }
+        (TypeKind::Float, 64) => {
+            tp.double_data = codes.iter().map(|&c| f64::from_bits(c as u64)).collect()
+        }
+        (TypeKind::Complex, _) => {
+            tp.double_data = codes
+                .iter()
+                .flat_map(|&c| [c as u64, (c >> 64) as u64])
+                .map(f64::from_bits)
+                .collect()
+        }
+        (TypeKind::Signed, 64) => tp.int64_data = codes.iter().map(|&c| c as u64 as i64).collect(),
+        (TypeKind::Unsigned, 32 | 64) => tp.uint64_data = codes.iter().map(|&c| c as u64).collect(),
+        (TypeKind::Signed, 32) => tp.int32_data = codes.iter().map(|&c| c as u32 as i32).collect(),
+        (TypeKind::Signed, 16) => {
+            tp.int32_data = codes.iter().map(|&c| i32::from(c as u16 as i16)).collect()
+        }
+        (TypeKind::Signed, 8) => {
+            tp.int32_data = codes.iter().map(|&c| i32::from(c as u8 as i8)).collect()
+        }
+        (_, 8 | 16) | (TypeKind::Bool, _) => {
+            tp.int32_data = codes.iter().map(|&c| c as i32).collect()
+        }
+        _ => {
+            tp.int32_data = pack(codes.iter().copied(), bits, codes.len())
+                .into_iter()
+                .map(i32::from)
+                .collect()
+        }
+    }
+}
+
+/// `tensor` named `name` as the bytes of a serialized TensorProto in `encoding`.
+pub fn encode(name: &str, tensor: &Tensor, encoding: Encoding) -> Vec<u8> {
+    let bytes = proto(name, tensor, encoding).encode_to_vec();
+    match encoding {
+        Encoding::PackedDims => wire::pack_dims(&bytes),
+        _ => bytes,
+    }
+}
+
+/// Writes `tensor` as a serialized TensorProto named `name` to `path`, as onnx writes it.
+pub fn write_tensor(path: &Path, name: &str, tensor: &Tensor) -> Result<(), Error> {
+    let bytes = encode(name, tensor, Encoding::Onnx);
+    std::fs::write(path, bytes)
+        .map_err(|e| Error::at(path, format!("cannot write the tensor: {e}")))
+}
+
+#[cfg(test)]
+mod tests;
