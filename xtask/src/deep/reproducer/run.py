@@ -136,6 +136,20 @@ def same(dt, a, b):
     return False
 
 
+# Above this many elements, only those that differ are printed (unless --all).
+SHOWN = 40
+
+
+def data_input(model, feeds, n):
+    """The tensor the output's elements come from, when it has as many elements: the first fed
+    input, else the first initializer, else a Constant node's value (the constant cases)."""
+    candidates = list(feeds.values()) + list(model.graph.initializer)
+    for node in model.graph.node:
+        if node.op_type == "Constant":
+            candidates += [a.t for a in node.attribute if a.name == "value"]
+    return next((t for t in candidates if count(t) == n), None)
+
+
 def run_onnxruntime(model_path, model, inputs):
     import ctypes
 
@@ -201,6 +215,8 @@ def run_reference(model_path, model, inputs):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runtime", choices=["onnxruntime", "reference"], default=None)
+    parser.add_argument("--all", action="store_true",
+                        help=f"print every element (by default, above {SHOWN} elements, only those that differ)")
     args = parser.parse_args()
     runtime = args.runtime
     if runtime is None:
@@ -232,17 +248,21 @@ def main():
               f"expected {NAMES.get(edt, edt)} {list(expected.dims)}")
         return 1
     exp, act = codes(expected), codes(actual)
-    source = next(iter(feeds.values()), None)
-    src = codes(source) if source is not None and count(source) == len(exp) else None
-    sdt = source.data_type if src is not None else None
+    source = data_input(model, feeds, len(exp))
+    src = codes(source) if source is not None else None
+    sdt = source.data_type if source is not None else None
+    every = args.all or len(exp) <= SHOWN
     print(f"{'elem':>4}  {'input':<28} {'expected':<28} {'actual':<28}")
     differ = 0
     for i, (e, a) in enumerate(zip(exp, act)):
         mark = "" if same(edt, e, a) else "  <- differs"
         differ += bool(mark)
-        shown_in = show(sdt, src[i]) if src is not None else "-"
-        print(f"{i:>4}  {shown_in:<28} {show(edt, e):<28} {show(adt, a):<28}{mark}")
+        if mark or every:
+            shown_in = show(sdt, src[i]) if src is not None else "-"
+            print(f"{i:>4}  {shown_in:<28} {show(edt, e):<28} {show(adt, a):<28}{mark}")
     print(f"{differ} of {len(exp)} elements differ")
+    if not every:
+        print(f"(only the elements that differ are shown; --all shows all {len(exp)})")
     return 1 if differ else 0
 
 
