@@ -167,6 +167,7 @@ pub const FINGERPRINT_EXCLUDED: &[&str] = &[
     "xtask/src/deep/diagnosis.rs",
     "xtask/src/deep/render.rs",
     "xtask/src/deep/reproducer.rs",
+    "xtask/src/deep/names.rs",
     "xtask/src/deep/class_check.rs",
 ];
 

@@ -214,9 +214,45 @@ pub const FUZZ_TARGETS: [&str; 4] = ["trial", "ops", "tensor", "worker"];
 /// The options of `cargo xtask deep`.
 #[derive(Debug, Args)]
 pub struct Deep {
-    /// The backends, comma-separated (default: onnxruntime)
-    #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
+    /// The backends, comma-separated, the flag repeatable (default: onnxruntime). A
+    /// `worker:<label>=<command line>` item takes the rest of its value, commas included:
+    /// `--backends onnxruntime,worker:myrt=python3 w.py --opts a,b`
+    #[arg(long, value_name = "A,B,...")]
     pub backends: Vec<String>,
+    /// Run nothing: write findings.md and findings.html again from findings.json
+    #[arg(long, conflicts_with = "backends")]
+    pub render_only: bool,
+}
+
+impl Deep {
+    /// The backends asked for, in order: each `--backends` value split on its commas, except
+    /// that a `worker:` item runs to the end of its value (a command line may hold commas).
+    /// Empty items are dropped; no value at all means onnxruntime.
+    #[cfg_attr(
+        not(feature = "full"),
+        allow(dead_code, reason = "only `cargo xtask deep`, a `full` task, reads it")
+    )]
+    pub fn backend_values(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for value in &self.backends {
+            let mut rest = value.as_str();
+            while !rest.is_empty() {
+                if rest.trim_start().starts_with("worker:") {
+                    out.push(rest.trim().to_string());
+                    break;
+                }
+                let (item, tail) = rest.split_once(',').unwrap_or((rest, ""));
+                if !item.trim().is_empty() {
+                    out.push(item.trim().to_string());
+                }
+                rest = tail;
+            }
+        }
+        if out.is_empty() {
+            out.push("onnxruntime".to_string());
+        }
+        out
+    }
 }
 
 /// The options of `cargo xtask deep-cases`.

@@ -2,6 +2,8 @@
 //! exports its test module to another.
 
 pub mod fetch;
+#[cfg(feature = "full")]
+pub mod findings;
 pub mod repo;
 #[cfg(feature = "full")]
 pub mod report;

@@ -170,7 +170,7 @@ fn listing(out: &mut String, title: &str, report: &Report, pick: impl Fn(Outcome
     out.push('\n');
 }
 
-/// Text safe inside a Markdown table cell.
-fn cell(s: &str) -> String {
+/// Text safe inside a Markdown table cell: no pipe, no line break.
+pub fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }

@@ -246,6 +246,40 @@ fn from_takes_one_release() {
     assert!(e.hint.is_some(), "{e}");
 }
 
+fn deep_backends(args: &[&str]) -> Vec<String> {
+    match parse(&[&["deep"], args].concat()).map(|c| c.task) {
+        Ok(Task::Deep(d)) => d.backend_values(),
+        other => panic!("{args:?}: {other:?}"),
+    }
+}
+
+#[test]
+fn deep_backends_split_on_commas_but_a_worker_keeps_its_command_line_whole() {
+    assert_eq!(deep_backends(&[]), ["onnxruntime"]);
+    assert_eq!(
+        deep_backends(&["--backends", "native,onnxruntime"]),
+        ["native", "onnxruntime"]
+    );
+    // A worker's command line may hold commas: the item runs to the end of its value.
+    assert_eq!(
+        deep_backends(&[
+            "--backends",
+            "onnxruntime,worker:myrt=python3 w.py --ep a,b"
+        ]),
+        ["onnxruntime", "worker:myrt=python3 w.py --ep a,b"]
+    );
+    // The flag repeats, so a worker need not come last.
+    assert_eq!(
+        deep_backends(&[
+            "--backends",
+            "worker:a=run --x 1,2",
+            "--backends",
+            "reference, native,"
+        ]),
+        ["worker:a=run --x 1,2", "reference", "native"]
+    );
+}
+
 /// deep-audit's options: --self-test audits its own cases, so --case and --json do not go
 /// with it; at least one worker.
 #[test]

@@ -200,27 +200,32 @@ pub struct Value {
     pub decoded: String,
 }
 
-/// Runs `cargo xtask deep [--backends a,b]`.
+/// Runs `cargo xtask deep [--backends a,b]`. Every backend is checked before anything runs;
+/// the findings and reproducers are written beside the old ones and replace them only once
+/// every backend has run, so a failed run leaves the last good outputs in place.
 pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> {
     let target = crate::workspace::target_dir();
     let out = deep::default_dir(&target);
+    if args.render_only {
+        return render_again(root, &out);
+    }
+    let chosen = super::names::check(&args.backend_values(), |n| super::names::ready(&target, n))?;
     let index =
         deep::read_index(&target).map_err(|e| format!("{e}; run `{}`", deep::REGENERATE))?;
-    let names = if args.backends.is_empty() {
-        vec!["onnxruntime".to_string()]
-    } else {
-        args.backends.clone()
-    };
     let by_case: BTreeMap<&str, &CaseEntry> =
         index.cases.iter().map(|c| (c.case.as_str(), c)).collect();
-    let findings_dir = out.join("findings");
-    if findings_dir.exists() {
-        std::fs::remove_dir_all(&findings_dir)?;
-    }
     let mut runs = Vec::new();
     let mut findings = Vec::new();
-    for name in &names {
-        let report = run_suite(root, &target, name)?;
+    for chosen in &chosen {
+        let name = &chosen.label;
+        let report = run_suite(root, &target, chosen)?;
+        if report.backend.name != *name {
+            return Err(format!(
+                "backend {name}: the report is a run of {:?}",
+                report.backend.name
+            )
+            .into());
+        }
         let failed: Vec<&TrialRecord> = report
             .trials
             .iter()
@@ -245,7 +250,7 @@ pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> 
             trials: report.trials.len(),
             failed: failed.len(),
         });
-        let backend = select(root, &target, name)?;
+        let backend = select(root, &target, &chosen.value)?;
         let mut classes = Classes::new();
         for t in failed {
             let Some(entry) = t.case.as_deref().and_then(|c| by_case.get(c)) else {
@@ -253,32 +258,109 @@ pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> 
             };
             let dir = out.join(deep::CASES_DIR).join(&entry.case);
             for judged in judge(&backend, &dir, entry, t) {
-                let class = judged.class.clone();
                 if let Some(f) = absorb(&mut classes, name, &report.backend.version, entry, judged)
                 {
-                    f.reproducer =
-                        reproducer(&findings_dir, name, &dir, entry, &class, &f.examples)?;
+                    // The case the reproducer is cut from; its path is set once all are known.
+                    f.reproducer = entry.case.clone();
                 }
             }
         }
         findings.extend(classes.into_values());
     }
+    let all = publish(root, &out, &by_case, findings, runs, &index.content_sha256)?;
+    print!("{}", super::render::summary(&all));
+    eprintln!("wrote {}/findings.{{json,md,html}}", out.display());
+    Ok(())
+}
+
+/// `--render-only`: findings.md and findings.html written again from findings.json.
+fn render_again(root: &Path, out: &Path) -> Result<(), Box<dyn Error>> {
+    let path = out.join("findings.json");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("{}: {e}; run `cargo xtask deep` first", path.display()))?;
+    let all: Findings =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let links = super::render::Links::of(root, out);
+    std::fs::write(
+        out.join("findings.md"),
+        super::render::markdown(&all, &links),
+    )?;
+    std::fs::write(out.join("findings.html"), super::render::html(&all, &links))?;
+    eprintln!("wrote {}/findings.{{md,html}}", out.display());
+    Ok(())
+}
+
+/// The causes of `findings`, for the fixtures of other modules' tests.
+#[cfg(test)]
+pub fn causes_of(findings: &[Finding]) -> Vec<Cause> {
+    causes(findings)
+}
+
+/// Writes the reproducers and findings.{json,md,html} of a finished run under `out`: into a
+/// staging directory first, moved into place only once everything is written, so a failure
+/// leaves the last good outputs as they were (and no staging directory).
+pub(super) fn publish(
+    root: &Path,
+    out: &Path,
+    by_case: &BTreeMap<&str, &CaseEntry>,
+    findings: Vec<Finding>,
+    runs: Vec<RunSummary>,
+    tree_sha256: &str,
+) -> Result<Findings, Box<dyn Error>> {
+    let staging = out.join(format!("findings.new-{}", std::process::id()));
+    let written = write_outputs(root, out, &staging, by_case, findings, runs, tree_sha256);
+    if written.is_err() {
+        let _ = std::fs::remove_dir_all(&staging);
+    }
+    written
+}
+
+fn write_outputs(
+    root: &Path,
+    out: &Path,
+    staging: &Path,
+    by_case: &BTreeMap<&str, &CaseEntry>,
+    mut findings: Vec<Finding>,
+    runs: Vec<RunSummary>,
+    tree_sha256: &str,
+) -> Result<Findings, Box<dyn Error>> {
+    if staging.exists() {
+        std::fs::remove_dir_all(staging)?;
+    }
+    let repro = staging.join("findings");
+    std::fs::create_dir_all(&repro)?;
+    let links = super::render::Links::of(root, out);
+    super::reproducer::write_all(
+        &repro,
+        &out.join(deep::CASES_DIR),
+        by_case,
+        &mut findings,
+        &links,
+    )?;
     let all = Findings {
-        tree_sha256: index.content_sha256.clone(),
+        tree_sha256: tree_sha256.to_string(),
         runs,
         causes: causes(&findings),
         findings,
     };
-    std::fs::create_dir_all(&out)?;
-    std::fs::write(
-        out.join("findings.json"),
-        serde_json::to_string_pretty(&all)? + "\n",
-    )?;
-    std::fs::write(out.join("findings.md"), super::render::markdown(&all))?;
-    std::fs::write(out.join("findings.html"), super::render::html(&all))?;
-    print!("{}", super::render::summary(&all));
-    eprintln!("wrote {}/findings.{{json,md,html}}", out.display());
-    Ok(())
+    let files = [
+        ("findings.json", serde_json::to_string_pretty(&all)? + "\n"),
+        ("findings.md", super::render::markdown(&all, &links)),
+        ("findings.html", super::render::html(&all, &links)),
+    ];
+    for (name, text) in &files {
+        std::fs::write(staging.join(name), text)?;
+    }
+    let old = out.join("findings");
+    if old.exists() {
+        std::fs::remove_dir_all(&old)?;
+    }
+    std::fs::rename(&repro, &old)?;
+    for (name, _) in &files {
+        std::fs::rename(staging.join(name), out.join(name))?;
+    }
+    std::fs::remove_dir_all(staging)?;
+    Ok(all)
 }
 
 /// A class of one backend's run: operator, types, attributes, input class, rule era,
@@ -382,15 +464,20 @@ fn absorb<'a>(
 /// Examples kept per class.
 const MAX_EXAMPLES: usize = 3;
 
-/// Runs the deep suite on backend `name` and returns its report.
-fn run_suite(root: &Path, target: &Path, name: &str) -> Result<report::Report, Box<dyn Error>> {
-    let dir = harness::report::ReportDir::deep(target, name);
-    eprintln!("deep: running the deep cases on {name}");
+/// Runs the deep suite on a backend and returns its report, read from the report directory
+/// of its label (`deep/reports/backend-<label>`).
+fn run_suite(
+    root: &Path,
+    target: &Path,
+    chosen: &super::names::Chosen,
+) -> Result<report::Report, Box<dyn Error>> {
+    let dir = chosen.report_dir(target);
+    eprintln!("deep: running the deep cases on {}", chosen.label);
     crate::suite_run::run(
         root,
-        dir.path(),
-        name,
-        name,
+        &dir,
+        &chosen.value,
+        &chosen.label,
         "deep/",
         &[("ONNX_CONFORMANCE_SUITE", "deep")],
     )
@@ -742,19 +829,16 @@ fn reproducer_elements(entry: &CaseEntry, examples: &[Example], len: usize) -> V
 /// Writes the reproducer of a class: the case's model with a few input elements only (the
 /// examples', or a few for a case that did not run; the whole case when its shape is not
 /// `values`), one data set, under
-/// `findings/<backend>/<class>/`. Returns its path relative to the findings directory.
-fn reproducer(
+/// `findings_dir/<rel>` (`rel` is `<label>/<name>`, chosen by `reproducer::write_all`).
+pub(super) fn reproducer(
     findings_dir: &Path,
-    backend: &str,
+    rel: &str,
     dir: &Path,
     entry: &CaseEntry,
-    class: &str,
     examples: &[Example],
-) -> Result<String, Box<dyn Error>> {
-    let backend_dir = backend.split(':').next().unwrap_or(backend);
-    let name = format!("{}__{}", entry.case, class.replace(['/', ' '], "-"));
-    let rel = format!("{backend_dir}/{name}");
-    let out = findings_dir.join(&rel);
+) -> Result<(), Box<dyn Error>> {
+    let name = rel.rsplit('/').next().unwrap_or(rel).to_string();
+    let out = findings_dir.join(rel);
     std::fs::create_dir_all(out.join("test_data_set_0"))?;
     let model_bytes = std::fs::read(dir.join("model.onnx"))?;
     let case = harness::read::load_case(dir)?;
@@ -774,7 +858,7 @@ fn reproducer(
                 std::fs::copy(entry.path(), &to)?;
             }
         }
-        return Ok(rel);
+        return Ok(());
     };
     let idx = reproducer_elements(entry, examples, input.len());
     let pick = |t: &Tensor| -> Result<Tensor, Box<dyn Error>> {
@@ -831,7 +915,7 @@ fn reproducer(
     let expected = pick(&ds.outputs[0])?;
     let tp = harness::write::tensor_proto("output", &expected);
     std::fs::write(out.join("test_data_set_0/output_0.pb"), tp.encode_to_vec())?;
-    Ok(rel)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -12,10 +12,12 @@ mod cases;
 #[cfg(test)]
 mod class_check;
 mod classes;
-mod diagnosis;
+pub(crate) mod diagnosis;
 pub mod findings;
 mod model;
+mod names;
 mod render;
+mod reproducer;
 mod run;
 mod values;
 

@@ -1,0 +1,86 @@
+//! Findings of the deep suite built by hand, for the renderer's and the reproducers' tests.
+
+use crate::deep::findings::{Diagnosis, Example, Finding, Findings, RunSummary, Value, Verdict};
+use harness::deep::{Authority, Citation};
+
+/// A value whose bits and decoded form are given.
+pub fn value(bits: &str, decoded: &str) -> Value {
+    Value {
+        bits: bits.into(),
+        decoded: decoded.into(),
+    }
+}
+
+/// A finding of `backend` for `from` → `to` with `verdict`: a class that ran (one example,
+/// a citation of §3.3) for the verdicts of an authority, a refusal with a message otherwise.
+pub fn finding(backend: &str, from: &str, to: &str, verdict: Verdict) -> Finding {
+    let authority = match verdict {
+        Verdict::Disagrees => Some(Authority::Page),
+        Verdict::DiffersFromData => Some(Authority::Data),
+        Verdict::DiffersFromReading => Some(Authority::Reading),
+        _ => None,
+    };
+    let ran = authority.is_some();
+    Finding {
+        backend: backend.into(),
+        runtime_version: "1.0".into(),
+        op: "Cast".into(),
+        op_versions: vec![19, 21],
+        from: from.into(),
+        to: to.into(),
+        attributes: vec!["saturate=0".into()],
+        input_class: if ran { "tie" } else { verdict.label() }.into(),
+        elements: usize::from(ran) * 4,
+        cases: vec![format!("cast19_{from}_to_{to}")],
+        examples: match ran {
+            true => vec![Example {
+                index: 7,
+                input: value("0x3f900000", "1.125"),
+                expected: value("0x3c", "1.0"),
+                actual: value("0x3d", "1.25"),
+            }],
+            false => Vec::new(),
+        },
+        authority,
+        citation: authority.map(|a| Citation {
+            section: "§3.3".into(),
+            rule: "into FLOAT8E4M3FN the value rounds once, to nearest even".into(),
+            source: match a {
+                Authority::Data => "test_cast_FLOAT_to_FLOAT8E4M3FN (1.16.2, 1.17.0)".into(),
+                _ => "https://github.com/onnx/onnx/blob/main/docs/Changelog.md#Cast-19".into(),
+            },
+        }),
+        diagnosis: None,
+        section: "§3.3".into(),
+        reproducer: format!("cast19_{from}_to_{to}"),
+        verdict,
+        message: (!ran).then(|| format!("{to} is not supported")),
+    }
+}
+
+/// A finding diagnosed with `behaviour`.
+pub fn diagnosed(mut f: Finding, behaviour: crate::deep::diagnosis::Behaviour) -> Finding {
+    f.diagnosis = Some(Diagnosis {
+        behaviour,
+        text: behaviour.text().into(),
+    });
+    f
+}
+
+/// `findings` of the backends in `runs`, grouped into causes as `cargo xtask deep` does.
+pub fn all(runs: &[&str], findings: Vec<Finding>) -> Findings {
+    Findings {
+        tree_sha256: "ab".repeat(32),
+        runs: runs
+            .iter()
+            .map(|b| RunSummary {
+                backend: b.to_string(),
+                runtime_version: "1.0".into(),
+                trials: 100,
+                failed: findings.iter().filter(|f| f.backend == *b).count(),
+            })
+            .collect(),
+        causes: crate::deep::findings::causes_of(&findings),
+        findings,
+    }
+}
