@@ -173,6 +173,29 @@ fn refusals_and_errors_keep_the_worker() {
     assert_eq!(first, second, "the same process answers both");
 }
 
+/// An error answer quotes what the worker wrote to stderr for that data set (not the lines of
+/// the data sets before); a refusal at load quotes nothing.
+#[test]
+fn an_error_answer_quotes_the_stderr_of_its_data_set() {
+    let script = format!(
+        r#"{HELLO}; n=0; while read -r line; do n=$((n+1)); id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/'); echo "traceback of request $n" >&2; if [ $n = 1 ]; then printf '{{"id": %s, "ok": false, "stage": "load", "error": "no kernel"}}\n' $id; else printf '{{"id": %s, "ok": false, "stage": "run", "error": "boom"}}\n' $id; fi; done"#
+    );
+    let mut backend = sh(&script);
+    assert_eq!(failure(&mut backend), Failure::Unsupported("no kernel".into()));
+    match failure(&mut backend) {
+        Failure::Error { stage, message } => {
+            assert_eq!(stage, "run");
+            assert!(
+                message.starts_with("boom\nlast lines of the worker's stderr:")
+                    && message.contains("traceback of request 2")
+                    && !message.contains("request 1"),
+                "{message}"
+            );
+        }
+        other => panic!("expected an error, got {other:?}"),
+    }
+}
+
 #[test]
 fn a_worker_without_hello_is_a_crash_or_timeout() {
     let f = sh("echo 'starting up' >&2; exit 3").hello().unwrap_err();
