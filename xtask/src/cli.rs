@@ -157,7 +157,7 @@ pub enum BackendsCommand {
     /// its toy runtime must pass every FLOAT-to-DOUBLE Cast and fail a refused case as
     /// unsupported. Compiles the harness a second time, into target/external-runtime.
     CheckExample,
-    /// Run a worker over a dozen chosen official cases, printing each protocol step
+    /// Run a worker over a dozen chosen cases (one built in memory), printing each protocol step
     ///
     /// For someone writing a worker (docs/worker-protocol.md): start and hello, each request
     /// and answer with its time, the outputs read back and compared with the expected ones.
