@@ -113,7 +113,7 @@ fn the_shape_mismatch_case_reaches_the_worker() {
     let n = CASES.len();
     for want in [
         format!("case {n}/{n}: built/opset15/test_castlike_FLOAT_to_BFLOAT16"),
-        format!(r#"> {{"id":3,"inputs":[{{"name":"input","path":"#),
+        r#"> {"id":3,"inputs":[{"name":"input","path":"#.to_string(),
         r#"{"name":"like","path":"#.to_string(),
     ] {
         assert!(text.contains(&want), "{want:?} missing from:\n{text}");
