@@ -195,11 +195,12 @@ fn refusals_and_errors_keep_the_worker() {
 }
 
 /// An error answer quotes what the worker wrote to stderr for that data set (not the lines of
-/// the data sets before); a refusal at load quotes nothing.
+/// the data sets before); a refusal at load quotes nothing. (The worker waits after writing to
+/// stderr, so that the harness has drained the line before the answer comes.)
 #[test]
 fn an_error_answer_quotes_the_stderr_of_its_data_set() {
     let script = format!(
-        r#"{HELLO}; n=0; while read -r line; do n=$((n+1)); id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/'); echo "traceback of request $n" >&2; if [ $n = 1 ]; then printf '{{"id": %s, "ok": false, "stage": "load", "error": "no kernel"}}\n' $id; else printf '{{"id": %s, "ok": false, "stage": "run", "error": "boom"}}\n' $id; fi; done"#
+        r#"{HELLO}; n=0; while read -r line; do n=$((n+1)); id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/'); echo "traceback of request $n" >&2; sleep 0.2; if [ $n = 1 ]; then printf '{{"id": %s, "ok": false, "stage": "load", "error": "no kernel"}}\n' $id; else printf '{{"id": %s, "ok": false, "stage": "run", "error": "boom"}}\n' $id; fi; done"#
     );
     let mut backend = sh(&script);
     assert_eq!(
