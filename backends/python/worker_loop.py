@@ -24,11 +24,24 @@ _protocol = _take_stdout()
 
 
 class StageError(Exception):
-    """A failure at one protocol stage: load, input, run or output."""
+    """A failure at one protocol stage: load, input, run or output.
 
-    def __init__(self, stage, error):
+    kind is None, or at stage load "unsupported" (a refusal) or "load-error" (the loader failed
+    on a model it should load).
+    """
+
+    def __init__(self, stage, error, kind=None):
         super().__init__(error)
         self.stage = stage
+        self.kind = kind
+
+
+def _stage_error(name, e, kind=None):
+    """A StageError for exception e; its traceback goes to stderr, which the harness quotes."""
+    traceback.print_exception(type(e), e, e.__traceback__, file=sys.stderr)
+    sys.stderr.flush()
+    detail = "".join(traceback.format_exception_only(type(e), e)).strip()
+    return StageError(name, detail, kind)
 
 
 def stage(name, fn, *args):
@@ -38,8 +51,35 @@ def stage(name, fn, *args):
     except StageError:
         raise
     except Exception as e:  # noqa: BLE001 - every runtime error is reported, never raised
-        detail = "".join(traceback.format_exception_only(type(e), e)).strip()
-        raise StageError(name, detail) from e
+        raise _stage_error(name, e) from e
+
+
+def _onnx_checker_accepts(path):
+    """Whether onnx.checker accepts the model at path (False when onnx is not installed)."""
+    try:
+        import onnx  # noqa: PLC0415 - only when a load failed
+        onnx.checker.check_model(path, full_check=True)
+    except Exception:  # noqa: BLE001 - any complaint, or no onnx, means "not known valid"
+        return False
+    return True
+
+
+def load(fn, path, refusals=(), accepts=_onnx_checker_accepts):
+    """Runs fn(path) at stage load, telling a refusal from a loader failing on a valid model.
+
+    An exception that is an instance of `refusals` (the runtime's own "not implemented" or
+    "unsupported" exception classes) is a refusal: `unsupported`. So is any exception on a model
+    that accepts(path) (by default onnx.checker, full check) does not accept. Any other exception
+    means the loader failed on a valid model: the answer says "kind": "load-error", which the
+    harness counts as an error, not a refusal.
+    """
+    try:
+        return fn(path)
+    except StageError:
+        raise
+    except Exception as e:  # noqa: BLE001 - every runtime error is reported, never raised
+        bug = not isinstance(e, refusals) and accepts(path)
+        raise _stage_error("load", e, "load-error" if bug else "unsupported") from e
 
 
 def serve(runtime, version, run_case):
@@ -60,5 +100,7 @@ def serve(runtime, version, run_case):
             run_case(request)
         except StageError as e:
             answer = {"id": request["id"], "ok": False, "stage": e.stage, "error": str(e)}
+            if e.kind is not None:
+                answer["kind"] = e.kind
         out.write(json.dumps(answer) + "\n")
         out.flush()

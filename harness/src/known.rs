@@ -539,7 +539,7 @@ pub fn judge(result: Result<(), Failed>, listed: Option<Listed<'_>>) -> Verdict 
         return verdict(
             Outcome::Fail,
             Some(kind),
-            format!("failure kind {kind}, but the entry of {list} expects {want}: {message}"),
+            format!("{OTHER_KIND}{kind}, but the entry of {list} expects {want}:\n{message}"),
         );
     }
     if let Some(want) = entry.expect.iter().find(|w| !message.contains(w.as_str())) {
@@ -547,22 +547,43 @@ pub fn judge(result: Result<(), Failed>, listed: Option<Listed<'_>>) -> Verdict 
             Outcome::Fail,
             Some(kind),
             format!(
-                "failed, but not as {list} expects (a message containing {want:?}); this may \
-                 be another bug: {message}"
+                "{NOT_AS_LISTED}{list} expects (a message containing {want:?}); this may be \
+                 another bug:\n{message}"
             ),
         );
     }
     let (outcome, what) = match data {
-        true => (Outcome::DataProblem, "upstream data problem"),
-        false => (Outcome::KnownFailure, "known failure"),
+        true => (Outcome::DataProblem, DATA_PROBLEM),
+        false => (Outcome::KnownFailure, KNOWN),
     };
     Verdict {
         known_kind: Some(entry.kind.clone()),
         ..verdict(
             outcome,
             Some(kind),
-            format!("{what} ({}): {}\n{message}", entry.kind, entry.reason),
+            format!("{what}{}): {}\n{message}", entry.kind, entry.reason),
         )
+    }
+}
+
+// The first lines `judge` puts above a runtime's message, each a line of its own.
+const KNOWN: &str = "known failure (";
+const DATA_PROBLEM: &str = "upstream data problem (";
+const NOT_AS_LISTED: &str = "failed, but not as ";
+const OTHER_KIND: &str = "failure kind ";
+
+/// The runtime's own message in a message `judge` wrote: the text below judge's first line
+/// (a known failure, a data problem, a failure not as listed or of another kind), else
+/// `message` as it is. A list's `expect` is matched against the runtime's message, so this is
+/// what `cargo xtask backends known-failures` takes its `expect` from, never judge's words.
+pub fn runtime_message(message: &str) -> &str {
+    let (first, rest) = message.split_once('\n').unwrap_or((message, ""));
+    let wrapped = [KNOWN, DATA_PROBLEM, NOT_AS_LISTED, OTHER_KIND]
+        .iter()
+        .any(|p| first.starts_with(p));
+    match wrapped {
+        true => rest,
+        false => message,
     }
 }
 

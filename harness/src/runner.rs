@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-pub use crate::settings::{BACKEND_VAR, DATA_VAR, KNOWN_VAR, STRICT_VAR};
+pub use crate::settings::{BACKEND_VAR, DATA_VAR, KNOWN_VAR, REPORT_DIR_VAR, STRICT_VAR};
 
 /// What a run needs before its first trial.
 pub(crate) struct Setup {
@@ -399,9 +399,12 @@ fn prepare_with(layout: &Layout, env: &Env, given: Option<Given>) -> Setup {
         }
     }
     guards.extend(found);
-    let out_dir = match deep {
-        true => crate::report::ReportDir::deep(&settings.target, &selected.name).into_path(),
-        false => selected.report_dir.clone().into_path(),
+    let out_dir = match (&settings.report_dir, deep) {
+        (Some(dir), _) => dir.clone(),
+        (None, true) => {
+            crate::report::ReportDir::deep(&settings.target, &selected.name).into_path()
+        }
+        (None, false) => selected.report_dir.clone().into_path(),
     };
     let ctx = Context {
         // Deep cases are compared bit for bit (any NaN matches any NaN of the type).

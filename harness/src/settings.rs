@@ -25,6 +25,9 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// The prefix of our own variables; an unknown name with it is an error.
 /// Environment variable choosing the suite: the official data (default) or the deep tree.
 pub const SUITE_VAR: &str = "ONNX_CONFORMANCE_SUITE";
+/// Environment variable naming the directory a run writes its reports to, instead of the
+/// backend's own (`cargo xtask scoreboard` sets it, so that its runs never overwrite them).
+pub const REPORT_DIR_VAR: &str = "ONNX_CONFORMANCE_REPORT_DIR";
 pub const PREFIX: &str = "ONNX_CONFORMANCE_";
 
 /// Every variable of ours that the suite reads, with the values it accepts. A new variable
@@ -57,6 +60,10 @@ pub const VARIABLES: &[(&str, &str)] = &[
     (
         KNOWN_VAR,
         "the known-failures list of a worker: backend, instead of tests/known-failures/<label>.json",
+    ),
+    (
+        REPORT_DIR_VAR,
+        "the directory the reports are written to, instead of target/onnx-conformance[/backend-<name>]; empty: the backend's own",
     ),
     // Read by the implementation crate itself (`onnx_conformance::tuning`) when the native
     // backend runs; checked here with its own parsers, so that a bad value fails the run as a
@@ -128,6 +135,9 @@ pub struct Settings {
     pub worker_list: Option<PathBuf>,
     /// `ONNX_CONFORMANCE_SUITE=deep`: run the deep tree instead of the official data.
     pub deep: bool,
+    /// `ONNX_CONFORMANCE_REPORT_DIR`, resolved against the workspace: where the reports go
+    /// instead of the backend's own directory.
+    pub report_dir: Option<PathBuf>,
 }
 
 /// A setup problem: the name of the check that failed and what to do about it.
@@ -197,6 +207,7 @@ pub fn read(workspace: &Path, env: &Env) -> (Settings, Vec<Problem>) {
         timeout,
         python: path(env, PYTHON_VAR, None),
         worker_list: path(env, KNOWN_VAR, Some(workspace)),
+        report_dir: path(env, REPORT_DIR_VAR, Some(workspace)),
     };
     (settings, problems)
 }

@@ -95,8 +95,9 @@ pub enum Task {
     /// The official suite on every set-up backend, side by side
     ///
     /// Runs the official cases (trials named onnx-*) on each backend and writes
-    /// target/onnx-conformance/scoreboard.{json,md,html}. With --diff, runs nothing and prints
-    /// what moved per backend since an older scoreboard.json, as Markdown.
+    /// target/onnx-conformance/scoreboard.{json,md,html}; each backend's reports of these runs
+    /// go to target/onnx-conformance/scoreboard/, never over its own. With --diff, runs
+    /// nothing and prints what moved per backend since an older scoreboard.json, as Markdown.
     Scoreboard(Scoreboard),
 }
 
@@ -157,7 +158,7 @@ pub enum BackendsCommand {
     /// its toy runtime must pass every FLOAT-to-DOUBLE Cast and fail a refused case as
     /// unsupported. Compiles the harness a second time, into target/external-runtime.
     CheckExample,
-    /// Run a worker over a dozen chosen official cases, printing each protocol step
+    /// Run a worker over a dozen chosen cases (one built in memory), printing each protocol step
     ///
     /// For someone writing a worker (docs/worker-protocol.md): start and hello, each request
     /// and answer with its time, the outputs read back and compared with the expected ones.
@@ -233,26 +234,41 @@ impl Deep {
         allow(dead_code, reason = "only `cargo xtask deep`, a `full` task, reads it")
     )]
     pub fn backend_values(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        for value in &self.backends {
-            let mut rest = value.as_str();
-            while !rest.is_empty() {
-                if rest.trim_start().starts_with("worker:") {
-                    out.push(rest.trim().to_string());
-                    break;
-                }
-                let (item, tail) = rest.split_once(',').unwrap_or((rest, ""));
-                if !item.trim().is_empty() {
-                    out.push(item.trim().to_string());
-                }
-                rest = tail;
-            }
-        }
+        let mut out = split_backends(&self.backends);
         if out.is_empty() {
             out.push("onnxruntime".to_string());
         }
         out
     }
+}
+
+/// The backends of repeated `--backends` values, in order: each value split on its commas,
+/// except that a `worker:` item runs to the end of its value (a command line may hold
+/// commas). Empty items are dropped. `deep` and `scoreboard` read their flag with it.
+#[cfg_attr(
+    not(feature = "full"),
+    allow(
+        dead_code,
+        reason = "only `deep` and `scoreboard`, `full` tasks, read it"
+    )
+)]
+pub fn split_backends(values: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for value in values {
+        let mut rest = value.as_str();
+        while !rest.is_empty() {
+            if rest.trim_start().starts_with("worker:") {
+                out.push(rest.trim().to_string());
+                break;
+            }
+            let (item, tail) = rest.split_once(',').unwrap_or((rest, ""));
+            if !item.trim().is_empty() {
+                out.push(item.trim().to_string());
+            }
+            rest = tail;
+        }
+    }
+    out
 }
 
 /// The options of `cargo xtask deep-cases`.
@@ -345,17 +361,29 @@ pub struct Report {
 /// characters; a row is under 200).
 pub const DIFF_ROWS: usize = 60;
 
+impl Scoreboard {
+    /// The backends asked for, in order, read as `deep` reads its own ([`split_backends`]);
+    /// empty when none is (the scoreboard then runs every set-up backend).
+    #[cfg_attr(
+        not(feature = "full"),
+        allow(
+            dead_code,
+            reason = "only `cargo xtask scoreboard`, a `full` task, reads it"
+        )
+    )]
+    pub fn backend_values(&self) -> Vec<String> {
+        split_backends(&self.backends)
+    }
+}
+
 /// The options of `cargo xtask scoreboard`.
 #[derive(Debug, Args)]
 pub struct Scoreboard {
-    /// The backends, comma-separated (default: native and every shipped backend that is set
-    /// up; see `cargo xtask backends list`)
-    #[arg(
-        long,
-        value_name = "A,B,...",
-        value_delimiter = ',',
-        conflicts_with = "diff"
-    )]
+    /// The backends, comma-separated, the flag repeatable (default: native and every shipped
+    /// backend that is set up; see `cargo xtask backends list`). A
+    /// `worker:<label>=<command line>` item takes the rest of its value, commas included:
+    /// `--backends native,worker:myrt=python3 w.py --opts a,b`
+    #[arg(long, value_name = "A,B,...", conflicts_with = "diff")]
     pub backends: Vec<String>,
     /// Run nothing; print, as Markdown, the trials that moved per backend since this older
     /// scoreboard.json

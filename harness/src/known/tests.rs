@@ -241,8 +241,9 @@ fn a_known_failure_of_another_kind_is_another_failure() {
     );
     let message = v.message.unwrap_or_default();
     let want = "failure kind crash, but the entry of tests/known-failures/rt.json expects \
-                mismatch: boom";
+                mismatch:\nboom";
     assert_eq!(message, want);
+    assert_eq!(runtime_message(&message), "boom");
 }
 
 #[test]
@@ -270,4 +271,26 @@ fn loading_rejects_bad_entries_and_tolerates_absence() {
     std::fs::write(&path, tol).expect("write");
     let list = Tolerances::load(&path).expect("valid overrides");
     assert_eq!(list.find("axb").map(|e| e.rtol), Some(0.01));
+}
+
+/// A failure not as listed keeps judge's words on a line of their own, above the runtime's
+/// message, which `runtime_message` gives back whole.
+#[test]
+fn a_failure_not_as_listed_keeps_the_runtime_message_apart() {
+    let listed = entry(&["x"], &[], &["old words"]);
+    let v = judge(
+        err(FailureKind::Unsupported, "new words\nmore"),
+        own(&listed),
+    );
+    assert_eq!(v.outcome, Outcome::Fail);
+    let message = v.message.unwrap_or_default();
+    assert!(message.starts_with("failed, but not as "), "{message}");
+    assert_eq!(runtime_message(&message), "new words\nmore");
+    let listed = entry(&["x"], &[], &["new"]);
+    let v = judge(err(FailureKind::Unsupported, "new words"), own(&listed));
+    assert_eq!(runtime_message(&v.message.unwrap_or_default()), "new words");
+    assert_eq!(
+        runtime_message("plain\nfailure kind x"),
+        "plain\nfailure kind x"
+    );
 }

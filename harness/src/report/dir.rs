@@ -34,6 +34,14 @@ impl ReportDir {
         ReportDir(crate::deep::default_dir(target).join("reports").join(sub))
     }
 
+    /// Where `cargo xtask scoreboard`'s run of `backend` reports: `scoreboard/<native or
+    /// backend-name>` under the root, apart from the backend's own reports, which a
+    /// scoreboard run (official cases only) would otherwise overwrite.
+    pub fn scoreboard(target: &Path, backend: &str) -> ReportDir {
+        let sub = Self::subdir(backend).unwrap_or_else(|| "native".into());
+        ReportDir(Self::root(target).join("scoreboard").join(sub))
+    }
+
     fn subdir(backend: &str) -> Option<String> {
         match backend {
             "native" => None,

@@ -315,3 +315,21 @@ fn reports_name_the_backend_and_the_list() {
     report.backend = BackendInfo::default();
     assert_eq!(title(&report), "ONNX conformance");
 }
+
+/// The scoreboard's runs report apart from each backend's own reports (native's included), so
+/// that a scoreboard never overwrites them.
+#[test]
+fn scoreboard_runs_report_apart_from_the_backends_own() {
+    let target = Path::new("/t");
+    for name in ["native", "onnxruntime", "myrt"] {
+        let own = ReportDir::of(target, name);
+        let board = ReportDir::scoreboard(target, name);
+        assert!(board.path().starts_with("/t/onnx-conformance/scoreboard"));
+        assert_ne!(own.path(), board.path(), "{name}");
+        assert!(!board.path().starts_with(own.path()) || name == "native");
+    }
+    assert_eq!(
+        ReportDir::scoreboard(target, "myrt").path(),
+        Path::new("/t/onnx-conformance/scoreboard/backend-myrt")
+    );
+}

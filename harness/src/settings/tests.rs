@@ -42,6 +42,17 @@ fn paths_resolve_against_the_workspace() {
     );
 }
 
+/// `ONNX_CONFORMANCE_REPORT_DIR` moves a run's reports (the scoreboard's runs), relative to
+/// the workspace; empty is unset.
+#[test]
+fn the_report_directory_can_be_moved() {
+    let (s, problems) = read(Path::new("/w"), &Env::of(&[(REPORT_DIR_VAR, "t/board")]));
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(s.report_dir, Some(PathBuf::from("/w/t/board")));
+    let (s, problems) = read(Path::new("/w"), &Env::of(&[(REPORT_DIR_VAR, "")]));
+    assert_eq!((s.report_dir, problems.len()), (None, 0));
+}
+
 #[test]
 fn the_suite_is_official_or_deep() {
     let ws = Path::new("/w");
@@ -71,6 +82,7 @@ fn the_backend_variables_are_parsed_here() {
     assert_eq!(s.python, Some(PathBuf::from("/usr/bin/python3")));
     assert_eq!(s.worker_list, Some(PathBuf::from("/w/mine.json")));
     assert_eq!(s.timeout, DEFAULT_TIMEOUT);
+    assert_eq!(s.report_dir, None);
     let (s, _) = read(Path::new("/w"), &Env::of(&[(BACKEND_VAR, "")]));
     assert_eq!(s.backend, "native");
 }

@@ -35,29 +35,55 @@ impl WorkerSpec {
     }
 }
 
-/// The last lines a worker wrote to stderr, kept while a thread drains the pipe.
+/// The last lines a worker wrote to stderr, kept while a thread drains the pipe, and how many
+/// lines it has written in all.
 #[derive(Clone, Default)]
-struct Tail(Arc<Mutex<VecDeque<String>>>);
+struct Tail(Arc<Mutex<TailLines>>);
+
+#[derive(Default)]
+struct TailLines {
+    lines: VecDeque<String>,
+    written: u64,
+}
 
 impl Tail {
     fn push(&self, line: String) {
-        let mut lines = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if lines.len() == TAIL_LINES {
-            lines.pop_front();
+        let mut tail = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if tail.lines.len() == TAIL_LINES {
+            tail.lines.pop_front();
         }
         let mut line = line;
         if line.chars().count() > TAIL_LINE_CHARS {
             line = line.chars().take(TAIL_LINE_CHARS).collect::<String>() + "...";
         }
-        lines.push_back(line);
+        tail.lines.push_back(line);
+        tail.written += 1;
     }
 
+    /// How many lines have been written so far: a mark for [`Tail::quote_since`].
+    fn mark(&self) -> u64 {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).written
+    }
+
+    /// The last lines, for a crash, hang or protocol break.
     fn quote(&self) -> String {
-        let lines = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if lines.is_empty() {
+        self.quote_since(0)
+    }
+
+    /// The last lines written after `mark`: what the worker said about one data set.
+    fn quote_since(&self, mark: u64) -> String {
+        let tail = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let new = usize::try_from(tail.written.saturating_sub(mark)).unwrap_or(usize::MAX);
+        let skip = tail.lines.len().saturating_sub(new);
+        let body: Vec<String> = tail
+            .lines
+            .iter()
+            .skip(skip)
+            .map(|l| format!("  | {l}"))
+            .collect();
+        if body.is_empty() {
             return String::new();
         }
-        let body: Vec<String> = lines.iter().map(|l| format!("  | {l}")).collect();
         format!("\nlast lines of the worker's stderr:\n{}", body.join("\n"))
     }
 }
@@ -140,6 +166,7 @@ impl WorkerProcess {
         self.next_id += 1;
         let line = request_line(id, request);
         self.last_request.clone_from(&line);
+        let mark = self.tail.mark();
         let sent = match &mut self.stdin {
             Some(stdin) => writeln!(stdin, "{line}").and_then(|()| stdin.flush()),
             None => Err(std::io::Error::other("stdin is closed")),
@@ -149,8 +176,13 @@ impl WorkerProcess {
             return Err(self.with_tail(crash));
         }
         let answer = self.next_line("its answer")?;
-        // A protocol failure quotes stderr; a failure the worker reported speaks for itself.
-        parse_reply(&answer, id).map_err(|f| self.with_tail(f))?
+        // A protocol failure quotes stderr; so does an error the worker reported, with what
+        // it wrote to stderr for this data set (a traceback, a log line). A refusal at load
+        // speaks for itself.
+        match parse_reply(&answer, id).map_err(|f| self.with_tail(f))? {
+            Err(f @ Failure::Error { .. }) => Err(self.with_tail_since(f, mark)),
+            result => result,
+        }
     }
 
     /// The last line read from the worker's stdout (its hello, then each answer), as written.
@@ -230,6 +262,13 @@ impl WorkerProcess {
         // The drain thread may still be reading the last lines of a dying worker.
         thread::sleep(Duration::from_millis(20));
         failure.with_detail(&self.tail.quote())
+    }
+
+    /// `failure` with the stderr lines written since `mark`.
+    fn with_tail_since(&self, failure: Failure, mark: u64) -> Failure {
+        // The drain thread may still be reading what the worker wrote before answering.
+        thread::sleep(Duration::from_millis(20));
+        failure.with_detail(&self.tail.quote_since(mark))
     }
 }
 

@@ -43,7 +43,8 @@ pub struct Request<'a> {
 pub enum Failure {
     /// The worker refused the model at load: an unknown type, operator or kernel.
     Unsupported(String),
-    /// The worker failed at a stage after load: `input`, `run` or `output`.
+    /// The worker failed at `input`, `run` or `output`, or its loader failed on a model it
+    /// should load (stage `load` with `"kind": "load-error"`).
     Error {
         /// The stage the worker named.
         stage: String,
@@ -186,7 +187,10 @@ pub fn parse_reply(line: &str, id: u64) -> Result<Result<(), Failure>, Failure> 
             let stage = text_field(&map, "stage", what).map_err(Failure::Protocol)?;
             let message = text_field(&map, "error", what).map_err(Failure::Protocol)?;
             match stage.as_str() {
-                "load" => Ok(Err(Failure::Unsupported(message))),
+                "load" => match load_kind(&map)? {
+                    LoadKind::Unsupported => Ok(Err(Failure::Unsupported(message))),
+                    LoadKind::LoadError => Ok(Err(Failure::Error { stage, message })),
+                },
                 "input" | "run" | "output" => Ok(Err(Failure::Error { stage, message })),
                 _ => Err(Failure::Protocol(format!(
                     "the answer names stage \"{stage}\"; the stages are load, input, run and output"
@@ -196,6 +200,28 @@ pub fn parse_reply(line: &str, id: u64) -> Result<Result<(), Failure>, Failure> 
         _ => Err(Failure::Protocol(format!(
             "the answer {} has no boolean \"ok\"",
             quoted(line)
+        ))),
+    }
+}
+
+/// What a failure at stage `load` says: a refusal, or the loader failing on a model it
+/// should load.
+enum LoadKind {
+    /// `"kind": "unsupported"`, or no `kind` (every worker before `kind` existed).
+    Unsupported,
+    /// `"kind": "load-error"`: the loader failed on a valid model, an `error`.
+    LoadError,
+}
+
+/// The `kind` of a failure answer at stage `load`.
+fn load_kind(map: &serde_json::Map<String, Value>) -> Result<LoadKind, Failure> {
+    match map.get("kind") {
+        None => Ok(LoadKind::Unsupported),
+        Some(Value::String(k)) if k == "unsupported" => Ok(LoadKind::Unsupported),
+        Some(Value::String(k)) if k == "load-error" => Ok(LoadKind::LoadError),
+        Some(other) => Err(Failure::Protocol(format!(
+            "the answer at stage load has \"kind\": {other}; the kinds are \"unsupported\" \
+             and \"load-error\""
         ))),
     }
 }

@@ -91,7 +91,28 @@ fn reply_lines() {
             }))
         );
     }
+    // A load failure names its kind: a refusal (the default, as every worker before `kind`
+    // said it) or the loader failing on a valid model, an error.
+    let load = |kind: &str| {
+        let line = format!(r#"{{"id": 3, "ok": false, "stage": "load", {kind}"error": "e"}}"#);
+        parse_reply(&line, 3)
+    };
+    assert_eq!(
+        load(r#""kind": "unsupported", "#),
+        Ok(Err(Failure::Unsupported("e".into())))
+    );
+    assert_eq!(
+        load(r#""kind": "load-error", "#),
+        Ok(Err(Failure::Error {
+            stage: "load".into(),
+            message: "e".into()
+        }))
+    );
     let violations = [
+        (
+            r#"{"id": 3, "ok": false, "stage": "load", "kind": "oops", "error": "x"}"#,
+            "\"kind\": \"oops\"",
+        ),
         (r#"{"id": 4, "ok": true}"#, "has id 4, but request 3"),
         (r#"{"ok": true}"#, "no \"id\""),
         (r#"{"id": 3}"#, "no boolean \"ok\""),
@@ -171,6 +192,33 @@ fn refusals_and_errors_keep_the_worker() {
         "{first:?}"
     );
     assert_eq!(first, second, "the same process answers both");
+}
+
+/// An error answer quotes what the worker wrote to stderr for that data set (not the lines of
+/// the data sets before); a refusal at load quotes nothing. (The worker waits after writing to
+/// stderr, so that the harness has drained the line before the answer comes.)
+#[test]
+fn an_error_answer_quotes_the_stderr_of_its_data_set() {
+    let script = format!(
+        r#"{HELLO}; n=0; while read -r line; do n=$((n+1)); id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/'); echo "traceback of request $n" >&2; sleep 0.2; if [ $n = 1 ]; then printf '{{"id": %s, "ok": false, "stage": "load", "error": "no kernel"}}\n' $id; else printf '{{"id": %s, "ok": false, "stage": "run", "error": "boom"}}\n' $id; fi; done"#
+    );
+    let mut backend = sh(&script);
+    assert_eq!(
+        failure(&mut backend),
+        Failure::Unsupported("no kernel".into())
+    );
+    match failure(&mut backend) {
+        Failure::Error { stage, message } => {
+            assert_eq!(stage, "run");
+            assert!(
+                message.starts_with("boom\nlast lines of the worker's stderr:")
+                    && message.contains("traceback of request 2")
+                    && !message.contains("request 1"),
+                "{message}"
+            );
+        }
+        other => panic!("expected an error, got {other:?}"),
+    }
 }
 
 #[test]
@@ -300,18 +348,32 @@ def run(path):
 def fail():
     os.write(1, b"chatty runtime: fd 1 before failing\n")
     raise RuntimeError("no kernel for this")
+
+def loader_bug(path):
+    raise IndexError("loader bug")
+
+def not_implemented(path):
+    raise NotImplementedError("no kernel")
 "#;
 
 /// A worker in the shape of the shipped ones: worker_loop first, then the runtime.
 const WORKER: &str = r#"
 import sys
 sys.path.insert(0, sys.argv[1])
-from worker_loop import serve, stage
+from worker_loop import load, serve, stage
 import chatty_runtime
 
 def run_case(request):
-    if request["model"].endswith("refuse.onnx"):
+    model = request["model"]
+    if model.endswith("refuse.onnx"):
         stage("load", chatty_runtime.fail)
+    valid = lambda path: True
+    if model.endswith("bug.onnx"):
+        load(chatty_runtime.loader_bug, model, (NotImplementedError,), valid)
+    if model.endswith("ni.onnx"):
+        load(chatty_runtime.not_implemented, model, (NotImplementedError,), valid)
+    if model.endswith("invalid.onnx"):
+        load(chatty_runtime.loader_bug, model, (NotImplementedError,), lambda path: False)
     stage("run", chatty_runtime.run, request["outputs"][0]["path"])
 
 serve("chatty", "1.0", run_case)
@@ -381,5 +443,58 @@ fn fd1_writes_of_the_runtime_never_reach_the_protocol() {
     assert!(
         answer.starts_with("Err(Unsupported(") && answer.contains("no kernel for this"),
         "{answer}"
+    );
+}
+
+/// `worker_loop.load` tells a refusal from a loader failing on a valid model: an exception
+/// of the runtime's refusal classes, or on a model the checker rejects, is `unsupported`; any
+/// other is a `load-error`, an error quoting the traceback the loop wrote to stderr.
+#[test]
+fn the_python_loop_reports_a_loader_failing_on_a_valid_model_as_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("chatty_runtime.py"), CHATTY_RUNTIME).unwrap();
+    let script = dir.path().join("worker.py");
+    std::fs::write(&script, WORKER).unwrap();
+    let spec = WorkerSpec {
+        argv: vec![
+            python(),
+            script.display().to_string(),
+            worker_loop_dir().display().to_string(),
+        ],
+        timeout: Duration::from_secs(30),
+    };
+    let mut worker = match WorkerProcess::start(&spec) {
+        Ok(w) => w,
+        Err(e) => panic!("the worker's hello was not read cleanly: {e:?}"),
+    };
+    let mut answer = |name: &str| {
+        let model = dir.path().join(name);
+        let request = Request {
+            model: &model,
+            inputs: vec![],
+            outputs: vec![],
+        };
+        worker.run(&request)
+    };
+    match answer("bug.onnx") {
+        Err(Failure::Error { stage, message }) => {
+            assert_eq!(stage, "load");
+            assert!(
+                message.starts_with("IndexError: loader bug\nlast lines of the worker's stderr:")
+                    && message.contains("Traceback"),
+                "{message}"
+            );
+        }
+        other => panic!("expected a load error, got {other:?}"),
+    }
+    assert_eq!(
+        answer("ni.onnx"),
+        Err(Failure::Unsupported(
+            "NotImplementedError: no kernel".into()
+        ))
+    );
+    assert_eq!(
+        answer("invalid.onnx"),
+        Err(Failure::Unsupported("IndexError: loader bug".into()))
     );
 }

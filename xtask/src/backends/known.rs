@@ -299,14 +299,14 @@ fn digits_out(text: &str) -> String {
     out
 }
 
-/// The first line of `message` that is evidence on any machine: not a path of this checkout,
-/// not a known-failure preamble or the rerun hint; at most 160 characters.
+/// The first line of the runtime's own message (below the harness's known-failure verdict,
+/// if any: `expect` is matched against the runtime's words) that is evidence on any machine:
+/// not a path of this checkout, not the rerun hint; at most 160 characters.
 fn evidence(message: &str, root: &str) -> String {
-    message
+    harness::known::runtime_message(message)
         .lines()
         .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.contains(root) && !l.starts_with("rerun:"))
-        .find(|l| !l.starts_with("known failure (") && !l.starts_with("upstream data problem ("))
+        .find(|l| !l.is_empty() && !l.contains(root) && !l.starts_with("rerun:"))
         .map(|l| match l.char_indices().nth(160) {
             // Cut at a word's end, so that the line ends as the message's words do.
             Some((at, _)) => l[..at].rsplit_once(' ').map_or(&l[..at], |(head, _)| head),

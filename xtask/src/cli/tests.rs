@@ -167,7 +167,7 @@ fn documented_command_lines_parse() {
     assert_eq!(report(&["--nextest"]), (None, Some("latest".into())));
     assert_eq!(report(&["--nextest", "42"]), (None, Some("42".into())));
     match parse(&["scoreboard", "--backends", "native,onnxruntime"]).map(|c| c.task) {
-        Ok(Task::Scoreboard(s)) => assert_eq!(s.backends, ["native", "onnxruntime"]),
+        Ok(Task::Scoreboard(s)) => assert_eq!(s.backend_values(), ["native", "onnxruntime"]),
         other => panic!("{other:?}"),
     }
     let backends = |args: &[&str]| match parse(&[&["backends"], args].concat()).map(|c| c.task) {
@@ -277,6 +277,30 @@ fn deep_backends_split_on_commas_but_a_worker_keeps_its_command_line_whole() {
             "reference, native,"
         ]),
         ["worker:a=run --x 1,2", "reference", "native"]
+    );
+}
+
+/// The scoreboard reads `--backends` as `deep` does: a worker's command line keeps its
+/// commas, and the flag repeats.
+#[test]
+fn scoreboard_backends_keep_a_worker_command_line_whole() {
+    let board = |args: &[&str]| match parse(&[&["scoreboard"], args].concat()).map(|c| c.task) {
+        Ok(Task::Scoreboard(s)) => s.backend_values(),
+        other => panic!("{args:?}: {other:?}"),
+    };
+    assert!(board(&[]).is_empty());
+    assert_eq!(
+        board(&["--backends", "native,worker:myrt=python3 w.py --ep a,b"]),
+        ["native", "worker:myrt=python3 w.py --ep a,b"]
+    );
+    assert_eq!(
+        board(&[
+            "--backends",
+            "worker:a=run --x 1,2",
+            "--backends",
+            "reference,"
+        ]),
+        ["worker:a=run --x 1,2", "reference"]
     );
 }
 

@@ -15,7 +15,7 @@ mod classes;
 pub(crate) mod diagnosis;
 pub mod findings;
 mod model;
-mod names;
+pub(crate) mod names;
 mod render;
 mod reproducer;
 mod run;

@@ -55,7 +55,8 @@ pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Er
     }
     let target = crate::workspace::target_dir();
     let mut not_set_up = Vec::new();
-    let names: Vec<String> = if args.backends.is_empty() {
+    let asked = args.backend_values();
+    let names: Vec<String> = if asked.is_empty() {
         let (ready, missing): (Vec<&str>, Vec<&str>) = harness::backend::SHIPPED
             .iter()
             .map(|s| s.name)
@@ -69,7 +70,12 @@ pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Er
             .collect();
         ready.into_iter().map(String::from).collect()
     } else {
-        args.backends.clone()
+        // Checked before anything runs, as `deep` checks its own: a label or a shipped name
+        // that is set up, each once.
+        crate::deep::names::check(&asked, |n| crate::deep::names::ready(&target, n))?
+            .into_iter()
+            .map(|c| c.value)
+            .collect()
     };
     let data_lock =
         schema::hash::lock_sha256(root).map_err(|e| format!("cannot read the lock file: {e}"))?;
@@ -160,10 +166,17 @@ pub(crate) fn diff_files(
 fn run_backend(root: &Path, target: &Path, value: &str) -> Result<BackendRun, Box<dyn Error>> {
     // A worker runs as `worker:<label>=<command line>`; its label names its column.
     let name = &harness::backend::backend_name(value)?;
-    let report_dir = ReportDir::of(target, name);
+    // Its own directory: the backend's reports (a full run, own cases included) stay as
+    // they are.
+    let report_dir = ReportDir::scoreboard(target, name);
     let report_path = report_dir.path().join("report.json");
-    eprintln!("scoreboard: running the official cases on {name}");
-    let report = crate::suite_run::run(root, report_dir.path(), value, name, "onnx-", &[])?;
+    eprintln!(
+        "scoreboard: running the official cases on {name} (reports in {})",
+        report_dir.path().display()
+    );
+    let dir = report_dir.path().to_string_lossy();
+    let env = [(harness::runner::REPORT_DIR_VAR, dir.as_ref())];
+    let report = crate::suite_run::run(root, report_dir.path(), value, name, "onnx-", &env)?;
     let chosen = &report.backend.name;
     if chosen != name {
         return Err(format!(

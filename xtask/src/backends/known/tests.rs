@@ -224,3 +224,43 @@ fn expect_strings_keep_whole_words() {
     let long = format!("{} tail", "word ".repeat(40));
     assert!(evidence(&long, "/r").ends_with("word"));
 }
+
+/// A trial that failed, but not as its entry expects, is listed with the runtime's own
+/// words as `expect`, never the harness's verdict around them: the regenerated list then
+/// holds the trial again, and a second regeneration from its run writes the same list.
+#[test]
+fn a_failure_not_as_listed_is_relisted_with_the_runtime_words() {
+    let old = KnownFailures::parse(
+        r#"{"format":2,"entries":[{"trials":["onnx-*/test_cast_FLOAT_to_BFLOAT16"],
+         "kind":"k","reason":"rt rounds BFLOAT16 down","expect":["old words"]}]}"#,
+    )
+    .expect("list");
+    let name = "onnx-1.22.0/opset21/test_cast_FLOAT_to_BFLOAT16";
+    let run = |list: &KnownFailures| {
+        let listed = list.find(name).map(|entry| harness::known::Listed {
+            entry,
+            list: "tests/known-failures/rt.json",
+            data: false,
+        });
+        let failed = harness::known::Failed {
+            kind: FailureKind::Error,
+            message: "Unsupported cast from float to bfloat16 in node 0\nrerun: cargo test".into(),
+        };
+        let verdict = harness::known::judge(Err(failed), listed);
+        let mut record = trial(name, verdict.outcome, verdict.failure_kind, "");
+        record.message = verdict.message;
+        record
+    };
+    let first = run(&old);
+    assert_eq!(first.outcome, Outcome::Fail);
+    let list = refresh(&old, &no_data(), &[first], "/r");
+    assert_eq!(list.entries.len(), 1, "{list:?}");
+    assert_eq!(
+        list.entries[0].expect,
+        ["Unsupported cast from float to bfloat16 in node 0"]
+    );
+    assert_eq!(list.entries[0].reason, "rt rounds BFLOAT16 down");
+    let second = run(&list);
+    assert_eq!(second.outcome, Outcome::KnownFailure);
+    assert_eq!(refresh(&list, &no_data(), &[second], "/r"), list);
+}
