@@ -74,6 +74,7 @@ fuzz_target!(|data: &[u8]| {
             data: root.display().to_string(),
             run: None,
             backend: rec.backend.clone(),
+            known_failures: None,
             trials: vec![rec],
         };
         let json = serde_json::to_string(&report).expect("a report serialises");

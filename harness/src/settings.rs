@@ -22,12 +22,12 @@ pub const KNOWN_VAR: &str = "ONNX_CONFORMANCE_KNOWN_FAILURES";
 /// The per-data-set deadline of a worker when `ONNX_CONFORMANCE_TIMEOUT` is not set.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The prefix of our own variables; an unknown name with it is an error.
 /// Environment variable choosing the suite: the official data (default) or the deep tree.
 pub const SUITE_VAR: &str = "ONNX_CONFORMANCE_SUITE";
 /// Environment variable naming the directory a run writes its reports to, instead of the
 /// backend's own (`cargo xtask scoreboard` sets it, so that its runs never overwrite them).
 pub const REPORT_DIR_VAR: &str = "ONNX_CONFORMANCE_REPORT_DIR";
+/// The prefix of our own variables; an unknown name with it is an error.
 pub const PREFIX: &str = "ONNX_CONFORMANCE_";
 
 /// Every variable of ours that the suite reads, with the values it accepts. A new variable

@@ -158,6 +158,17 @@ pub enum BackendsCommand {
     /// its toy runtime must pass every FLOAT-to-DOUBLE Cast and fail a refused case as
     /// unsupported. Compiles the harness a second time, into target/external-runtime.
     CheckExample,
+    /// Read report.junit.xml files with junitparser and check them against report.json
+    ///
+    /// First a self-test: a report of every outcome and failure kind, written by the harness,
+    /// must pass backends/python/check_junit.py, and the same file with a wrong failure type
+    /// must be refused. Then each DIR (a run's report directory) is checked. Needs the
+    /// backends' venv (`cargo xtask backends setup onnxruntime`); fails naming it otherwise.
+    CheckJunit {
+        /// Report directories to check, as target/onnx-conformance/backend-onnxruntime
+        #[arg(value_name = "DIR")]
+        dirs: Vec<PathBuf>,
+    },
     /// Run a worker over a dozen chosen cases (one built in memory), printing each protocol step
     ///
     /// For someone writing a worker (docs/worker-protocol.md): start and hello, each request

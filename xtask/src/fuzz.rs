@@ -28,6 +28,9 @@ const COMMITTED_SEEDS: usize = 16;
 /// Largest file taken as a committed seed.
 const MAX_COMMITTED_SEED_BYTES: usize = 1000;
 
+/// Lines of cargo's output a build failure repeats (all of it was echoed as it came).
+const BUILD_OUTPUT_LINES: usize = 60;
+
 /// What the command line asks for.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Options {
@@ -67,13 +70,23 @@ pub fn main(root: &Path, args: &crate::cli::Fuzz) -> Result<(), Box<dyn Error>> 
     check_tools(&|cmd: &[&str]| probe(root, cmd))?;
     let mut findings = Vec::new();
     for target in &options.targets {
-        let stats = run_target(root, target, options.seconds)?;
+        let (stats, verdict) = run_target(root, target, options.seconds)?;
         eprintln!("fuzz {target}: {stats}");
-        if !stats.clean {
-            findings.push(format!(
-                "{target}: see {}",
-                root.join("fuzz/artifacts").join(target).display()
-            ));
+        match verdict {
+            Verdict::Clean => {}
+            Verdict::BuildFailed => {
+                return Err(format!(
+                    "fuzz {target}: the fuzz target failed to build (cargo exited before \
+                     libFuzzer started; nothing was fuzzed). The end of the compiler's \
+                     output:\n{}",
+                    stats.build_output_tail(BUILD_OUTPUT_LINES).join("\n")
+                )
+                .into())
+            }
+            Verdict::Finding(Some(artifact)) => findings.push(format!("{target}: see {artifact}")),
+            Verdict::Finding(None) => findings.push(format!(
+                "{target}: libFuzzer failed without writing a test unit; see its output above"
+            )),
         }
     }
     if findings.is_empty() {
@@ -112,11 +125,42 @@ pub fn check_tools(runs: &dyn Fn(&[&str]) -> bool) -> Result<(), String> {
     Ok(())
 }
 
-/// What libFuzzer said at the end of one run.
+/// How one `cargo fuzz run` ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// It exited 0: libFuzzer ran its time without a finding.
+    Clean,
+    /// It failed before libFuzzer started: the target did not build (or cargo could not run).
+    /// Nothing was fuzzed, and there is no artifact.
+    BuildFailed,
+    /// libFuzzer started and failed: a finding, with the test unit it wrote, if it said so.
+    Finding(Option<String>),
+}
+
+impl Verdict {
+    /// The verdict of a run that exited with `success`, given what its output said.
+    pub fn of(success: bool, stats: &Stats) -> Verdict {
+        if success {
+            Verdict::Clean
+        } else if !stats.started {
+            Verdict::BuildFailed
+        } else {
+            Verdict::Finding(stats.artifact.clone())
+        }
+    }
+}
+
+/// What the output of one `cargo fuzz run` said: cargo's build, then libFuzzer's run.
 #[derive(Debug, Default)]
 pub struct Stats {
     /// No finding, and libFuzzer exited normally.
     pub clean: bool,
+    /// libFuzzer started (its `INFO: Seed:` or `INFO: Running with` line): the target built.
+    pub started: bool,
+    /// The lines before libFuzzer started: cargo's build output, compiler errors included.
+    pub before_start: Vec<String>,
+    /// The test unit libFuzzer wrote (`Test unit written to <path>`).
+    pub artifact: Option<String>,
     /// `stat::number_of_executed_units`.
     pub execs: Option<u64>,
     /// The last `cov:` figure (coverage points reached).
@@ -135,7 +179,11 @@ impl std::fmt::Display for Stats {
         write!(
             f,
             "{} in {} s: {} execs, cov {}, ft {}, corpus {}",
-            if self.clean { "clean" } else { "FINDING" },
+            match (self.clean, self.started) {
+                (true, _) => "clean",
+                (false, true) => "FINDING",
+                (false, false) => "BUILD FAILED",
+            },
             n(self.seconds),
             n(self.execs),
             n(self.cov),
@@ -146,8 +194,22 @@ impl std::fmt::Display for Stats {
 }
 
 impl Stats {
-    /// Takes what a line of libFuzzer's output tells.
+    /// The last `n` lines before libFuzzer started, where a build failure's errors are.
+    pub fn build_output_tail(&self, n: usize) -> &[String] {
+        &self.before_start[self.before_start.len().saturating_sub(n)..]
+    }
+
+    /// Takes what a line of the output tells.
     pub fn read_line(&mut self, line: &str) {
+        if line.starts_with("INFO: Seed:") || line.starts_with("INFO: Running with") {
+            self.started = true;
+        }
+        if !self.started {
+            self.before_start.push(line.to_string());
+        }
+        if let Some((_, path)) = line.split_once("Test unit written to ") {
+            self.artifact = Some(path.trim().to_string());
+        }
         if let Some(v) = line.strip_prefix("stat::number_of_executed_units:") {
             self.execs = v.trim().parse().ok();
         }
@@ -172,8 +234,9 @@ impl Stats {
     }
 }
 
-/// Fuzzes `target` for `seconds`, echoing libFuzzer's output and collecting its figures.
-fn run_target(root: &Path, target: &str, seconds: u64) -> Result<Stats, Box<dyn Error>> {
+/// Fuzzes `target` for `seconds`, echoing cargo's and libFuzzer's output and collecting its
+/// figures; how the run ended.
+fn run_target(root: &Path, target: &str, seconds: u64) -> Result<(Stats, Verdict), Box<dyn Error>> {
     let fuzz = root.join("fuzz");
     let corpus = fuzz.join("corpus").join(target);
     std::fs::create_dir_all(&corpus)?;
@@ -206,7 +269,8 @@ fn run_target(root: &Path, target: &str, seconds: u64) -> Result<Stats, Box<dyn 
         }
     }
     stats.clean = child.wait()?.success();
-    Ok(stats)
+    let verdict = Verdict::of(stats.clean, &stats);
+    Ok((stats, verdict))
 }
 
 /// Writes seeds for `target` made from the official data into `dir`, each named by its hash:

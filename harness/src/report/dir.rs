@@ -26,7 +26,6 @@ impl ReportDir {
         })
     }
 
-    /// The directory below the root, `None` for native.
     /// Where a deep-suite run of `backend` reports: `deep/reports/<native or backend-name>`
     /// under the root, apart from the official runs' reports.
     pub fn deep(target: &Path, backend: &str) -> ReportDir {
@@ -42,6 +41,7 @@ impl ReportDir {
         ReportDir(Self::root(target).join("scoreboard").join(sub))
     }
 
+    /// The directory below the root, `None` for native.
     fn subdir(backend: &str) -> Option<String> {
         match backend {
             "native" => None,

@@ -112,8 +112,9 @@ simd_fn! { avx2:
 /// carries into the upper half exactly when the dropped half is above one half, or exactly one
 /// half with an odd kept bit; a carry out of the mantissa moves into the exponent, up to
 /// infinity, and subnormals need nothing special since bf16 has f32's exponent range. The
-/// caller makes sure the exact path's infinity, overflow and -0 codes are these
-/// ([`super::encode::Narrow::ieee_specials`]); NaN lanes get the exact path's, by sign.
+/// exact path's infinity, overflow and -0 codes are these under every rule set
+/// ([`super::encode::Narrow::ieee_specials`], held by a test); NaN lanes get the exact
+/// path's, by sign.
 fn f32_to_bf16_rne_v3(
     src: &[f32],
     dst: &mut [MaybeUninit<bf16>],

@@ -20,7 +20,7 @@ pub(crate) use encode::{Target, Wide};
 
 use super::exact::{CastRules, Generation};
 use super::{cast_float, F8E8M0, I4, U4};
-use crate::tuning::{Exec, SimdLevel};
+use crate::tuning::Exec;
 use encode::{Narrow, Widen};
 use half::{bf16, f16};
 use map::{map, run};
@@ -32,16 +32,9 @@ pub(crate) fn f32_to_bf16(exec: &Exec, src: &[f32], rules: &CastRules) -> Vec<bf
     match rules.generation {
         Generation::From24 => {
             let scalar = move |x: f32| bf16::from_bits(n.encode(x.to_bits()) as u16);
-            // Under other special codes the vector kernels would be wrong: the scalar function
-            // then does it all (no rules of today's exact path lead there).
-            let exec = &Exec {
-                level: if n.ieee_specials() {
-                    exec.level
-                } else {
-                    SimdLevel::Baseline
-                },
-                ..*exec
-            };
+            // The vector kernels give IEEE codes for infinities, overflow and -0, which is
+            // what the exact path gives under every rule set
+            // (`bf16_and_f16_specials_are_ieee_under_every_rule_set`), as for f32_to_f16.
             // SAFETY: f32_to_bf16_rne writes its whole output piece.
             unsafe {
                 run(exec, src, &|mode, s, d| {

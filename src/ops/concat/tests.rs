@@ -85,3 +85,30 @@ fn output_does_not_depend_on_the_thread_count() {
         }
     }
 }
+
+/// `copy_blocks` refuses a plan that asks an input for more elements than it holds, rather
+/// than slicing past its end. `Tensor::new` keeps a tensor's length equal to its shape, so
+/// `concat_with` never builds such a plan: only a plan written by hand reaches the check.
+#[test]
+fn a_plan_beyond_an_input_is_an_error_not_a_panic() {
+    let op = crate::testkit::version(crate::ops::OpKind::Concat, 13);
+    let exec = Exec::single(SimdLevel::Baseline);
+    let values = [1u32, 2, 3, 4];
+    let input = Tensor::new(vec![4], Storage::Uint32(values.to_vec())).expect("valid");
+    let plan = |outer: usize, block: usize| BlockPlan {
+        outer,
+        blocks: vec![block],
+        total: outer.saturating_mul(block),
+    };
+    // Two blocks of 2 from 4 elements: exactly the input, copied.
+    let got = copy_blocks(&values, op, &plan(2, 2), &[&input], &exec).expect("fits");
+    assert_eq!(got, Storage::Uint32(values.to_vec()));
+    // Two blocks of 3 from 4 elements, and a product that overflows: refused.
+    for (outer, block) in [(2, 3), (usize::MAX, 2)] {
+        let got = copy_blocks(&values, op, &plan(outer, block), &[&input], &exec);
+        assert!(
+            matches!(got, Err(Error::Vocab(vocab::Error::ShapeOverflow { .. }))),
+            "{outer} x {block}: {got:?}"
+        );
+    }
+}

@@ -52,8 +52,8 @@ fn check_worker_takes_a_command_and_a_timeout() {
 #[test]
 fn every_command_answers_help() {
     let commands = every_command();
-    // The root, twelve tasks, backends' five subcommands.
-    assert_eq!(commands.len(), 18, "{commands:?}");
+    // The root, twelve tasks, backends' six subcommands.
+    assert_eq!(commands.len(), 19, "{commands:?}");
     for path in commands {
         for flag in ["--help", "-h"] {
             let args = words(&path, flag);

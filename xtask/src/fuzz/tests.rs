@@ -56,3 +56,70 @@ fn libfuzzer_figures_are_read_from_its_output() {
     );
     assert_eq!(stats.seconds, Some(1801));
 }
+
+/// The verdict of a run whose output was `lines`, exiting with `success`.
+fn verdict_of(success: bool, lines: &[&str]) -> (Verdict, Stats) {
+    let mut stats = Stats::default();
+    for line in lines {
+        stats.read_line(line);
+    }
+    stats.clean = success;
+    (Verdict::of(success, &stats), stats)
+}
+
+#[test]
+fn a_build_failure_is_not_a_finding() {
+    let (verdict, stats) = verdict_of(
+        false,
+        &[
+            "   Compiling onnx-conformance-fuzz v0.0.0 (/w/fuzz)",
+            "error[E0063]: missing field `known_failures` in initializer of `Report`",
+            "error: could not compile `onnx-conformance-fuzz` (bin \"trial\") due to 1 previous error",
+            "Error: failed to build fuzz script: ASAN_OPTIONS=\"detect_odr_violation=0\" \"cargo\" \"build\"",
+        ],
+    );
+    assert_eq!(verdict, Verdict::BuildFailed);
+    assert!(stats.before_start[1].contains("missing field `known_failures`"));
+    assert_eq!(stats.build_output_tail(2), &stats.before_start[2..]);
+    assert_eq!(stats.build_output_tail(60), &stats.before_start[..]);
+    assert_eq!(stats.artifact, None);
+    assert!(stats.to_string().starts_with("BUILD FAILED"), "{stats}");
+}
+
+#[test]
+fn a_finding_names_the_test_unit_libfuzzer_wrote() {
+    let start = [
+        "    Finished `release` profile [optimized + debuginfo] target(s) in 0.10s",
+        "INFO: Running with entropic power schedule (0xFF, 100).",
+        "INFO: Seed: 1234",
+        "#2 INITED cov: 10 ft: 12 corp: 1/1b exec/s: 0 rss: 30Mb",
+    ];
+    let crash = [
+        "==1== ERROR: libFuzzer: deadly signal",
+        "artifact_prefix='/w/fuzz/artifacts/trial/'; Test unit written to /w/fuzz/artifacts/trial/crash-da39a3ee",
+    ];
+    let (verdict, stats) = verdict_of(false, &[&start[..], &crash[..]].concat());
+    assert_eq!(
+        verdict,
+        Verdict::Finding(Some("/w/fuzz/artifacts/trial/crash-da39a3ee".into()))
+    );
+    assert_eq!(
+        stats.before_start.len(),
+        1,
+        "only cargo's line: {:?}",
+        stats.before_start
+    );
+    assert!(stats.to_string().starts_with("FINDING"), "{stats}");
+    // Started, failed, no test unit named: still a finding, not a build failure.
+    assert_eq!(verdict_of(false, &start).0, Verdict::Finding(None));
+    // libFuzzer's start is what tells them apart, whatever cargo printed before it.
+    let mut seed_only = start.to_vec();
+    seed_only.remove(1);
+    assert_eq!(verdict_of(false, &seed_only).0, Verdict::Finding(None));
+    let (clean, stats) = verdict_of(
+        true,
+        &[&start[..], &["Done 10 runs in 1 second(s)"]].concat(),
+    );
+    assert_eq!(clean, Verdict::Clean);
+    assert!(stats.to_string().starts_with("clean"), "{stats}");
+}
