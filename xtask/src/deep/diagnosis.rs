@@ -43,11 +43,13 @@ pub enum Behaviour {
     BoolFromBits,
     /// An overflow without saturation gives NaN where the target has ±Inf.
     OverflowToNan,
+    /// Subnormal inputs and outputs flushed to zero of their sign (FTZ/DAZ).
+    SubnormalsFlushed,
 }
 
 impl Behaviour {
     /// Every behaviour, in the order they are tried.
-    pub const ALL: [Behaviour; 12] = [
+    pub const ALL: [Behaviour; 13] = [
         Behaviour::RoundedTwiceThroughFloat,
         Behaviour::RoundModeIgnored,
         Behaviour::SaturateIgnored,
@@ -60,6 +62,7 @@ impl Behaviour {
         Behaviour::Truncation,
         Behaviour::BoolFromBits,
         Behaviour::OverflowToNan,
+        Behaviour::SubnormalsFlushed,
     ];
 
     /// The kebab-case name, as in JSON.
@@ -77,6 +80,7 @@ impl Behaviour {
             Behaviour::ChainMiddleSkipped => "chain-middle-skipped",
             Behaviour::BoolFromBits => "bool-from-bits",
             Behaviour::OverflowToNan => "overflow-to-nan",
+            Behaviour::SubnormalsFlushed => "subnormals-flushed",
         }
     }
 
@@ -112,6 +116,9 @@ impl Behaviour {
             }
             Behaviour::OverflowToNan => {
                 "an overflow without saturation gives NaN where the target has ±Inf"
+            }
+            Behaviour::SubnormalsFlushed => {
+                "subnormal values are flushed to zero, on input or on output (FTZ/DAZ)"
             }
         }
     }
@@ -292,6 +299,7 @@ fn alternative(s: &Subject<'_>, b: Behaviour) -> Option<Tensor> {
             tensor_from_codes(DataType::Bool, s.expected.shape().to_vec(), &codes).ok()
         }
         Behaviour::OverflowToNan if !chain => overflow_to_nan(s),
+        Behaviour::SubnormalsFlushed if !chain => flushed(s),
         Behaviour::HalfAwayFromZero if !chain => nudged(s, Direction::Away),
         Behaviour::Truncation if !chain => nudged(s, Direction::TowardZero),
         _ => None,
@@ -414,6 +422,59 @@ fn drop_nan_signs(input: &Tensor) -> Option<Tensor> {
         })
         .collect();
     changed.then(|| tensor_from_codes(t, input.shape().to_vec(), &flipped).ok())?
+}
+
+/// The codes of `t` with every subnormal value made a zero of its sign, or `None` when `t` is
+/// not of an IEEE-like floating type (float8 and float4 included).
+fn flush_codes(t: &Tensor) -> Option<(Vec<u128>, bool)> {
+    let dtype = t.dtype();
+    if dtype.kind() != TypeKind::Float {
+        return None;
+    }
+    let mut codes = tensor_codes(t)?;
+    let sign = 1u128 << (dtype.bit_width() - 1);
+    // The smallest normal is the value of the code just above the last subnormal: in every
+    // such format, exponent field 1 with mantissa 0.
+    let values = run::decode(dtype, &codes);
+    let min_normal = {
+        let mantissa = match dtype.bit_width() {
+            64 => 52,
+            32 => 23,
+            16 if dtype == DataType::Bfloat16 => 7,
+            16 => 10,
+            8 if matches!(dtype, DataType::Float8E4M3FN | DataType::Float8E4M3FNUZ) => 3,
+            8 => 2,
+            _ => 1,
+        };
+        run::decode(dtype, &[1u128 << mantissa])[0]
+    };
+    let mut changed = false;
+    for (c, v) in codes.iter_mut().zip(values) {
+        if v != 0.0 && v.is_finite() && v.abs() < min_normal {
+            // FNUZ formats have no negative zero: their zero is 0x00.
+            let fnuz = matches!(dtype, DataType::Float8E4M3FNUZ | DataType::Float8E5M2FNUZ);
+            *c = if fnuz { 0 } else { *c & sign };
+            changed = true;
+        }
+    }
+    Some((codes, changed))
+}
+
+/// Our output with subnormal inputs read as zeros and subnormal outputs written as zeros.
+fn flushed(s: &Subject<'_>) -> Option<Tensor> {
+    let input = s.input?;
+    let (to, attrs) = single_cast(s)?;
+    let fed = match flush_codes(input) {
+        Some((codes, true)) => {
+            tensor_from_codes(input.dtype(), input.shape().to_vec(), &codes).ok()?
+        }
+        _ => input.clone(),
+    };
+    let out = cast(s.model.opset, &fed, to, &attrs)?;
+    match flush_codes(&out) {
+        Some((codes, true)) => tensor_from_codes(to, out.shape().to_vec(), &codes).ok(),
+        _ => Some(out),
+    }
 }
 
 /// Our output with every infinity that came from a finite input made NaN.

@@ -308,3 +308,25 @@ fn the_behaviour_that_explains_most_of_a_case_wins() {
     );
     assert_eq!(got, [Some(Behaviour::EarlierVersionRules)]);
 }
+
+#[test]
+fn subnormals_flushed_on_input_or_output() {
+    // FLOAT 0x00020000 (2^-132, subnormal) -> DOUBLE is 2^-132 exactly; flushed on input, +0.
+    let input = codes(T::Float, &[0x0002_0000, 0x3F80_0000]);
+    let m = model(13, &[T::Float, T::Double], &[], 2);
+    let expected = Tensor::from_vec(vec![2], vec![2f64.powi(-132), 1.0]).unwrap();
+    let actual = Tensor::from_vec(vec![2], vec![0.0f64, 1.0]).unwrap();
+    let got = check(&m, input, expected, actual);
+    assert_eq!(got, [Some(Behaviour::SubnormalsFlushed)]);
+    // FLOAT 2^-132 -> BFLOAT16 at 24 is the subnormal 0x0002 (2 · 2^-133); flushed on output,
+    // 0x0000; and -2^-132 gives -0 (0x8000).
+    let input = codes(T::Float, &[0x0002_0000, 0x8002_0000]);
+    let m = model(24, &[T::Float, T::Bfloat16], &[], 2);
+    let got = check(
+        &m,
+        input,
+        codes(T::Bfloat16, &[0x0002, 0x8002]),
+        codes(T::Bfloat16, &[0x0000, 0x8000]),
+    );
+    assert_eq!(got, [Some(Behaviour::SubnormalsFlushed); 2]);
+}
