@@ -239,6 +239,14 @@ pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> 
             )
             .into());
         }
+        if let Some(why) = never_ran(&report.trials) {
+            return Err(format!(
+                "backend {name} crashed on every case, so it most likely never started: {why}; \
+                 no findings were written (check its command with `cargo xtask backends \
+                 check-worker '<command>'`)"
+            )
+            .into());
+        }
         eprintln!(
             "deep: {name}: {} of {} trials did not pass; grouping",
             failed.len(),
@@ -463,6 +471,17 @@ fn absorb<'a>(
 
 /// Examples kept per class.
 const MAX_EXAMPLES: usize = 3;
+
+/// When every case trial of a run crashed (a backend that never started fails every case as
+/// `crash`), the first line of the first message: there is nothing to group.
+fn never_ran(trials: &[TrialRecord]) -> Option<String> {
+    let cases: Vec<&TrialRecord> = trials.iter().filter(|t| t.release.is_some()).collect();
+    let all_crashed = !cases.is_empty()
+        && cases
+            .iter()
+            .all(|t| t.failure_kind == Some(FailureKind::Crash));
+    all_crashed.then(|| first_line(cases[0].message.as_deref().unwrap_or("")))
+}
 
 /// Runs the deep suite on a backend and returns its report, read from the report directory
 /// of its label (`deep/reports/backend-<label>`).

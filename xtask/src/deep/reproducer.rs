@@ -287,9 +287,13 @@ pub fn readme(p: &Planned, members: &[&Finding], links: &Links) -> String {
     s.push_str(
         "## Run it\n\n```sh\npython run.py                        # onnxruntime if importable, \
          else onnx.reference\npython run.py --runtime reference\n```\n\nrun.py needs onnx and \
-         numpy. It loads `model.onnx` and `test_data_set_0/` (inputs, and `output_0.pb`, the \
-         expected output) and prints each element's input, expected and actual value as bits \
-         and decoded, marking those that differ.\n",
+         numpy (in a checkout of onnx-conformance, `target/backends/venv/bin/python` has both). It \
+         loads `model.onnx` and `test_data_set_0/` (inputs, and `output_0.pb`, the expected \
+         output) and prints each element's input, expected and actual value as bits and decoded, \
+         marking those that differ. It runs onnxruntime or onnx's reference only; to run this \
+         directory on another runtime through its worker, from the onnx-conformance checkout:\n\n\
+         ```sh\nONNX_CONFORMANCE_STRICT=1 ONNX_BACKEND_DATA=<this directory> \
+         ONNX_CONFORMANCE_BACKEND='worker:<label>=<command>' cargo test --test onnx_backend -- custom/\n```\n",
     );
     s
 }

@@ -425,3 +425,29 @@ fn a_refused_case_reproducer_keeps_a_few_elements_one_per_input_class() {
     assert_eq!(reproducer_elements(&e, &[], 1000), [0]);
     assert_eq!(reproducer_elements(&e, &[], 0), Vec::<usize>::new());
 }
+
+#[test]
+fn a_backend_that_crashed_on_every_case_is_a_setup_error_not_findings() {
+    use crate::testkit::report::trial;
+    let crash = |c: &str| {
+        trial(
+            c,
+            "Cast-25",
+            ("FLOAT", "FLOAT16"),
+            Outcome::Fail,
+            Some(FailureKind::Crash),
+        )
+    };
+    let all = vec![crash("a"), crash("b")];
+    assert_eq!(never_ran(&all).as_deref(), Some("crash: details"));
+    let mut some = all.clone();
+    some.push(trial(
+        "c",
+        "Cast-25",
+        ("FLOAT", "FLOAT16"),
+        Outcome::Pass,
+        None,
+    ));
+    assert_eq!(never_ran(&some), None);
+    assert_eq!(never_ran(&[]), None);
+}

@@ -213,7 +213,8 @@ def run_reference(model_path, model, inputs):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--runtime", choices=["onnxruntime", "reference"], default=None)
     parser.add_argument("--all", action="store_true",
                         help=f"print every element (by default, above {SHOWN} elements, only those that differ)")
