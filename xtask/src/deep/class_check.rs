@@ -86,7 +86,7 @@ fn small_float(p: Params, code: u128) -> f64 {
 }
 
 /// The value of a code of floating type `t`.
-fn decode(t: DataType, code: u128) -> f64 {
+pub(super) fn decode(t: DataType, code: u128) -> f64 {
     match t {
         DataType::Float => f64::from(f32::from_bits(code as u32)),
         DataType::Double => f64::from_bits(code as u64),
