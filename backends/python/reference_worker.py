@@ -41,4 +41,12 @@ def run_case(request):
 
 
 if __name__ == "__main__":
-    serve("onnx-reference", onnx.__version__, run_case)
+    # The evaluator is onnx itself: it knows the IR version and default-domain opset it
+    # implements, so a case newer than the installed onnx is judged `predates`.
+    serve(
+        "onnx-reference",
+        onnx.__version__,
+        run_case,
+        max_ir_version=onnx.IR_VERSION,
+        max_opset={"": onnx.defs.onnx_opset_version()},
+    )

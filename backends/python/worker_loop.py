@@ -82,14 +82,22 @@ def load(fn, path, refusals=(), accepts=_onnx_checker_accepts):
         raise _stage_error("load", e, "load-error" if bug else "unsupported") from e
 
 
-def serve(runtime, version, run_case):
+def serve(runtime, version, run_case, max_ir_version=None, max_opset=None):
     """Says hello, then answers one request line at a time until stdin closes.
 
     run_case(request) runs one data set and writes its outputs, raising StageError on failure.
+    max_ir_version (an int) and max_opset (a dict of domain to opset, "" the default domain)
+    say what the runtime supports, when it knows: the harness then judges a newer case as
+    `predates` without sending it. Left None, they are not said (unknown).
     Protocol lines go to the private duplicate of the original stdout (see the module's doc).
     """
     out = _protocol
-    out.write(json.dumps({"protocol": 1, "runtime": runtime, "version": version}) + "\n")
+    hello = {"protocol": 1, "runtime": runtime, "version": version}
+    if max_ir_version is not None:
+        hello["max_ir_version"] = max_ir_version
+    if max_opset is not None:
+        hello["max_opset"] = max_opset
+    out.write(json.dumps(hello) + "\n")
     out.flush()
     for line in sys.stdin:
         if not line.strip():

@@ -457,6 +457,9 @@ pub enum Outcome {
     /// The official data of the trial is wrong (`tests/known-failures/data.json`), and it
     /// failed as that list says: counted apart, neither the backend's pass nor its failure.
     DataProblem,
+    /// The runtime predates the case's IR version or opset (failure kind `predates`), and its
+    /// known-failures list expects it: not run, counted apart. An unlisted one is a `fail`.
+    Predates,
 }
 
 impl Outcome {
@@ -468,6 +471,7 @@ impl Outcome {
             Outcome::KnownFailure => "known-failure",
             Outcome::UnexpectedPass => "unexpected-pass",
             Outcome::DataProblem => "data-problem",
+            Outcome::Predates => "predates",
         }
     }
 
@@ -552,9 +556,10 @@ pub fn judge(result: Result<(), Failed>, listed: Option<Listed<'_>>) -> Verdict 
             ),
         );
     }
-    let (outcome, what) = match data {
-        true => (Outcome::DataProblem, DATA_PROBLEM),
-        false => (Outcome::KnownFailure, KNOWN),
+    let (outcome, what) = match (data, kind) {
+        (true, _) => (Outcome::DataProblem, DATA_PROBLEM),
+        (false, FailureKind::Predates) => (Outcome::Predates, PREDATES),
+        (false, _) => (Outcome::KnownFailure, KNOWN),
     };
     Verdict {
         known_kind: Some(entry.kind.clone()),
@@ -569,6 +574,7 @@ pub fn judge(result: Result<(), Failed>, listed: Option<Listed<'_>>) -> Verdict 
 // The first lines `judge` puts above a runtime's message, each a line of its own.
 const KNOWN: &str = "known failure (";
 const DATA_PROBLEM: &str = "upstream data problem (";
+const PREDATES: &str = "runtime predates the case, as listed (";
 const NOT_AS_LISTED: &str = "failed, but not as ";
 const OTHER_KIND: &str = "failure kind ";
 
@@ -578,7 +584,7 @@ const OTHER_KIND: &str = "failure kind ";
 /// what `cargo xtask backends known-failures` takes its `expect` from, never judge's words.
 pub fn runtime_message(message: &str) -> &str {
     let (first, rest) = message.split_once('\n').unwrap_or((message, ""));
-    let wrapped = [KNOWN, DATA_PROBLEM, NOT_AS_LISTED, OTHER_KIND]
+    let wrapped = [KNOWN, DATA_PROBLEM, PREDATES, NOT_AS_LISTED, OTHER_KIND]
         .iter()
         .any(|p| first.starts_with(p));
     match wrapped {

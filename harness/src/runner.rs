@@ -296,7 +296,7 @@ fn libtest_trial(spec: Spec, ctx: Arc<Context>, records: Arc<Mutex<Vec<TrialReco
         records.lock().unwrap_or_else(|p| p.into_inner()).push(rec);
         match (outcome, judged.ignored_note) {
             (Outcome::Pass, _) => Ok(Completion::Completed),
-            (Outcome::KnownFailure | Outcome::DataProblem, Some(note)) => {
+            (Outcome::KnownFailure | Outcome::DataProblem | Outcome::Predates, Some(note)) => {
                 Ok(Completion::ignored_with(note))
             }
             _ => Err(message.unwrap_or_else(|| "failed".into()).into()),

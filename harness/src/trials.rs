@@ -180,11 +180,21 @@ pub fn run(ctx: &Context, spec: &Spec) -> Judged {
             })
         }
     };
-    let verdict = judge(result, ctx.known.find(&spec.name));
+    let mut verdict = judge(result, ctx.known.find(&spec.name));
     let note = match verdict.outcome {
         crate::known::Outcome::DataProblem => "upstream data problem",
+        crate::known::Outcome::Predates => "runtime predates the case",
         _ => "known failure",
     };
+    if verdict.outcome == crate::known::Outcome::Fail
+        && verdict.failure_kind == Some(FailureKind::Predates)
+    {
+        if let Some(msg) = verdict.message.as_mut() {
+            // Above the rerun line, which stays the message's last.
+            let at = msg.rfind("\nrerun: ").unwrap_or(msg.len());
+            msg.insert_str(at, &predates_hint(ctx, &spec.name));
+        }
+    }
     let index_opset = case.and_then(|c| c.opset);
     let op_version = op_version(facts.op_type.as_deref(), facts.opset)
         .or_else(|| op_version(facts.op_type.as_deref(), index_opset));
@@ -212,6 +222,22 @@ pub fn run(ctx: &Context, spec: &Spec) -> Judged {
         record,
         ignored_note: verdict.known_kind.map(|k| format!("{note}: {k}")),
     }
+}
+
+/// How to expect a `predates` trial that the backend's list does not: an entry of kind
+/// `predates` (docs/running.md).
+fn predates_hint(ctx: &Context, name: &str) -> String {
+    let list = match ctx.known_list.as_deref() {
+        Some(list) => list.to_string(),
+        None if ctx.known.backend_path.is_empty() => "the backend's known-failures list".into(),
+        None => ctx.known.backend_path.clone(),
+    };
+    format!(
+        "\nan older runtime is not wrong on a newer case, but the run expects it: list it in \
+         {list} with an entry {{\"trials\": [\"{name}\"], \"kind\": \"older runtime\", \
+         \"reason\": \"...\", \"failure_kind\": \"predates\"}} (docs/running.md, known \
+         failures), or `cargo xtask backends known-failures` writes them"
+    )
 }
 
 fn guard_text(spec: &Spec) -> &str {
@@ -295,6 +321,13 @@ fn run_case(ctx: &Context, name: &str, spec: &CaseSpec, facts: &mut Facts) -> Re
             "{}: no test_data_set_N directory, nothing to compare",
             spec.dir.display()
         )));
+    }
+    if let Some(why) = ctx.backend.limits().predates(&case.model) {
+        let name = ctx.backend.info().name;
+        return Err(failed(
+            FailureKind::Predates,
+            format!("backend {name}: {why}"),
+        ));
     }
     let names: Vec<String> = outputs.iter().map(|o| o.name.clone()).collect();
     let file = ModelFile {

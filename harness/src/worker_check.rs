@@ -284,8 +284,16 @@ impl Check<'_> {
         match WorkerProcess::start(&self.spec) {
             Ok(w) => {
                 let hello = w.hello().clone();
+                let limits = &hello.limits;
+                let mut declares = String::new();
+                if let Some(ir) = limits.max_ir_version {
+                    declares.push_str(&format!(", IR version <= {ir}"));
+                }
+                for (domain, opset) in &limits.max_opset {
+                    declares.push_str(&format!(", opset {domain:?} <= {opset}"));
+                }
                 self.say(&format!(
-                    "{step}: hello after {}\n  < {}\n  protocol 1, runtime {:?}, version {:?}\n",
+                    "{step}: hello after {}\n  < {}\n  protocol 1, runtime {:?}, version {:?}{declares}\n",
                     ms(t),
                     w.last_line(),
                     hello.runtime,

@@ -166,8 +166,8 @@ fn passed(t: &harness::report::TrialRecord) -> bool {
     )
 }
 
-/// Reads a `report.json` of the format this xtask writes, refusing another format by its
-/// number before any field of it is read.
+/// Reads a `report.json` of the format this xtask writes (or of format 4, the same less the
+/// outcome `predates`), refusing another format by its number before any field of it is read.
 fn load_current(path: &Path) -> Result<Report, Box<dyn Error>> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
@@ -175,6 +175,8 @@ fn load_current(path: &Path) -> Result<Report, Box<dyn Error>> {
         serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
     match value.get("format").and_then(serde_json::Value::as_u64) {
         Some(f) if f == u64::from(report::FORMAT) => {}
+        // Format 4 differs only in lacking the outcome `predates`: it reads as format 5.
+        Some(4) => {}
         Some(f) => {
             return Err(format!(
                 "{}: a report of format {f}; this xtask compares format {} only (rerun the \

@@ -20,6 +20,7 @@ pub(crate) use workers::WorkerPool;
 
 use crate::case::Model;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
@@ -39,16 +40,20 @@ pub enum FailureKind {
     Crash,
     /// The backend gave no answer within the deadline.
     Timeout,
+    /// The runtime predates the case: the model's IR version or opset is above what the
+    /// backend declares it supports ([`Backend::limits`]); the case was not run.
+    Predates,
 }
 
 impl FailureKind {
     /// Every kind, in report order.
-    pub const ALL: [FailureKind; 5] = [
+    pub const ALL: [FailureKind; 6] = [
         FailureKind::Mismatch,
         FailureKind::Unsupported,
         FailureKind::Error,
         FailureKind::Crash,
         FailureKind::Timeout,
+        FailureKind::Predates,
     ];
 
     /// The report spelling, as in `unsupported`.
@@ -59,6 +64,7 @@ impl FailureKind {
             FailureKind::Error => "error",
             FailureKind::Crash => "crash",
             FailureKind::Timeout => "timeout",
+            FailureKind::Predates => "predates",
         }
     }
 
@@ -104,6 +110,41 @@ pub struct BackendInfo {
     pub version: String,
 }
 
+/// The newest IR version and opsets a backend's runtime supports, as it declares them
+/// (a worker in its hello). `None` and a domain absent from `max_opset` are unknown: nothing
+/// predates them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// The newest `ModelProto.ir_version` the runtime loads.
+    pub max_ir_version: Option<i64>,
+    /// The newest opset per domain (`""` is the default domain, `ai.onnx` too).
+    pub max_opset: BTreeMap<String, i64>,
+}
+
+impl Limits {
+    /// Why the runtime predates `model`, as in `runtime predates opset 28 (it supports at
+    /// most 25)`; `None` when it does not, or when the limits are unknown.
+    pub fn predates(&self, model: &Model) -> Option<String> {
+        let max_opset = self
+            .max_opset
+            .get("")
+            .or_else(|| self.max_opset.get("ai.onnx"));
+        if let Some(&max) = max_opset.filter(|&&max| model.opset > max) {
+            return Some(format!(
+                "runtime predates opset {} (it supports at most {max})",
+                model.opset
+            ));
+        }
+        if let Some(max) = self.max_ir_version.filter(|&max| model.ir_version > max) {
+            return Some(format!(
+                "runtime predates IR version {} (it supports at most {max})",
+                model.ir_version
+            ));
+        }
+        None
+    }
+}
+
 /// The model a backend is asked to load: its file, and the harness's reading of it (declared
 /// types applied). A worker loads the file; an in-process runtime may use either.
 #[derive(Clone, Copy, Debug)]
@@ -119,6 +160,12 @@ pub struct ModelFile<'a> {
 pub trait Backend: Send + Sync {
     /// Who this backend is, for the records.
     fn info(&self) -> BackendInfo;
+
+    /// The newest IR version and opsets the runtime supports; a case above them is not run
+    /// and its trial is `predates`. By default unknown: nothing predates the backend.
+    fn limits(&self) -> Limits {
+        Limits::default()
+    }
 
     /// Loads `model`, ready to run; a model the runtime cannot load (an unknown operator,
     /// type or attribute) is a [`FailureKind::Unsupported`] failure.

@@ -400,3 +400,49 @@ fn a_backend_that_cannot_start_fails_every_case_and_replaces_nothing() {
         assert!(f.message.contains(quoted), "{}", f.message);
     }
 }
+
+/// What a backend declares decides which cases it predates: the default domain's opset
+/// first, then the IR version; an unknown limit (none declared, or another domain's only)
+/// predates nothing, and neither does a model at the limit.
+#[test]
+fn a_model_above_the_declared_limits_is_predated() {
+    let (mut model, _) = case("Cast", DataType::Float16);
+    (model.ir_version, model.opset) = (14, 28);
+    assert_eq!(Limits::default().predates(&model), None, "unknown");
+    let mut limits = Limits {
+        max_ir_version: None,
+        max_opset: [("ai.onnx.ml".to_string(), 5)].into_iter().collect(),
+    };
+    assert_eq!(limits.predates(&model), None, "another domain's only");
+    limits.max_opset.insert(String::new(), 25);
+    assert_eq!(
+        limits.predates(&model).as_deref(),
+        Some("runtime predates opset 28 (it supports at most 25)")
+    );
+    limits.max_opset = [("ai.onnx".to_string(), 28)].into_iter().collect();
+    assert_eq!(limits.predates(&model), None, "at the limit");
+    limits.max_ir_version = Some(13);
+    assert_eq!(
+        limits.predates(&model).as_deref(),
+        Some("runtime predates IR version 14 (it supports at most 13)")
+    );
+    // The native backend declares nothing.
+    #[cfg(feature = "native")]
+    assert_eq!(Native.limits(), Limits::default());
+}
+
+/// A worker's hello fills the pool's limits.
+#[test]
+fn a_worker_pool_declares_what_its_hello_says() {
+    let dir = crate::testkit::scratch("limits");
+    let hello = r#"{"protocol": 1, "runtime": "w", "version": "2", "max_ir_version": 13, "max_opset": {"": 24}}"#;
+    let script = format!("printf '%s\\n' '{hello}'; cat");
+    let spec = WorkerSpec {
+        argv: vec!["sh".into(), "-c".into(), script],
+        timeout: Duration::from_secs(10),
+    };
+    let pool = WorkerPool::start("w", spec, dir.path().join("io")).expect("starts");
+    let limits = pool.limits();
+    assert_eq!(limits.max_ir_version, Some(13));
+    assert_eq!(limits.max_opset.get(""), Some(&24));
+}

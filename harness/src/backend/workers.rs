@@ -2,7 +2,7 @@
 //! slots, one in use per trial thread; inputs written as plain TensorProto files, outputs read
 //! back with the harness's reader.
 
-use super::{Backend, BackendFailure, BackendInfo, FailureKind, ModelFile, Prepared};
+use super::{Backend, BackendFailure, BackendInfo, FailureKind, Limits, ModelFile, Prepared};
 use crate::case::ValueInfo;
 use crate::read::read_tensor;
 use crate::worker::{Failure, Hello, IoValue, Request, WorkerSlot, WorkerSpec};
@@ -128,6 +128,10 @@ impl Backend for WorkerPool {
             runtime: self.hello.runtime.clone(),
             version: self.hello.version.clone(),
         }
+    }
+
+    fn limits(&self) -> Limits {
+        self.hello.limits.clone()
     }
 
     fn prepare<'a>(

@@ -294,3 +294,44 @@ fn a_failure_not_as_listed_keeps_the_runtime_message_apart() {
         "plain\nfailure kind x"
     );
 }
+
+/// A trial the runtime predates is `predates` when its backend's list expects it (an entry of
+/// failure kind `predates`, or of no kind), counted apart and not failing the run; unlisted,
+/// it fails the run like any failure; a list entry that parses `predates` selects it.
+#[test]
+fn a_predated_trial_is_predates_only_when_listed() {
+    let why = "backend old: runtime predates opset 25 (it supports at most 24)";
+    let v = judge(err(FailureKind::Predates, why), None);
+    assert_eq!(
+        (v.outcome, v.failure_kind),
+        (Outcome::Fail, Some(FailureKind::Predates))
+    );
+    assert!(v.outcome.fails_run());
+    let mut listed = entry(&["x"], &[], &["runtime predates opset 25"]);
+    listed.failure_kind = Some(FailureKind::Predates);
+    let v = judge(err(FailureKind::Predates, why), own(&listed));
+    assert_eq!(
+        (v.outcome, v.failure_kind),
+        (Outcome::Predates, Some(FailureKind::Predates))
+    );
+    assert!(!Outcome::Predates.fails_run());
+    assert_eq!(Outcome::Predates.label(), "predates");
+    let message = v.message.unwrap_or_default();
+    assert!(
+        message.starts_with("runtime predates the case, as listed (upstream data corrupt)"),
+        "{message}"
+    );
+    assert_eq!(runtime_message(&message), why);
+    // Listed as predated, but the runtime ran it and answered wrong: another failure.
+    let v = judge(
+        err(FailureKind::Mismatch, "runtime predates opset 25"),
+        own(&listed),
+    );
+    assert_eq!(v.outcome, Outcome::Fail);
+    let list = KnownFailures::parse(
+        r#"{"format": 2, "entries": [{"trials": ["x"], "kind": "older runtime",
+            "reason": "r", "failure_kind": "predates"}]}"#,
+    )
+    .expect("a list");
+    assert_eq!(list.entries[0].failure_kind, Some(FailureKind::Predates));
+}

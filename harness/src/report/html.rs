@@ -16,6 +16,7 @@ td.name{font:12.5px monospace;white-space:nowrap;position:sticky;left:0;backgrou
 td.c{text-align:center;min-width:2.2em;cursor:help;font-variant-numeric:tabular-nums}\
 td.c a{color:inherit}td.c.fail{font-weight:bold;color:#700}\
 .pass{background:#b7e4b0}.known{background:#f6d58e}.fail{background:#f19c9c}\
+.predates{background:#c9d4e8}div.trial.predates{border-color:#6b7fa8;background:#f0f3f9}\
 .none{background:#fafafa}td.all{font-size:11px;padding:1px 2px}\
 .key{display:inline-block;min-width:2.6em;text-align:center;border:1px solid #ccc;margin-right:.3em}\
 ul.legend{list-style:none;padding:0}ul.legend li{margin:.2em 0}\
@@ -43,6 +44,12 @@ pub fn render(report: &Report) -> String {
         Outcome::DataProblem,
         "Upstream data problems",
     );
+    details(
+        &mut out,
+        report,
+        Outcome::Predates,
+        "Cases the runtime predates",
+    );
     out.push_str("</body></html>\n");
     out
 }
@@ -63,7 +70,7 @@ fn header(out: &mut String, report: &Report) {
     let _ = write!(
         out,
         "<h1>{}</h1><p>Comparison: {}. Data: <code>{}</code>.</p>\
-         <p class=\"run\">Run: {}.</p><p><b>{} trials</b>: {} passed, {}, {}.</p>",
+         <p class=\"run\">Run: {}.</p><p><b>{} trials</b>: {} passed, {}, {}, {}.</p>",
         escape(&super::title(report)),
         escape(mode),
         escape(&report.data),
@@ -72,6 +79,11 @@ fn header(out: &mut String, report: &Report) {
         all.passed,
         link(all.failed, "failed", "failures"),
         link(all.known, "known failures", "known-failures"),
+        link(
+            all.predates,
+            "the runtime predates (not run)",
+            "cases-the-runtime-predates"
+        ),
     );
     let listed = match &report.known_failures {
         Some(list) => format!("listed in <code>{}</code>", escape(list)),
@@ -89,6 +101,9 @@ fn header(out: &mut String, report: &Report) {
          <li><span class=\"key known\">0/1</span> a known failure ({listed}) or an upstream \
          data problem (<code>tests/known-failures/data.json</code>), no other \
          failure</li>\
+         <li><span class=\"key predates\">0/1</span> the runtime predates the case (a newer \
+         IR version or opset than it declares; not run, as its list expects), nothing else \
+         but passes</li>\
          <li><span class=\"key fail\"><b>1/2</b></span> a failure or an unexpected pass</li>\
          <li><span class=\"key none\">&nbsp;</span> no case at this opset</li></ul>",
     );
@@ -207,6 +222,9 @@ fn total_cell(out: &mut String, what: &str, trials: &[&TrialRecord]) {
         "{what}: {} trials, {} passed, {} failed, {} known failures",
         t.total, t.passed, t.failed, t.known
     );
+    if t.predates > 0 {
+        let _ = write!(title, ", {} the runtime predates", t.predates);
+    }
     let mut bad: Vec<&TrialRecord> = trials
         .iter()
         .copied()
@@ -320,14 +338,16 @@ fn anchor_id(name: &str) -> String {
 fn severity(o: Outcome) -> u8 {
     match o {
         Outcome::Pass => 0,
-        Outcome::KnownFailure | Outcome::DataProblem => 1,
-        Outcome::Fail | Outcome::UnexpectedPass => 2,
+        Outcome::Predates => 1,
+        Outcome::KnownFailure | Outcome::DataProblem => 2,
+        Outcome::Fail | Outcome::UnexpectedPass => 3,
     }
 }
 
 fn class(o: Outcome) -> &'static str {
     match o {
         Outcome::Pass => "pass",
+        Outcome::Predates => "predates",
         Outcome::KnownFailure | Outcome::DataProblem => "known",
         Outcome::Fail | Outcome::UnexpectedPass => "fail",
     }

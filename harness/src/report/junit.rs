@@ -33,7 +33,7 @@ pub fn render(report: &Report) -> String {
         "tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{seconds:.3}\"",
         all.total,
         all.failed,
-        all.known + all.data
+        all.known + all.data + all.predates
     );
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(out, "<testsuites name=\"{}\" {counts}>", attr(&suite));
@@ -106,7 +106,7 @@ fn testcase(out: &mut String, t: &TrialRecord) {
         }
         Outcome::Fail => ("failure", Some(kind)),
         Outcome::UnexpectedPass => ("failure", Some(UNEXPECTED_PASS)),
-        Outcome::KnownFailure | Outcome::DataProblem => ("skipped", None),
+        Outcome::KnownFailure | Outcome::DataProblem | Outcome::Predates => ("skipped", None),
     };
     let _ = write!(
         out,

@@ -35,8 +35,9 @@ pub fn render(report: &Report) -> String {
     let _ = writeln!(
         out,
         "- trials: {} total, {} passed, {} failed, {} known failures, {} upstream data \
-         problems; {} of the failures and known failures are refusals at load (unsupported)\n",
-        all.total, all.passed, all.failed, all.known, all.data, all.unsupported
+         problems, {} the runtime predates (newer IR version or opset, not run); {} of the \
+         failures and known failures are refusals at load (unsupported)\n",
+        all.total, all.passed, all.failed, all.known, all.data, all.predates, all.unsupported
     );
 
     let by_opset_op = tally_by(&report.trials, |t| {
@@ -74,6 +75,9 @@ pub fn render(report: &Report) -> String {
     });
     listing(&mut out, "Upstream data problems", report, |o| {
         o == Outcome::DataProblem
+    });
+    listing(&mut out, "Cases the runtime predates", report, |o| {
+        o == Outcome::Predates
     });
     out
 }
@@ -124,27 +128,29 @@ fn table(
             "known failure",
             "of which unsupported",
             "data problem",
+            "predates",
         ])
         .collect();
     let _ = writeln!(out, "| {} |", head.join(" | "));
     let rule: Vec<&str> = keys
         .iter()
         .map(|_| "---")
-        .chain(["---:", "---:", "---:", "---:", "---:", "---:"])
+        .chain(["---:", "---:", "---:", "---:", "---:", "---:", "---:"])
         .collect();
     let _ = writeln!(out, "| {} |", rule.join(" | "));
     for (key, t) in rows {
         let key: Vec<String> = key.iter().map(|k| cell(k)).collect();
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             key.join(" | "),
             t.total,
             t.passed,
             t.failed,
             t.known,
             t.unsupported,
-            t.data
+            t.data,
+            t.predates
         );
     }
     out.push('\n');

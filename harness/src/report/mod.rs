@@ -58,8 +58,9 @@ pub struct TrialRecord {
 }
 
 /// The schema version of `report.json` written today: 2 added `run`; 3 `backend` and each
-/// trial's `backend` and `failure_kind`; 4 the outcome `data-problem`.
-pub const FORMAT: u32 = 4;
+/// trial's `backend` and `failure_kind`; 4 the outcome `data-problem`; 5 the outcome and
+/// failure kind `predates`.
+pub const FORMAT: u32 = 5;
 
 /// The whole `report.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -112,6 +113,9 @@ pub struct Tally {
     pub known: usize,
     /// Upstream data problems (`tests/known-failures/data.json`): neither passed nor failed.
     pub data: usize,
+    /// Cases the runtime predates (newer IR version or opset), as its list expects: not run,
+    /// neither passed nor failed.
+    pub predates: usize,
     /// Of the failed and known failures, those refused at load (`unsupported`): shown apart,
     /// since a runtime without a kernel is not giving wrong answers.
     pub unsupported: usize,
@@ -130,6 +134,7 @@ impl Tally {
             Outcome::Fail | Outcome::UnexpectedPass => self.failed += 1,
             Outcome::KnownFailure => self.known += 1,
             Outcome::DataProblem => self.data += 1,
+            Outcome::Predates => self.predates += 1,
         }
     }
 }
@@ -201,20 +206,21 @@ pub fn summary_table(report: &Report) -> String {
         out.push_str(" (strict)");
     }
     out.push_str(&format!(
-        "\n{:<8} {:>6} {:>6} {:>6} {:>6} {:>11} {:>5}\n",
-        "opset", "total", "pass", "fail", "known", "unsupported", "data"
+        "\n{:<8} {:>6} {:>6} {:>6} {:>6} {:>11} {:>5} {:>8}\n",
+        "opset", "total", "pass", "fail", "known", "unsupported", "data", "predates"
     ));
     let mut all = Tally::default();
     for ((_, label), t) in &by_opset {
         out.push_str(&format!(
-            "{:<8} {:>6} {:>6} {:>6} {:>6} {:>11} {:>5}\n",
+            "{:<8} {:>6} {:>6} {:>6} {:>6} {:>11} {:>5} {:>8}\n",
             label.trim_start_matches("opset"),
             t.total,
             t.passed,
             t.failed,
             t.known,
             t.unsupported,
-            t.data
+            t.data,
+            t.predates
         ));
         all.total += t.total;
         all.passed += t.passed;
@@ -222,10 +228,18 @@ pub fn summary_table(report: &Report) -> String {
         all.known += t.known;
         all.unsupported += t.unsupported;
         all.data += t.data;
+        all.predates += t.predates;
     }
     out.push_str(&format!(
-        "{:<8} {:>6} {:>6} {:>6} {:>6} {:>11} {:>5}\n",
-        "all", all.total, all.passed, all.failed, all.known, all.unsupported, all.data
+        "{:<8} {:>6} {:>6} {:>6} {:>6} {:>11} {:>5} {:>8}\n",
+        "all",
+        all.total,
+        all.passed,
+        all.failed,
+        all.known,
+        all.unsupported,
+        all.data,
+        all.predates
     ));
     out
 }

@@ -213,7 +213,9 @@ fn html_tooltips_list_releases_in_version_order() {
 fn summary_table_lists_each_opset_and_the_total() {
     let row = |label: &str, counts: [usize; 5]| {
         let [total, pass, fail, known, unsupported] = counts;
-        format!("\n{label:<8} {total:>6} {pass:>6} {fail:>6} {known:>6} {unsupported:>11}     0\n")
+        format!(
+            "\n{label:<8} {total:>6} {pass:>6} {fail:>6} {known:>6} {unsupported:>11}     0        0\n"
+        )
     };
     let mut report = sample();
     let text = summary_table(&report);
@@ -332,4 +334,57 @@ fn scoreboard_runs_report_apart_from_the_backends_own() {
         ReportDir::scoreboard(target, "myrt").path(),
         Path::new("/t/onnx-conformance/scoreboard/backend-myrt")
     );
+}
+
+/// A case the runtime predates, as its list expects, is counted apart from failures and known
+/// failures in every rendering: the console table, report.md and report.html.
+#[test]
+fn a_predated_case_is_counted_apart_in_every_report() {
+    let mut report = sample();
+    let mut old = record("1.22.0", 25, "test_cast_D", "Cast", Outcome::Predates);
+    old.failure_kind = Some(crate::backend::FailureKind::Predates);
+    old.message = Some(
+        "runtime predates the case, as listed (older runtime): why\nbackend x: runtime \
+         predates opset 25 (it supports at most 24)"
+            .into(),
+    );
+    report.trials.push(old);
+    let table = summary_table(&report);
+    assert!(table.contains(" predates\n"), "{table}");
+    assert!(
+        table.contains("\n25            1      0      0      0           0     0        1\n"),
+        "{table}"
+    );
+    assert!(
+        table.contains("\nall           7      3      2      1           0     0        1\n"),
+        "{table}"
+    );
+    let md = md::render(&report);
+    assert!(
+        md.contains("7 total, 3 passed, 2 failed, 1 known failures, 0 upstream data problems, 1 the runtime predates"),
+        "{md}"
+    );
+    assert!(md.contains("| data problem | predates |"), "{md}");
+    assert!(
+        md.contains("| opset25 | Cast | 1 | 0 | 0 | 0 | 0 | 0 | 1 |"),
+        "{md}"
+    );
+    assert!(md.contains("## Cases the runtime predates (1)"), "{md}");
+    assert!(
+        md.contains("- `onnx-1.22.0/opset25/test_cast_D` (predates): runtime predates the case")
+    );
+    let html = html::render(&report);
+    assert!(html.contains("<td class=\"c predates\""), "{html}");
+    assert!(html.contains("<span class=\"key predates\">"), "{html}");
+    assert!(
+        html.contains("<h2 id=\"cases-the-runtime-predates\">Cases the runtime predates (1)"),
+        "{html}"
+    );
+    assert!(
+        html.contains(
+            "<a href=\"#cases-the-runtime-predates\">1 the runtime predates (not run)</a>"
+        ),
+        "{html}"
+    );
+    assert!(html.contains("<div class=\"trial predates\""), "{html}");
 }

@@ -315,3 +315,115 @@ impl crate::backend::Backend for Unstartable {
         ))
     }
 }
+
+/// A worker that declares opset 24 at most (protocol v1's optional `max_opset`) on an
+/// opset-25 case: the case is `predates` and never reaches the worker. Unlisted, it fails the
+/// run saying how to list it; listed with failure kind `predates`, the run passes and the
+/// reports count it apart.
+#[test]
+fn a_runtime_that_predates_a_case_fails_the_run_until_listed() {
+    use prost::Message;
+    let ws_tmp = scratch("predates");
+    let ws = ws_tmp.path();
+    let from =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/cases/test_cast13_BOOL_to_INT64");
+    let to = ws.join("newer/test_cast_BOOL_to_INT64");
+    for entry in walkdir::WalkDir::new(&from) {
+        let entry = entry.expect("list");
+        let dest = to.join(entry.path().strip_prefix(&from).expect("inside"));
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).expect("dir");
+        } else {
+            std::fs::copy(entry.path(), &dest).expect("copy");
+        }
+    }
+    // The same Cast, at opset 25.
+    let model_path = to.join("model.onnx");
+    let bytes = std::fs::read(&model_path).expect("model");
+    let mut model = crate::proto::ModelProto::decode(bytes.as_slice()).expect("a model");
+    for import in &mut model.opset_import {
+        import.version = 25;
+    }
+    std::fs::write(&model_path, model.encode_to_vec()).expect("write");
+    // Sent a request, this worker would echo it: a protocol violation, never a pass.
+    let hello = r#"{"protocol": 1, "runtime": "old", "version": "1", "max_ir_version": 20, "max_opset": {"": 24}}"#;
+    let script = format!("printf '%s\\n' '{hello}'; cat");
+    let backend = format!(
+        "worker:old=sh -c {}",
+        shlex::try_quote(&script).expect("quote")
+    );
+    let env = Env::of(&[
+        (DATA_VAR, "newer"),
+        (BACKEND_VAR, &backend),
+        (KNOWN_VAR, "lists/old.json"),
+    ]);
+    let name = "custom/opset25/test_cast_BOOL_to_INT64";
+    let report_file = ws.join("target/onnx-conformance/backend-old/report.json");
+    let trial = |report: &Report| {
+        report
+            .trials
+            .iter()
+            .find(|t| t.name == name)
+            .cloned()
+            .expect("the case ran")
+    };
+
+    assert!(
+        !run(ws, &args(ws, &[]), &env, None),
+        "unlisted: the run fails"
+    );
+    let report = load(&report_file).expect("report");
+    let t = trial(&report);
+    assert_eq!(t.outcome, Outcome::Fail);
+    assert_eq!(t.failure_kind, Some(crate::backend::FailureKind::Predates));
+    let message = t.message.as_deref().unwrap_or("");
+    for want in [
+        "backend old: runtime predates opset 25 (it supports at most 24)",
+        "list it in lists/old.json",
+        "\"failure_kind\": \"predates\"",
+        "docs/running.md",
+    ] {
+        assert!(message.contains(want), "{want:?} not in {message}");
+    }
+    let last = message.lines().last().unwrap_or("");
+    assert!(
+        last.starts_with("rerun: "),
+        "the rerun line stays last: {message}"
+    );
+
+    let list = r#"{"format": 2, "entries": [{"trials": ["custom/opset25/*"],
+        "kind": "older runtime", "reason": "old loads opset 24 at most",
+        "expect": ["runtime predates opset 25"], "failure_kind": "predates"}]}"#;
+    std::fs::create_dir_all(ws.join("lists")).expect("dir");
+    std::fs::write(ws.join("lists/old.json"), list).expect("list");
+    assert!(
+        run(ws, &args(ws, &[]), &env, None),
+        "listed: the run passes"
+    );
+    let report = load(&report_file).expect("report");
+    let t = trial(&report);
+    assert_eq!(t.outcome, Outcome::Predates);
+    assert_eq!(t.failure_kind, Some(crate::backend::FailureKind::Predates));
+    let mut tally = report::Tally::default();
+    report
+        .trials
+        .iter()
+        .filter(|t| t.case.is_some())
+        .for_each(|t| tally.add(t));
+    assert_eq!((tally.predates, tally.failed, tally.known), (1, 0, 0));
+    let table = report::summary_table(&report);
+    assert!(table.contains("predates"), "{table}");
+
+    // A list that expects another kind does not hide it.
+    let other = list.replace(
+        "\"failure_kind\": \"predates\"",
+        "\"failure_kind\": \"unsupported\"",
+    );
+    std::fs::write(ws.join("lists/old.json"), other).expect("list");
+    assert!(
+        !run(ws, &args(ws, &[]), &env, None),
+        "listed as another kind"
+    );
+    let t = trial(&load(&report_file).expect("report"));
+    assert_eq!(t.outcome, Outcome::Fail);
+}

@@ -1,6 +1,7 @@
 //! The messages of worker protocol version 1 (docs/worker-protocol.md) and how their lines
 //! are parsed. Nothing here touches a process, so every malformed line is unit-tested.
 
+use crate::backend::Limits;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
@@ -16,6 +17,8 @@ pub struct Hello {
     pub runtime: String,
     /// The runtime's version.
     pub version: String,
+    /// The optional `max_ir_version` and `max_opset`: what the runtime supports.
+    pub limits: Limits,
 }
 
 /// One input or output of a request: a graph value name and the .pb file that holds it.
@@ -158,7 +161,41 @@ pub fn parse_hello(line: &str) -> Result<Hello, String> {
     Ok(Hello {
         runtime: text_field(&map, "runtime", "the hello line")?,
         version: text_field(&map, "version", "the hello line")?,
+        limits: limits(&map)?,
     })
+}
+
+/// The hello's optional `max_ir_version` (a positive integer) and `max_opset` (an object of
+/// domain to positive integer); absent, they are unknown.
+fn limits(map: &serde_json::Map<String, Value>) -> Result<Limits, String> {
+    let positive = |v: &Value| v.as_i64().filter(|&n| n > 0);
+    let mut limits = Limits::default();
+    if let Some(v) = map.get("max_ir_version") {
+        limits.max_ir_version = Some(positive(v).ok_or_else(|| {
+            format!("the hello line has \"max_ir_version\": {v}, not a positive integer")
+        })?);
+    }
+    match map.get("max_opset") {
+        None => {}
+        Some(Value::Object(domains)) => {
+            for (domain, v) in domains {
+                let max = positive(v).ok_or_else(|| {
+                    format!(
+                        "the hello line has \"max_opset\": {{\"{domain}\": {v}}}, not a \
+                         positive integer"
+                    )
+                })?;
+                limits.max_opset.insert(domain.clone(), max);
+            }
+        }
+        Some(other) => {
+            return Err(format!(
+                "the hello line has \"max_opset\": {other}, not an object of domain to opset \
+                 (as in {{\"\": 25}})"
+            ))
+        }
+    }
+    Ok(limits)
 }
 
 /// Parses the answer to data set `id`: the outer `Err` is a protocol violation, the inner

@@ -71,6 +71,35 @@ fn hello_lines() {
     }
 }
 
+/// The hello's optional limits: absent they are unknown; present they must be positive
+/// integers, `max_opset` an object of domain to opset.
+#[test]
+fn hello_limits_are_optional_and_checked() {
+    let plain = parse_hello(r#"{"protocol": 1, "runtime": "rt", "version": "2.0"}"#).unwrap();
+    assert_eq!(plain.limits, crate::backend::Limits::default());
+    let ok = parse_hello(
+        r#"{"protocol": 1, "runtime": "rt", "version": "1.31", "max_ir_version": 13,
+            "max_opset": {"": 25, "ai.onnx.ml": 5}}"#,
+    )
+    .unwrap();
+    assert_eq!(ok.limits.max_ir_version, Some(13));
+    assert_eq!(ok.limits.max_opset.get(""), Some(&25));
+    assert_eq!(ok.limits.max_opset.get("ai.onnx.ml"), Some(&5));
+    for (extra, expect) in [
+        (
+            r#""max_ir_version": "13""#,
+            "\"max_ir_version\": \"13\", not a positive integer",
+        ),
+        (r#""max_ir_version": 0"#, "not a positive integer"),
+        (r#""max_opset": 25"#, "not an object of domain to opset"),
+        (r#""max_opset": {"": 2.5}"#, "not a positive integer"),
+    ] {
+        let line = format!(r#"{{"protocol": 1, "runtime": "rt", "version": "1", {extra}}}"#);
+        let e = parse_hello(&line).unwrap_err();
+        assert!(e.contains(expect), "{line}: {e}");
+    }
+}
+
 #[test]
 fn reply_lines() {
     assert_eq!(parse_reply(r#"{"id": 3, "ok": true}"#, 3), Ok(Ok(())));

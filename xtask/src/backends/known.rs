@@ -102,7 +102,12 @@ pub fn refresh(
         .collect();
     let failing: Vec<Failing<'_>> = trials
         .iter()
-        .filter(|t| matches!(t.outcome, Outcome::Fail | Outcome::KnownFailure))
+        .filter(|t| {
+            matches!(
+                t.outcome,
+                Outcome::Fail | Outcome::KnownFailure | Outcome::Predates
+            )
+        })
         .map(|t| Failing {
             name: &t.name,
             kind: t.failure_kind,

@@ -90,7 +90,8 @@ impl Verdict {
     /// The verdict of a case that did not run.
     pub fn of_failure(kind: FailureKind) -> Verdict {
         match kind {
-            FailureKind::Unsupported => Verdict::Unsupported,
+            // A runtime that predates the case did not run it: it has no answer either.
+            FailureKind::Unsupported | FailureKind::Predates => Verdict::Unsupported,
             FailureKind::Crash => Verdict::Crash,
             FailureKind::Timeout => Verdict::Timeout,
             FailureKind::Mismatch => Verdict::TypeOrShape,

@@ -253,6 +253,12 @@ fn bad_inputs_are_refused_with_the_file_named() {
     let e = diff_error(&v2, &["--diff", &v2.display().to_string(), "--new", &new]);
     assert!(e.contains("v2.json: a report of format 2"), "{e}");
 
+    // Format 4, written before `predates`, reads as format 5 (nothing in it predates).
+    let mut v4 = report("onnxruntime", "1.31.0", baseline());
+    v4.format = 4;
+    let v4 = write(dir, "v4.json", &v4);
+    assert_eq!(load_current(&v4).expect("format 4 reads").format, 4);
+
     let board = write(
         dir,
         "board.json",

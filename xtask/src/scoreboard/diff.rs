@@ -57,7 +57,7 @@ fn state(t: &TrialRecord) -> String {
         Outcome::Pass | Outcome::UnexpectedPass => "pass".into(),
         // The data is wrong: the backend's answer does not count either way.
         Outcome::DataProblem => "data problem".into(),
-        Outcome::Fail | Outcome::KnownFailure => {
+        Outcome::Fail | Outcome::KnownFailure | Outcome::Predates => {
             t.failure_kind.map_or("fail".into(), |k| k.label().into())
         }
     }
@@ -113,6 +113,7 @@ pub fn compare(
 ) -> BackendDiff {
     let old: BTreeMap<&str, &TrialRecord> = old.iter().map(|t| (t.name.as_str(), t)).collect();
     let new: BTreeMap<&str, &TrialRecord> = new.iter().map(|t| (t.name.as_str(), t)).collect();
+    let predates = FailureKind::Predates.label();
     let mut rows = Vec::new();
     let mut common = 0;
     for (trial, &now) in &new {
@@ -124,6 +125,9 @@ pub fn compare(
         let (was, now_state) = (state(was), state(now));
         let moved = match (was.as_str(), now_state.as_str()) {
             (a, b) if a == b => continue,
+            // The runtime predates the case, or no longer does: it did not run, neither a
+            // regression nor a fix.
+            (a, b) if a == predates || b == predates => Move::KindChanged,
             ("pass", _) => Move::NewlyFailing,
             (_, "pass") => Move::NewlyPassing,
             _ => Move::KindChanged,
@@ -156,7 +160,7 @@ fn row(moved: Move, t: &TrialRecord, was: String, now: String) -> Row {
     let unsupported = FailureKind::Unsupported.label();
     let regression = match moved {
         Move::NewlyFailing => true,
-        Move::KindChanged => was == unsupported,
+        Move::KindChanged => was == unsupported && now != FailureKind::Predates.label(),
         _ => false,
     };
     Row {

@@ -26,6 +26,9 @@ pub struct Counts {
     /// Upstream data problems (`tests/known-failures/data.json`): counted apart, neither a
     /// pass nor a failure of the backend.
     pub data: usize,
+    /// Cases the runtime predates (a newer IR version or opset than it declares), listed or
+    /// not: not run, counted apart like the data problems.
+    pub predates: usize,
 }
 
 impl Counts {
@@ -33,6 +36,7 @@ impl Counts {
         self.total += 1;
         match (t.outcome, t.failure_kind) {
             (Outcome::DataProblem, _) => self.data += 1,
+            (_, Some(FailureKind::Predates)) => self.predates += 1,
             (Outcome::Pass | Outcome::UnexpectedPass, _) => self.pass += 1,
             (_, Some(FailureKind::Mismatch)) => self.mismatch += 1,
             (_, Some(FailureKind::Unsupported)) => self.unsupported += 1,
@@ -45,12 +49,13 @@ impl Counts {
         if self.total == 0 {
             return String::new();
         }
-        let mut s = format!("{}/{}", self.pass, self.total - self.data);
+        let mut s = format!("{}/{}", self.pass, self.total - self.data - self.predates);
         for (n, label) in [
             (self.mismatch, "mismatch"),
             (self.unsupported, "unsupported"),
             (self.other, "error"),
             (self.data, "data problem"),
+            (self.predates, "predates"),
         ] {
             if n > 0 {
                 let _ = write!(s, " · {n} {label}");
@@ -143,7 +148,7 @@ fn header(board: &Scoreboard) -> Vec<String> {
 /// The Markdown page.
 pub fn markdown(board: &Scoreboard) -> String {
     let mut s = String::from("# Scoreboard: official Cast, CastLike and Concat cases\n\n");
-    let _ = writeln!(s, "Data lock sha256 `{}`. Cells: passed/trials, then mismatches, refusals at load (unsupported) and errors, crashes or timeouts.\n", board.data_lock);
+    let _ = writeln!(s, "Data lock sha256 `{}`. Cells: passed/trials, then mismatches, refusals at load (unsupported) and errors, crashes or timeouts; upstream data problems and cases the runtime predates (a newer IR version or opset than it declares, not run) are counted apart.\n", board.data_lock);
     for missing in &board.not_set_up {
         let _ = writeln!(s, "- **{}**: not run, {}\n", missing.name, missing.status);
     }
@@ -241,13 +246,15 @@ pub fn summary(board: &Scoreboard) -> String {
         let c = totals(run);
         let _ = writeln!(
             s,
-            "{:14} {:>5} trials {:>5} pass {:>5} mismatch {:>5} unsupported {:>5} error  ({} {})",
+            "{:14} {:>5} trials {:>5} pass {:>5} mismatch {:>5} unsupported {:>5} error {:>5} \
+             predates  ({} {})",
             run.backend.name,
             c.total,
             c.pass,
             c.mismatch,
             c.unsupported,
             c.other,
+            c.predates,
             run.backend.runtime,
             run.backend.version
         );

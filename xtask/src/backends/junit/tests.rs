@@ -9,7 +9,8 @@ fn a_missing_venv_names_the_setup_command() {
 }
 
 /// The self-test's report holds what its expected summary counts: every failure kind, the
-/// setup check and the unexpected pass fail, the known failure is skipped.
+/// setup check and the unexpected pass fail, the known failure, the data problem and the
+/// predated case are skipped.
 #[test]
 fn the_self_test_report_matches_its_expected_summary() {
     let report = every_outcome();
@@ -21,13 +22,24 @@ fn the_self_test_report_matches_its_expected_summary() {
     let skipped = report
         .trials
         .iter()
-        .filter(|t| t.outcome == Outcome::KnownFailure)
+        .filter(|t| {
+            matches!(
+                t.outcome,
+                Outcome::KnownFailure | Outcome::DataProblem | Outcome::Predates
+            )
+        })
         .count();
     let summary = format!(
         "{} testcases as report.json says ({fails} failures, {skipped} skipped)",
         report.trials.len()
     );
     assert_eq!(summary, SELF_TEST_SUMMARY);
+    for outcome in [Outcome::DataProblem, Outcome::Predates] {
+        assert!(
+            report.trials.iter().any(|t| t.outcome == outcome),
+            "{outcome:?}"
+        );
+    }
     for kind in FailureKind::ALL {
         assert!(
             report.trials.iter().any(|t| t.failure_kind == Some(kind)),

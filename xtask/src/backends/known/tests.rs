@@ -264,3 +264,49 @@ fn a_failure_not_as_listed_is_relisted_with_the_runtime_words() {
     assert_eq!(second.outcome, Outcome::KnownFailure);
     assert_eq!(refresh(&list, &no_data(), &[second], "/r"), list);
 }
+
+/// Cases the runtime predates, unlisted (a `fail`) or listed (`predates`), are listed again
+/// with failure kind `predates` and the runtime's words, never the harness's hint.
+#[test]
+fn predated_cases_are_listed_with_their_kind() {
+    let predated = |name: &str, outcome: Outcome| {
+        let mut message = "backend old: runtime predates opset 25 (it supports at most 24)\n\
+             an older runtime is not wrong on a newer case, but the run expects it: list it in \
+             tests/known-failures/old.json with an entry {\"trials\": [\"x\"]}\nrerun: cargo test"
+            .to_string();
+        if outcome == Outcome::Predates {
+            message =
+                format!("runtime predates the case, as listed (older runtime): why\n{message}");
+        }
+        trial(name, outcome, Some(FailureKind::Predates), &message)
+    };
+    let trials = [
+        predated("onnx-1.22.0/opset25/test_cast_FLOAT_to_INT4", Outcome::Fail),
+        predated(
+            "onnx-1.22.0/opset25/test_concat_1d_axis_0",
+            Outcome::Predates,
+        ),
+    ];
+    let list = refresh(&no_data(), &no_data(), &trials, "/home/me/repo");
+    let selected: Vec<&str> = trials
+        .iter()
+        .filter(|t| list.entries.iter().any(|e| e.selects(&t.name)))
+        .map(|t| t.name.as_str())
+        .collect();
+    assert_eq!(selected.len(), 2, "{list:?}");
+    for e in &list.entries {
+        assert_eq!(e.failure_kind, Some(FailureKind::Predates), "{e:?}");
+        assert!(
+            e.expect
+                .iter()
+                .all(|x| !x.contains("older runtime is not wrong")),
+            "{e:?}"
+        );
+        assert!(
+            e.expect
+                .iter()
+                .any(|x| x.contains("runtime predates opset 25")),
+            "{e:?}"
+        );
+    }
+}

@@ -4,7 +4,8 @@ use super::*;
 use crate::scoreboard::{BackendRun, Scoreboard};
 use crate::testkit::report::{scoreboard_args, trial, write};
 use harness::backend::BackendInfo;
-use harness::backend::FailureKind::{Mismatch, Timeout, Unsupported};
+use harness::backend::FailureKind::{Mismatch, Predates, Timeout, Unsupported};
+use harness::known::Outcome::Predates as PredatesOutcome;
 use harness::known::Outcome::{Fail, KnownFailure, Pass, UnexpectedPass};
 use std::path::Path;
 
@@ -57,6 +58,42 @@ fn moves_follow_what_the_backend_did() {
         ]
     );
     assert_eq!((d.common, d.regressions()), (6, 2));
+}
+
+/// A trial the runtime starts or stops predating did not run: the kind changed, never a
+/// regression, listed (`predates`) or not (`fail`).
+#[test]
+fn predating_a_case_is_no_regression() {
+    let old = [
+        t("test_a", Pass, None),
+        t("test_b", Fail, Some(Unsupported)),
+        t("test_c", PredatesOutcome, Some(Predates)),
+        t("test_d", Fail, Some(Predates)),
+    ];
+    let new = [
+        t("test_a", Fail, Some(Predates)),
+        t("test_b", PredatesOutcome, Some(Predates)),
+        t("test_c", Pass, None),
+        t("test_d", PredatesOutcome, Some(Predates)),
+    ];
+    let d = compare("x", ("1.32", &old), ("1.31", &new));
+    let got: Vec<(&str, Move, bool, &str)> = d
+        .rows
+        .iter()
+        .map(|r| {
+            let name = r.name.rsplit('/').next().unwrap();
+            (name, r.moved, r.regression, r.now.as_str())
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("test_a", Move::KindChanged, false, "predates"),
+            ("test_b", Move::KindChanged, false, "predates"),
+            ("test_c", Move::KindChanged, false, "pass"),
+        ]
+    );
+    assert_eq!(d.regressions(), 0);
 }
 
 fn board(lock: &str, backends: Vec<BackendRun>) -> Scoreboard {

@@ -96,3 +96,27 @@ fn cells_count_what_happened_known_or_not() {
         "b                  2 trials     0 pass     1 mismatch     1 unsupported     0 error"
     ));
 }
+
+/// A case the runtime predates counts apart, listed or not: out of the cell's trials, named
+/// in it, a grey cell when nothing else went wrong, a column of the console summary.
+#[test]
+fn predated_cases_count_apart() {
+    let mut b = board();
+    let old = &mut b.backends[1];
+    old.trials = vec![
+        trial(21, Outcome::Pass, None),
+        trial(25, Outcome::Predates, Some(FailureKind::Predates)),
+        trial(25, Outcome::Fail, Some(FailureKind::Predates)),
+    ];
+    let md = markdown(&b);
+    assert!(md.contains("| opset 25 |  | 0/0 · 2 predates |"), "{md}");
+    assert!(md.contains("| 1/1 · 2 predates |"), "{md}");
+    assert!(md.contains("cases the runtime predates"), "{md}");
+    assert!(
+        html(&b).contains("<td class=\"unsupported\">0/0 · 2 predates</td>"),
+        "{}",
+        html(&b)
+    );
+    let text = summary(&b);
+    assert!(text.contains("0 error     2 predates"), "{text}");
+}
