@@ -82,6 +82,20 @@ pub fn run(opts: &Options, paths: &Paths) -> Result<()> {
     }
     let selected = releases::selected(opts)?;
     let lock = lock_for_run(opts, paths, &selected)?;
+    if opts.update_lock || opts.from.is_some() {
+        if let Some(g) = selected
+            .iter()
+            .find(|r| entry(&lock, r).is_some_and(|e| e.generated.is_some()))
+        {
+            return Err(Error::new(format!(
+                "onnx {g} has no data files in a wheel: the lock records what onnx's generators \
+                 write, and the default fetch derives it"
+            ))
+            .hint(format!(
+                "record it again with `cargo xtask fetch-tests --generate {g} --update-lock`"
+            )));
+        }
+    }
     let derived = derived_releases(opts, &lock, &selected);
     let releases: Vec<String> = selected
         .into_iter()
@@ -376,20 +390,17 @@ fn record_generated(
     eprintln!(
         "  onnx {release}: recorded {} (derived from onnx {}: {} re-stamped to ir_version \
          {ir_version}, opset {opset}, checked)",
-        plural(files_cases(&entry), "case"),
+        plural(entry.cases().len(), "case"),
         base.release,
         plural(restamped(&entry, base), "model")
     );
     Ok(entry)
 }
 
-fn files_cases(e: &LockedRelease) -> usize {
-    e.cases().len()
-}
-
 /// A scratch directory inside the data directory (removed by the caller).
 fn tempdir_in(data: &Path, release: &str) -> Result<PathBuf> {
-    let dir = data.join(format!(".probe-{release}-{}", std::process::id()));
+    // Named like a partial extraction, so that the next run removes it after a kill.
+    let dir = data.join(format!(".tmp-onnx-probe-{release}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| Error::io("create directory", &dir, e))?;
     Ok(dir)

@@ -41,7 +41,7 @@ mod end_to_end {
 
     /// A recorded wheel release plus a generated one derived from it: its Cast model
     /// re-stamped to ir_version 9, opset 14, every other file as in the wheel.
-    fn setup(corrupt: Option<&str>) -> Setup {
+    pub(super) fn setup(corrupt: Option<&str>) -> Setup {
         let s = Setup::new().locked();
         let mut l = lock::load(&s.paths.lock).expect("load").expect("lock");
         let mut e = l.releases[0].clone();
@@ -108,4 +108,34 @@ mod end_to_end {
         assert!(!s.paths.data.join(format!("onnx-{NEXT}")).exists());
         assert_eq!(s.leftovers(), Vec::<String>::new());
     }
+}
+
+#[test]
+fn a_generated_release_is_not_recorded_or_taken_from_a_wheel() {
+    use crate::fetch::{run, Options};
+    let s = end_to_end_setup();
+    let wheel = s.dir.path().join("onnx-9.1.0-py3-none-any.whl");
+    std::fs::copy(s.wheel_path(), &wheel).expect("copy wheel");
+    for opts in [
+        Options {
+            update_lock: true,
+            ..Options::default()
+        },
+        Options {
+            from: Some(wheel.clone()),
+            ..Options::default()
+        },
+    ] {
+        let opts = Options {
+            releases: vec!["9.1.0".into()],
+            offline: true,
+            ..opts
+        };
+        let err = run(&opts, &s.paths).expect_err("refused").to_string();
+        assert!(err.contains("--generate 9.1.0 --update-lock"), "{err}");
+    }
+}
+
+fn end_to_end_setup() -> crate::testkit::fetch::Setup {
+    end_to_end::setup(None)
 }
