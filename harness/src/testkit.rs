@@ -61,6 +61,7 @@ pub(crate) fn write_lock(ws: &Path, release: &str, cases: &[&str]) {
             wheel: "w.whl".into(),
             sha256: "00".into(),
             files,
+            generated: None,
         }],
     };
     let text = serde_json::to_string(&lock).expect("json");

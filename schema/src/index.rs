@@ -53,13 +53,37 @@ pub struct Lock {
 pub struct LockedRelease {
     /// The release, as in `1.22.0`.
     pub release: String,
-    /// The wheel's file name.
+    /// The wheel's file name (empty for a [generated](Generated) release, which has no
+    /// wheel with data).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub wheel: String,
-    /// The wheel's sha256, lowercase hex.
+    /// The wheel's sha256, lowercase hex (empty for a generated release).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub sha256: String,
     /// sha256 of every extracted file, keyed by path relative to the release directory
     /// (`node/<case>/model.onnx`).
     pub files: BTreeMap<String, String>,
+    /// For a release that ships no data files (onnx 1.23 and later): how its recorded files
+    /// were generated and how the default fetch derives them. Absent for a wheel release, so a
+    /// lock written before this field existed reads unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generated: Option<Generated>,
+}
+
+/// How a release without data files was recorded (`fetch-tests --generate V --update-lock`)
+/// and is derived by the default fetch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Generated {
+    /// The versions of the packages that generated the recorded files (`onnx`, `numpy`,
+    /// `ml_dtypes`, `protobuf`, `python`), as onnx's generators reported them.
+    pub packages: BTreeMap<String, String>,
+    /// The wheel release whose files the default fetch copies: a file with the same path and
+    /// hash there is copied as is.
+    pub derived_from: String,
+    /// The `ir_version` written into a `model.onnx` whose hash differs from `derived_from`'s.
+    pub ir_version: i64,
+    /// The default-domain opset written into such a model.
+    pub opset: i64,
 }
 
 impl LockedRelease {

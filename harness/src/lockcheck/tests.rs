@@ -31,6 +31,7 @@ fn locked_copy(root: &Path) -> (PathBuf, CaseSpec) {
             wheel: "w".into(),
             sha256: "0".into(),
             files,
+            generated: None,
         }],
     };
     let lock_path = root.join(LOCK_FILE);

@@ -3,18 +3,29 @@
 //! environment, into `onnx-backend-data/onnx-<V>-generated/`.
 
 use super::error::{Error, Result};
-use super::extract::list_files;
+use super::extract::{list_files, rehash};
 use super::install;
 use super::present::Stats;
 use super::Paths;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The exporter run inside the virtual environment.
 const EXPORTER: &str = include_str!("export_cases.py");
 
-/// Generates the cases of `release` with the case prefixes `ops`; returns their counts.
-pub fn generate(paths: &Paths, release: &str, ops: &[String]) -> Result<Stats> {
+/// What one generation produced.
+pub struct Exported {
+    /// Counts of the exported cases.
+    pub stats: Stats,
+    /// sha256 of every exported file, keyed `node/<case>/<file>` as in the lock.
+    pub hashes: BTreeMap<String, String>,
+    /// The versions of the packages that generated them (`generated.json`).
+    pub packages: BTreeMap<String, String>,
+}
+
+/// Generates the cases of `release` with the case prefixes `ops`.
+pub fn generate(paths: &Paths, release: &str, ops: &[String]) -> Result<Exported> {
     let venv = paths.data.join(format!(".venv-{release}"));
     let python = venv_python(&venv);
     if !python.is_file() {
@@ -68,7 +79,24 @@ pub fn generate(paths: &Paths, release: &str, ops: &[String]) -> Result<Stats> {
         super::plural(stats.cases, "case"),
         dir.display()
     );
-    Ok(stats)
+    let hashes = rehash(&dir, &files)?;
+    let packages = packages(&dir.join("generated.json"))?;
+    Ok(Exported {
+        stats,
+        hashes,
+        packages,
+    })
+}
+
+/// The package versions of `generated.json` (the string-valued entries but `prefixes`).
+fn packages(path: &Path) -> Result<BTreeMap<String, String>> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, e))?;
+    let all: BTreeMap<String, serde_json::Value> = serde_json::from_str(&text)
+        .map_err(|e| Error::new(format!("{}: not valid JSON: {e}", path.display())))?;
+    Ok(all
+        .into_iter()
+        .filter_map(|(k, v)| Some((k, v.as_str()?.to_string())))
+        .collect())
 }
 
 fn venv_python(venv: &Path) -> PathBuf {

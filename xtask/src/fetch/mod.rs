@@ -2,6 +2,7 @@
 //! through the user's pip, verified against the committed lock, extracted atomically.
 
 mod args;
+mod derive;
 mod error;
 mod extract;
 mod generate;
@@ -20,7 +21,8 @@ pub use error::{Error, Result};
 
 use present::{Expect, Stats};
 use release::{Ctx, Source};
-use schema::index::{Lock, LockedRelease, DATA_DIR, LOCK_FILE};
+use schema::index::{release_cmp, Generated, Lock, LockedRelease, DATA_DIR, LOCK_FILE};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -78,8 +80,28 @@ pub fn run(opts: &Options, paths: &Paths) -> Result<()> {
     if !opts.generate.is_empty() {
         return generate_all(opts, paths, start);
     }
-    let releases = releases::selected(opts)?;
-    let lock = lock_for_run(opts, paths, &releases)?;
+    let selected = releases::selected(opts)?;
+    let lock = lock_for_run(opts, paths, &selected)?;
+    if opts.update_lock || opts.from.is_some() {
+        if let Some(g) = selected
+            .iter()
+            .find(|r| entry(&lock, r).is_some_and(|e| e.generated.is_some()))
+        {
+            return Err(Error::new(format!(
+                "onnx {g} has no data files in a wheel: the lock records what onnx's generators \
+                 write, and the default fetch derives it"
+            ))
+            .hint(format!(
+                "record it again with `cargo xtask fetch-tests --generate {g} --update-lock`"
+            )));
+        }
+    }
+    let derived = derived_releases(opts, &lock, &selected);
+    let releases: Vec<String> = selected
+        .into_iter()
+        .filter(|r| !derived.contains(r))
+        .collect();
+    let count = releases.len() + derived.len();
     let ops = with_extra_ops(&lock.ops, &opts.extra_ops);
     if ops.len() > lock.ops.len() && !opts.update_lock {
         eprintln!(
@@ -98,7 +120,7 @@ pub fn run(opts: &Options, paths: &Paths) -> Result<()> {
     let mut totals = Totals::default();
     let mut new_lock = lock.clone();
     for (i, (release, step)) in releases.iter().zip(plan).enumerate() {
-        let tag = format!("[{}/{}] onnx {release}", i + 1, releases.len());
+        let tag = format!("[{}/{count}] onnx {release}", i + 1);
         let stats = match step {
             Step::Present(stats) => {
                 let how = if opts.verify { ", files re-hashed" } else { "" };
@@ -119,21 +141,116 @@ pub fn run(opts: &Options, paths: &Paths) -> Result<()> {
         };
         totals.add(stats);
     }
+    for (i, release) in derived.iter().enumerate() {
+        let tag = format!("[{}/{count}] onnx {release}", releases.len() + i + 1);
+        let (stats, derived_now) = derive_one(opts, paths, &lock, release, &tag)?;
+        totals.extracted += usize::from(derived_now);
+        totals.add(stats);
+    }
     if opts.update_lock {
         save_lock(paths, &ops, new_lock, &releases)?;
     }
     let index = index_file::build(&paths.data)?;
     index_file::write(&paths.data, &index)?;
-    eprintln!(
-        "{}",
-        totals.summary(releases.len(), index.instances.len(), start)
-    );
+    eprintln!("{}", totals.summary(count, index.instances.len(), start));
     Ok(())
+}
+
+/// The lock's generated releases this run derives: those `--release` names, or all of them
+/// when it names none; none with `--from` or `--update-lock`, which are about wheels.
+fn derived_releases(opts: &Options, lock: &Lock, selected: &[String]) -> Vec<String> {
+    if opts.from.is_some() || opts.update_lock {
+        return Vec::new();
+    }
+    lock.releases
+        .iter()
+        .filter(|r| r.generated.is_some())
+        .filter(|r| opts.releases.is_empty() || selected.contains(&r.release))
+        .map(|r| r.release.clone())
+        .collect()
+}
+
+/// Checks or derives one generated release from its `derived_from` release's installed files.
+fn derive_one(
+    opts: &Options,
+    paths: &Paths,
+    lock: &Lock,
+    release: &str,
+    tag: &str,
+) -> Result<(Stats, bool)> {
+    let Some(e) = entry(lock, release) else {
+        return Err(Error::new(format!("not in the lock file: onnx {release}")));
+    };
+    let Some(generated) = &e.generated else {
+        return Err(Error::new(format!(
+            "onnx {release} is not a generated release"
+        )));
+    };
+    let want = |entry| Expect {
+        entry: Some(entry),
+        locked_ops: &lock.ops,
+        ops: &lock.ops,
+        rehash: opts.verify,
+    };
+    match present::check(&paths.data, release, &want(e)) {
+        Ok(stats) => {
+            let how = if opts.verify { ", files re-hashed" } else { "" };
+            eprintln!(
+                "{tag}: present and verified ({}{how})",
+                plural(stats.cases, "case")
+            );
+            return Ok((stats, false));
+        }
+        Err(why) => eprintln!("{tag}: {why}"),
+    }
+    let from = &generated.derived_from;
+    let base = entry(lock, from)
+        .filter(|b| b.generated.is_none())
+        .ok_or_else(|| {
+            Error::new(format!(
+                "onnx {release} is derived from onnx {from}, which the lock has no wheel for"
+            ))
+        })?;
+    present::check(&paths.data, from, &want(base)).map_err(|why| {
+        Error::new(format!(
+            "onnx {release} is derived from onnx {from}'s files, but onnx {from}: {why}"
+        ))
+        .hint(format!(
+            "fetch it too: `cargo xtask fetch-tests --release {from} --release {release}`"
+        ))
+    })?;
+    let stats = derive::derive(&paths.data, &lock.ops, e, generated, base)?;
+    eprintln!(
+        "  onnx {release}: derived {} from onnx {from} ({} re-stamped: ir_version {}, opset {}); \
+         every file matches the lock",
+        plural(stats.cases, "case"),
+        plural(restamped(e, base), "model"),
+        generated.ir_version,
+        generated.opset
+    );
+    Ok((stats, true))
+}
+
+/// How many of `entry`'s files differ from `base`'s (the re-stamped models).
+fn restamped(entry: &LockedRelease, base: &LockedRelease) -> usize {
+    entry
+        .files
+        .iter()
+        .filter(|(p, h)| base.files.get(*p) != Some(*h))
+        .count()
 }
 
 /// `--generate`: exports each release's cases, then re-indexes.
 fn generate_all(opts: &Options, paths: &Paths, start: Instant) -> Result<()> {
     let ops = with_extra_ops(&releases::default_ops(), &opts.extra_ops);
+    let mut lock = lock::load(&paths.lock)?;
+    if opts.update_lock && lock.is_none() {
+        return Err(Error::new(format!(
+            "--generate --update-lock records beside the wheel releases, but there is no lock \
+             file at {}",
+            paths.lock.display()
+        )));
+    }
     let mut totals = Totals::default();
     for (i, release) in opts.generate.iter().enumerate() {
         eprintln!(
@@ -141,8 +258,51 @@ fn generate_all(opts: &Options, paths: &Paths, start: Instant) -> Result<()> {
             i + 1,
             opts.generate.len()
         );
-        totals.add(generate::generate(paths, release, &ops)?);
+        let exported = generate::generate(paths, release, &ops)?;
+        totals.add(exported.stats);
         totals.extracted += 1;
+        let Some(lock) = lock.as_mut() else {
+            continue;
+        };
+        let hashes: BTreeMap<String, String> = exported
+            .hashes
+            .iter()
+            .filter(|(p, _)| extract::covered_by(p, &lock.ops))
+            .map(|(p, h)| (p.clone(), h.clone()))
+            .collect();
+        if opts.update_lock {
+            let recorded = record_generated(paths, lock, release, hashes, exported.packages)?;
+            lock::upsert(lock, recorded);
+        } else if let Some(e) = entry(lock, release) {
+            lock::check_files(e, &hashes).map_err(|err| {
+                err.hint(
+                    "onnx's generators no longer write what the lock records (or the default \
+                     fetch derives); review the difference, then re-record with --update-lock",
+                )
+            })?;
+            eprintln!(
+                "  onnx {release}: the generated files equal the lock's ({})",
+                match &e.generated {
+                    Some(_) => "which the default fetch derives",
+                    None => "the wheel's files",
+                }
+            );
+            if let Some(g) = &e.generated {
+                if g.packages != exported.packages {
+                    eprintln!(
+                        "  note: generated with {}, the lock recorded {}",
+                        describe_packages(&exported.packages),
+                        describe_packages(&g.packages)
+                    );
+                }
+            }
+        } else {
+            eprintln!("  onnx {release}: not in the lock; --update-lock records it");
+        }
+    }
+    if let (Some(lock), true) = (&lock, opts.update_lock) {
+        lock::save(&paths.lock, lock)?;
+        eprintln!("wrote {}; review and commit it", paths.lock.display());
     }
     let index = index_file::build(&paths.data)?;
     index_file::write(&paths.data, &index)?;
@@ -151,6 +311,118 @@ fn generate_all(opts: &Options, paths: &Paths, start: Instant) -> Result<()> {
         totals.summary(opts.generate.len(), index.instances.len(), start)
     );
     Ok(())
+}
+
+/// The lock entry of a generated release: its files, the packages that generated them, and
+/// how the default fetch derives them from the newest wheel release before it. Refused when
+/// the derivation would not give exactly these files.
+fn record_generated(
+    paths: &Paths,
+    lock: &Lock,
+    release: &str,
+    files: BTreeMap<String, String>,
+    packages: BTreeMap<String, String>,
+) -> Result<LockedRelease> {
+    let base = lock
+        .releases
+        .iter()
+        .filter(|r| r.generated.is_none() && release_cmp(&r.release, release).is_lt())
+        .max_by(|a, b| release_cmp(&a.release, &b.release))
+        .ok_or_else(|| Error::new(format!("the lock has no wheel release before {release}")))?;
+    let dir = install::release_dir(&paths.data, &format!("{release}-generated"));
+    let mut stamps = std::collections::BTreeSet::new();
+    for (path, hash) in &files {
+        if base.files.get(path) == Some(hash) {
+            continue;
+        }
+        if !path.ends_with("/model.onnx") || !base.files.contains_key(path) {
+            return Err(Error::new(format!(
+                "onnx {release}: {path} cannot be derived from onnx {}: only models that \
+                 differ are re-stamped",
+                base.release
+            )));
+        }
+        let (_, opset) = index_file::describe(&dir.join(path))?;
+        let bytes = std::fs::read(dir.join(path)).map_err(|e| Error::io("read", &dir, e))?;
+        let ir = <schema::proto::ModelProto as prost::Message>::decode(bytes.as_slice())
+            .map_err(|e| Error::new(format!("{path}: not a valid ModelProto: {e}")))?
+            .ir_version;
+        stamps.insert((ir, opset));
+    }
+    let (ir_version, opset) = match stamps.len() {
+        0 | 1 => stamps.into_iter().next().unwrap_or((0, 0)),
+        _ => {
+            return Err(Error::new(format!(
+                "onnx {release}: the models that differ from onnx {} carry several \
+                 (ir_version, opset) pairs: {stamps:?}; one re-stamp cannot derive them",
+                base.release
+            )))
+        }
+    };
+    let entry = LockedRelease {
+        release: release.to_string(),
+        wheel: String::new(),
+        sha256: String::new(),
+        files,
+        generated: Some(Generated {
+            packages,
+            derived_from: base.release.clone(),
+            ir_version,
+            opset,
+        }),
+    };
+    // Derive it now, beside the generated tree, and compare.
+    let probe = tempdir_in(&paths.data, release)?;
+    let result = (|| {
+        let base_dir = install::release_dir(&paths.data, &base.release);
+        let target = install::release_dir(&probe, &base.release);
+        copy_tree(&base_dir, &target)?;
+        derive::derive(
+            &probe,
+            &lock.ops,
+            &entry,
+            entry.generated.as_ref().expect("set"),
+            base,
+        )
+    })();
+    let _ = std::fs::remove_dir_all(&probe);
+    result.map_err(|e| e.hint("the generated files cannot be derived; not recorded"))?;
+    eprintln!(
+        "  onnx {release}: recorded {} (derived from onnx {}: {} re-stamped to ir_version \
+         {ir_version}, opset {opset}, checked)",
+        plural(entry.cases().len(), "case"),
+        base.release,
+        plural(restamped(&entry, base), "model")
+    );
+    Ok(entry)
+}
+
+/// A scratch directory inside the data directory (removed by the caller).
+fn tempdir_in(data: &Path, release: &str) -> Result<PathBuf> {
+    // Named like a partial extraction, so that the next run removes it after a kill.
+    let dir = data.join(format!(".tmp-onnx-probe-{release}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io("create directory", &dir, e))?;
+    Ok(dir)
+}
+
+/// Copies the files of `from/node` to `to/node`.
+fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    for rel in extract::list_files(from)?.keys() {
+        let dest = to.join(rel);
+        if let Some(d) = dest.parent() {
+            std::fs::create_dir_all(d).map_err(|e| Error::io("create directory", d, e))?;
+        }
+        std::fs::copy(from.join(rel), &dest).map_err(|e| Error::io("copy", &dest, e))?;
+    }
+    Ok(())
+}
+
+fn describe_packages(p: &BTreeMap<String, String>) -> String {
+    p.iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The lock this run checks against (or starts from, with `--update-lock`); without

@@ -74,6 +74,7 @@ pub fn fetch(
         wheel,
         sha256,
         files: extracted.hashes(),
+        generated: None,
     };
     Ok(Fetched { stats, locked })
 }

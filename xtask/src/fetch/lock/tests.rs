@@ -17,6 +17,7 @@ fn entry() -> LockedRelease {
             ),
         ]
         .into(),
+        generated: None,
     }
 }
 
@@ -109,4 +110,20 @@ fn the_lock_round_trips_in_version_order() {
         .expect_err("bad json")
         .message
         .contains("not a valid lock file"));
+}
+
+#[test]
+fn a_lock_written_before_generated_releases_still_reads() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("lock.json");
+    let old = r#"{"format": 1, "ops": ["test_cast"], "releases": [{"release": "9.0.0",
+        "wheel": "w.whl", "sha256": "00", "files": {"node/test_cast_a/model.onnx": "11"}}]}"#;
+    std::fs::write(&path, old).expect("write");
+    let lock = load(&path).expect("load").expect("present");
+    assert_eq!(lock.releases[0].generated, None);
+    assert_eq!(lock.releases[0].wheel, "w.whl");
+    // A wheel release is written back without the new field.
+    save(&path, &lock).expect("save");
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert!(!text.contains("generated"), "{text}");
 }
