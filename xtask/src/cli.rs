@@ -169,6 +169,19 @@ pub enum BackendsCommand {
         #[arg(value_name = "DIR")]
         dirs: Vec<PathBuf>,
     },
+    /// Write a skeleton Python worker to start a runtime's worker from
+    ///
+    /// Writes backends/workers/NAME_worker.py (or PATH; an existing file is never
+    /// overwritten): the protocol loop of backends/python/worker_loop.py over onnx's reference
+    /// evaluator, with `# TODO: your runtime` at each spot to replace. Prints the commands that
+    /// check it (check-worker) and run the suite with it. NAME is the worker's label.
+    NewWorker {
+        /// The worker's label: 1 to 40 of a-z, 0-9, '.', '_' and '-', no shipped backend's name
+        name: String,
+        /// Where to write it (default: backends/workers/NAME_worker.py)
+        #[arg(long, value_name = "PATH")]
+        out: Option<PathBuf>,
+    },
     /// Run a worker over a dozen chosen cases (one built in memory), printing each protocol step
     ///
     /// For someone writing a worker (docs/worker-protocol.md): start and hello, each request

@@ -1,12 +1,14 @@
 //! `cargo xtask backends`: prepare the runtimes the suite can judge (`setup`), say which are
 //! ready (`list`), and write a backend's known-failures list from its last run
-//! (`known-failures`), check a worker step by step (`check-worker`), and check that a
+//! (`known-failures`), check a worker step by step (`check-worker`), write a
+//! skeleton worker (`new-worker`), and check that a
 //! runtime of another repository can run the suite in-process (`check-example`), and read a
 //! run's JUnit file with a real JUnit consumer (`check-junit`).
 
 mod example;
 mod junit;
 mod known;
+mod new_worker;
 mod setup;
 
 use crate::cli::BackendsCommand as Command;
@@ -51,6 +53,7 @@ pub fn main(root: &Path, args: &crate::cli::Backends) -> Result<(), Box<dyn Erro
         } => known::run(root, &target, name, report.as_deref(), output.as_deref()),
         Command::CheckExample => example::run(root, &target),
         Command::CheckJunit { dirs } => junit::run(root, &target, dirs),
+        Command::NewWorker { name, out } => new_worker::run(root, &target, name, out.as_deref()),
         Command::CheckWorker {
             command,
             data,

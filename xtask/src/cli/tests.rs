@@ -49,11 +49,27 @@ fn check_worker_takes_a_command_and_a_timeout() {
     ));
 }
 
+/// new-worker needs its name; --out is optional.
+#[test]
+fn new_worker_takes_a_name_and_an_out_path() {
+    let e = error_of(&["backends", "new-worker"]);
+    assert_eq!(e.kind(), clap::error::ErrorKind::MissingRequiredArgument);
+    let cli = parse(&["backends", "new-worker", "myrt", "--out", "w.py"]).expect("ok");
+    let Task::Backends(b) = cli.task else {
+        panic!("backends")
+    };
+    assert!(matches!(
+        b.command,
+        BackendsCommand::NewWorker { ref name, out: Some(ref out) }
+            if name == "myrt" && out == std::path::Path::new("w.py")
+    ));
+}
+
 #[test]
 fn every_command_answers_help() {
     let commands = every_command();
-    // The root, twelve tasks, backends' six subcommands.
-    assert_eq!(commands.len(), 19, "{commands:?}");
+    // The root, twelve tasks, backends' seven subcommands.
+    assert_eq!(commands.len(), 20, "{commands:?}");
     for path in commands {
         for flag in ["--help", "-h"] {
             let args = words(&path, flag);
