@@ -101,3 +101,14 @@ pub(crate) fn record(
         },
     }
 }
+
+/// `n` codes of `dtype` spread over the whole range of its bits (bool: 0 and 1).
+pub(crate) fn spread_codes(dtype: vocab::DataType, n: usize) -> Vec<u128> {
+    let bits = dtype.bit_width();
+    (1..=n as u128)
+        .map(|i| match dtype {
+            vocab::DataType::Bool => i % 2,
+            _ => i.wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835) >> (128 - bits),
+        })
+        .collect()
+}

@@ -402,18 +402,8 @@ fn packed_dims_variant_packs_only_the_dims() {
 fn packed_dims_variant_packs_initializers_and_constant_tensors_in_a_model() {
     let mut m = sample_model();
     m.initializers[0].1 = floats(&[1, 1], &[2.0]);
-    m.nodes.insert(
-        0,
-        Node {
-            op_type: "Constant".into(),
-            inputs: vec![],
-            outputs: vec!["k".into()],
-            attributes: vec![Attribute {
-                name: "value".into(),
-                value: AttrValue::Tensor(floats(&[1, 2], &[1.0, 2.0])),
-            }],
-        },
-    );
+    m.nodes
+        .insert(0, constant("k", floats(&[1, 2], &[1.0, 2.0])));
     let onnx = model::encode(&m, Encoding::Onnx);
     let packed_bytes = model::encode(&m, Encoding::PackedDims);
     let unpacked_init = onnx_bytes("c", &floats(&[1, 1], &[2.0]));
@@ -466,15 +456,22 @@ fn zero_omitted_variant_leaves_out_only_values_that_read_the_same() {
     assert!(bytes.ends_with(&len(8, &int(2, 19))));
 }
 
+/// A Constant node writing `value` to `output`.
+fn constant(output: &str, value: Tensor) -> Node {
+    Node {
+        op_type: "Constant".into(),
+        inputs: vec![],
+        outputs: vec![output.into()],
+        attributes: vec![Attribute {
+            name: "value".into(),
+            value: AttrValue::Tensor(value),
+        }],
+    }
+}
+
 /// `n` codes spread over the type's range.
 fn spread(dtype: DataType, n: usize) -> Vec<u128> {
-    let bits = dtype.bit_width();
-    (1..=n as u128)
-        .map(|i| match dtype {
-            DataType::Bool => i % 2,
-            _ => i.wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835) >> (128 - bits),
-        })
-        .collect()
+    crate::testkit::spread_codes(dtype, n)
 }
 
 fn sample(dtype: DataType, shape: &[usize]) -> Tensor {
@@ -518,18 +515,8 @@ fn every_encoding_reads_back_as_the_same_tensor() {
 #[test]
 fn every_encoding_reads_back_as_the_same_model() {
     let mut m = sample_model();
-    m.nodes.insert(
-        0,
-        Node {
-            op_type: "Constant".into(),
-            inputs: vec![],
-            outputs: vec!["k".into()],
-            attributes: vec![Attribute {
-                name: "value".into(),
-                value: AttrValue::Tensor(sample(DataType::Float16, &[2, 2])),
-            }],
-        },
-    );
+    m.nodes
+        .insert(0, constant("k", sample(DataType::Float16, &[2, 2])));
     m.initializers
         .push(("e".into(), sample(DataType::Int4, &[0])));
     let onnx = model_from_bytes(&model::encode(&m, Encoding::Onnx)).expect("reads");

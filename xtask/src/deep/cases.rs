@@ -489,7 +489,7 @@ fn encoded_shape(encoding: Encoding, initializer: bool) -> String {
 }
 
 /// The `to` attribute of a Cast version: a type name at Cast-1, a code after.
-fn to_attr(spec: &VersionSpec, to: DataType) -> Attribute {
+pub(super) fn to_attr(spec: &VersionSpec, to: DataType) -> Attribute {
     let kind = spec.attrs.iter().find(|a| a.name == "to").map(|a| a.kind);
     let value = match kind {
         Some(AttrKind::TypeName) => AttrValue::String(to.name().as_bytes().to_vec()),

@@ -381,17 +381,7 @@ fn int_attr(name: &str, v: i64) -> Attribute {
 /// Cast's at the same opset).
 fn cast(opset: i64, input: &Tensor, to: DataType, attrs: &[Attribute]) -> Option<Tensor> {
     let version = vocab::version::resolve("Cast", opset).ok()?;
-    let spec = version.spec();
-    let to_attr = match spec.attrs.iter().find(|a| a.name == "to").map(|a| a.kind) {
-        Some(vocab::version::AttrKind::TypeName) => {
-            AttrValue::String(to.name().as_bytes().to_vec())
-        }
-        _ => AttrValue::Int(to.code().into()),
-    };
-    let mut all = vec![Attribute {
-        name: "to".into(),
-        value: to_attr,
-    }];
+    let mut all = vec![super::cases::to_attr(version.spec(), to)];
     all.extend(attrs.iter().cloned());
     ops::run(version, &all, &[input]).ok()?.into_iter().next()
 }

@@ -4,15 +4,9 @@ use super::*;
 use crate::read::decode_tensor;
 use vocab::DataType;
 
-/// `n` codes of `bits` bits spread over the whole range (bool: 0 and 1).
+/// `n` codes spread over the type's range.
 fn spread(dtype: DataType, n: usize) -> Vec<u128> {
-    let bits = dtype.bit_width();
-    (1..=n as u128)
-        .map(|i| match dtype {
-            DataType::Bool => i % 2,
-            _ => i.wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835) >> (128 - bits),
-        })
-        .collect()
+    crate::testkit::spread_codes(dtype, n)
 }
 
 /// Packs codes one bit at a time: a second, deliberately naive packer.
