@@ -6,6 +6,7 @@
 pub mod error;
 pub mod formats;
 pub mod ops;
+mod prefetch;
 mod stream;
 #[cfg(test)]
 pub(crate) mod testkit;

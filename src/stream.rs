@@ -122,6 +122,7 @@ pub(crate) fn stream_into<T: NoPadding>(dst: &mut [std::mem::MaybeUninit<T>], sr
         // A whole cache line per iteration: one 16-byte store per loop trip left the loop
         // bound by its own instructions at about 20 GB/s.
         while i + 64 <= bytes {
+            crate::prefetch::line(from.add(i));
             for k in [0, 16, 32, 48] {
                 let chunk = _mm_loadu_si128(from.add(i + k).cast::<__m128i>());
                 store_16(to.add(i + k).cast::<__m128i>(), chunk);

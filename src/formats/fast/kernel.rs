@@ -59,6 +59,7 @@ pub(super) fn blocks<S: Copy, D, const STEP: usize, const ALIGN: usize>(
                 dst.get_unchecked_mut(i..i + STEP),
             )
         };
+        crate::prefetch::ahead(src, i, STEP);
         body(s, d);
     }
     super::map::fill_plain(&src[end..len], &mut dst[end..len], scalar);

@@ -169,6 +169,7 @@ unsafe fn fill_lines<S: Copy, D: NoPadding>(
         let cells = unsafe {
             std::slice::from_raw_parts_mut(line.0.as_mut_ptr().cast::<MaybeUninit<D>>(), per_line)
         };
+        crate::prefetch::ahead(src, i, per_line);
         fill_plain(&src[i..i + per_line], cells, f);
         // In bounds and aligned: i + per_line <= body <= len, and head..body starts at a
         // 64-byte boundary and advances by whole lines. All 64 bytes of the line were just
