@@ -29,6 +29,7 @@ pub(crate) mod exec;
 pub(crate) mod lockcheck;
 pub(crate) mod npy;
 pub(crate) mod origin;
+pub(crate) mod packing;
 pub(crate) mod provenance;
 pub(crate) mod settings;
 #[cfg(test)]
