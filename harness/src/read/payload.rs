@@ -76,7 +76,11 @@ pub(crate) fn select<'a>(
         return Err(format!(
             "{} holds {len} entries, but {count} {dtype} elements need exactly {need}{}",
             field_name(field),
-            if bits < 8 && !straddles(bits) { " packed bytes" } else { "" },
+            if bits < 8 && !straddles(bits) {
+                " packed bytes"
+            } else {
+                ""
+            },
         ));
     }
     if let Payload::Int32(entries) = payload {
