@@ -7,7 +7,8 @@ use crate::proto::TensorProto;
 use half::{bf16, f16};
 use prost::Message;
 use vocab::elements::{
-    Complex128, Complex64, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
+    Complex128, Complex64, F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ,
+    F8E8M0, I2, I4, U2, U4,
 };
 use vocab::{with_storage, DataType, Storage, TypedField};
 
@@ -47,6 +48,8 @@ bits! {
     F8E5M2FNUZ => |v| v.to_bits().into();
     F8E8M0 => |v| v.to_bits().into();
     F4E2M1 => |v| v.to_bits().into();
+    F6E2M3 => |v| v.to_bits().into();
+    F6E3M2 => |v| v.to_bits().into();
     U4 => |v| v.to_bits().into();
     I4 => |v| v.to_bits().into();
     U2 => |v| v.to_bits().into();
@@ -130,10 +133,7 @@ fn fill_typed(tp: &mut TensorProto, dtype: DataType, codes: &[u128]) {
 }
 
 fn numeric_types() -> impl Iterator<Item = DataType> {
-    DataType::ALL
-        .iter()
-        .copied()
-        .filter(|&d| d != DataType::String)
+    crate::testkit::stored_types().filter(|&d| d != DataType::String)
 }
 
 #[test]
