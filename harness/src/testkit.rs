@@ -102,17 +102,6 @@ pub(crate) fn record(
     }
 }
 
-/// The data types whose TensorProto storage the reader and writer have: all but the float6
-/// types for now. Their packing (four 6-bit codes in three bytes of `raw_data`, one code per
-/// `int32_data` entry) comes with the reader and writer work of issue 28; the storage tests
-/// iterate this list until then.
-pub(crate) fn stored_types() -> impl Iterator<Item = vocab::DataType> {
-    vocab::DataType::ALL
-        .iter()
-        .copied()
-        .filter(|t| t.bit_width() != 6)
-}
-
 /// `n` codes of `dtype` spread over the whole range of its bits (bool: 0 and 1).
 pub(crate) fn spread_codes(dtype: vocab::DataType, n: usize) -> Vec<u128> {
     let bits = dtype.bit_width();

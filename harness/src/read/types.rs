@@ -28,7 +28,7 @@ pub fn check_declared_types(model: &Model) -> Result<(), Error> {
         ));
         for (role, value, dtype) in values {
             let spec = version.spec();
-            if spec.types.contains(dtype) || spec.not_implemented.contains(&dtype.name()) {
+            if spec.types.contains(dtype) {
                 continue;
             }
             return Err(refusal(model, index, node, version, role, value, dtype));

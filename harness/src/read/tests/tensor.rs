@@ -112,7 +112,8 @@ fn fill_typed(tp: &mut TensorProto, dtype: DataType, codes: &[u128]) {
                 .flat_map(|&c| (0..bits / 64).map(move |k| c >> (64 * k)));
             tp.double_data = words.map(|w| f64::from_bits(w as u64)).collect();
         }
-        TypedField::Int32Data if bits < 8 => {
+        // The 4- and 2-bit types pack bytes; the float6 types keep one code per entry.
+        TypedField::Int32Data if bits < 8 && 8 % bits == 0 => {
             let packed = raw_bytes(codes, bits);
             tp.int32_data = packed.iter().map(|&b| i32::from(b as i8)).collect();
         }
@@ -133,7 +134,10 @@ fn fill_typed(tp: &mut TensorProto, dtype: DataType, codes: &[u128]) {
 }
 
 fn numeric_types() -> impl Iterator<Item = DataType> {
-    crate::testkit::stored_types().filter(|&d| d != DataType::String)
+    DataType::ALL
+        .iter()
+        .copied()
+        .filter(|&d| d != DataType::String)
 }
 
 #[test]

@@ -23,7 +23,7 @@ fn naive_raw(codes: &[u128], bits: u32) -> Vec<u8> {
 
 #[test]
 fn every_type_round_trips_through_the_reader_with_the_naive_packing() {
-    for dtype in crate::testkit::stored_types() {
+    for &dtype in DataType::ALL {
         for n in [0usize, 1, 3, 8] {
             let shape = [n];
             let source = if dtype == DataType::String {
