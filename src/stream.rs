@@ -54,7 +54,8 @@ macro_rules! no_padding {
 }
 
 use crate::formats::{
-    Complex128, Complex64, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
+    Complex128, Complex64, F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ,
+    F8E8M0, I2, I4, U2, U4,
 };
 use half::{bf16, f16};
 
@@ -80,6 +81,8 @@ no_padding!(
     F8E5M2FNUZ = 1,
     F8E8M0 = 1,
     F4E2M1 = 1,
+    F6E2M3 = 1,
+    F6E3M2 = 1,
     U4 = 1,
     I4 = 1,
     U2 = 1,

@@ -48,13 +48,15 @@ TYPES = {
     "UINT4": (TP.UINT4, 4), "INT4": (TP.INT4, 4), "FLOAT4E2M1": (TP.FLOAT4E2M1, 4),
     "FLOAT8E8M0": (TP.FLOAT8E8M0, 8), "UINT2": (TP.UINT2, 2), "INT2": (TP.INT2, 2),
     "COMPLEX64": (TP.COMPLEX64, 64), "COMPLEX128": (TP.COMPLEX128, 128),
+    "FLOAT6E2M3": (TP.FLOAT6E2M3, 6), "FLOAT6E3M2": (TP.FLOAT6E3M2, 6),
 }
 NAME_OF = {code: name for name, (code, _) in TYPES.items()}
 # Types whose NaNs all match (any NaN matches any NaN); the small formats compare NaN codes.
 NAN_ANY = {"FLOAT", "DOUBLE", "FLOAT16", "BFLOAT16"}
 IEEE = {"FLOAT", "DOUBLE", "FLOAT16", "BFLOAT16"}
 FLOAT8 = {"FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ"}
-FLOATING = IEEE | FLOAT8 | {"FLOAT4E2M1", "FLOAT8E8M0"}
+FLOAT6 = {"FLOAT6E2M3", "FLOAT6E3M2"}
+FLOATING = IEEE | FLOAT8 | FLOAT6 | {"FLOAT4E2M1", "FLOAT8E8M0"}
 SMALL_INT = {"INT4": (4, True), "UINT4": (4, False), "INT2": (2, True), "UINT2": (2, False)}
 INTS = {"UINT8": (8, False), "INT8": (8, True), "UINT16": (16, False), "INT16": (16, True),
         "UINT32": (32, False), "INT32": (32, True), "UINT64": (64, False), "INT64": (64, True),
@@ -70,6 +72,8 @@ FMT = {
     "FLOAT8E5M2": (5, 2, 15, -14, 15, 7),
     "FLOAT8E5M2FNUZ": (5, 2, 16, -15, 15, 7),
     "FLOAT4E2M1": (2, 1, 1, 0, 2, 3),
+    "FLOAT6E2M3": (2, 3, 1, 0, 2, 15),
+    "FLOAT6E3M2": (3, 2, 3, -2, 4, 7),
 }
 
 
@@ -82,8 +86,8 @@ def bits_of(arr, name):
     flat = np.asarray(arr).reshape(-1)
     if name == "STRING":
         return [v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v) for v in flat]
-    if name in SMALL_INT or name == "FLOAT4E2M1":
-        width = 2 if name in ("INT2", "UINT2") else 4
+    if name in SMALL_INT or name == "FLOAT4E2M1" or name in FLOAT6:
+        width = TYPES[name][1]
         return flat.view(np.uint8).astype(np.uint64) & ((1 << width) - 1)
     if name == "BOOL":
         return flat.astype(np.uint64)
@@ -157,6 +161,9 @@ def encode(v, fmt, saturate, version, trunc=False):
             return (0x7F if version <= 23 else 0x7E) | (sign << 7)
         if fmt == "FLOAT4E2M1":
             return 0x7 if version <= 23 else (0x0 if sign else 0x8)
+        if fmt in FLOAT6:
+            # §3.12: +NaN -> 0x20 (-0), -NaN -> 0x00, the reference's (ml_dtypes) codes.
+            return 0x0 if sign else 0x20
     if kind == "fin":
         a = v[2]
         if a == 0:
@@ -191,9 +198,11 @@ def encode(v, fmt, saturate, version, trunc=False):
             return (sign * sbit) | ((((1 << E) - 2) << M) | ((1 << M) - 1))
         return (sign * sbit) | (((1 << E) - 1) << M)
     maxcode = {"FLOAT8E4M3FN": 0x7E, "FLOAT8E4M3FNUZ": 0x7F, "FLOAT8E5M2": 0x7B,
-               "FLOAT8E5M2FNUZ": 0x7F, "FLOAT4E2M1": 0x7}[fmt]
-    if fmt == "FLOAT4E2M1":
-        return maxcode | (sign << 3)
+               "FLOAT8E5M2FNUZ": 0x7F, "FLOAT4E2M1": 0x7, "FLOAT6E2M3": 0x1F,
+               "FLOAT6E3M2": 0x1F}[fmt]
+    if fmt == "FLOAT4E2M1" or fmt in FLOAT6:
+        # These saturate whatever `saturate` says (§3.3 step 6, §3.12).
+        return maxcode | (sign << (width - 1))
     if fnuz and kind == "inf" and version <= 23 and not saturate:
         return 0x80
     if saturate:

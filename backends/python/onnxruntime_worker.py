@@ -3,7 +3,7 @@
 import ctypes
 
 # First: importing worker_loop moves file descriptor 1 away from the protocol stream.
-from worker_loop import load, serve, stage
+from worker_loop import load, probe_limits, serve, stage
 
 import numpy as np  # noqa: E402
 import onnx  # noqa: E402
@@ -100,5 +100,17 @@ def run_case(request):
         stage("output", onnx.save_tensor, proto, o["path"])
 
 
+def loads(model_bytes):
+    """Whether onnxruntime loads the model (for probe_limits: an older onnxruntime refuses a
+    newer IR version or opset at load, 1.31 refuses IR 14 and opset 27 and later)."""
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    ort.InferenceSession(model_bytes, options, providers=["CPUExecutionProvider"])
+    return True
+
+
 if __name__ == "__main__":
-    serve("onnxruntime", ort.__version__, run_case)
+    # onnxruntime has no call that says what it loads, so its limits are found by loading
+    # tiny models: a case newer than this onnxruntime is then `predates`, not a load error.
+    max_ir_version, max_opset = probe_limits(loads)
+    serve("onnxruntime", ort.__version__, run_case, max_ir_version=max_ir_version, max_opset=max_opset)

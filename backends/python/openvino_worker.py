@@ -10,7 +10,7 @@ import onnx  # noqa: E402
 import openvino as ov  # noqa: E402
 import openvino.properties.hint as hints  # noqa: E402
 
-# TensorProto data types OpenVINO has an element type for. The rest (the FNUZ float8s,
+# TensorProto data types OpenVINO has an element type for. The rest (the FNUZ float8s, float6,
 # INT2, complex) are refused at load, before OpenVINO's ONNX frontend can map them to
 # something else.
 OV_TYPE_BY_ONNX = {

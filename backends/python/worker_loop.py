@@ -82,6 +82,47 @@ def load(fn, path, refusals=(), accepts=_onnx_checker_accepts):
         raise _stage_error("load", e, "load-error" if bug else "unsupported") from e
 
 
+def _probe_model(ir_version, opset):
+    """The bytes of a model with no node (its one input is its output), stamped ir_version and
+    default-domain opset: loading it runs only a loader's version checks, no kernel lookup."""
+    import onnx  # noqa: PLC0415 - only workers that probe need it
+    from onnx import helper  # noqa: PLC0415
+
+    x = helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [1])
+    graph = helper.make_graph([], "probe", [x], [x])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = ir_version
+    return model.SerializeToString()
+
+
+def probe_limits(loads, beyond=2):
+    """The newest IR version and default-domain opset a runtime loads, for serve()'s hello.
+
+    loads(model_bytes) is True when the runtime loads the model (any exception is a no). The
+    search starts `beyond` versions above what the installed onnx knows and walks down: first
+    the IR version (at opset 7, which every IR version from 3 allows), then the opset at that IR
+    version. Returns (max_ir_version, {"": max_opset}), or (None, None) when nothing loads,
+    which leaves the limits unknown. Only success or failure is used, never a message.
+    """
+    import onnx  # noqa: PLC0415 - only workers that probe need it
+
+    def first_loading(candidates, model_of):
+        for v in candidates:
+            try:
+                if loads(model_of(v)):
+                    return v
+            except Exception:  # noqa: BLE001, S112 - a refusal is a no
+                continue
+        return None
+
+    max_ir = first_loading(range(onnx.IR_VERSION + beyond, 2, -1), lambda ir: _probe_model(ir, 7))
+    if max_ir is None:
+        return None, None
+    newest = onnx.defs.onnx_opset_version() + beyond
+    max_opset = first_loading(range(newest, 0, -1), lambda op: _probe_model(max_ir, op))
+    return max_ir, (None if max_opset is None else {"": max_opset})
+
+
 def serve(runtime, version, run_case, max_ir_version=None, max_opset=None):
     """Says hello, then answers one request line at a time until stdin closes.
 

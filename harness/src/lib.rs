@@ -7,12 +7,14 @@
 //! (what a case is and how it is read), [`runner`] (the conformance binary's main, also for a
 //! runtime's own test), [`report`] and [`known`] (records, reports and known-failure lists),
 //! [`write`] (the TensorProto writer, the inverse of [`read`]), [`worker_check`] (a worker run
-//! step by step over chosen cases, for its author).
+//! step by step over chosen cases, for its author), [`expected_error`] (cases that must be
+//! refused).
 #![forbid(unsafe_code)]
 
 pub mod backend;
 pub mod case;
 pub mod deep;
+pub mod expected_error;
 pub mod known;
 pub mod read;
 pub mod report;
@@ -29,6 +31,7 @@ pub(crate) mod exec;
 pub(crate) mod lockcheck;
 pub(crate) mod npy;
 pub(crate) mod origin;
+pub(crate) mod packing;
 pub(crate) mod provenance;
 pub(crate) mod settings;
 #[cfg(test)]

@@ -9,7 +9,8 @@ use std::fs::File;
 use std::io::{self, BufWriter};
 use std::path::Path;
 use vocab::elements::{
-    Complex128, Complex64, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
+    Complex128, Complex64, F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ,
+    F8E8M0, I2, I4, U2, U4,
 };
 use vocab::{with_storage, Tensor};
 
@@ -71,6 +72,8 @@ dump_as! {
     F8E5M2FNUZ => |v: &F8E5M2FNUZ| v.to_bits(), Some("FLOAT8E5M2FNUZ written as its uint8 bit patterns");
     F8E8M0 => |v: &F8E8M0| v.to_bits(), Some("FLOAT8E8M0 written as its uint8 bit patterns");
     F4E2M1 => |v: &F4E2M1| v.to_bits(), Some("FLOAT4E2M1 written as its 4-bit codes in uint8");
+    F6E2M3 => |v: &F6E2M3| v.to_bits(), Some("FLOAT6E2M3 written as its 6-bit codes in uint8");
+    F6E3M2 => |v: &F6E3M2| v.to_bits(), Some("FLOAT6E3M2 written as its 6-bit codes in uint8");
     U4 => |v: &U4| v.to_bits(), Some("UINT4 values written as uint8");
     U2 => |v: &U2| v.to_bits(), Some("UINT2 values written as uint8");
     I4 => |v: &I4| v.get(), Some("INT4 values written as int8");

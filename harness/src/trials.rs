@@ -9,7 +9,7 @@ use crate::discover::{CaseSpec, Spec, SpecKind};
 use crate::known::{judge, Failed, Lists, Tolerances};
 use crate::origin::Origins;
 use crate::report::TrialRecord;
-use crate::{lockcheck, read};
+use crate::{expected_error, lockcheck, read};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -305,6 +305,10 @@ fn run_case(ctx: &Context, name: &str, spec: &CaseSpec, facts: &mut Facts) -> Re
             spec.dir.display(),
             listing(&spec.dir)
         )));
+    }
+    // A case that must be refused is judged by the refusal, before any backend sees it.
+    if let Some(expected) = expected_error::read(&spec.dir).map_err(error)? {
+        return expected_error::judge(&expected, read::load_case(&spec.dir)).map_err(error);
     }
     let case = read::load_case(&spec.dir).map_err(|e| error(e.to_string()))?;
     describe_case(facts, &case);

@@ -19,11 +19,12 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use vocab::{DataType, Tensor};
 
-/// The release of the one case of [`CASES`] built in memory rather than read from the data:
-/// a CastLike whose input `like` is declared [3, 4] and holds shape [1], as the onnx 1.12.0
-/// to 1.14.1 BFLOAT16 cases do. The suite's reader refuses those cases (a data set that
-/// contradicts its model is an upstream data problem), so the check writes its own, and the
-/// worker still meets a data shape that differs from the declared one.
+/// The release of the cases of [`CASES`] built in memory rather than read from the data: a
+/// Cast-28 into FLOAT6E2M3, which no onnx release ships a case of, and a CastLike whose input
+/// `like` is declared [3, 4] and holds shape [1], as the onnx 1.12.0 to 1.14.1 BFLOAT16 cases
+/// do. The suite's reader refuses those cases (a data set that contradicts its model is an
+/// upstream data problem), so the check writes its own, and the worker still meets a data
+/// shape that differs from the declared one.
 pub const BUILT: &str = "built";
 
 /// The cases run, as (release, case, what it exercises), in the order run.
@@ -79,6 +80,12 @@ pub const CASES: &[(&str, &str, &str)] = &[
         "1.22.0",
         "test_cast_no_saturate_FLOAT_to_FLOAT8E4M3FN",
         "float8 with the `saturate` attribute set to 0",
+    ),
+    (
+        BUILT,
+        "test_cast_FLOAT_to_FLOAT6E2M3",
+        "a float6 output: FLOAT6E2M3, four codes in three bytes, at Cast-28 (IR 14); no release \
+         ships a float6 case (built in memory)",
     ),
     (
         BUILT,
@@ -203,7 +210,7 @@ impl Check<'_> {
         for (n, (release, case, why)) in CASES.iter().enumerate() {
             let read = if *release == BUILT {
                 let dir = self.io_dir.join(BUILT).join(case);
-                let built = built_case(&dir)?;
+                let built = built_case(&dir, case)?;
                 self.say(&format!(
                     "case {}/{}: built/opset{}/{case} (in memory, written to {})\n  why: {why}",
                     n + 1,
@@ -413,11 +420,88 @@ impl Check<'_> {
     }
 }
 
-/// The [`BUILT`] case, written to `dir` as a case directory (model.onnx and
-/// test_data_set_0) and returned as the reader would return it, were its shape check off:
-/// the model as read back, the data set as built. The FLOAT values are multiples of 0.5 below
-/// 8 in magnitude, so each is a BFLOAT16 exactly and the expected output is the input's values.
-fn built_case(dir: &Path) -> Result<Case, String> {
+/// The [`BUILT`] case `case`, written to `dir` as a case directory (model.onnx and
+/// test_data_set_0) and returned as the reader would return it.
+fn built_case(dir: &Path, case: &str) -> Result<Case, String> {
+    match case {
+        "test_cast_FLOAT_to_FLOAT6E2M3" => built_float6(dir),
+        _ => built_shape_mismatch(dir),
+    }
+}
+
+/// Cast-28 FLOAT -> FLOAT6E2M3 over five values that FLOAT6E2M3 holds exactly, so the
+/// expected codes are those of the OCP MX table (3.0 is 0x14, 0.5 is 0x04, 1.5 is 0x0C, 7.5
+/// is 0x1F, the sign is 0x20); five codes end `raw_data` in two padding bits.
+fn built_float6(dir: &Path) -> Result<Case, String> {
+    let input = Tensor::from_vec(vec![5], vec![-3.0f32, -0.5, 0.0, 1.5, 7.5]);
+    let input = input.map_err(|e| format!("the built float6 input: {e}"))?;
+    let output = crate::read::tensor_from_codes(
+        DataType::Float6E2M3,
+        vec![5],
+        &[0x34, 0x24, 0x00, 0x0C, 0x1F],
+    )
+    .map_err(|e| format!("the built float6 output: {e}"))?;
+    let to = vocab::Attribute {
+        name: "to".into(),
+        value: vocab::AttrValue::Int(DataType::Float6E2M3.code().into()),
+    };
+    let written = model::Model {
+        name: "test_cast_FLOAT_to_FLOAT6E2M3".into(),
+        ir_version: 14,
+        producer: "onnx-conformance check-worker".into(),
+        opset: 28,
+        nodes: vec![Node {
+            op_type: "Cast".into(),
+            inputs: vec!["input".into()],
+            outputs: vec!["output".into()],
+            attributes: vec![to],
+        }],
+        inputs: vec![("input".into(), DataType::Float, vec![5])],
+        initializers: Vec::new(),
+        outputs: vec![("output".into(), DataType::Float6E2M3, vec![5])],
+    };
+    write_built(dir, &written, vec![input], vec![output])
+}
+
+/// Writes `written` with one data set to `dir` and returns the case: the model as read back,
+/// the data set as built (the reader's checks are not applied to it).
+fn write_built(
+    dir: &Path,
+    written: &model::Model,
+    inputs: Vec<Tensor>,
+    outputs: Vec<Tensor>,
+) -> Result<Case, String> {
+    let ds = dir.join("test_data_set_0");
+    std::fs::create_dir_all(&ds).map_err(|e| format!("cannot create {}: {e}", ds.display()))?;
+    let path = dir.join("model.onnx");
+    std::fs::write(&path, model::encode(written, Encoding::Onnx))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let files = [
+        ("input", &inputs, &written.inputs),
+        ("output", &outputs, &written.outputs),
+    ];
+    for (role, tensors, declared) in files {
+        for (k, (t, (name, ..))) in tensors.iter().zip(declared).enumerate() {
+            let file = ds.join(format!("{role}_{k}.pb"));
+            write_tensor(&file, name, t).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(Case {
+        dir: dir.to_path_buf(),
+        name: written.name.clone(),
+        model: read_model(&path).map_err(|e| e.to_string())?,
+        data_sets: vec![DataSet {
+            dir: ds,
+            inputs,
+            outputs,
+        }],
+    })
+}
+
+/// The shape-mismatch case, returned as the reader would return it, were its shape check off.
+/// The FLOAT values are multiples of 0.5 below 8 in magnitude, so each is a BFLOAT16 exactly
+/// and the expected output is the input's values.
+fn built_shape_mismatch(dir: &Path) -> Result<Case, String> {
     let values: Vec<f32> = (0..12u8).map(|k| f32::from(k) * 0.5 - 3.0).collect();
     let tensor = |shape: Vec<usize>, t: Result<Tensor, vocab::Error>| {
         t.map_err(|e| format!("the built case's tensor of shape {shape:?}: {e}"))
@@ -448,28 +532,7 @@ fn built_case(dir: &Path) -> Result<Case, String> {
         initializers: Vec::new(),
         outputs: vec![(names[2].clone(), DataType::Bfloat16, vec![3, 4])],
     };
-    let ds = dir.join("test_data_set_0");
-    std::fs::create_dir_all(&ds).map_err(|e| format!("cannot create {}: {e}", ds.display()))?;
-    let path = dir.join("model.onnx");
-    std::fs::write(&path, model::encode(&written, Encoding::Onnx))
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    for (file, name, t) in [
-        ("input_0.pb", &names[0], &input),
-        ("input_1.pb", &names[1], &like),
-        ("output_0.pb", &names[2], &output),
-    ] {
-        write_tensor(&ds.join(file), name, t).map_err(|e| e.to_string())?;
-    }
-    Ok(Case {
-        dir: dir.to_path_buf(),
-        name: written.name.clone(),
-        model: read_model(&path).map_err(|e| e.to_string())?,
-        data_sets: vec![DataSet {
-            dir: ds,
-            inputs: vec![input, like],
-            outputs: vec![output],
-        }],
-    })
+    write_built(dir, &written, vec![input, like], vec![output])
 }
 
 #[cfg(test)]

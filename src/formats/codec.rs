@@ -15,8 +15,8 @@ pub(crate) enum Specials {
     Fn,
     /// FNUZ float8: no Inf and no -0; the code 0x80 alone is NaN.
     Fnuz,
-    /// FLOAT4E2M1: no Inf, no NaN; overflow always saturates.
-    Float4,
+    /// FLOAT4E2M1 and the float6 types: no Inf, no NaN; overflow always saturates.
+    Finite,
 }
 
 /// A row of the format table: field widths, bias, largest finite value and special codes.
@@ -64,7 +64,9 @@ pub(crate) const E4M3FN: FormatRow = row(4, 3, 7, 8, 14, Specials::Fn);
 pub(crate) const E4M3FNUZ: FormatRow = row(4, 3, 8, 7, 15, Specials::Fnuz);
 pub(crate) const E5M2: FormatRow = row(5, 2, 15, 15, 7, Specials::E5M2);
 pub(crate) const E5M2FNUZ: FormatRow = row(5, 2, 16, 15, 7, Specials::Fnuz);
-pub(crate) const E2M1: FormatRow = row(2, 1, 1, 2, 3, Specials::Float4);
+pub(crate) const E2M1: FormatRow = row(2, 1, 1, 2, 3, Specials::Finite);
+pub(crate) const E2M3: FormatRow = row(2, 3, 1, 2, 15, Specials::Finite);
+pub(crate) const E3M2: FormatRow = row(3, 2, 3, 4, 7, Specials::Finite);
 
 impl FormatRow {
     /// The sign bit.
@@ -196,7 +198,8 @@ impl FormatRow {
         match self.specials {
             // saturate is a float8 attribute: IEEE targets always overflow to Inf.
             Specials::Ieee => inf,
-            Specials::Float4 => max,
+            // No Inf to fall back to (QuantizeLinear-28: saturate "has no effect" for these).
+            Specials::Finite => max,
             _ if saturate => max,
             Specials::E5M2 => inf,
             Specials::Fn => self.sign(negative) | self.exp_all_ones() | ((1 << self.mant_bits) - 1),
@@ -217,10 +220,11 @@ impl FormatRow {
             Specials::E5M2 => s | all | 0b10,
             Specials::Fn => s | all | ((1 << self.mant_bits) - 1),
             Specials::Fnuz => self.sign_bit(),
-            // No NaN in FLOAT4E2M1: Cast <= 23 gave +6 for any NaN; ml_dtypes (Cast-24 and
-            // later) gives -0 for +NaN and +0 for -NaN.
-            Specials::Float4 if before => self.max_code(),
-            Specials::Float4 => self.sign(!negative),
+            // No NaN in FLOAT4E2M1 or float6: Cast <= 23 gave FLOAT4E2M1 +6 for any NaN;
+            // ml_dtypes (Cast-24 and later, the float6 types at Cast-28) gives -0 for +NaN
+            // and +0 for -NaN (docs/semantics.md §3.4 and the float6 section).
+            Specials::Finite if before => self.max_code(),
+            Specials::Finite => self.sign(!negative),
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use super::codec::{self, FormatRow};
 use super::exact::{CastRules, Exact, Generation};
-use super::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
+use super::{F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
 use half::{bf16, f16};
 
 /// A floating format that can be decoded exactly and encoded with one rounding.
@@ -56,6 +56,8 @@ table_format! {
     F8E5M2 => codec::E5M2, u8;
     F8E5M2FNUZ => codec::E5M2FNUZ, u8;
     F4E2M1 => codec::E2M1, u8;
+    F6E2M3 => codec::E2M3, u8;
+    F6E3M2 => codec::E3M2, u8;
 }
 
 /// Implements `FloatFormat` straight from the table row.
@@ -73,7 +75,7 @@ macro_rules! via_row {
     )*};
 }
 
-via_row!(f64, f32, f16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F4E2M1);
+via_row!(f64, f32, f16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F4E2M1, F6E2M3, F6E3M2);
 
 impl FloatFormat for bf16 {
     fn to_exact(self, rules: &CastRules) -> Exact {

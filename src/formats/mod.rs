@@ -1,4 +1,4 @@
-//! The codec of the number formats that Rust and `half` lack: float8 (x5), float4,
+//! The codec of the number formats that Rust and `half` lack: float8 (x5), float6 (x2), float4,
 //! int4/uint4, int2/uint2 and the two complex types. Their bit newtypes live in
 //! `vocab::elements` and are re-exported here.
 //!
@@ -18,5 +18,6 @@ pub use exact::{CastRules, Exact, Generation, RoundMode};
 pub use float::{cast_float, FloatFormat};
 pub use subbyte_int::SubByteInt;
 pub use vocab::elements::{
-    Complex128, Complex64, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
+    Complex128, Complex64, F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ,
+    F8E8M0, I2, I4, U2, U4,
 };

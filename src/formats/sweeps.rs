@@ -42,6 +42,8 @@ const SMALL_AND_HALF: &[DataType] = &[
     Float8E5M2,
     Float8E5M2FNUZ,
     Float4E2M1,
+    Float6E2M3,
+    Float6E3M2,
     Float16,
     Bfloat16,
 ];
@@ -57,6 +59,8 @@ pub const ENCODE_EVERY_VALUE: Sweep = Sweep {
         Float8E5M2,
         Float8E5M2FNUZ,
         Float4E2M1,
+        Float6E2M3,
+        Float6E3M2,
         Float16,
         Bfloat16,
         Float,
@@ -65,7 +69,7 @@ pub const ENCODE_EVERY_VALUE: Sweep = Sweep {
     generations: BOTH,
 };
 
-/// Every code of every 8-bit and 4-bit float format decoded to f32, f64, f16, bf16 (`decode.rs`).
+/// Every code of every 8-, 6- and 4-bit float format decoded to f32, f64, f16, bf16 (`decode.rs`).
 pub const DECODE_EVERY_CODE: Sweep = Sweep {
     test: "decode.rs: decode_every_code_of_every_listed_format",
     what: "every code of the source",
@@ -75,6 +79,8 @@ pub const DECODE_EVERY_CODE: Sweep = Sweep {
         Float8E5M2,
         Float8E5M2FNUZ,
         Float4E2M1,
+        Float6E2M3,
+        Float6E3M2,
         Float8E8M0,
     ],
     targets: &[Float, Double, Float16, Bfloat16],

@@ -24,8 +24,8 @@ use super::OpVersion;
 use crate::dtype::{DataType, Element, Storage};
 use crate::error::Error;
 use crate::formats::{
-    CastRules, Complex128, Complex64, Exact, FloatFormat, SubByteInt, F4E2M1, F8E4M3FN, F8E4M3FNUZ,
-    F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
+    CastRules, Complex128, Complex64, Exact, FloatFormat, SubByteInt, F4E2M1, F6E2M3, F6E3M2,
+    F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
 };
 use crate::tensor::Tensor;
 use crate::with_storage;
@@ -194,6 +194,8 @@ float_elem!(
     F8E5M2FNUZ => cast_string::small_float_text,
     F8E8M0 => cast_string::small_float_text,
     F4E2M1 => cast_string::small_float_text,
+    F6E2M3 => cast_string::small_float_text,
+    F6E3M2 => cast_string::small_float_text,
 );
 
 macro_rules! subbyte_elem {

@@ -106,15 +106,18 @@ pub(crate) fn parse_all(
 /// * BOOL: "true"/"false" (any case), else a number (nonzero is true).
 /// * Other floating targets: parsed as f64 (correctly rounded), then rounded once more into
 ///   the target; numpy converts strings to FLOAT16 the same way.
-/// * FLOAT8E8M0: parsed as f64, and where that f64 is one of E8M0's decision points (a power
-///   of two or 1.5·2^k) but the decimal is not, moved off it to the decimal's side (see
-///   [`e8m0_side`]), so that the decimal decides (docs/semantics.md §3.7 step 1).
+/// * FLOAT8E8M0 and the float6 types: parsed as f64 and, where the decimal is not exactly that
+///   f64, moved a hair to the decimal's side (see [`decimal_side`]), so that the decimal, not
+///   its f64, decides each rounding: one rounding from the decimal (docs/semantics.md §3.7
+///   step 1 and the float6 section).
 pub(crate) fn parse_one(s: &str, to: DataType, rules: &CastRules) -> Option<Exact> {
     let t = s.trim_matches(|c: char| c.is_ascii_whitespace());
     let as_f64 = || t.parse::<f64>().ok().map(|x| x.to_exact(rules));
     match to {
         DataType::Float => t.parse::<f32>().ok().map(|x| x.to_exact(rules)),
-        DataType::Float8E8M0 => t.parse::<f64>().ok().map(|x| e8m0_side(t, x, rules)),
+        DataType::Float8E8M0 | DataType::Float6E2M3 | DataType::Float6E3M2 => {
+            t.parse::<f64>().ok().map(|x| decimal_side(t, x, rules))
+        }
         DataType::Bool => match t.to_ascii_lowercase().as_str() {
             "true" => Some(Exact::from_i128(1)),
             "false" => Some(Exact::from_i128(0)),
@@ -125,15 +128,19 @@ pub(crate) fn parse_one(s: &str, to: DataType, rules: &CastRules) -> Option<Exac
     }
 }
 
-/// How far [`e8m0_side`] moves a value off a decision point, in bits below its significand:
-/// far less than the gap between two decision points (a quarter of the value at least).
+/// How far [`decimal_side`] moves a value, in bits below its significand: far less than the
+/// gap between two decision points of the targets that use it (a quarter of the value at
+/// least for E8M0, 2^-5 of it for float6).
 const NUDGE_BITS: i32 = 64;
 
-/// `x`, the f64 nearest to decimal `t`, exactly. When `x` is a power of two or 1.5·2^k,
-/// where E8M0's round modes and range checks decide, and the decimal is not exactly `x`, the
-/// value is moved 2^-64 of itself towards the decimal: every decision then falls as it does
-/// for the decimal, since no other decision point lies that close.
-fn e8m0_side(t: &str, x: f64, rules: &CastRules) -> Exact {
+/// `x`, the f64 nearest to decimal `t`, exactly, or, when the decimal is not exactly `x`,
+/// `x` moved 2^-64 of itself towards the decimal. A target decides only at its decision
+/// points (E8M0: powers of two and 1.5·2^k; float6: the midpoints between adjacent values),
+/// each an f64 of at most 5 significant bits. No such point lies strictly between the decimal
+/// and its nearest f64 (it would be nearer), so the f64 and the decimal fall on the same side
+/// of every point unless the f64 is the point itself; the nudge settles that one case as the
+/// decimal would, and crosses no other point.
+fn decimal_side(t: &str, x: f64, rules: &CastRules) -> Exact {
     let exact = x.to_exact(rules);
     let Exact::Finite {
         negative,
@@ -143,7 +150,7 @@ fn e8m0_side(t: &str, x: f64, rules: &CastRules) -> Exact {
     else {
         return exact;
     };
-    if mant == 0 || !matches!(mant >> mant.trailing_zeros(), 1 | 3) {
+    if mant == 0 {
         return exact;
     }
     // An f64 significand has at most 53 bits, so the shifted one fits.

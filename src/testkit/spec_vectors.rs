@@ -404,3 +404,57 @@ pub(crate) const FLOAT_TO_STRING: [(u32, &str); 4] = [
     (0x3D83_5FC3, "0.064147495"),
     (0x3DF6_299D, "0.12019656"),
 ];
+
+/// docs/semantics.md §3.12 FLOAT → float6 input row: specials, overflow, signed zeros, ties.
+pub(crate) const F6_ROW: [f32; 12] = [
+    f32::NAN,
+    -f32::NAN,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    1e9,
+    -1e9,
+    -0.0,
+    0.0,
+    7.75,
+    1.0625,
+    0.0625,
+    15.0,
+];
+
+/// docs/semantics.md §3.12 expected codes for [`F6_ROW`], saturate on or off alike:
+/// (FLOAT6E2M3, FLOAT6E3M2).
+pub(crate) const F6_ROW_CODES: (&str, &str) = (
+    "20 00 1F 3F 1F 3F 20 00 1F 08 00 1F",
+    "20 00 1F 3F 1F 3F 20 00 18 0C 01 1C",
+);
+
+/// docs/semantics.md §3.12 DOUBLE inputs (as bits) whose one rounding from the exact value
+/// differs from rounding through FLOAT first, as onnx's reference does: (target, input bits,
+/// our code, the reference's code).
+pub(crate) const F6_DOUBLE_PROBES: [(DataType, u64, u8, u8); 6] = [
+    (DataType::Float6E2M3, 0x3FF1_0000_0000_1000, 0x09, 0x08),
+    (DataType::Float6E2M3, 0xBFF1_0000_0000_1000, 0x29, 0x28),
+    (DataType::Float6E2M3, 0x401D_0000_0010_0000, 0x1F, 0x1E),
+    (DataType::Float6E2M3, 0x3FB0_0000_0000_0001, 0x01, 0x00),
+    (DataType::Float6E3M2, 0x3FF2_0000_0000_1000, 0x0D, 0x0C),
+    (DataType::Float6E3M2, 0xC02A_0000_0000_0200, 0x3B, 0x3A),
+];
+
+/// docs/semantics.md §3.12 STRING → float6: (text, FLOAT6E2M3 code, FLOAT6E3M2 code). The
+/// first decimal's nearest f64 is 1.0625, a FLOAT6E2M3 tie that the decimal breaks upwards.
+pub(crate) const F6_STRINGS: [(&str, u8, u8); 5] = [
+    ("1.06250000000000000001", 0x09, 0x0C),
+    ("1.06249999999999999999", 0x08, 0x0C),
+    ("-1.12500000000000000001", 0x29, 0x2D),
+    ("NaN", 0x20, 0x20),
+    ("-INF", 0x3F, 0x3F),
+];
+
+/// docs/semantics.md §3.12 64-bit integers into float6: (value, FLOAT6E2M3, FLOAT6E3M2).
+pub(crate) const F6_INT64: [(i64, u8, u8); 5] = [
+    (15, 0x1F, 0x1C),
+    (-15, 0x3F, 0x3C),
+    (9, 0x1F, 0x18),
+    (3, 0x14, 0x12),
+    (i64::MIN, 0x3F, 0x3F),
+];

@@ -1,7 +1,8 @@
 //! The one table of ONNX data types, and everything derived from it.
 
 use crate::elements::{
-    Complex128, Complex64, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
+    Complex128, Complex64, F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ,
+    F8E8M0, I2, I4, U2, U4,
 };
 use half::{bf16, f16};
 
@@ -55,6 +56,8 @@ macro_rules! for_each_dtype {
             (Float8E8M0, 24, "FLOAT8E8M0", F8E8M0, 8, Int32Data, PowerOfTwo, "e8m0"),
             (Uint2, 25, "UINT2", U2, 2, Int32Data, Unsigned, "u2"),
             (Int2, 26, "INT2", I2, 2, Int32Data, Signed, "i2"),
+            (Float6E2M3, 27, "FLOAT6E2M3", F6E2M3, 6, Int32Data, Float, "e2m3"),
+            (Float6E3M2, 28, "FLOAT6E3M2", F6E3M2, 6, Int32Data, Float, "e3m2"),
         }
     };
 }
@@ -63,7 +66,8 @@ macro_rules! for_each_dtype {
 /// derives from it instead of listing types by hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TypeKind {
-    /// A binary floating-point format with a sign and a mantissa (FLOAT ... FLOAT4E2M1).
+    /// A binary floating-point format with a sign and a mantissa (FLOAT ... FLOAT4E2M1, the
+    /// float6 types).
     Float,
     /// FLOAT8E8M0: an unsigned power of two, 2^(code-127), with no mantissa.
     PowerOfTwo,
@@ -249,6 +253,8 @@ macro_rules! with_storage {
             $crate::Storage::Float8E8M0($v) => $body,
             $crate::Storage::Uint2($v) => $body,
             $crate::Storage::Int2($v) => $body,
+            $crate::Storage::Float6E2M3($v) => $body,
+            $crate::Storage::Float6E3M2($v) => $body,
         }
     };
 }

@@ -1,4 +1,4 @@
-//! Element types that Rust and `half` lack: float8 (x5), float4, int4/uint4, int2/uint2, and
+//! Element types that Rust and `half` lack: float8 (x5), float6 (x2), float4, int4/uint4, int2/uint2, and
 //! the two complex types. Each is a transparent newtype over its bits; sub-byte formats hold
 //! one element per byte (packing is a storage concern of the reader). Only the bits live here:
 //! converting values is the implementation's job.
@@ -36,6 +36,10 @@ bits_newtype! {
     F8E8M0(u8, 0xFF);
     /// FLOAT4E2M1: 1 sign, 2 exponent, 1 mantissa bit; no infinities or NaN. Code in the low nibble.
     F4E2M1(u8, 0x0F);
+    /// FLOAT6E2M3: 1 sign, 2 exponent, 3 mantissa bits; no Inf or NaN. Code in the low 6 bits.
+    F6E2M3(u8, 0x3F);
+    /// FLOAT6E3M2: 1 sign, 3 exponent, 2 mantissa bits; no Inf or NaN. Code in the low 6 bits.
+    F6E3M2(u8, 0x3F);
     /// UINT4: 0..=15, in the low nibble.
     U4(u8, 0x0F);
     /// UINT2: 0..=3, in the low two bits.

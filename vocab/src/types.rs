@@ -68,6 +68,9 @@ pub const CAST_23: TypeSet = CAST_21.with(&[Float4E2M1]);
 pub const CAST_24: TypeSet = CAST_23.with(&[Float8E8M0]);
 /// Cast-25: adds UINT2 and INT2. Complex types are never allowed by Cast.
 pub const CAST_25: TypeSet = CAST_24.with(&[Uint2, Int2]);
+/// Cast-28 (onnx 1.23): adds FLOAT6E2M3 and FLOAT6E3M2. CastLike got no version 28: onnx
+/// 1.23's schema of CastLike at opset 28 is still CastLike-25, without the float6 types.
+pub const CAST_28: TypeSet = CAST_25.with(&[Float6E2M3, Float6E3M2]);
 
 /// Concat-1: the three IEEE float types only.
 pub const CONCAT_1: TypeSet = TypeSet::of(&[Float16, Float, Double]);

@@ -182,7 +182,7 @@ pub enum BackendsCommand {
         #[arg(long, value_name = "PATH")]
         out: Option<PathBuf>,
     },
-    /// Run a worker over a dozen chosen cases (one built in memory), printing each protocol step
+    /// Run a worker over a dozen chosen cases (two built in memory), printing each protocol step
     ///
     /// For someone writing a worker (docs/worker-protocol.md): start and hello, each request
     /// and answer with its time, the outputs read back and compared with the expected ones.

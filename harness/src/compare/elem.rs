@@ -5,7 +5,8 @@
 
 use half::{bf16, f16};
 use vocab::elements::{
-    Complex128, Complex64, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
+    Complex128, Complex64, F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ,
+    F8E8M0, I2, I4, U2, U4,
 };
 
 /// One element as the comparator sees it.
@@ -58,7 +59,7 @@ pub enum Special {
     AllOnesNan,
     /// FNUZ: only the negative-zero code 0x80 is NaN; no infinity, no -0.
     NegZeroNan,
-    /// FLOAT4E2M1: every code is finite.
+    /// FLOAT4E2M1 and the float6 types: every code is finite.
     Finite,
 }
 
@@ -76,6 +77,10 @@ pub const E5M2: MiniFloat = MiniFloat::new(5, 2, 15, Special::Ieee);
 pub const E5M2FNUZ: MiniFloat = MiniFloat::new(5, 2, 16, Special::NegZeroNan);
 /// FLOAT4E2M1 layout.
 pub const E2M1: MiniFloat = MiniFloat::new(2, 1, 1, Special::Finite);
+/// FLOAT6E2M3 layout.
+pub const E2M3: MiniFloat = MiniFloat::new(2, 3, 1, Special::Finite);
+/// FLOAT6E3M2 layout.
+pub const E3M2: MiniFloat = MiniFloat::new(3, 2, 3, Special::Finite);
 
 impl MiniFloat {
     const fn new(exp_bits: u32, man_bits: u32, bias: i32, special: Special) -> MiniFloat {
@@ -273,6 +278,8 @@ minifloat_views! {
     F8E5M2 => E5M2, 2, |v: F8E5M2| u32::from(v.to_bits());
     F8E5M2FNUZ => E5M2FNUZ, 2, |v: F8E5M2FNUZ| u32::from(v.to_bits());
     F4E2M1 => E2M1, 1, |v: F4E2M1| u32::from(v.to_bits());
+    F6E2M3 => E2M3, 2, |v: F6E2M3| u32::from(v.to_bits());
+    F6E3M2 => E3M2, 2, |v: F6E3M2| u32::from(v.to_bits());
 }
 
 impl Compared for f32 {

@@ -4,7 +4,8 @@
 use super::payload::Payload;
 use half::{bf16, f16};
 use vocab::elements::{
-    Complex128, Complex64, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
+    Complex128, Complex64, F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ,
+    F8E8M0, I2, I4, U2, U4,
 };
 use vocab::{for_each_dtype, DataType, Element, Storage};
 
@@ -47,6 +48,8 @@ from_code! {
     F8E5M2FNUZ => |c| F8E5M2FNUZ::from_bits(c as u8);
     F8E8M0 => |c| F8E8M0::from_bits(c as u8);
     F4E2M1 => |c| F4E2M1::from_bits(c as u8);
+    F6E2M3 => |c| F6E2M3::from_bits(c as u8);
+    F6E3M2 => |c| F6E3M2::from_bits(c as u8);
     U4 => |c| U4::from_bits(c as u8);
     I4 => |c| I4::from_bits(c as u8);
     U2 => |c| U2::from_bits(c as u8);
@@ -93,6 +96,8 @@ to_code! {
     F8E5M2FNUZ => |v| v.to_bits().into();
     F8E8M0 => |v| v.to_bits().into();
     F4E2M1 => |v| v.to_bits().into();
+    F6E2M3 => |v| v.to_bits().into();
+    F6E3M2 => |v| v.to_bits().into();
     U4 => |v| v.to_bits().into();
     I4 => |v| v.to_bits().into();
     U2 => |v| v.to_bits().into();

@@ -6,10 +6,12 @@ mod element;
 mod model;
 mod payload;
 mod tensor_proto;
+mod types;
 
 pub(crate) use element::ToCode;
 pub use model::{convert_model, is_default_domain};
 pub use tensor_proto::{decode_tensor, element_type, MAX_ELEMENTS};
+pub use types::check_declared_types;
 
 use crate::case::{Case, DataSet, Graph, Model};
 use crate::error::Error;
@@ -19,14 +21,17 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use vocab::{DataType, Tensor};
 
-/// Reads the case in `dir`: its model and every data set, tensors typed by the graph's
-/// declared types and bound to graph inputs/outputs by position.
+/// Reads the case in `dir`: its model (its declared types checked against its operator
+/// versions) and every data set, tensors typed by the graph's declared types and bound to
+/// graph inputs/outputs by position.
 pub fn load_case(dir: &Path) -> Result<Case, Error> {
     let name = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .ok_or_else(|| Error::at(dir, "not a case directory"))?;
-    let model = read_model(&dir.join("model.onnx"))?;
+    let model_path = dir.join("model.onnx");
+    let model = read_model(&model_path)?;
+    check_declared_types(&model).map_err(|e| e.in_file(&model_path))?;
     let data_sets = data_set_dirs(dir)?
         .into_iter()
         .map(|d| load_data_set(&d, &model))

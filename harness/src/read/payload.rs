@@ -1,6 +1,7 @@
 //! The value payload of a TensorProto: which field holds the values, whether its length fits
 //! the element count exactly, and how its entries become element codes.
 
+use crate::packing::{packed_len, padding, straddles, unpack};
 use crate::proto::TensorProto;
 use vocab::{DataType, TypedField};
 
@@ -11,7 +12,8 @@ pub(crate) enum Payload<'a> {
     Raw(&'a [u8]),
     /// `float_data`: f32, two per COMPLEX64 element.
     Float(&'a [f32]),
-    /// `int32_data`: one entry per element, or one packed byte per entry for sub-byte types.
+    /// `int32_data`: one entry per element, or one packed byte per entry for the 4- and 2-bit
+    /// types.
     Int32(&'a [i32]),
     /// `int64_data`.
     Int64(&'a [i64]),
@@ -23,11 +25,6 @@ pub(crate) enum Payload<'a> {
     Strings(&'a [Vec<u8>]),
     /// No field at all: only valid for zero elements.
     Empty,
-}
-
-/// Bytes that `count` packed elements of `bits` bits occupy; `None` on overflow.
-pub(crate) fn packed_bytes(count: usize, bits: u32) -> Option<usize> {
-    count.checked_mul(bits as usize).map(|b| b.div_ceil(8))
 }
 
 /// Selects the payload of `tp` for `count` elements of `dtype` and checks its length, so that
@@ -42,13 +39,14 @@ pub(crate) fn select<'a>(
         if dtype == DataType::String {
             return Err("STRING tensor sets raw_data; strings must be in string_data".into());
         }
-        let need = packed_bytes(count, bits).ok_or("byte size overflows")?;
+        let need = packed_len(count, bits).ok_or("byte size overflows")?;
         if raw.len() != need {
             return Err(format!(
                 "raw_data holds {} bytes, but {count} {dtype} elements need exactly {need}",
                 raw.len()
             ));
         }
+        check_padding(raw, dtype, count)?;
         return Ok(Payload::Raw(raw));
     }
     let field = dtype.typed_field();
@@ -78,10 +76,52 @@ pub(crate) fn select<'a>(
         return Err(format!(
             "{} holds {len} entries, but {count} {dtype} elements need exactly {need}{}",
             field_name(field),
-            if bits < 8 { " packed bytes" } else { "" },
+            if bits < 8 && !straddles(bits) {
+                " packed bytes"
+            } else {
+                ""
+            },
         ));
     }
+    if let Payload::Int32(entries) = payload {
+        check_int32_codes(entries, dtype)?;
+    }
     Ok(payload)
+}
+
+/// The float6 types' `raw_data` ends in zero padding bits (onnx.proto: "the final group is
+/// zero-padded"), which onnx's checker enforces; a writer that leaves bits there has written
+/// something else than it meant. The 4- and 2-bit types' padding is not checked (nor by onnx).
+fn check_padding(raw: &[u8], dtype: DataType, count: usize) -> Result<(), String> {
+    let bits = dtype.bit_width();
+    let pad = padding(raw, bits, count);
+    if !straddles(bits) || pad == 0 {
+        return Ok(());
+    }
+    let used = count * bits as usize % 8;
+    Err(format!(
+        "raw_data's padding bits are not zero: bits {used}-7 of its last byte (0x{:02x}) after          the {count} packed {dtype} elements hold 0x{pad:x}; onnx.proto says the final group is          zero-padded (onnx's checker refuses it too)",
+        raw[raw.len() - 1]
+    ))
+}
+
+/// The float6 types' `int32_data` holds one code per entry, in bits 0-5 with bits 6-31 zero
+/// (onnx.proto, TensorProto.int32_data; onnx's checker refuses any other entry). Unlike the
+/// other types, whose writers sign-extend and whose entries are masked, nothing is masked.
+fn check_int32_codes(entries: &[i32], dtype: DataType) -> Result<(), String> {
+    let bits = dtype.bit_width();
+    if !straddles(bits) {
+        return Ok(());
+    }
+    match entries.iter().position(|&e| (e as u32) >> bits != 0) {
+        None => Ok(()),
+        Some(k) => Err(format!(
+            "int32_data entry {k} is {} (0x{:x}), not a {dtype} code: onnx.proto keeps a code              in bits 0-{} of each entry with bits {bits}-31 zero (onnx's checker refuses it too)",
+            entries[k],
+            entries[k] as u32,
+            bits - 1
+        )),
+    }
 }
 
 /// For a count error on strings, which entries are not UTF-8 either (the corrupt 1.4.1 data
@@ -108,12 +148,12 @@ fn utf8_note(entries: &[Vec<u8>]) -> String {
     }
 }
 
-/// How many typed-field entries `count` elements take: packed bytes for sub-byte types, two
-/// floats per complex element, one otherwise.
+/// How many typed-field entries `count` elements take: packed bytes for the 4- and 2-bit types,
+/// two floats per complex element, one otherwise (the float6 types included).
 fn typed_entries(dtype: DataType, count: usize) -> Option<usize> {
     let bits = dtype.bit_width();
     match dtype.typed_field() {
-        TypedField::Int32Data if bits < 8 => packed_bytes(count, bits),
+        TypedField::Int32Data if bits < 8 && !straddles(bits) => packed_len(count, bits),
         TypedField::FloatData => count.checked_mul((bits / 32) as usize),
         TypedField::DoubleData => count.checked_mul((bits / 64) as usize),
         _ => Some(count),
@@ -171,14 +211,6 @@ fn mask(value: u128, bits: u32) -> u128 {
     }
 }
 
-/// Calls `f` with the codes of `count` packed `bits`-bit elements, the even (lower) index in
-/// the low bits of each byte; padding bits after the last element are ignored.
-fn unpack(bytes: impl Iterator<Item = u8>, bits: u32, count: usize, mut f: impl FnMut(u128)) {
-    let per_byte = (8 / bits) as usize;
-    let elements = bytes.flat_map(|b| (0..per_byte).map(move |k| (b >> (k as u32 * bits)) as u128));
-    elements.take(count).for_each(|c| f(mask(c, bits)));
-}
-
 /// Joins `parts` little-endian entries of `width` bits each into one code.
 fn join(parts: impl Iterator<Item = u128>, width: u32) -> u128 {
     parts
@@ -201,7 +233,9 @@ impl Payload<'_> {
             Payload::Raw(bytes) => bytes
                 .chunks_exact((bits / 8) as usize)
                 .for_each(|c| f(join(c.iter().map(|&b| b.into()), 8))),
-            Payload::Int32(v) if bits < 8 => unpack(v.iter().map(|&e| e as u8), bits, count, f),
+            Payload::Int32(v) if bits < 8 && !straddles(bits) => {
+                unpack(v.iter().map(|&e| e as u8), bits, count, f)
+            }
             Payload::Int32(v) => v.iter().for_each(|&e| f(mask(e as u32 as u128, bits))),
             Payload::Int64(v) => v.iter().for_each(|&e| f(mask(e as u64 as u128, bits))),
             Payload::Uint64(v) => v.iter().for_each(|&e| f(mask(e as u128, bits))),

@@ -64,7 +64,7 @@ fn a_worker_that_keeps_the_protocol_passes_the_check() {
     let s = got.expect("checked");
     assert_eq!(
         (s.matched, s.skipped, s.broken),
-        (3, CASES.len() - 3, 0),
+        (4, CASES.len() - 4, 0),
         "{text}"
     );
     assert!(s.ok());
@@ -90,12 +90,12 @@ fn wrong_outputs_and_refusals_are_not_protocol_problems() {
         r#"cp "$(dirname "$model")/test_data_set_0/input_0.pb" "$out"; printf '{"id": %s, "ok": true}\n' "$id""#,
     );
     let s = check(&ws, &wrong, 10.0).0.expect("checked");
-    assert_eq!((s.differ, s.broken), (3, 0));
+    assert_eq!((s.differ, s.broken), (4, 0));
     let refuses =
         worker(r#"printf '{"id": %s, "ok": false, "stage": "load", "error": "no"}\n' "$id""#);
     let (got, text) = check(&ws, &refuses, 10.0);
     let s = got.expect("checked");
-    assert_eq!((s.refused, s.broken), (3, 0), "{text}");
+    assert_eq!((s.refused, s.broken), (4, 0), "{text}");
     assert!(
         text.contains("answered: unsupported (refused at load): no"),
         "{text}"
@@ -109,17 +109,17 @@ fn the_shape_mismatch_case_reaches_the_worker() {
     let ws = data();
     let (got, text) = check(&ws, &worker(COPIES), 10.0);
     let s = got.expect("checked");
-    assert_eq!((s.matched, s.broken), (3, 0), "{text}");
+    assert_eq!((s.matched, s.broken), (4, 0), "{text}");
     let n = CASES.len();
     for want in [
         format!("case {n}/{n}: built/opset15/test_castlike_FLOAT_to_BFLOAT16"),
-        r#"> {"id":3,"inputs":[{"name":"input","path":"#.to_string(),
+        r#"> {"id":4,"inputs":[{"name":"input","path":"#.to_string(),
         r#"{"name":"like","path":"#.to_string(),
     ] {
         assert!(text.contains(&want), "{want:?} missing from:\n{text}");
     }
     let dir = ws.path().join("built");
-    let case = built_case(&dir).expect("built");
+    let case = built_case(&dir, "test_castlike_FLOAT_to_BFLOAT16").expect("built");
     let like = &case.data_sets[0].inputs[1];
     assert_eq!(
         (like.shape(), like.dtype()),
@@ -154,13 +154,13 @@ fn each_broken_step_is_named_and_fails_the_check() {
         (
             "answers ok without writing",
             worker(r#"printf '{"id": %s, "ok": true}\n' "$id""#),
-            3,
+            4,
             "answered ok but wrote no file for output 'y0'",
         ),
         (
             "answers with a wrong id",
             worker(r#"printf '{"id": 99, "ok": true}\n'"#),
-            3,
+            4,
             "has id 99, but request 1 was sent",
         ),
         (

@@ -1,19 +1,21 @@
 //! Tensors as TensorProtos. [`tensor_proto`] writes what `numpy_helper.from_array` makes:
 //! `dims` (unpacked on the wire), `data_type`, `name`, then `raw_data` little-endian with the
-//! sub-byte types packed (even index in the low bits), present even when empty; strings in
+//! sub-byte types packed (one bit stream, lowest index in the lowest bits: [`crate::packing`]),
+//! present even when empty; strings in
 //! `string_data`. No historical encoding trap (bf16 stored as UINT16, int32_data masking)
 //! ever reaches a worker. [`proto`] and [`encode`] write the deep suite's encoding variants.
 
 use super::{wire, Encoding};
 use crate::error::Error;
+use crate::packing::{self, straddles};
 use crate::proto::TensorProto;
 use crate::read::ToCode;
 use prost::Message;
 use std::path::Path;
 use vocab::{with_storage, DataType, Storage, Tensor, TypeKind};
 
-/// Little-endian bytes of `codes` at `bits` bits each; below a byte, the even (lower) index
-/// takes the low bits, as ONNX packs INT4, FLOAT4E2M1 and INT2.
+/// Little-endian bytes of `codes` at `bits` bits each; below a byte, one bit stream with the
+/// lower index in the lower bits, as ONNX packs INT4, FLOAT4E2M1, INT2 and the float6 types.
 fn pack(codes: impl Iterator<Item = u128>, bits: u32, count: usize) -> Vec<u8> {
     if bits >= 8 {
         let width = (bits / 8) as usize;
@@ -21,13 +23,7 @@ fn pack(codes: impl Iterator<Item = u128>, bits: u32, count: usize) -> Vec<u8> {
         codes.for_each(|c| out.extend_from_slice(&c.to_le_bytes()[..width]));
         return out;
     }
-    let per_byte = (8 / bits) as usize;
-    let mut out = vec![0u8; count.div_ceil(per_byte)];
-    for (i, c) in codes.enumerate() {
-        let shift = (i % per_byte) as u32 * bits;
-        out[i / per_byte] |= ((c as u8) & ((1u8 << bits) - 1)) << shift;
-    }
-    out
+    packing::pack(codes, bits, count)
 }
 
 /// The element codes of a non-string tensor.
@@ -66,8 +62,8 @@ pub fn proto(name: &str, tensor: &Tensor, encoding: Encoding) -> TensorProto {
 /// Fills the typed field of `dtype` with `codes` (docs/semantics.md §5.3), as
 /// `helper.make_tensor` does: FLOAT and COMPLEX64 in `float_data`, DOUBLE and COMPLEX128 in
 /// `double_data`, INT64 in `int64_data`, UINT32 and UINT64 in `uint64_data`, every other type
-/// in `int32_data`: signed integers sign-extended, 16- and 8-bit floats as their bits, and
-/// the 4- and 2-bit types one packed byte per entry.
+/// in `int32_data`: signed integers sign-extended, 16-, 8- and 6-bit floats as their bits
+/// (one code per entry), and the 4- and 2-bit types one packed byte per entry.
 fn typed(tp: &mut TensorProto, dtype: DataType, codes: &[u128]) {
     let bits = dtype.bit_width();
     match (dtype.kind(), bits) {
@@ -100,7 +96,8 @@ fn typed(tp: &mut TensorProto, dtype: DataType, codes: &[u128]) {
         (TypeKind::Signed, 8) => {
             tp.int32_data = codes.iter().map(|&c| i32::from(c as u8 as i8)).collect()
         }
-        (_, 8 | 16) | (TypeKind::Bool, _) => {
+        // The float6 types too: their codes straddle bytes, so onnx.proto keeps one per entry.
+        (kind, _) if matches!(bits, 8 | 16) || kind == TypeKind::Bool || straddles(bits) => {
             tp.int32_data = codes.iter().map(|&c| c as i32).collect()
         }
         _ => {

@@ -131,6 +131,37 @@ fn sub_byte_types_pack_the_even_index_into_the_low_bits() {
     );
 }
 
+/// FLOAT6E2M3 [0.5, -7.5, 1.0, 0.125, 3.0] (codes 4, 63, 8, 1, 20): four codes in three bytes
+/// by onnx.proto's formula (`byte0 = x0 | (x1 & 3) << 6` = 0xc4, `byte1 = x1 >> 2 | (x2 & 0xF)
+/// << 4` = 0x8f, `byte2 = x2 >> 4 | x3 << 2` = 0x04, then x4 = 0x14 with zero padding), and
+/// one code per `int32_data` entry; onnx 1.23.2's `numpy_helper.from_array` and
+/// `helper.make_tensor` wrote these same bytes (`0805101b4201784a04c48f0414`,
+/// `0805101b2a05043f080114420178`).
+#[test]
+fn float6_packs_four_codes_in_three_bytes_and_types_one_per_entry() {
+    let t = tensor_from_codes(DataType::Float6E2M3, vec![5], &[4, 63, 8, 1, 20]).expect("float6");
+    assert_eq!(
+        onnx_bytes("x", &t),
+        [
+            int(1, 5),
+            int(2, 27),
+            len(8, b"x"),
+            len(9, &[0xc4, 0x8f, 0x04, 0x14])
+        ]
+        .concat()
+    );
+    assert_eq!(
+        tensor::encode("x", &t, Encoding::TypedFields),
+        [
+            int(1, 5),
+            int(2, 27),
+            packed(5, &[4, 63, 8, 1, 20]),
+            len(8, b"x")
+        ]
+        .concat()
+    );
+}
+
 #[test]
 fn int_attributes_are_written_even_when_zero() {
     for name in ["axis", "saturate"] {

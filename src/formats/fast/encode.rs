@@ -397,7 +397,7 @@ impl<T: Target> Widen<T> {
             }
             Specials::Fn => (body == self.body, pick(self.nan)),
             Specials::Fnuz => (c == self.sign, self.fnuz_nan),
-            Specials::Float4 => (false, 0),
+            Specials::Finite => (false, 0),
         };
         if special {
             value

@@ -1,9 +1,9 @@
-//! Decoding every code of every 8-bit and smaller format, to f32, f64, f16 and bf16.
+//! Decoding every code of every 8-bit and smaller format (float6 included), to f32, f64, f16 and bf16.
 
 use super::reference::{self, f32_bits_exact, RefFormat, Val};
 use super::{bf16, f16, FloatFormat};
 use super::{rules, Bits, Checked, Failures};
-use super::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0};
+use super::{F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0};
 use crate::dtype::DataType;
 use crate::formats::sweeps::DECODE_EVERY_CODE;
 use crate::formats::{I2, I4, U2, U4};
@@ -104,6 +104,8 @@ fn decode_source(source: DataType) -> Checked {
         Float8E5M2 => decode_all::<F8E5M2>(reference::e5m2(), source),
         Float8E5M2FNUZ => decode_all::<F8E5M2FNUZ>(reference::e5m2fnuz(), source),
         Float4E2M1 => decode_all::<F4E2M1>(reference::e2m1(), source),
+        Float6E2M3 => decode_all::<F6E2M3>(reference::e2m3(), source),
+        Float6E3M2 => decode_all::<F6E3M2>(reference::e3m2(), source),
         Float8E8M0 => decode_e8m0(),
         other => panic!("no decode sweep for listed source {other}"),
     }

@@ -9,8 +9,8 @@ mod vectors;
 mod vectors_narrow;
 
 use super::{
-    cast_float, CastRules, Exact, FloatFormat, Generation, RoundMode, F4E2M1, F8E4M3FN, F8E4M3FNUZ,
-    F8E5M2, F8E5M2FNUZ, F8E8M0,
+    cast_float, CastRules, Exact, FloatFormat, Generation, RoundMode, F4E2M1, F6E2M3, F6E3M2,
+    F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0,
 };
 use crate::dtype::DataType;
 use crate::formats::sweeps::{self, Sweep};
@@ -50,7 +50,7 @@ macro_rules! bits {
     )*};
 }
 bits!(f32: u32, f64: u64, f16: u16, bf16: u16, F8E4M3FN: u8, F8E4M3FNUZ: u8, F8E5M2: u8,
-      F8E5M2FNUZ: u8, F8E8M0: u8, F4E2M1: u8);
+      F8E5M2FNUZ: u8, F8E8M0: u8, F4E2M1: u8, F6E2M3: u8, F6E3M2: u8);
 
 /// The kernel's code for `v` in format `T`.
 fn enc<T: Bits>(v: &Exact, r: &CastRules) -> u64 {
@@ -91,6 +91,16 @@ fn targets() -> Vec<Target> {
             dtype: DataType::Float4E2M1,
             reference: reference::e2m1(),
             kernel: enc::<F4E2M1>,
+        },
+        Target {
+            dtype: DataType::Float6E2M3,
+            reference: reference::e2m3(),
+            kernel: enc::<F6E2M3>,
+        },
+        Target {
+            dtype: DataType::Float6E3M2,
+            reference: reference::e3m2(),
+            kernel: enc::<F6E3M2>,
         },
         Target {
             dtype: DataType::Float16,

@@ -94,7 +94,8 @@ pub enum Kind {
     E4M3FN,
     Fnuz,
     E5M2,
-    Float4,
+    /// FLOAT4E2M1 and the float6 types: every code finite.
+    Finite,
 }
 
 /// One target format, with every finite non-negative value sorted.
@@ -205,7 +206,7 @@ impl RefFormat {
         let exp_ones = ((1 << self.ebits) - 1) << self.mbits;
         let overflow = |neg: bool| match (self.kind, saturate) {
             (Kind::Ieee, _) => sign(neg) | exp_ones,
-            (Kind::Float4, _) | (_, true) => sign(neg) | self.max_code(),
+            (Kind::Finite, _) | (_, true) => sign(neg) | self.max_code(),
             (Kind::E5M2, false) => sign(neg) | exp_ones,
             (Kind::E4M3FN, false) => sign(neg) | 0x7F,
             (Kind::Fnuz, false) => 0x80,
@@ -217,8 +218,9 @@ impl RefFormat {
                 Kind::Fnuz => 0x80,
                 Kind::E5M2 if from24 => sign(neg) | 0x7E,
                 Kind::E5M2 => sign(neg) | 0x7F,
-                Kind::Float4 if from24 => sign(!neg),
-                Kind::Float4 => 0x7,
+                // ml_dtypes: +NaN -> -0, -NaN -> +0; Cast <= 23: the largest finite value.
+                Kind::Finite if from24 => sign(!neg),
+                Kind::Finite => self.max_code(),
             },
             Val::Inf(neg) => overflow(neg),
             Val::Num(neg, x) => match self.nearest(x) {
@@ -250,7 +252,13 @@ pub fn e5m2fnuz() -> RefFormat {
     RefFormat::new(5, 2, 16, Kind::Fnuz)
 }
 pub fn e2m1() -> RefFormat {
-    RefFormat::new(2, 1, 1, Kind::Float4)
+    RefFormat::new(2, 1, 1, Kind::Finite)
+}
+pub fn e2m3() -> RefFormat {
+    RefFormat::new(2, 3, 1, Kind::Finite)
+}
+pub fn e3m2() -> RefFormat {
+    RefFormat::new(3, 2, 3, Kind::Finite)
 }
 
 /// E8M0 by the Cast-24 page's table (docs/semantics.md §3.7), stated on values rather than

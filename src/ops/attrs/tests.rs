@@ -135,7 +135,7 @@ fn rejects_wrong_attribute_types() {
 
 #[test]
 fn rejects_disallowed_values() {
-    for bad in [0, 27, -1, 1 << 40] {
+    for bad in [0, 29, -1, 1 << 40] {
         let e = reject(v(OpKind::Cast, 25), &[int("to", bad)]);
         assert!(
             matches!(e, Error::AttributeValue { name: "to", .. }),
@@ -231,32 +231,28 @@ fn a_rejected_string_value_is_quoted_and_cut() {
 }
 
 #[test]
-fn cast_28_refuses_the_float6_types_by_name() {
+fn cast_28_allows_the_float6_types_and_cast_25_names_28() {
     let cast_28 = v(OpKind::Cast, 28);
-    // The float6 codes follow INT2 (26); whatever they are, they are not ours.
-    for code in [27, 28] {
-        let e = reject(cast_28, &[int("to", code)]);
-        assert!(matches!(e, Error::AttributeValue { name: "to", .. }), "{e}");
-        let msg = e.to_string();
+    for (code, want) in [(27, DataType::Float6E2M3), (28, DataType::Float6E3M2)] {
+        let r = cast(resolve(cast_28, &[int("to", code)]));
+        assert_eq!(r.map(|r| r.to), Ok(want));
+        let e = reject(v(OpKind::Cast, 25), &[int("to", code)]);
         assert!(
-            msg.contains("Cast-28 allows FLOAT6E2M3, FLOAT6E3M2 too, which are not implemented"),
-            "{msg}"
+            matches!(
+                e,
+                Error::TypeNotAllowed {
+                    allowed_from: Some(28),
+                    ..
+                }
+            ),
+            "{e}"
         );
     }
-    // Versions without missing types say nothing of them.
-    let e = reject(v(OpKind::Cast, 25), &[int("to", 27)]);
+    // A code past the table is refused with the table's range.
+    let e = reject(cast_28, &[int("to", 29)]);
     assert_eq!(
         e.to_string(),
-        "Cast-25 attribute \"to\" has value 27; expected a TensorProto.DataType code, 1 to 26"
-    );
-    // Every implemented type still works at Cast-28.
-    let r = cast(resolve(
-        cast_28,
-        &[int("to", 26), text("round_mode", "down")],
-    ));
-    assert_eq!(
-        r.map(|r| (r.to, r.round_mode)),
-        Ok((DataType::Int2, RoundMode::Down))
+        "Cast-28 attribute \"to\" has value 29; expected a TensorProto.DataType code, 1 to 28"
     );
 }
 

@@ -21,7 +21,7 @@ const SAMPLES: [f32; 10] = [
     f32::NEG_INFINITY,
 ];
 
-/// A [2, 5] tensor of type `t`: the samples cast with Cast-25 where it can, else built by hand.
+/// A [2, 5] tensor of type `t`: the samples cast with Cast-28 where it can, else built by hand.
 fn sample(t: DataType) -> Tensor {
     let values = row(&SAMPLES);
     match t {
@@ -40,7 +40,7 @@ fn sample(t: DataType) -> Tensor {
                 name: "to".into(),
                 value: AttrValue::Int(i64::from(t.code())),
             };
-            let out = run_op(OpKind::Cast, 25, &[to], &[&values]).expect("sample cast");
+            let out = run_op(OpKind::Cast, 28, &[to], &[&values]).expect("sample cast");
             let (_, storage) = out.into_parts();
             Tensor::new(vec![2, 5], storage).expect("same element count")
         }

@@ -2,6 +2,7 @@
 
 mod cast;
 mod cast_errors;
+mod cast_float6;
 mod cast_small;
 mod concat;
 mod fast;
@@ -10,7 +11,7 @@ mod no_panic;
 
 use crate::dtype::{DataType, Element};
 use crate::error::Error;
-use crate::formats::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0};
+use crate::formats::{F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0};
 use crate::ops::{run, Attribute, OpKind};
 use crate::tensor::Tensor;
 use crate::testkit::{int, version};
@@ -60,11 +61,13 @@ fn codes(t: &Tensor) -> Vec<u8> {
         DataType::Float8E5M2FNUZ => map(t, F8E5M2FNUZ::to_bits),
         DataType::Float8E8M0 => map(t, F8E8M0::to_bits),
         DataType::Float4E2M1 => map(t, F4E2M1::to_bits),
+        DataType::Float6E2M3 => map(t, F6E2M3::to_bits),
+        DataType::Float6E3M2 => map(t, F6E3M2::to_bits),
         other => panic!("not a code type: {other}"),
     }
 }
 
-/// A 1-d tensor of codes of a float8/float4 type.
+/// A 1-d tensor of codes of a float8/float6/float4 type.
 fn code_tensor(t: DataType, c: &[u8]) -> Tensor {
     let n = [c.len()];
     match t {
@@ -78,6 +81,8 @@ fn code_tensor(t: DataType, c: &[u8]) -> Tensor {
         }
         DataType::Float8E8M0 => tensor(&n, c.iter().map(|&b| F8E8M0::from_bits(b)).collect()),
         DataType::Float4E2M1 => tensor(&n, c.iter().map(|&b| F4E2M1::from_bits(b)).collect()),
+        DataType::Float6E2M3 => tensor(&n, c.iter().map(|&b| F6E2M3::from_bits(b)).collect()),
+        DataType::Float6E3M2 => tensor(&n, c.iter().map(|&b| F6E3M2::from_bits(b)).collect()),
         other => panic!("not a code type: {other}"),
     }
 }

@@ -5,7 +5,8 @@
 
 use crate::dtype::{DataType, Storage};
 use crate::formats::{
-    Complex128, Complex64, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
+    Complex128, Complex64, F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ,
+    F8E8M0, I2, I4, U2, U4,
 };
 use crate::ops::{run, AttrValue, Attribute, OpKind, OpVersion, VERSIONS};
 use crate::tensor::Tensor;
@@ -91,6 +92,8 @@ random_from_bits!(
     F8E5M2FNUZ => |b| F8E5M2FNUZ::from_bits(b as u8),
     F8E8M0 => |b| F8E8M0::from_bits(b as u8),
     F4E2M1 => |b| F4E2M1::from_bits(b as u8),
+    F6E2M3 => |b| F6E2M3::from_bits(b as u8),
+    F6E3M2 => |b| F6E3M2::from_bits(b as u8),
     U4 => |b| U4::from_bits(b as u8),
     I4 => |b| I4::from_bits(b as u8),
     U2 => |b| U2::from_bits(b as u8),

@@ -127,7 +127,7 @@ const SAMPLES: [f32; 8] = [
     f32::NEG_INFINITY,
 ];
 
-/// A small 1-d tensor of `t`: the samples cast by Cast-25 where it allows `t`, else built here.
+/// A small 1-d tensor of `t`: the samples cast by Cast-28 where it allows `t`, else built here.
 fn sample(t: DataType) -> Result<Tensor, String> {
     let n = SAMPLES.len();
     let tensor = match t {
@@ -139,11 +139,11 @@ fn sample(t: DataType) -> Result<Tensor, String> {
         DataType::Complex128 => Tensor::from_vec(vec![n], vec![Complex128::default(); n]),
         _ => {
             let floats = Tensor::from_vec(vec![n], SAMPLES.to_vec()).map_err(|e| e.to_string())?;
-            let cast = OpVersion::of(OpKind::Cast, 25).ok_or("no Cast-25 in the table")?;
+            let cast = OpVersion::of(OpKind::Cast, 28).ok_or("no Cast-28 in the table")?;
             let to = attr("to", AttrValue::Int(i64::from(t.code())));
             let mut out = ops::run(cast, &[to], &[&floats])
                 .map_err(|e| format!("cannot build a {t} sample: {e}"))?;
-            return out.pop().ok_or_else(|| "Cast-25 gave no output".to_owned());
+            return out.pop().ok_or_else(|| "Cast-28 gave no output".to_owned());
         }
     };
     tensor.map_err(|e| e.to_string())

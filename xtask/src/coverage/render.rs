@@ -63,17 +63,8 @@ const LEGEND: &str = "
   is stale.
 ";
 
-/// "12: FLOAT, ..." for an operator's first version, "14: as Cast-9 + BFLOAT16" after it,
-/// followed by the types the version allows that the crate lacks.
+/// "12: FLOAT, ..." for an operator's first version, "14: as Cast-9 + BFLOAT16" after it.
 fn types_cell(v: &VersionCoverage, previous: Option<&VersionCoverage>) -> String {
-    let cell = implemented_types_cell(v, previous);
-    match v.spec.not_implemented {
-        [] => cell,
-        missing => format!("{cell}; **not implemented: {}**", missing.join(", ")),
-    }
-}
-
-fn implemented_types_cell(v: &VersionCoverage, previous: Option<&VersionCoverage>) -> String {
     let types = v.spec.types;
     let count = types.iter().count();
     let Some(p) = previous else {

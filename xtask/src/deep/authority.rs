@@ -90,6 +90,10 @@ fn is_float8(t: DataType) -> bool {
     t.kind() == TypeKind::Float && t.bit_width() == 8
 }
 
+fn is_float6(t: DataType) -> bool {
+    matches!(t, DataType::Float6E2M3 | DataType::Float6E3M2)
+}
+
 fn is_fnuz(t: DataType) -> bool {
     matches!(t, DataType::Float8E4M3FNUZ | DataType::Float8E5M2FNUZ)
 }
@@ -107,6 +111,8 @@ fn format_of(t: DataType) -> Option<(u32, i32, f64)> {
         DataType::Float8E5M2 => (3, -14, 57344.0),
         DataType::Float8E5M2FNUZ => (3, -15, 57344.0),
         DataType::Float4E2M1 => (2, 0, 6.0),
+        DataType::Float6E2M3 => (4, 0, 7.5),
+        DataType::Float6E3M2 => (3, -2, 28.0),
         _ => return None,
     })
 }
@@ -311,12 +317,43 @@ pub(super) fn decide(step: &Step, class: &str, v: Val) -> (Authority, Citation) 
             "into FLOAT4E2M1 the exact value rounds once, to nearest even, saturating at ±6",
             technical_note("float4"),
         ),
+        // The Cast-28 page lists the float6 types and says nothing more (§3.12).
+        t if is_float6(t) && beyond_max(t, v) => cite(
+            Reading,
+            "§3.12",
+            &format!(
+                "into {} overflow and ±Inf saturate to ±max whatever saturate says (onnx's FP6 \
+                 note and QuantizeLinear-28's schema; the Cast page is silent)",
+                t.name()
+            ),
+            page,
+        ),
+        t if is_float6(t) => cite(
+            Ieee,
+            "§3.12",
+            &format!(
+                "into {} the exact value rounds once, to nearest even, within the range",
+                t.name()
+            ),
+            IEEE.into(),
+        ),
         _ => cite(
             Reading,
             "§3.3",
             "no rule of the page or the data covers this pair",
             page,
         ),
+    }
+}
+
+/// Whether `v` lies beyond the largest finite value of `t` (infinities included), where only
+/// a saturation rule, not IEEE rounding, gives a value.
+fn beyond_max(t: DataType, v: Val) -> bool {
+    let max = format_of(t).map_or(f64::INFINITY, |f| f.2);
+    match v {
+        Val::Float(x) => x.abs() > max,
+        Val::Int(i) => i.unsigned_abs() as f64 > max,
+        Val::Text => false,
     }
 }
 
@@ -371,6 +408,16 @@ fn nan_into(step: &Step, page: &str) -> (Authority, Citation) {
             Authority::Page,
             "§3.7",
             "NaN into FLOAT8E8M0 is 0xFF",
+            page.into(),
+        ),
+        t if is_float6(t) => cite(
+            Authority::Reading,
+            "§3.12",
+            &format!(
+                "{} has no NaN: +NaN becomes 0x20 (-0) and -NaN 0x00, the reference's codes, as \
+                 the FLOAT4E2M1 data has it",
+                t.name()
+            ),
             page.into(),
         ),
         t => cite(

@@ -16,7 +16,7 @@ struct Params {
     m: u32,
     bias: i32,
     /// NaN and Inf: IEEE (exponent all ones), FN (only S.1111.111 is NaN), FNUZ (0x80 only),
-    /// none (FLOAT4E2M1).
+    /// none (FLOAT4E2M1, the float6 types).
     special: Special,
 }
 
@@ -43,6 +43,8 @@ fn params(t: DataType) -> Option<Params> {
         DataType::Float8E5M2 => p(5, 2, 15, Special::Ieee),
         DataType::Float8E5M2FNUZ => p(5, 2, 16, Special::Fnuz),
         DataType::Float4E2M1 => p(2, 1, 1, Special::None),
+        DataType::Float6E2M3 => p(2, 3, 1, Special::None),
+        DataType::Float6E3M2 => p(3, 2, 3, Special::None),
         DataType::Float16 => p(5, 10, 15, Special::Ieee),
         DataType::Bfloat16 => p(8, 7, 127, Special::Ieee),
         _ => None,

@@ -167,6 +167,8 @@ fn narrow_sources_give_every_code() {
         DataType::Int4,
         DataType::Uint8,
         DataType::Float4E2M1,
+        DataType::Float6E2M3,
+        DataType::Float6E3M2,
     ] {
         assert_eq!(
             codes(&values::input(t, DataType::Double, Size::Boundary)).len(),
@@ -214,6 +216,28 @@ fn float_sources_hold_every_tie_of_a_narrow_target() {
     let input = values::input(DataType::Double, DataType::Float16, Size::Boundary);
     let tie = 1.0 + 2f64.powi(-11);
     assert!(codes(&input).contains(&u128::from((tie + 2f64.powi(-52)).to_bits())));
+    // DOUBLE into the float6 types: the probes of docs/semantics.md §3.12 (1.0625 + 2^-40 is
+    // just above a FLOAT6E2M3 tie, 1.125 + 2^-40 above a FLOAT6E3M2 one), and every FLOAT
+    // source tie of FLOAT6E2M3 with its neighbours.
+    for (to, tie) in [
+        (DataType::Float6E2M3, 1.0625),
+        (DataType::Float6E3M2, 1.125),
+    ] {
+        let input = values::input(DataType::Double, to, Size::Boundary);
+        assert!(
+            codes(&input).contains(&u128::from((tie + 2f64.powi(-40)).to_bits())),
+            "{to}"
+        );
+    }
+    let input = values::input(DataType::Float, DataType::Float6E2M3, Size::Boundary);
+    for tie in [0.0625f32, 1.0625, 7.25, 7.75] {
+        let c = u128::from(tie.to_bits());
+        assert!(codes(&input).contains(&c), "{tie}");
+        assert!(
+            codes(&input).contains(&(c + 1)) && codes(&input).contains(&(c - 1)),
+            "{tie}"
+        );
+    }
 }
 
 #[test]

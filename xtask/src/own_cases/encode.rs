@@ -16,8 +16,8 @@ pub(super) fn model(spec: &Spec) -> Model {
             .collect()
     };
     Model {
-        name: spec.name.into(),
-        ir_version: 3,
+        name: spec.name.clone(),
+        ir_version: spec.ir_version,
         producer: "onnx-conformance own-cases".into(),
         opset: spec.opset,
         nodes: vec![Node {

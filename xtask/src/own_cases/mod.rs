@@ -6,6 +6,7 @@
 //! (Rust `as` casts, index-by-index loops), never by the kernels under test.
 
 mod encode;
+mod float6;
 mod specs;
 
 use harness::write::{self, Encoding};
@@ -87,17 +88,32 @@ fn directories<'a>(files: impl Iterator<Item = &'a str>) -> BTreeSet<&'a str> {
 /// Every file of every own case: (path relative to the cases dir, bytes).
 pub fn files() -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
-    for spec in specs::cast_specs().into_iter().chain(specs::concat_specs()) {
-        let dir = spec.name;
+    let specs = specs::cast_specs()
+        .into_iter()
+        .chain(specs::concat_specs())
+        .chain(float6::specs())
+        .chain(float6::bad_specs());
+    for spec in specs {
+        let dir = &spec.name;
         out.push((
             format!("{dir}/model.onnx"),
             write::model::encode(&encode::model(&spec), Encoding::Onnx),
         ));
-        for (kind, tensors) in [("input", &spec.inputs), ("output", &spec.outputs)] {
+        let tensors = [("input", &spec.inputs), ("output", &spec.outputs)];
+        for ((kind, tensors), encoding) in tensors.into_iter().zip(spec.encodings) {
             for (k, t) in tensors.iter().enumerate() {
-                let pb = write::tensor::encode(&format!("{kind}_{k}"), t, Encoding::Onnx);
+                let pb = write::tensor::encode(&format!("{kind}_{k}"), t, encoding);
                 out.push((format!("{dir}/test_data_set_0/{kind}_{k}.pb"), pb));
             }
+        }
+        if let Some((replacement, expected)) = &spec.bad {
+            if let Some(bytes) = replacement {
+                let input = format!("{dir}/test_data_set_0/input_0.pb");
+                out.retain(|(rel, _)| *rel != input);
+                out.push((input, bytes.clone()));
+            }
+            let file = harness::expected_error::FILE;
+            out.push((format!("{dir}/{file}"), expected.to_bytes()));
         }
     }
     out

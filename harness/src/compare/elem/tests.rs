@@ -38,6 +38,31 @@ fn decodes_format_extremes() {
     }
 }
 
+/// The float6 types against the OCP MX spec's value tables, written out binade by binade:
+/// every code, both signs, no NaN and no infinity.
+#[test]
+fn decodes_every_float6_code() {
+    let mut e2m3: Vec<f64> = (0..8).map(|k| f64::from(k) / 8.0).collect();
+    e2m3.extend((0..8).map(|k| 1.0 + f64::from(k) / 8.0));
+    e2m3.extend((0..8).map(|k| 2.0 + f64::from(k) / 4.0));
+    e2m3.extend((0..8).map(|k| 4.0 + f64::from(k) / 2.0));
+    let mut e3m2: Vec<f64> = (0..4).map(|k| f64::from(k) / 16.0).collect();
+    for binade in [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0] {
+        e3m2.extend((0..4).map(|k| binade * (1.0 + f64::from(k) / 4.0)));
+    }
+    for (layout, table) in [(&E2M3, &e2m3), (&E3M2, &e3m2)] {
+        for (code, &v) in table.iter().enumerate() {
+            assert_eq!(
+                layout.decode(code as u32).to_bits(),
+                v.to_bits(),
+                "{layout:?} {code:#x}"
+            );
+            assert_eq!(layout.decode(code as u32 | 0x20).to_bits(), (-v).to_bits());
+        }
+    }
+    assert_eq!((e2m3[31], e3m2[31]), (7.5, 28.0));
+}
+
 #[test]
 fn small_floats_print_their_own_shortest_decimal() {
     assert_eq!(FLOAT16.shortest(0x30cf), "0.1503");

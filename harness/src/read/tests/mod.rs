@@ -3,6 +3,7 @@
 
 mod bad_tensor;
 mod case;
+mod float6;
 #[cfg(feature = "native")]
 mod mangle;
 mod spec_vector;

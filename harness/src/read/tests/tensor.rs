@@ -7,7 +7,8 @@ use crate::proto::TensorProto;
 use half::{bf16, f16};
 use prost::Message;
 use vocab::elements::{
-    Complex128, Complex64, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
+    Complex128, Complex64, F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ,
+    F8E8M0, I2, I4, U2, U4,
 };
 use vocab::{with_storage, DataType, Storage, TypedField};
 
@@ -47,6 +48,8 @@ bits! {
     F8E5M2FNUZ => |v| v.to_bits().into();
     F8E8M0 => |v| v.to_bits().into();
     F4E2M1 => |v| v.to_bits().into();
+    F6E2M3 => |v| v.to_bits().into();
+    F6E3M2 => |v| v.to_bits().into();
     U4 => |v| v.to_bits().into();
     I4 => |v| v.to_bits().into();
     U2 => |v| v.to_bits().into();
@@ -109,7 +112,8 @@ fn fill_typed(tp: &mut TensorProto, dtype: DataType, codes: &[u128]) {
                 .flat_map(|&c| (0..bits / 64).map(move |k| c >> (64 * k)));
             tp.double_data = words.map(|w| f64::from_bits(w as u64)).collect();
         }
-        TypedField::Int32Data if bits < 8 => {
+        // The 4- and 2-bit types pack bytes; the float6 types keep one code per entry.
+        TypedField::Int32Data if bits < 8 && 8 % bits == 0 => {
             let packed = raw_bytes(codes, bits);
             tp.int32_data = packed.iter().map(|&b| i32::from(b as i8)).collect();
         }

@@ -224,3 +224,56 @@ fn e5m2_infinity_into_itself_under_saturation_is_our_reading() {
     };
     assert_eq!(of(&nosat, "inf", Val::Float(f64::INFINITY)), Page);
 }
+
+/// Into the float6 types (docs/semantics.md §3.12): a value they hold is the page's, rounding
+/// within the range is IEEE's, saturation beyond it and NaN are our reading.
+#[test]
+fn float6_rounds_by_ieee_and_saturates_and_maps_nan_by_our_reading() {
+    for (to, held, inside, beyond) in [
+        (T::Float6E2M3, 7.5, 1.0625, 7.75),
+        (T::Float6E3M2, 28.0, 18.0, 30.0),
+    ] {
+        for from in [T::Float, T::Double, T::Float16] {
+            let s = cast(28, from, to);
+            assert_eq!(of(&s, "exact", Val::Float(-held)), Page, "{to}");
+            assert_eq!(of(&s, "tie", Val::Float(inside)), Ieee, "{to}");
+            assert_eq!(of(&s, "above-max", Val::Float(beyond)), Reading, "{to}");
+            assert_eq!(
+                of(&s, "inf", Val::Float(f64::NEG_INFINITY)),
+                Reading,
+                "{to}"
+            );
+            assert_eq!(of(&s, "nan", Val::Float(f64::NAN)), Reading, "{to}");
+        }
+        assert_eq!(
+            of(
+                &cast(28, T::Int64, to),
+                "range-edge",
+                Val::Int(i64::MAX.into())
+            ),
+            Reading
+        );
+    }
+    // 18, between FLOAT6E3M2's 16 and 20, rounds (to even, 16); FLOAT6E2M3 holds every
+    // integer of its range.
+    assert_eq!(
+        of(&cast(28, T::Int64, T::Float6E3M2), "small", Val::Int(18)),
+        Ieee
+    );
+    assert_eq!(
+        of(&cast(28, T::Int64, T::Float6E2M3), "small", Val::Int(7)),
+        Page
+    );
+    // From float6, every value of a wider float is exact.
+    assert_eq!(
+        of(
+            &cast(28, T::Float6E3M2, T::Float16),
+            "normal",
+            Val::Float(-28.0)
+        ),
+        Page
+    );
+    assert!(holds_exactly(T::Float6E2M3, Val::Float(0.125)));
+    assert!(!holds_exactly(T::Float6E2M3, Val::Float(0.0625)));
+    assert!(holds_exactly(T::Float6E3M2, Val::Float(0.0625)));
+}

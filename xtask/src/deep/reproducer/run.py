@@ -27,11 +27,11 @@ NAMES = {
     8: "STRING", 9: "BOOL", 10: "FLOAT16", 11: "DOUBLE", 12: "UINT32", 13: "UINT64",
     16: "BFLOAT16", 17: "FLOAT8E4M3FN", 18: "FLOAT8E4M3FNUZ", 19: "FLOAT8E5M2",
     20: "FLOAT8E5M2FNUZ", 21: "UINT4", 22: "INT4", 23: "FLOAT4E2M1", 24: "FLOAT8E8M0",
-    25: "UINT2", 26: "INT2",
+    25: "UINT2", 26: "INT2", 27: "FLOAT6E2M3", 28: "FLOAT6E3M2",
 }
 WIDTH = {
     1: 32, 2: 8, 3: 8, 4: 16, 5: 16, 6: 32, 7: 64, 9: 8, 10: 16, 11: 64, 12: 32, 13: 64,
-    16: 16, 17: 8, 18: 8, 19: 8, 20: 8, 21: 4, 22: 4, 23: 4, 24: 8, 25: 2, 26: 2,
+    16: 16, 17: 8, 18: 8, 19: 8, 20: 8, 21: 4, 22: 4, 23: 4, 24: 8, 25: 2, 26: 2, 27: 6, 28: 6,
 }
 SIGNED = {3, 5, 6, 7, 22, 26}
 # The small floats (docs/semantics.md section 3.1): exponent bits, mantissa bits, bias, and
@@ -45,8 +45,10 @@ SMALL_FLOATS = {
     19: (5, 2, 15, "ieee"),
     20: (5, 2, 16, "fnuz"),
     23: (2, 1, 1, "none"),
+    27: (2, 3, 1, "none"),
+    28: (3, 2, 3, "none"),
 }
-FLOATING = {FLOAT, DOUBLE, 10, 16, 17, 18, 19, 20, 23}
+FLOATING = {FLOAT, DOUBLE, 10, 16, 17, 18, 19, 20, 23, 27, 28}
 
 
 def count(tensor):
@@ -73,19 +75,19 @@ def codes(tensor):
         raw = struct.pack(f"<{len(tensor.int64_data)}q", *tensor.int64_data)
     elif dt in (12, 13):
         raw = b"".join((v & (2**width - 1)).to_bytes(width // 8, "little") for v in tensor.uint64_data)
+    elif width == 6:
+        # The float6 types keep one code per int32_data entry (bits 6-31 zero).
+        return [v & 0x3F for v in tensor.int32_data][:n]
     else:
-        # int32_data holds one entry per element, or per packed byte for sub-byte types.
+        # int32_data holds one entry per element, or per packed byte for 4- and 2-bit types.
         step = max(width, 8)
         raw = b"".join((v & (2**step - 1)).to_bytes(step // 8, "little") for v in tensor.int32_data)
     if width >= 8:
         size = width // 8
         return [int.from_bytes(raw[i * size:(i + 1) * size], "little") for i in range(n)]
-    mask, per_byte = 2**width - 1, 8 // width
-    out = []
-    for byte in raw:
-        for k in range(per_byte):
-            out.append((byte >> (k * width)) & mask)
-    return out[:n]
+    # Sub-byte types: one little-endian bit stream, element i at bits width*i and up.
+    stream, mask = int.from_bytes(raw, "little"), 2**width - 1
+    return [(stream >> (i * width)) & mask for i in range(n)]
 
 
 def value(dt, code):

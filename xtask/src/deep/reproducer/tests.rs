@@ -163,6 +163,7 @@ fn run_py_decodes_every_small_type_itself() {
     for name in [
         "FLOAT8E4M3FNUZ",
         "FLOAT4E2M1",
+        "FLOAT6E3M2",
         "FLOAT8E8M0",
         "INT2",
         "--runtime",

@@ -1,0 +1,1 @@
+@Boutput_0J0@ DaH¢,Lã<P$MTe]X¦m\ç}`(Ždižhª®lë¾p,Ïtmßx®ï|ïÿ

@@ -1,0 +1,1 @@
+@Binput_0J0@ DaH¢,Lã<P$MTe]X¦m\ç}`(dihª®lë¾p,Ïtmßx®ï|ïÿ

@@ -1,0 +1,1 @@
+Binput_0J@ DaH¢,`(Ždižhª®lë¾p,

@@ -1,0 +1,1 @@
+1Binput_0J%@ DaH¢,Lã<P$MTe]`(dihª®lë¾p,Ïtmß8

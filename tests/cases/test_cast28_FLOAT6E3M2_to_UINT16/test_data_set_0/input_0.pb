@@ -1,0 +1,1 @@
+,Binput_0J!@ DaH¢,Lã<P$MTe]X¦m\ç}`(dihª®
