@@ -137,10 +137,11 @@ fn from_value(value: Value) -> Result<Tensor, BackendFailure> {
         Value::Int32Tensor(t) => parts(t).into_tensor(),
         Value::Int8Tensor(t) => parts(t).into_tensor(),
         Value::UInt8Tensor(t) => parts(t).into_tensor(),
-        Value::Sequence(_) => {
+        // A sequence, or a kind of value newer than this adapter.
+        _ => {
             return Err(BackendFailure::new(
                 FailureKind::Error,
-                "rten: an output is a sequence, not a tensor",
+                "rten: an output is not a tensor",
             ))
         }
     };
