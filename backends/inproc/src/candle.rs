@@ -89,9 +89,10 @@ impl Prepared for Loaded {
     }
 }
 
-/// A candle error: `unsupported` when candle-onnx says it lacks the operator or type.
+/// A candle error: `unsupported` when candle-onnx says it lacks the operator or type. The
+/// backtrace candle attaches when `RUST_BACKTRACE` is set is left out of the message.
 fn failure(what: &str, e: &candle_core::Error) -> BackendFailure {
-    let text = e.to_string();
+    let text = text(e);
     let text = text.trim_end();
     let kind = match text.starts_with("unsupported") {
         true => FailureKind::Unsupported,
@@ -108,7 +109,15 @@ fn crash(what: &str, payload: &(dyn std::any::Any + Send)) -> BackendFailure {
 }
 
 fn error(e: candle_core::Error) -> BackendFailure {
-    BackendFailure::new(FailureKind::Error, format!("candle-onnx: {e}"))
+    BackendFailure::new(FailureKind::Error, format!("candle-onnx: {}", text(&e)))
+}
+
+/// The error's text, without the backtrace candle attaches when `RUST_BACKTRACE` is set.
+fn text(mut e: &candle_core::Error) -> String {
+    while let candle_core::Error::WithBacktrace { inner, .. } = e {
+        e = inner;
+    }
+    e.to_string()
 }
 
 /// A tensor of a type candle-onnx reads, as a candle tensor on the CPU.
