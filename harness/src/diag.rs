@@ -307,6 +307,14 @@ pub fn rerun_command(trial: &str, env: &RerunEnv) -> String {
             let _ = write!(cmd, " --profile {}", shell_word(p));
         }
     }
+    // A linked runtime exists only in a binary built with its feature.
+    let linked = env
+        .backend
+        .as_deref()
+        .and_then(crate::backend::Shipped::find);
+    if let Some(feature) = linked.and_then(crate::backend::Shipped::cargo_feature) {
+        let _ = write!(cmd, " --features {feature}");
+    }
     let _ = write!(
         cmd,
         " --test {} -- --exact {}",

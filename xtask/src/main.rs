@@ -44,7 +44,19 @@ fn main() -> ExitCode {
     let root = workspace::root();
     if cli.task.needs_full() && !cfg!(feature = "full") {
         let args: Vec<_> = std::env::args_os().skip(1).collect();
-        return rerun_full(&root, &args);
+        return rerun_full(&root, &args, &[]);
+    }
+    #[cfg(feature = "full")]
+    {
+        harness::backend::link(inproc::LINKED);
+        // `deep` judges a linked runtime's cases again in this process, which must have it.
+        if let Task::Deep(args) = &cli.task {
+            let missing = linked_missing(&args.backend_values());
+            if !missing.is_empty() {
+                let args: Vec<_> = std::env::args_os().skip(1).collect();
+                return rerun_full(&root, &args, &missing);
+            }
+        }
     }
     run(&root, &cli.task)
 }
@@ -81,14 +93,16 @@ fn run(root: &Path, task: &Task) -> ExitCode {
 
 /// `cargo xtask` builds without the `full` feature, so that `fetch-tests` on a fresh clone does
 /// not wait for the kernels to compile. The other tasks run through this: the same command
-/// again, built with default features. Cargo's own progress shows while that builds.
-fn rerun_full(root: &Path, args: &[std::ffi::OsString]) -> ExitCode {
+/// again, built with default features (and `features`: the linked runtimes `deep` judges).
+/// Cargo's own progress shows while that builds.
+fn rerun_full(root: &Path, args: &[std::ffi::OsString], features: &[&str]) -> ExitCode {
     let cargo = workspace::cargo();
-    let status = std::process::Command::new(&cargo)
-        .current_dir(root)
-        .args(["run", "--package", "xtask", "--"])
-        .args(args)
-        .status();
+    let mut cmd = std::process::Command::new(&cargo);
+    cmd.current_dir(root).args(["run", "--package", "xtask"]);
+    if !features.is_empty() {
+        cmd.args(["--features", &features.join(",")]);
+    }
+    let status = cmd.arg("--").args(args).status();
     match status {
         Ok(s) => ExitCode::from(s.code().map_or(1, |c| c.clamp(0, 255) as u8)),
         Err(e) => {
@@ -96,6 +110,20 @@ fn rerun_full(root: &Path, args: &[std::ffi::OsString]) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The cargo features of the linked runtimes among `backends` that this build lacks.
+#[cfg(feature = "full")]
+fn linked_missing(backends: &[String]) -> Vec<&'static str> {
+    let mut missing: Vec<&'static str> = backends
+        .iter()
+        .filter_map(|b| harness::backend::Shipped::find(b))
+        .filter(|s| !inproc::LINKED.iter().any(|l| l.name == s.name))
+        .filter_map(harness::backend::Shipped::cargo_feature)
+        .collect();
+    missing.sort_unstable();
+    missing.dedup();
+    missing
 }
 
 /// Prints a task's error, if any, and turns it into the exit code.

@@ -6,8 +6,8 @@ use std::error::Error;
 use std::path::Path;
 use std::process::Command;
 
-/// Runs `cargo test --test onnx_backend -- <filter>` with `ONNX_CONFORMANCE_BACKEND=<backend>`
-/// and the variables of `env`, then reads `<report_dir>/report.json`, which is removed first so
+/// Runs `cargo test --test onnx_backend [--features <linked runtime>] -- <filter>` with
+/// `ONNX_CONFORMANCE_BACKEND=<backend>` and the variables of `env`, then reads `<report_dir>/report.json`, which is removed first so
 /// that a report of an earlier run cannot stand in for this one. `name` names the backend in
 /// messages. The run's own output (a line of dots and every failure's message: thousands of
 /// lines, and cargo's "test failed" whenever a trial fails, which is what these tasks expect)
@@ -28,17 +28,14 @@ pub fn run(
     let log_path = report_dir.join("run.log");
     let log = std::fs::File::create(&log_path)
         .map_err(|e| format!("cannot write {}: {e}", log_path.display()))?;
+    // A linked runtime (rten, candle) exists only in a binary built with its feature.
+    let feature = harness::backend::Shipped::find(backend).and_then(|s| s.cargo_feature());
+    let features = feature.map(|f| ["--features", f]);
     let status = Command::new(crate::workspace::cargo())
         .current_dir(root)
-        .args([
-            "test",
-            "--quiet",
-            "--test",
-            "onnx_backend",
-            "--",
-            "--quiet",
-            filter,
-        ])
+        .args(["test", "--quiet", "--test", "onnx_backend"])
+        .args(features.iter().flatten())
+        .args(["--", "--quiet", filter])
         .env(harness::runner::BACKEND_VAR, backend)
         .envs(env.iter().copied())
         .stdout(log.try_clone()?)

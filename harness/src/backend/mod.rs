@@ -12,8 +12,8 @@ mod workers;
 #[cfg(feature = "native")]
 pub use native::Native;
 pub use select::{
-    backend_name, check_label, list_path, python_venv, Shipped, Start, WorkerLabel, MAX_LABEL,
-    SHIPPED,
+    backend_name, check_label, link, list_path, python_venv, Linked, Shipped, Start, WorkerLabel,
+    MAX_LABEL, SHIPPED,
 };
 pub(crate) use select::{select, Selected};
 pub(crate) use workers::WorkerPool;

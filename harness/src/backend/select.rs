@@ -8,7 +8,7 @@ use crate::report::ReportDir;
 use crate::settings::{Settings, BACKEND_VAR, PYTHON_VAR};
 use crate::worker::WorkerSpec;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// How a shipped backend starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +19,9 @@ pub enum Start {
     Python(&'static str),
     /// A binary built by `cargo xtask backends setup`, at this path below the target directory.
     Binary(&'static str),
+    /// In this process, a Rust runtime linked into the conformance binary when it is built
+    /// with the cargo feature of this name (`--features rten`), through [`link`].
+    Linked(&'static str),
 }
 
 /// A backend shipped with this repository.
@@ -59,6 +62,16 @@ pub const SHIPPED: &[Shipped] = &[
         start: Start::Python("openvino_worker.py"),
         list: "tests/known-failures/openvino.json",
     },
+    Shipped {
+        name: "rten",
+        start: Start::Linked("rten"),
+        list: "tests/known-failures/rten.json",
+    },
+    Shipped {
+        name: "candle",
+        start: Start::Linked("candle"),
+        list: "tests/known-failures/candle.json",
+    },
 ];
 
 impl Shipped {
@@ -68,14 +81,49 @@ impl Shipped {
     }
 
     /// What the backend needs to have been built or installed, under `target`: the venv's
-    /// Python or the worker binary; `None` for the in-process backend.
+    /// Python, the worker binary, or the stamp `setup` writes once a linked runtime's build
+    /// succeeded; `None` for the built-in backend.
     pub fn needs(&self, target: &Path) -> Option<PathBuf> {
         match self.start {
             Start::InProcess => None,
             Start::Python(_) => Some(python_venv(target).join("bin").join("python")),
             Start::Binary(path) => Some(target.join(path)),
+            Start::Linked(feature) => {
+                Some(target.join("backends").join(format!("{feature}.built")))
+            }
         }
     }
+
+    /// The cargo feature the conformance binary needs to run this backend, if any.
+    pub fn cargo_feature(&self) -> Option<&'static str> {
+        match self.start {
+            Start::Linked(feature) => Some(feature),
+            _ => None,
+        }
+    }
+}
+
+/// A Rust runtime compiled into this process, for a [`Start::Linked`] row of [`SHIPPED`].
+#[derive(Clone, Copy, Debug)]
+pub struct Linked {
+    /// The shipped backend's name.
+    pub name: &'static str,
+    /// Makes the backend.
+    pub start: fn() -> BackendHandle,
+}
+
+static LINKED: OnceLock<&'static [Linked]> = OnceLock::new();
+
+/// Makes the runtimes compiled into this binary available to `ONNX_CONFORMANCE_BACKEND`.
+/// Called once, first thing in `main` (the conformance binary's, the xtask's); a second call
+/// is ignored.
+pub fn link(runtimes: &'static [Linked]) {
+    let _ = LINKED.set(runtimes);
+}
+
+/// The linked runtime called `name`, if this binary has it.
+fn linked(name: &str) -> Option<&'static Linked> {
+    LINKED.get()?.iter().find(|l| l.name == name)
 }
 
 /// The venv the Python workers run in, made by `cargo xtask backends setup`.
@@ -287,6 +335,16 @@ fn start(
     let target = &settings.target;
     let argv = match shipped.start {
         Start::InProcess => return native(),
+        Start::Linked(feature) => {
+            return match linked(name) {
+                Some(l) => Ok((l.start)()),
+                None => Err(format!(
+                    "backend {name} is not compiled into this binary: run the suite with \
+                     `cargo test --test onnx_backend --features {feature}` (set it up first with \
+                     `cargo xtask backends setup {name}`)"
+                )),
+            }
+        }
         Start::Python(script) => {
             let python = match &settings.python {
                 Some(p) => p.clone(),

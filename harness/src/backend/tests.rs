@@ -303,6 +303,19 @@ fn the_environment_chooses_the_backend_and_bad_choices_say_what_to_do() {
     assert_eq!(unlabelled.known_failures, None);
 }
 
+/// A linked runtime this binary was not built with is a failing setup check that names the
+/// feature to build with; no other backend stands in for it.
+#[test]
+fn a_linked_runtime_not_compiled_in_says_which_feature_builds_it() {
+    for name in ["rten", "candle"] {
+        let e = select_error(&[(BACKEND_VAR, name)]);
+        assert!(
+            e.contains(&format!("--features {name}")) && e.contains("not compiled into"),
+            "{e}"
+        );
+    }
+}
+
 #[test]
 fn every_shipped_backend_has_its_own_list_and_report_directory() {
     let dir = Path::new("/w");
@@ -319,7 +332,15 @@ fn every_shipped_backend_has_its_own_list_and_report_directory() {
     let names: Vec<&str> = SHIPPED.iter().map(|s| s.name).collect();
     assert_eq!(
         names,
-        ["native", "onnxruntime", "reference", "tract", "openvino"]
+        [
+            "native",
+            "onnxruntime",
+            "reference",
+            "tract",
+            "openvino",
+            "rten",
+            "candle"
+        ]
     );
 }
 

@@ -134,6 +134,16 @@ fn rerun_command_quotes_and_carries_the_environment() {
         "ONNX_CONFORMANCE_BACKEND='worker:sh -c '\\''w'\\''' cargo test --test onnx_backend \
          -- --exact 't'"
     );
+    // A linked runtime reruns in a binary built with its feature.
+    let env = RerunEnv {
+        backend: Some("rten".into()),
+        ..RerunEnv::default()
+    };
+    assert_eq!(
+        rerun_command("t", &env),
+        "ONNX_CONFORMANCE_BACKEND=rten cargo test --features rten --test onnx_backend -- \
+         --exact 't'"
+    );
 }
 
 /// The printed line, split back as a shell would, names everything that shaped the run.

@@ -1,5 +1,6 @@
-//! `cargo xtask backends setup`: the Python workers' venv and the tract worker's build, each
-//! step shown as it runs.
+//! `cargo xtask backends setup`: the Python workers' venv, the tract worker's build, and the
+//! conformance binary built with a linked Rust runtime (rten, candle), each step shown as it
+//! runs.
 
 use harness::backend::{python_venv, Shipped};
 use std::error::Error;
@@ -75,6 +76,11 @@ pub fn run(root: &Path, target: &Path, names: &[String]) -> Result<(), Box<dyn E
     if wanted.contains(&"tract") {
         tract_setup(root, target)?;
     }
+    for name in &wanted {
+        if let Some(feature) = Shipped::find(name).and_then(Shipped::cargo_feature) {
+            linked_setup(root, target, name, feature)?;
+        }
+    }
     for name in wanted {
         eprintln!("backends: {name}: {}", status(target, name));
     }
@@ -143,6 +149,89 @@ fn tract_setup(root: &Path, target: &Path) -> Result<(), Box<dyn Error>> {
             .arg("--target-dir")
             .arg(target.join("backends/tract")),
     )
+}
+
+/// Builds the conformance binary with the runtime's feature (its crates downloaded and
+/// compiled: minutes the first time), then writes the stamp `backends list` reads as ready.
+fn linked_setup(
+    root: &Path,
+    target: &Path,
+    name: &str,
+    feature: &str,
+) -> Result<(), Box<dyn Error>> {
+    if name == "candle" {
+        protoc()?;
+    }
+    step(
+        &format!(
+            "building the conformance binary with --features {feature} ({name}; minutes the \
+             first time)"
+        ),
+        Command::new(crate::workspace::cargo())
+            .current_dir(root)
+            .args([
+                "test",
+                "--no-run",
+                "--test",
+                "onnx_backend",
+                "--features",
+                feature,
+            ]),
+    )?;
+    let stamp = Shipped::find(name)
+        .and_then(|s| s.needs(target))
+        .ok_or_else(|| format!("{name} is not a linked backend"))?;
+    if let Some(dir) = stamp.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(&stamp, format!("cargo test --features {feature} built\n"))
+        .map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
+    Ok(())
+}
+
+/// candle-onnx's build script compiles its `onnx.proto3` with protoc (`$PROTOC`, else the one
+/// on `PATH`). When there is none, Debian's `protobuf-compiler` is installed with apt-get (as
+/// root, or through sudo), as `.ci/run` installs pip; elsewhere the error says what to do.
+fn protoc() -> Result<(), Box<dyn Error>> {
+    if std::env::var_os("PROTOC").is_some() || on_path("protoc") {
+        return Ok(());
+    }
+    let hint = "candle-onnx's build script needs protoc: install it (Debian and Ubuntu: \
+                apt-get install protobuf-compiler; macOS: brew install protobuf) or point PROTOC \
+                at one";
+    if !on_path("apt-get") {
+        return Err(hint.into());
+    }
+    let root_user = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.trim_ascii() == b"0");
+    let apt = |args: &[&str]| {
+        let mut cmd = match root_user {
+            true => Command::new("apt-get"),
+            false => {
+                let mut sudo = Command::new("sudo");
+                sudo.arg("apt-get");
+                sudo
+            }
+        };
+        cmd.args(args);
+        cmd
+    };
+    let installed =
+        step("apt-get update (for protoc)", &mut apt(&["update", "-qq"])).and_then(|()| {
+            step(
+                "installing protoc (Debian's protobuf-compiler), which candle-onnx's build runs",
+                &mut apt(&["install", "-y", "-qq", "protobuf-compiler"]),
+            )
+        });
+    installed.map_err(|e| format!("{e}\n{hint}").into())
+}
+
+/// Whether `program` is an executable file in a directory of `PATH`.
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
 }
 
 #[cfg(test)]

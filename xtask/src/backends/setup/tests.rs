@@ -38,3 +38,20 @@ fn no_venv_is_not_set_up() {
         );
     }
 }
+
+/// A linked runtime is ready once setup has built the conformance binary with its feature
+/// (the stamp it writes last), and says how to set it up before.
+#[test]
+fn a_linked_runtime_is_ready_once_its_build_succeeded() {
+    let target = tempfile::tempdir().unwrap();
+    for name in ["rten", "candle"] {
+        assert_eq!(
+            status(target.path(), name),
+            format!("not set up: cargo xtask backends setup {name}")
+        );
+        let stamp = Shipped::find(name).unwrap().needs(target.path()).unwrap();
+        std::fs::create_dir_all(stamp.parent().unwrap()).unwrap();
+        std::fs::write(&stamp, "").unwrap();
+        assert!(status(target.path(), name).starts_with("ready"));
+    }
+}
