@@ -1,4 +1,7 @@
-//! `cargo xtask deep-cases`: the deep suite's tree. Every allowed (source, target) pair of every
+//! The deep suite as a library: its tree ([`write`], run by `cargo xtask deep-cases`) and the
+//! findings of a run of it ([`findings`], run by `cargo xtask deep`).
+//!
+//! The tree: Every allowed (source, target) pair of every
 //! Cast and CastLike version with every attribute combination that changes a result, over the
 //! values where runtimes go wrong, plus the case shapes the official data lacks and Concat's
 //! shapes (docs/deep.md). Expected outputs come from our implementation; the tree judges other
@@ -12,42 +15,23 @@ mod cases;
 #[cfg(test)]
 mod class_check;
 mod classes;
-pub(crate) mod diagnosis;
+pub mod diagnosis;
 pub mod findings;
 mod model;
-pub(crate) mod names;
-mod render;
+pub mod names;
+pub mod render;
 mod reproducer;
 mod run;
+#[cfg(test)]
+mod testkit;
 mod values;
 
 use harness::deep::{self, CaseEntry, Index};
 use schema::hash::Hasher;
 use std::error::Error;
 use std::path::Path;
-use std::time::Instant;
 
 use harness::deep::CASES_DIR;
-
-/// Runs `cargo xtask deep-cases [--out DIR]`.
-pub fn main(root: &Path, args: &crate::cli::DeepCases) -> Result<(), Box<dyn Error>> {
-    let out = match &args.out {
-        Some(dir) => dir.clone(),
-        None => deep::default_dir(&crate::workspace::target_dir()),
-    };
-    let start = Instant::now();
-    let summary = write(root, &out)?;
-    eprintln!(
-        "wrote {} cases ({} files, {:.1} MiB) under {} in {:.1} s; content sha256 {}",
-        summary.cases,
-        summary.files,
-        summary.bytes as f64 / (1 << 20) as f64,
-        out.display(),
-        start.elapsed().as_secs_f64(),
-        summary.content_sha256,
-    );
-    Ok(())
-}
 
 /// What [`write`] wrote.
 #[derive(Debug)]

@@ -74,17 +74,5 @@ pub fn check(
     Ok(chosen)
 }
 
-/// Whether shipped backend `name` is set up under `target`, as `cargo xtask backends list`
-/// says it.
-pub fn ready(target: &Path, name: &str) -> Result<(), String> {
-    match crate::backends::is_set_up(target, name) {
-        true => Ok(()),
-        false => Err(format!(
-            "{} (`cargo xtask backends list` shows every backend's state)",
-            crate::backends::status(target, name)
-        )),
-    }
-}
-
 #[cfg(test)]
 mod tests;

@@ -148,7 +148,7 @@ impl CaseEntry {
 /// the implementation, the vocabulary and the harness's readers and writers. Tests are left
 /// out, since they cannot change what is written.
 pub const FINGERPRINT_SOURCES: &[&str] = &[
-    "xtask/src/deep",
+    "deep/src",
     "src",
     "vocab/src",
     "harness/src/read",
@@ -162,13 +162,13 @@ pub const FINGERPRINT_SOURCES: &[&str] = &[
 /// their diagnosis and rendering, and a test), so a change to them leaves the tree current.
 /// Anything else there counts, new files included.
 pub const FINGERPRINT_EXCLUDED: &[&str] = &[
-    "xtask/src/deep/findings.rs",
-    "xtask/src/deep/findings/",
-    "xtask/src/deep/diagnosis.rs",
-    "xtask/src/deep/render.rs",
-    "xtask/src/deep/reproducer.rs",
-    "xtask/src/deep/names.rs",
-    "xtask/src/deep/class_check.rs",
+    "deep/src/findings.rs",
+    "deep/src/findings/",
+    "deep/src/diagnosis.rs",
+    "deep/src/render.rs",
+    "deep/src/reproducer.rs",
+    "deep/src/names.rs",
+    "deep/src/class_check.rs",
 ];
 
 /// sha256 over the generator's sources ([`FINGERPRINT_SOURCES`], every `.rs` file outside

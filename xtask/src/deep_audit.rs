@@ -114,7 +114,7 @@ fn refresh(root: &Path, tree: &Path) -> Result<(), Box<dyn Error>> {
             "deep-audit: writing the deep tree under {} first",
             tree.display()
         );
-        crate::deep::write(root, tree)?;
+        deep::write(root, tree)?;
     }
     Ok(())
 }
