@@ -29,7 +29,7 @@ mod values;
 use harness::deep::{self, CaseEntry, Index};
 use schema::hash::Hasher;
 use std::error::Error;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use harness::deep::CASES_DIR;
 
@@ -84,9 +84,31 @@ fn generate() -> Result<Vec<Written>, String> {
     all.into_iter().map(|(_, r)| r).collect()
 }
 
+/// The checkout whose sources write the tree, which its fingerprint reads: the workspace
+/// this crate sits in (so a runtime of another repository that depends on this crate by path
+/// or git gets the fingerprint of the sources it compiled).
+pub fn sources_root() -> PathBuf {
+    let deep = Path::new(env!("CARGO_MANIFEST_DIR"));
+    deep.parent().unwrap_or(deep).to_path_buf()
+}
+
+/// The fingerprint of the sources that write the tree ([`sources_root`]).
+pub fn fingerprint() -> Result<String, harness::Error> {
+    deep::fingerprint(&sources_root())
+}
+
+/// The tree at `dir` as the cases of a harness run (`harness::runner::Suite::source`): the
+/// run checks that these sources wrote it, and fails on a stale guard otherwise.
+pub fn source(dir: &Path) -> Result<harness::source::Source, harness::Error> {
+    Ok(harness::source::Source::Deep {
+        dir: dir.to_path_buf(),
+        fingerprint: fingerprint()?,
+    })
+}
+
 /// Writes the tree under `out`, replacing the cases and index there (and nothing else).
-pub fn write(root: &Path, out: &Path) -> Result<Summary, Box<dyn Error>> {
-    let fingerprint = deep::fingerprint(root)?;
+pub fn write(out: &Path) -> Result<Summary, Box<dyn Error>> {
+    let fingerprint = fingerprint()?;
     let generated = generate()?;
     let cases_dir = out.join(CASES_DIR);
     // Index first out: a run during the rewrite finds no tree rather than a mixed one.

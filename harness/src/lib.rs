@@ -7,7 +7,7 @@
 //! (what a case is and how it is read), [`runner`] (the conformance binary's main, also for a
 //! runtime's own test), [`report`] and [`known`] (records, reports and known-failure lists),
 //! [`write`] (the TensorProto writer, the inverse of [`read`]), [`worker_check`] (a worker run
-//! step by step over chosen cases, for its author).
+//! step by step over chosen cases, for its author), [`source`] (which cases a run judges).
 #![forbid(unsafe_code)]
 
 pub mod backend;
@@ -17,6 +17,7 @@ pub mod known;
 pub mod read;
 pub mod report;
 pub mod runner;
+pub mod source;
 pub mod worker_check;
 pub mod write;
 

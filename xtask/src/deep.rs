@@ -10,13 +10,13 @@ use std::path::Path;
 use std::time::Instant;
 
 /// Runs `cargo xtask deep-cases [--out DIR]`.
-pub fn cases(root: &Path, args: &crate::cli::DeepCases) -> Result<(), Box<dyn Error>> {
+pub fn cases(args: &crate::cli::DeepCases) -> Result<(), Box<dyn Error>> {
     let out = match &args.out {
         Some(dir) => dir.clone(),
         None => tree::default_dir(&crate::workspace::target_dir()),
     };
     let start = Instant::now();
-    let summary = deep::write(root, &out)?;
+    let summary = deep::write(&out)?;
     eprintln!(
         "wrote {} cases ({} files, {:.1} MiB) under {} in {:.1} s; content sha256 {}",
         summary.cases,

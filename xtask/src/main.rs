@@ -62,7 +62,7 @@ fn run(root: &Path, task: &Task) -> ExitCode {
         #[cfg(feature = "full")]
         Task::Coverage(args) => finish(coverage::main(root, args)),
         #[cfg(feature = "full")]
-        Task::DeepCases(args) => finish(deep::cases(root, args)),
+        Task::DeepCases(args) => finish(deep::cases(args)),
         #[cfg(feature = "full")]
         Task::Deep(args) => finish(deep::findings(root, args)),
         #[cfg(feature = "full")]
