@@ -54,6 +54,7 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// A deep tree under `ws`'s target directory holding the own case as its one case `c`,
 /// written by the sources of `ws` (their fingerprint); returns the tree's root.
+#[cfg(feature = "native")] // only the tests that run the case use it
 fn with_deep_tree(ws: &Path) -> PathBuf {
     use crate::deep::{CaseEntry, Index, FORMAT, INDEX_FILE};
     let tree = crate::deep::default_dir(&ws.join("target"));
