@@ -8,6 +8,7 @@
 use harness::fuzzing::{bundle, run_trial, CaseSpec, Context, Spec, SpecKind};
 use harness::known::Outcome;
 use harness::report::{self, Report};
+use harness::source::Source;
 use libfuzzer_sys::fuzz_target;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -49,7 +50,7 @@ fuzz_target!(|data: &[u8]| {
         let ctx = Context {
             strict,
             out_dir: root.join("out"),
-            data_override: Some(root.clone()),
+            source: Source::Custom(root.clone()),
             ..Context::default()
         };
         let rec = run_trial(&ctx, &spec).record;

@@ -148,7 +148,7 @@ impl CaseEntry {
 /// the implementation, the vocabulary and the harness's readers and writers. Tests are left
 /// out, since they cannot change what is written.
 pub const FINGERPRINT_SOURCES: &[&str] = &[
-    "xtask/src/deep",
+    "deep/src",
     "src",
     "vocab/src",
     "harness/src/read",
@@ -162,13 +162,13 @@ pub const FINGERPRINT_SOURCES: &[&str] = &[
 /// their diagnosis and rendering, and a test), so a change to them leaves the tree current.
 /// Anything else there counts, new files included.
 pub const FINGERPRINT_EXCLUDED: &[&str] = &[
-    "xtask/src/deep/findings.rs",
-    "xtask/src/deep/findings/",
-    "xtask/src/deep/diagnosis.rs",
-    "xtask/src/deep/render.rs",
-    "xtask/src/deep/reproducer.rs",
-    "xtask/src/deep/names.rs",
-    "xtask/src/deep/class_check.rs",
+    "deep/src/findings.rs",
+    "deep/src/findings/",
+    "deep/src/diagnosis.rs",
+    "deep/src/render.rs",
+    "deep/src/reproducer.rs",
+    "deep/src/names.rs",
+    "deep/src/class_check.rs",
 ];
 
 /// sha256 over the generator's sources ([`FINGERPRINT_SOURCES`], every `.rs` file outside
@@ -200,11 +200,11 @@ pub fn fingerprint(workspace: &Path) -> Result<String, crate::Error> {
     Ok(hash.finish())
 }
 
-/// Trials for the deep tree under `target` (`deep/opset<N>/<case>`), listed from its index
-/// (no model is opened). No tree, an unreadable index, or a tree that the current sources
-/// would write differently is a single failing guard that names the command to run.
-pub fn discover(workspace: &Path, target: &Path) -> Vec<Spec> {
-    let root = default_dir(target);
+/// Trials for the deep tree at `root` (`deep/opset<N>/<case>`), listed from its index (no
+/// model is opened). No tree, an unreadable index, or a tree written by other sources than
+/// those whose fingerprint is `expected` is a single failing guard that names the command to
+/// run.
+pub fn discover(root: &Path, expected: &str) -> Vec<Spec> {
     let index_path = root.join(INDEX_FILE);
     let guard = |name: &str, why: String| {
         vec![Spec {
@@ -244,17 +244,13 @@ pub fn discover(workspace: &Path, target: &Path) -> Vec<Spec> {
         );
         return guard("stale", why);
     }
-    match fingerprint(workspace) {
-        Ok(now) if now == index.fingerprint => {}
-        Ok(_) => {
-            let why = format!(
-                "{} was written by other sources than these (the generator, the implementation or \
-                 the writers changed since), so its expected outputs may be stale",
-                root.display()
-            );
-            return guard("stale", why);
-        }
-        Err(e) => return guard("stale", format!("cannot fingerprint the sources: {e}")),
+    if index.fingerprint != expected {
+        let why = format!(
+            "{} was written by other sources than these (the generator, the implementation or \
+             the writers changed since), so its expected outputs may be stale",
+            root.display()
+        );
+        return guard("stale", why);
     }
     let cases = root.join(CASES_DIR);
     index
@@ -290,9 +286,14 @@ pub fn backend(
     crate::backend::select(workspace, &settings).backend
 }
 
-/// The index of the tree under `target`, if it can be read.
+/// The index of the tree at its default place under `target`, if it can be read.
 pub fn read_index(target: &Path) -> Result<Index, crate::Error> {
-    let path = default_dir(target).join(INDEX_FILE);
+    read_index_at(&default_dir(target))
+}
+
+/// The index of the tree at `root`, if it can be read.
+pub fn read_index_at(root: &Path) -> Result<Index, crate::Error> {
+    let path = root.join(INDEX_FILE);
     let text = std::fs::read_to_string(&path)
         .map_err(|e| crate::Error::at(&path, format!("cannot read: {e}")))?;
     serde_json::from_str(&text).map_err(|e| crate::Error::at(&path, format!("invalid index: {e}")))

@@ -5,6 +5,7 @@ use crate::compare::{multi_index, Mismatch, ValueDiff};
 use crate::npy;
 use crate::origin::Origins;
 use crate::settings::{BACKEND_VAR, DATA_VAR, KNOWN_VAR, STRICT_VAR, SUITE_VAR};
+use crate::source::Source;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use vocab::{DataType, Tensor};
@@ -208,10 +209,9 @@ pub struct RerunEnv {
     pub backend: Option<String>,
     /// `ONNX_CONFORMANCE_STRICT=1`.
     pub strict: bool,
-    /// `ONNX_CONFORMANCE_SUITE=deep` (which compares bit for bit without being asked).
-    pub deep: bool,
-    /// `ONNX_BACKEND_DATA`, if set.
-    pub data_override: Option<PathBuf>,
+    /// The cases: `ONNX_CONFORMANCE_SUITE=deep` (which compares bit for bit without being
+    /// asked) or `ONNX_BACKEND_DATA` when not the official data.
+    pub source: Source,
     /// `ONNX_CONFORMANCE_KNOWN_FAILURES`, if set.
     pub known_failures: Option<PathBuf>,
     /// The cargo profile the test binary was built with, when not `dev`.
@@ -226,8 +226,7 @@ impl Default for RerunEnv {
         RerunEnv {
             backend: None,
             strict: false,
-            deep: false,
-            data_override: None,
+            source: Source::Official,
             known_failures: None,
             profile: None,
             test: "onnx_backend".into(),
@@ -287,12 +286,13 @@ pub fn rerun_command(trial: &str, env: &RerunEnv) -> String {
             shell_quote(&list.display().to_string())
         );
     }
-    if env.deep {
+    let deep = matches!(env.source, Source::Deep { .. });
+    if deep {
         let _ = write!(cmd, "{SUITE_VAR}=deep ");
     } else if env.strict {
         let _ = write!(cmd, "{STRICT_VAR}=1 ");
     }
-    if let Some(dir) = &env.data_override {
+    if let Source::Custom(dir) = &env.source {
         let _ = write!(
             cmd,
             "{DATA_VAR}={} ",

@@ -593,5 +593,7 @@ pub fn runtime_message(message: &str) -> &str {
     }
 }
 
+pub mod refresh;
+
 #[cfg(test)]
 mod tests;

@@ -8,7 +8,7 @@
 //! runtime's own test), [`report`] and [`known`] (records, reports and known-failure lists),
 //! [`write`] (the TensorProto writer, the inverse of [`read`]), [`worker_check`] (a worker run
 //! step by step over chosen cases, for its author), [`expected_error`] (cases that must be
-//! refused).
+//! refused), [`source`] (which cases a run judges).
 #![forbid(unsafe_code)]
 
 pub mod backend;
@@ -19,6 +19,7 @@ pub mod known;
 pub mod read;
 pub mod report;
 pub mod runner;
+pub mod source;
 pub mod worker_check;
 pub mod write;
 

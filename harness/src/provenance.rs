@@ -14,6 +14,18 @@ pub enum Source {
     Official,
     /// The tree `ONNX_BACKEND_DATA` names, plus `tests/cases/`.
     Custom,
+    /// A deep tree (`ONNX_CONFORMANCE_SUITE=deep`, or an in-process run of one): never a
+    /// complete run of the official data.
+    Deep,
+}
+
+/// The deep tree a run judged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeepTree {
+    /// The tree's root.
+    pub path: String,
+    /// The content hash its index records.
+    pub content_sha256: String,
 }
 
 /// Which test runner drove the trials.
@@ -38,6 +50,9 @@ pub struct RunInfo {
     pub data_lock_sha256: Option<String>,
     /// Where the cases came from.
     pub source: Source,
+    /// The deep tree, when the source is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deep_tree: Option<DeepTree>,
     /// The test runner.
     pub runner: Runner,
     /// The libtest filters and `--skip`/`--exact` options given; empty for none. Under
@@ -72,9 +87,15 @@ impl RunInfo {
             true => "none".to_string(),
             false => self.filters.join(" "),
         };
-        let source = match self.source {
-            Source::Official => "official",
-            Source::Custom => "ONNX_BACKEND_DATA",
+        let source = match (self.source, &self.deep_tree) {
+            (Source::Official, _) => "official".to_string(),
+            (Source::Custom, _) => "ONNX_BACKEND_DATA".to_string(),
+            (Source::Deep, Some(tree)) => format!(
+                "deep tree {} (sha256 {})",
+                tree.path,
+                short(&Some(tree.content_sha256.clone()))
+            ),
+            (Source::Deep, None) => "deep tree (unreadable)".to_string(),
         };
         format!(
             "started {}, commit {}, data lock {}, data {source}, filter {filters}, \

@@ -3,11 +3,12 @@
 
 use crate::backend::{self, BackendHandle, Selected};
 use crate::diag::RerunEnv;
-use crate::discover::{discover, Layout, Spec, SpecKind};
+use crate::discover::{Layout, Spec, SpecKind};
 use crate::known::{KnownFailures, Lists, Outcome, Tolerances};
-use crate::provenance::{self, RunInfo, Runner, Source};
+use crate::provenance::{self, RunInfo, Runner};
 use crate::report::{self, nextest, Report, TrialRecord};
 use crate::settings::{self, Env};
+use crate::source::Source;
 use crate::trials::{self, Context};
 use libtest_mimic::{Arguments, Completion, FormatSetting, Trial};
 use std::collections::BTreeSet;
@@ -75,6 +76,7 @@ pub struct Suite {
     layout: Layout,
     backend: BackendHandle,
     known_failures: Option<PathBuf>,
+    source: Option<Source>,
 }
 
 impl Suite {
@@ -93,7 +95,16 @@ impl Suite {
             },
             backend,
             known_failures: None,
+            source: None,
         }
+    }
+
+    /// The cases to run instead of the official data: a directory of the caller's, or a
+    /// deep tree with the fingerprint of the sources that must have written it (the `deep`
+    /// crate's `deep::source`). The environment may not ask for another source.
+    pub fn source(mut self, source: Source) -> Suite {
+        self.source = Some(source);
+        self
     }
 
     /// The data's lock file (`onnx-backend-data.lock.json`): the index is then checked for
@@ -124,6 +135,7 @@ impl Suite {
         let given = Given {
             backend: self.backend,
             known_failures: self.known_failures,
+            source: self.source,
         };
         let env = Env::from_process();
         match run_with(&self.layout, &args, &env, run_id, Some(given)) {
@@ -131,6 +143,65 @@ impl Suite {
             false => ExitCode::FAILURE,
         }
     }
+
+    /// Runs every trial in this process, without libtest and without a filter, writes the
+    /// reports (and a failing trial's dumps) and returns the report. A failed setup check is
+    /// a failing trial of the report, as in a libtest run; `Err` only when the reports
+    /// cannot be written.
+    pub fn run(self) -> Result<Report, crate::Error> {
+        let given = Given {
+            backend: self.backend,
+            known_failures: self.known_failures,
+            source: self.source,
+        };
+        run_in_process(&self.layout, &Env::from_process(), given)
+    }
+}
+
+/// [`Suite::run`]: every trial on the caller's backend, on all available threads.
+fn run_in_process(layout: &Layout, env: &Env, given: Given) -> Result<Report, crate::Error> {
+    let started = provenance::now();
+    let prep = prepare_with(layout, env, Some(given));
+    let ctx = &prep.ctx;
+    let specs: Vec<&Spec> = prep.all().collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut trials: Vec<TrialRecord> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut records = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(spec) = specs.get(i) else {
+                            return records;
+                        };
+                        records.push(trials::run(ctx, spec).record);
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            // A trial catches its backend's panics (trials::run), so a thread ends normally.
+            .flat_map(|w| w.join().unwrap_or_default())
+            .collect()
+    });
+    trials.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut run = provenance_of(layout, ctx, &Arguments::default(), None, started);
+    (run.listed, run.ran) = (specs.len(), trials.len());
+    run.judge_complete(prep.guards.is_empty());
+    let report = Report {
+        format: report::FORMAT,
+        strict: ctx.strict,
+        data: ctx.data_root.display().to_string(),
+        run: Some(run),
+        backend: ctx.backend.info(),
+        known_failures: ctx.known_list.clone(),
+        trials,
+    };
+    report::write_all(&ctx.out_dir, &report)?;
+    Ok(report)
 }
 
 /// As [`run`], with the backend given instead of chosen from the environment.
@@ -214,12 +285,13 @@ fn provenance_of(
             .then(|| provenance::git_commit(&layout.root))
             .flatten(),
         data_lock_sha256: first
-            .then(|| layout.lock.as_deref().and_then(provenance::lock_hash))
+            .then(|| {
+                let lock = ctx.source.lock_file(layout);
+                lock.as_deref().and_then(provenance::lock_hash)
+            })
             .flatten(),
-        source: match ctx.data_override {
-            Some(_) => Source::Custom,
-            None => Source::Official,
-        },
+        source: ctx.source.provenance(),
+        deep_tree: ctx.source.deep_tree(),
         runner: match run_id {
             Some(_) => Runner::Nextest,
             None => Runner::Libtest,
@@ -312,16 +384,32 @@ pub(crate) fn prepare(workspace: &Path, env: &Env) -> Setup {
     prepare_with(&Layout::workspace(workspace), env, None)
 }
 
-/// A backend of the caller's, with its own known-failures list.
+/// A backend of the caller's, with its own known-failures list, and the cases it chose.
 struct Given {
     backend: BackendHandle,
     known_failures: Option<PathBuf>,
+    source: Option<Source>,
 }
 
 /// As [`prepare`], with the backend given instead of chosen from the environment.
-fn prepare_with(layout: &Layout, env: &Env, given: Option<Given>) -> Setup {
+fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
     let workspace = &layout.root;
-    let (settings, problems) = settings::read(workspace, env);
+    let (mut settings, mut problems) = settings::read(workspace, env);
+    if let Some(chosen) = given.as_mut().and_then(|g| g.source.take()) {
+        // The caller's choice stands; the environment asking for another is a conflict.
+        if settings.source != Source::Official && settings.source != chosen {
+            problems.push((
+                "settings/suite".into(),
+                format!(
+                    "the caller runs {chosen:?}, but {} or {} asks for {:?}; unset them",
+                    settings::SUITE_VAR,
+                    settings::DATA_VAR,
+                    settings.source
+                ),
+            ));
+        }
+        settings.source = chosen;
+    }
     let mut guards: Vec<Spec> = problems
         .into_iter()
         .map(|(name, msg)| Spec {
@@ -376,18 +464,13 @@ fn prepare_with(layout: &Layout, env: &Env, given: Option<Given>) -> Setup {
         }),
         None => Tolerances::default(),
     };
-    let data_override = settings.data_override;
-    // The deep suite has its own tree and no known failures: it exists to list disagreements.
-    let deep = settings.deep;
-    let known = if deep { Lists::default() } else { known };
-    let listed = match deep {
-        true => crate::deep::discover(workspace, &settings.target),
-        false => discover(layout, data_override.as_deref()),
-    };
-    let (cases, found): (Vec<Spec>, Vec<Spec>) = listed
+    let source = &settings.source;
+    let known = source.lists(known);
+    let (cases, found): (Vec<Spec>, Vec<Spec>) = source
+        .discover(layout)
         .into_iter()
         .partition(|s| matches!(s.kind, SpecKind::Case(_)));
-    if !deep && data_override.is_none() && found.is_empty() {
+    if source.checks_stale_entries() && found.is_empty() {
         let names: Vec<&str> = cases.iter().map(|s| s.name.as_str()).collect();
         let stale = known.unmatched(&names);
         if !stale.is_empty() {
@@ -399,36 +482,27 @@ fn prepare_with(layout: &Layout, env: &Env, given: Option<Given>) -> Setup {
         }
     }
     guards.extend(found);
-    let out_dir = match (&settings.report_dir, deep) {
-        (Some(dir), _) => dir.clone(),
-        (None, true) => {
-            crate::report::ReportDir::deep(&settings.target, &selected.name).into_path()
-        }
-        (None, false) => selected.report_dir.clone().into_path(),
+    let out_dir = match &settings.report_dir {
+        Some(dir) => dir.clone(),
+        None => source.report_dir(&selected.report_dir, &selected.name),
     };
     let ctx = Context {
-        // Deep cases are compared bit for bit (any NaN matches any NaN of the type).
-        strict: settings.strict || deep,
+        strict: source.strict(settings.strict),
         known,
         tolerances,
         backend: selected.handle(),
         out_dir,
-        lock_file: layout
-            .lock
-            .clone()
-            .filter(|_| data_override.is_none() && !deep),
-        data_root: match deep {
-            true => crate::deep::default_dir(&settings.target).join(crate::deep::CASES_DIR),
-            false => data_override.clone().unwrap_or_else(|| layout.data.clone()),
-        },
+        lock_file: source.lock_file(layout),
+        data_root: source.data_root(layout),
         rerun: RerunEnv {
             backend: from_variable,
-            deep,
+            source: source.clone(),
             known_failures: settings.worker_list,
             ..RerunEnv::of_this_binary()
         },
-        known_list,
-        data_override,
+        // A source without lists names none (the deep suite).
+        known_list: known_list.filter(|_| source.uses_lists()),
+        source: settings.source,
     };
     Setup { ctx, cases, guards }
 }

@@ -2,6 +2,7 @@
 //! A bad value, or an `ONNX_CONFORMANCE_*` name we do not know (a typo would otherwise be
 //! ignored in silence), is a setup problem: it fails the run whatever the filter.
 
+use crate::source::Source;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -120,8 +121,9 @@ impl Env {
 pub struct Settings {
     /// `ONNX_CONFORMANCE_STRICT`: bit-exact comparison.
     pub strict: bool,
-    /// `ONNX_BACKEND_DATA`, resolved against the workspace, if set and not empty.
-    pub data_override: Option<PathBuf>,
+    /// The cases: `ONNX_CONFORMANCE_SUITE=deep` (the deep tree under the target directory),
+    /// `ONNX_BACKEND_DATA` (resolved against the workspace), or the official data.
+    pub source: Source,
     /// The cargo target directory (`CARGO_TARGET_DIR`, default `<workspace>/target`).
     pub target: PathBuf,
     /// `ONNX_CONFORMANCE_BACKEND`: the backend's name, `native` when unset or empty.
@@ -133,8 +135,6 @@ pub struct Settings {
     /// `ONNX_CONFORMANCE_KNOWN_FAILURES`, resolved against the workspace: a `worker:`
     /// backend's list instead of `tests/known-failures/<label>.json`, if set.
     pub worker_list: Option<PathBuf>,
-    /// `ONNX_CONFORMANCE_SUITE=deep`: run the deep tree instead of the official data.
-    pub deep: bool,
     /// `ONNX_CONFORMANCE_REPORT_DIR`, resolved against the workspace: where the reports go
     /// instead of the backend's own directory.
     pub report_dir: Option<PathBuf>,
@@ -166,10 +166,6 @@ pub fn read(workspace: &Path, env: &Env) -> (Settings, Vec<Problem>) {
             false
         }
     };
-    let data_override = env
-        .get(DATA_VAR)
-        .filter(|v| !v.is_empty())
-        .map(|v| workspace.join(PathBuf::from(v)));
     let target =
         schema::workspace::target_dir(workspace, env.get(schema::workspace::TARGET_DIR_VAR));
     let backend = match env.get(BACKEND_VAR).map(|v| v.to_str().ok_or(v)) {
@@ -189,6 +185,24 @@ pub fn read(workspace: &Path, env: &Env) -> (Settings, Vec<Problem>) {
     });
     #[cfg(feature = "native")]
     tuning_problems(env, &mut problems);
+    let source = source(workspace, &target, env, &mut problems);
+    let settings = Settings {
+        source,
+        strict,
+        target,
+        backend,
+        timeout,
+        python: path(env, PYTHON_VAR, None),
+        worker_list: path(env, KNOWN_VAR, Some(workspace)),
+        report_dir: path(env, REPORT_DIR_VAR, Some(workspace)),
+    };
+    (settings, problems)
+}
+
+/// The one choice of the cases, from `ONNX_CONFORMANCE_SUITE` and `ONNX_BACKEND_DATA`. Both
+/// at once is a problem: a deep tree is not a data directory, and half of each would run.
+fn source(workspace: &Path, target: &Path, env: &Env, problems: &mut Vec<Problem>) -> Source {
+    let data = path(env, DATA_VAR, Some(workspace));
     let deep = match env.get(SUITE_VAR).map(|v| v.to_str()) {
         None | Some(Some("" | "official")) => false,
         Some(Some("deep")) => true,
@@ -198,18 +212,27 @@ pub fn read(workspace: &Path, env: &Env) -> (Settings, Vec<Problem>) {
             false
         }
     };
-    let settings = Settings {
-        deep,
-        strict,
-        data_override,
-        target,
-        backend,
-        timeout,
-        python: path(env, PYTHON_VAR, None),
-        worker_list: path(env, KNOWN_VAR, Some(workspace)),
-        report_dir: path(env, REPORT_DIR_VAR, Some(workspace)),
-    };
-    (settings, problems)
+    match (deep, data) {
+        (true, Some(dir)) => {
+            let msg = format!(
+                "{SUITE_VAR}=deep and {DATA_VAR}={} are both set: the deep suite runs its own \
+                 tree; unset one of them",
+                dir.display()
+            );
+            problems.push(("settings/suite".to_string(), msg));
+            Source::Custom(dir)
+        }
+        (true, None) => Source::deep_at_default(workspace, target).unwrap_or_else(|e| {
+            let msg = format!("cannot fingerprint the deep tree's sources: {e}");
+            problems.push(("settings/deep-fingerprint".to_string(), msg));
+            Source::Deep {
+                dir: crate::deep::default_dir(target),
+                fingerprint: String::new(),
+            }
+        }),
+        (false, Some(dir)) => Source::Custom(dir),
+        (false, None) => Source::Official,
+    }
 }
 
 /// A path variable, resolved against `base` when given; empty is unset.

@@ -112,3 +112,19 @@ pub(crate) fn spread_codes(dtype: vocab::DataType, n: usize) -> Vec<u128> {
         })
         .collect()
 }
+
+/// A workspace holding every source the deep tree's fingerprint reads, empty.
+pub fn deep_workspace() -> tempfile::TempDir {
+    let ws = tempfile::tempdir().unwrap();
+    for source in crate::deep::FINGERPRINT_SOURCES {
+        let path = ws.path().join(source);
+        match source.ends_with(".rs") {
+            true => {
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, "").unwrap();
+            }
+            false => std::fs::create_dir_all(&path).unwrap(),
+        }
+    }
+    ws
+}

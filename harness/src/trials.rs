@@ -9,6 +9,7 @@ use crate::discover::{CaseSpec, Spec, SpecKind};
 use crate::known::{judge, Failed, Lists, Tolerances};
 use crate::origin::Origins;
 use crate::report::TrialRecord;
+use crate::source::Source;
 use crate::{expected_error, lockcheck, read};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -27,9 +28,10 @@ pub struct Context {
     pub tolerances: Tolerances,
     /// `target/onnx-conformance`.
     pub out_dir: PathBuf,
-    /// `ONNX_BACKEND_DATA`, if set.
-    pub data_override: Option<PathBuf>,
-    /// The data root the trials read: `onnx-backend-data` or `ONNX_BACKEND_DATA`.
+    /// The cases the run judges.
+    pub source: Source,
+    /// The data root the trials read: `onnx-backend-data`, `ONNX_BACKEND_DATA` or the deep
+    /// tree's cases.
     pub data_root: PathBuf,
     /// The lock file that official cases are checked against when they fail; `None` when
     /// another tree runs.
@@ -259,7 +261,6 @@ fn with_context(ctx: &Context, name: &str, case: &CaseSpec, message: String) -> 
     }
     let env = RerunEnv {
         strict: ctx.strict,
-        data_override: ctx.data_override.clone(),
         ..ctx.rerun.clone()
     };
     let rerun = rerun_command(name, &env);

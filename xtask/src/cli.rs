@@ -5,7 +5,7 @@
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
-pub use crate::fetch::Options as FetchTests;
+pub use fetch::Options as FetchTests;
 
 /// `cargo xtask <task> [options]`.
 #[derive(Debug, Parser)]

@@ -27,7 +27,7 @@ pub fn main(root: &Path, args: &crate::cli::DeepAudit) -> Result<(), Box<dyn Err
     cmd.arg(root.join(SCRIPT)).arg("--tree").arg(&tree);
     if args.self_test {
         if args.tree.is_none() {
-            refresh(root, &tree)?;
+            refresh(&tree)?;
         }
         let scratch = target.join("onnx-conformance").join("deep-audit-self-test");
         cmd.arg("--self-test").arg("--scratch").arg(&scratch);
@@ -102,9 +102,9 @@ fn venv_has(venv: &Path, name: &str) -> bool {
 
 /// Writes the tree at `tree` again when it is missing or the sources would write it
 /// differently (unchanged files stay, so a current tree costs a few seconds).
-fn refresh(root: &Path, tree: &Path) -> Result<(), Box<dyn Error>> {
+fn refresh(tree: &Path) -> Result<(), Box<dyn Error>> {
     let index = tree.join(harness::deep::INDEX_FILE);
-    let current = harness::deep::fingerprint(root)?;
+    let current = deep::fingerprint()?;
     let fresh = std::fs::read_to_string(&index)
         .ok()
         .and_then(|text| serde_json::from_str::<harness::deep::Index>(&text).ok())
@@ -114,7 +114,7 @@ fn refresh(root: &Path, tree: &Path) -> Result<(), Box<dyn Error>> {
             "deep-audit: writing the deep tree under {} first",
             tree.display()
         );
-        crate::deep::write(root, tree)?;
+        deep::write(tree)?;
     }
     Ok(())
 }

@@ -14,7 +14,6 @@ mod cross_check;
 mod deep;
 #[cfg(feature = "full")]
 mod deep_audit;
-mod fetch;
 #[cfg(feature = "full")]
 mod fuzz;
 #[cfg(feature = "full")]
@@ -64,7 +63,9 @@ fn main() -> ExitCode {
 /// Runs `task` (in the light build, only the tasks that do not need `full`).
 fn run(root: &Path, task: &Task) -> ExitCode {
     match task {
-        Task::FetchTests(options) => fetch::main(options),
+        Task::FetchTests(options) => {
+            fetch::main(options, &fetch::Paths::workspace(root, workspace::python()))
+        }
         Task::CrossCheck => finish(cross_check::main(root)),
         #[cfg(feature = "full")]
         Task::Backends(args) => finish(backends::main(root, args)),
@@ -73,9 +74,9 @@ fn run(root: &Path, task: &Task) -> ExitCode {
         #[cfg(feature = "full")]
         Task::Coverage(args) => finish(coverage::main(root, args)),
         #[cfg(feature = "full")]
-        Task::DeepCases(args) => finish(deep::main(root, args)),
+        Task::DeepCases(args) => finish(deep::cases(args)),
         #[cfg(feature = "full")]
-        Task::Deep(args) => finish(deep::findings::main(root, args)),
+        Task::Deep(args) => finish(deep::findings(root, args)),
         #[cfg(feature = "full")]
         Task::DeepAudit(args) => finish(deep_audit::main(root, args)),
         #[cfg(feature = "full")]

@@ -1,9 +1,6 @@
 //! Fixtures shared by the xtask's tests: the one place test helpers live, so that no module
 //! exports its test module to another.
 
-pub mod fetch;
-#[cfg(feature = "full")]
-pub mod findings;
 pub mod repo;
 #[cfg(feature = "full")]
 pub mod report;

@@ -2,21 +2,7 @@
 
 use super::*;
 
-/// A workspace holding every fingerprinted source, empty.
-fn workspace() -> tempfile::TempDir {
-    let ws = tempfile::tempdir().unwrap();
-    for source in FINGERPRINT_SOURCES {
-        let path = ws.path().join(source);
-        match source.ends_with(".rs") {
-            true => {
-                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-                std::fs::write(&path, "").unwrap();
-            }
-            false => std::fs::create_dir_all(&path).unwrap(),
-        }
-    }
-    ws
-}
+use crate::testkit::deep_workspace as workspace;
 
 fn guard_name(specs: &[Spec]) -> Option<&str> {
     match specs {
@@ -35,11 +21,13 @@ fn guard_name(specs: &[Spec]) -> Option<&str> {
 fn a_missing_bad_or_stale_tree_is_one_guard_naming_the_command() {
     let ws = workspace();
     let target = ws.path().join("target");
+    let root = default_dir(&target);
+    let now = fingerprint(ws.path()).unwrap();
+    let discover = |_: &Path, _: &Path| discover(&root, &now);
     assert_eq!(
         guard_name(&discover(ws.path(), &target)),
         Some("deep/missing")
     );
-    let root = default_dir(&target);
     std::fs::create_dir_all(&root).unwrap();
     std::fs::write(root.join(INDEX_FILE), "{").unwrap();
     assert_eq!(
@@ -82,7 +70,7 @@ fn a_missing_bad_or_stale_tree_is_one_guard_naming_the_command() {
         Some("deep/stale")
     );
     // The fingerprint of these (empty) sources makes the tree current: one trial per case.
-    index.fingerprint = fingerprint(ws.path()).unwrap();
+    index.fingerprint = now.clone();
     write(&index);
     let specs = discover(ws.path(), &target);
     assert_eq!(specs.len(), 1);
@@ -119,7 +107,7 @@ fn the_fingerprint_follows_the_sources_but_not_their_tests() {
 #[test]
 fn the_findings_code_leaves_the_fingerprint_alone_and_the_generator_does_not() {
     let ws = workspace();
-    let deep = ws.path().join("xtask/src/deep");
+    let deep = ws.path().join("deep/src");
     let before = fingerprint(ws.path()).unwrap();
     for excluded in [
         "findings.rs",

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::compare::{compare_outputs, Rule};
+use crate::source::Source;
 use crate::testkit::scratch;
 use vocab::elements::F8E4M3FN;
 
@@ -117,7 +118,7 @@ fn rerun_command_quotes_and_carries_the_environment() {
     );
     let env = RerunEnv {
         strict: true,
-        data_override: Some(PathBuf::from("/d")),
+        source: Source::Custom(PathBuf::from("/d")),
         ..RerunEnv::default()
     };
     assert_eq!(
@@ -153,8 +154,7 @@ fn a_rerun_line_parsed_back_names_every_setting() {
     let env = RerunEnv {
         backend: Some("worker:python3 -u 'my worker.py'".into()),
         strict: true,
-        deep: false,
-        data_override: Some(PathBuf::from("/data dir/cases")),
+        source: Source::Custom(PathBuf::from("/data dir/cases")),
         known_failures: Some(PathBuf::from("/lists/mine's.json")),
         profile: Some("bench-lto".into()),
         test: "conformance".into(),
@@ -184,7 +184,10 @@ fn a_rerun_line_parsed_back_names_every_setting() {
     assert_eq!(&words[..3], ["cargo", "test", "--release"]);
     // A deep trial reruns in the deep suite (which is strict by itself).
     let deep = RerunEnv {
-        deep: true,
+        source: Source::Deep {
+            dir: PathBuf::from("/t/deep"),
+            fingerprint: "f".into(),
+        },
         strict: true,
         ..RerunEnv::default()
     };

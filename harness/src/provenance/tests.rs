@@ -51,6 +51,7 @@ fn complete_needs_everything() {
         commit: None,
         data_lock_sha256: None,
         source: Source::Official,
+        deep_tree: None,
         runner: Runner::Libtest,
         filters: vec![],
         listed: 3,

@@ -26,11 +26,11 @@ impl ReportDir {
         })
     }
 
-    /// Where a deep-suite run of `backend` reports: `deep/reports/<native or backend-name>`
-    /// under the root, apart from the official runs' reports.
-    pub fn deep(target: &Path, backend: &str) -> ReportDir {
+    /// Where a run of `backend` over the deep tree at `tree` reports:
+    /// `<tree>/reports/<native or backend-name>`, apart from the official runs' reports.
+    pub fn deep(tree: &Path, backend: &str) -> ReportDir {
         let sub = Self::subdir(backend).unwrap_or_else(|| "native".into());
-        ReportDir(crate::deep::default_dir(target).join("reports").join(sub))
+        ReportDir(tree.join("reports").join(sub))
     }
 
     /// Where `cargo xtask scoreboard`'s run of `backend` reports: `scoreboard/<native or

@@ -181,6 +181,7 @@ fn reports_show_how_the_run_was_made() {
         commit: Some("0123456789abcdef".into()),
         data_lock_sha256: Some("fedcba9876543210".into()),
         source: Source::Official,
+        deep_tree: None,
         runner: Runner::Libtest,
         filters: vec!["opset19".into()],
         listed: 1475,

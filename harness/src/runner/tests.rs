@@ -29,12 +29,21 @@ fn args(ws: &Path, list: &[&str]) -> Arguments {
 
 /// A workspace with one own case copied from the real `tests/cases`.
 fn with_own_case(ws: &Path) {
-    let from =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/cases/test_cast13_BOOL_to_INT64");
-    let to = ws.join("tests/cases/test_cast13_BOOL_to_INT64");
-    for entry in walkdir::WalkDir::new(&from) {
+    copy_dir(
+        &own_case(),
+        &ws.join("tests/cases/test_cast13_BOOL_to_INT64"),
+    );
+}
+
+/// The real own case the runner tests run (Cast-13, BOOL to INT64).
+fn own_case() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/cases/test_cast13_BOOL_to_INT64")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
         let entry = entry.expect("list");
-        let dest = to.join(entry.path().strip_prefix(&from).expect("inside"));
+        let dest = to.join(entry.path().strip_prefix(from).expect("inside"));
         if entry.file_type().is_dir() {
             std::fs::create_dir_all(&dest).expect("dir");
         } else {
@@ -43,13 +52,128 @@ fn with_own_case(ws: &Path) {
     }
 }
 
+/// A deep tree under `ws`'s target directory holding the own case as its one case `c`,
+/// written by the sources of `ws` (their fingerprint); returns the tree's root.
+#[cfg(feature = "native")] // only the tests that run the case use it
+fn with_deep_tree(ws: &Path) -> PathBuf {
+    use crate::deep::{CaseEntry, Index, FORMAT, INDEX_FILE};
+    let tree = crate::deep::default_dir(&ws.join("target"));
+    copy_dir(&own_case(), &tree.join("cases/c"));
+    let index = Index {
+        format: FORMAT,
+        fingerprint: crate::deep::fingerprint(ws).expect("fingerprint"),
+        content_sha256: "abc".into(),
+        cases: vec![CaseEntry {
+            case: "c".into(),
+            op: "Cast".into(),
+            version: 13,
+            opset: 13,
+            from: "BOOL".into(),
+            to: "INT64".into(),
+            attributes: Vec::new(),
+            shape: "values".into(),
+            classes: Vec::new(),
+        }],
+    };
+    let text = serde_json::to_string(&index).expect("json");
+    std::fs::write(tree.join(INDEX_FILE), text).expect("index");
+    tree
+}
+
+/// The deep source decides every difference from the official one: its own trials (and not
+/// the own cases), bit-exact comparison, no lists, no lock, its own report directory, and a
+/// provenance that names the tree and is never complete.
+#[cfg(feature = "native")] // runs the case on the native backend
+#[test]
+fn a_deep_tree_is_its_own_source() {
+    let ws_tmp = crate::testkit::deep_workspace();
+    let ws = ws_tmp.path();
+    with_own_case(ws);
+    let tree = with_deep_tree(ws);
+    // The official data's lock is there, and says nothing of the tree.
+    std::fs::write(
+        ws.join(crate::index::LOCK_FILE),
+        r#"{"format":1,"ops":[],"releases":[]}"#,
+    )
+    .expect("lock");
+    let env = Env::of(&[(settings::SUITE_VAR, "deep")]);
+    let prep = prepare(ws, &env);
+    assert!(prep.guards.is_empty(), "{:?}", names(&prep.guards));
+    assert_eq!(names(&prep.cases), ["deep/opset13/c"]);
+    assert!(prep.ctx.strict);
+    assert_eq!(prep.ctx.lock_file, None);
+    assert_eq!(prep.ctx.data_root, tree.join("cases"));
+    assert_eq!(prep.ctx.out_dir, tree.join("reports/native"));
+    assert_eq!(prep.ctx.known_list, None);
+    assert!(run(ws, &args(ws, &[]), &env, None));
+    let info = load(&tree.join("reports/native/report.json"))
+        .expect("report")
+        .run
+        .expect("run info");
+    assert_eq!(info.source, crate::provenance::Source::Deep);
+    let named = info.deep_tree.expect("the tree is named");
+    assert_eq!(
+        (named.path, named.content_sha256.as_str()),
+        (tree.display().to_string(), "abc")
+    );
+    assert!(!info.complete);
+    assert_eq!(
+        info.data_lock_sha256, None,
+        "the official data's lock says nothing of it"
+    );
+    // Other sources than those that wrote it: one stale guard, and the run fails.
+    std::fs::write(ws.join("src/lib.rs"), "// changed").expect("write");
+    let prep = prepare(ws, &env);
+    assert_eq!(names(&prep.guards), ["deep/stale"]);
+    assert!(!run(ws, &args(ws, &[]), &env, None));
+}
+
+/// In-process, without libtest: the caller's deep source runs on the caller's backend, the
+/// report comes back and is written; an environment asking for another source is a failing
+/// setup check.
+#[cfg(feature = "native")]
+#[test]
+fn a_suite_runs_in_process_and_returns_its_report() {
+    let ws_tmp = crate::testkit::deep_workspace();
+    let ws = ws_tmp.path();
+    let tree = with_deep_tree(ws);
+    let source = crate::source::Source::Deep {
+        dir: tree.clone(),
+        fingerprint: crate::deep::fingerprint(ws).expect("fingerprint"),
+    };
+    let given = || Given {
+        backend: BackendHandle(Arc::new(crate::backend::Native)),
+        known_failures: None,
+        source: Some(source.clone()),
+    };
+    let layout = Layout::workspace(ws);
+    let report = run_in_process(&layout, &Env::of(&[]), given()).expect("reports written");
+    let outcomes: Vec<_> = report
+        .trials
+        .iter()
+        .map(|t| (t.name.as_str(), t.outcome))
+        .collect();
+    assert_eq!(outcomes, [("deep/opset13/c", Outcome::Pass)]);
+    assert!(report.strict);
+    assert!(tree.join("reports/native/report.json").is_file());
+    let env = Env::of(&[(DATA_VAR, "elsewhere")]);
+    let report = run_in_process(&layout, &env, given()).expect("reports written");
+    let failed: Vec<_> = report
+        .trials
+        .iter()
+        .filter(|t| t.outcome != Outcome::Pass)
+        .map(|t| t.name.as_str())
+        .collect();
+    assert_eq!(failed, ["settings/suite"]);
+}
+
 #[cfg(feature = "native")] // runs the own case on the native backend
 #[test]
 fn settings_come_from_the_environment() {
     let ws_tmp = scratch("prepare");
     let ws = ws_tmp.path();
     let prep = prepare(ws, &Env::of(&[]));
-    assert!(!prep.ctx.strict && prep.ctx.data_override.is_none());
+    assert!(!prep.ctx.strict && prep.ctx.source == crate::source::Source::Official);
     assert_eq!(prep.ctx.out_dir, ws.join("target/onnx-conformance"));
     assert_eq!(prep.ctx.lock_file, Some(ws.join(crate::index::LOCK_FILE)));
     assert_eq!(names(&prep.guards), [crate::discover::MISSING_TRIAL]);
@@ -61,7 +185,10 @@ fn settings_come_from_the_environment() {
     ];
     let prep = prepare(ws, &Env::of(&vars));
     assert!(prep.ctx.strict);
-    assert_eq!(prep.ctx.data_override, Some(ws.join("mine")));
+    assert_eq!(
+        prep.ctx.source,
+        crate::source::Source::Custom(ws.join("mine"))
+    );
     assert_eq!(prep.ctx.lock_file, None);
     assert_eq!(prep.ctx.out_dir, Path::new("/t/onnx-conformance"));
     assert_eq!(names(&prep.guards), ["custom/missing"]);
@@ -181,7 +308,7 @@ fn the_report_records_how_the_run_was_made() {
     assert!(info.complete, "{info:?}");
     assert_eq!(
         (info.listed, info.ran, info.source),
-        (1, 1, Source::Official)
+        (1, 1, crate::provenance::Source::Official)
     );
     assert!(info.filters.is_empty() && info.data_lock_sha256.is_some());
     assert!(info.started.ends_with('Z'));
@@ -192,7 +319,7 @@ fn the_report_records_how_the_run_was_made() {
     assert!(!info.complete);
     let info = run_info(&[], &Env::of(&[(DATA_VAR, "tests/cases")]));
     assert!(!info.complete);
-    assert_eq!(info.source, Source::Custom);
+    assert_eq!(info.source, crate::provenance::Source::Custom);
 }
 
 /// A worker that dies before its hello: the own case fails as a crash quoting its stderr,
@@ -262,6 +389,7 @@ fn a_suite_outside_this_repository_reads_only_what_it_is_given() {
         Some(Given {
             backend: BackendHandle(Arc::new(Unstartable)),
             known_failures: None,
+            source: None,
         })
     };
     let prep = prepare_with(&layout("no/such/data"), &Env::of(&[]), given());

@@ -1,6 +1,7 @@
 //! Unit tests of the environment-variable table and its parsing.
 
 use super::*;
+use crate::source::Source;
 
 #[test]
 fn flags_accept_the_documented_values_only() {
@@ -33,12 +34,12 @@ fn unknown_names_with_our_prefix_are_problems() {
 fn paths_resolve_against_the_workspace() {
     let env = Env::of(&[(DATA_VAR, "mine"), ("CARGO_TARGET_DIR", "/t")]);
     let (s, _) = read(Path::new("/w"), &env);
-    assert_eq!(s.data_override, Some(PathBuf::from("/w/mine")));
+    assert_eq!(s.source, Source::Custom(PathBuf::from("/w/mine")));
     assert_eq!(s.target, Path::new("/t"));
     let (s, _) = read(Path::new("/w"), &Env::of(&[(DATA_VAR, "")]));
     assert_eq!(
-        (s.data_override, s.target),
-        (None, PathBuf::from("/w/target"))
+        (s.source, s.target),
+        (Source::Official, PathBuf::from("/w/target"))
     );
 }
 
@@ -55,18 +56,48 @@ fn the_report_directory_can_be_moved() {
 
 #[test]
 fn the_suite_is_official_or_deep() {
-    let ws = Path::new("/w");
+    let ws_tmp = crate::testkit::deep_workspace();
+    let ws = ws_tmp.path();
+    let is_deep = |s: &Source| matches!(s, Source::Deep { .. });
     for (value, deep) in [("deep", true), ("official", false), ("", false)] {
         let (s, problems) = read(ws, &Env::of(&[(SUITE_VAR, value)]));
-        assert_eq!((s.deep, problems.len()), (deep, 0), "{value}");
+        assert_eq!((is_deep(&s.source), problems.len()), (deep, 0), "{value}");
     }
-    assert!(!read(ws, &Env::default()).0.deep);
+    // The deep source is the tree under the target directory, with these sources' fingerprint.
+    let (s, _) = read(ws, &Env::of(&[(SUITE_VAR, "deep")]));
+    assert_eq!(
+        s.source,
+        Source::Deep {
+            dir: ws.join("target/onnx-conformance/deep"),
+            fingerprint: crate::deep::fingerprint(ws).unwrap(),
+        }
+    );
+    assert_eq!(read(ws, &Env::default()).0.source, Source::Official);
     for bad in ["Deep", "all", "1"] {
         let (s, problems) = read(ws, &Env::of(&[(SUITE_VAR, bad)]));
-        assert!(!s.deep);
+        assert_eq!(s.source, Source::Official);
         assert_eq!(problems.len(), 1, "{bad}");
         assert_eq!(problems[0].0, "settings/suite");
     }
+    // Without the generator's sources, the deep suite cannot tell a stale tree: a problem.
+    let (_, problems) = read(Path::new("/w"), &Env::of(&[(SUITE_VAR, "deep")]));
+    assert_eq!(names_of(&problems), ["settings/deep-fingerprint"]);
+}
+
+/// A deep tree is not a data directory: asking for both is a setup problem, never half of
+/// each.
+#[test]
+fn the_deep_suite_and_a_data_directory_conflict() {
+    let ws_tmp = crate::testkit::deep_workspace();
+    let ws = ws_tmp.path();
+    let env = Env::of(&[(SUITE_VAR, "deep"), (DATA_VAR, "mine")]);
+    let (_, problems) = read(ws, &env);
+    assert_eq!(names_of(&problems), ["settings/suite"]);
+    assert!(problems[0].1.contains(DATA_VAR) && problems[0].1.contains("deep"));
+}
+
+fn names_of(problems: &[Problem]) -> Vec<&str> {
+    problems.iter().map(|(n, _)| n.as_str()).collect()
 }
 
 #[test]

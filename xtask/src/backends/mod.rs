@@ -7,7 +7,6 @@
 
 mod example;
 mod junit;
-mod known;
 mod new_worker;
 mod setup;
 
@@ -50,7 +49,9 @@ pub fn main(root: &Path, args: &crate::cli::Backends) -> Result<(), Box<dyn Erro
             name,
             report,
             output,
-        } => known::run(root, &target, name, report.as_deref(), output.as_deref()),
+        } => {
+            harness::known::refresh::run(root, &target, name, report.as_deref(), output.as_deref())
+        }
         Command::CheckExample => example::run(root, &target),
         Command::CheckJunit { dirs } => junit::run(root, &target, dirs),
         Command::NewWorker { name, out } => new_worker::run(root, &target, name, out.as_deref()),

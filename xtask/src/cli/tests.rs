@@ -252,12 +252,12 @@ fn from_takes_one_release() {
         }) => o,
         other => panic!("{other:?}"),
     };
-    assert!(crate::fetch::check_options(&o).is_ok());
+    assert!(fetch::check_options(&o).is_ok());
     let two = FetchTests {
         releases: vec!["1.2.3".into(), "1.3.0".into()],
         ..o
     };
-    let e = crate::fetch::check_options(&two).expect_err("two releases with --from");
+    let e = fetch::check_options(&two).expect_err("two releases with --from");
     assert!(e.to_string().contains("--from"), "{e}");
     assert!(e.hint.is_some(), "{e}");
 }

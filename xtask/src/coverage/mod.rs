@@ -139,6 +139,11 @@ fn complete_official(report: &harness::report::Report) -> Result<(), String> {
         ));
     }
     match &report.run {
+        // A deep tree's run is never the official data, whatever else it records.
+        Some(run) if run.source == harness::report::Source::Deep => Err(format!(
+            "a run of the deep tree, not of the official data ({}); {COMPLETE_RUN}",
+            run.summary()
+        )),
         Some(run) if run.complete => Ok(()),
         Some(run) => Err(format!(
             "not a complete run of the official data ({}); {COMPLETE_RUN}",

@@ -181,6 +181,7 @@ fn only_a_complete_official_run_is_counted() {
         commit: None,
         data_lock_sha256: None,
         source: Source::Official,
+        deep_tree: None,
         runner: Runner::Libtest,
         filters: vec!["opset19".to_owned()],
         listed: 10,
@@ -202,6 +203,15 @@ fn only_a_complete_official_run_is_counted() {
     assert!(complete_official(&report)
         .expect_err("custom")
         .contains("ONNX_BACKEND_DATA"));
+    run.source = Source::Deep;
+    run.judge_complete(true);
+    assert!(!run.complete, "a deep run is never complete");
+    // Even a report that claims to be complete is refused when it ran a deep tree.
+    run.complete = true;
+    report.run = Some(run.clone());
+    assert!(complete_official(&report)
+        .expect_err("deep")
+        .contains("deep tree"));
     run.source = Source::Official;
     run.judge_complete(true);
     report.run = Some(run);

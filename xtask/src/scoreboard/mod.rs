@@ -72,7 +72,7 @@ pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Er
     } else {
         // Checked before anything runs, as `deep` checks its own: a label or a shipped name
         // that is set up, each once.
-        crate::deep::names::check(&asked, |n| crate::deep::names::ready(&target, n))?
+        deep::names::check(&asked, |n| crate::deep::ready(&target, n))?
             .into_iter()
             .map(|c| c.value)
             .collect()

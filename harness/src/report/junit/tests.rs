@@ -91,6 +91,7 @@ fn every_outcome() -> Report {
             commit: Some("abc123".into()),
             data_lock_sha256: Some("feedbeef".into()),
             source: Source::Official,
+            deep_tree: None,
             runner: Runner::Libtest,
             filters: vec![],
             listed: 10,

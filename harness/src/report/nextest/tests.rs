@@ -64,6 +64,7 @@ fn run_info(listed: usize) -> RunInfo {
         commit: None,
         data_lock_sha256: None,
         source: crate::provenance::Source::Official,
+        deep_tree: None,
         runner: Runner::Nextest,
         filters: vec![],
         listed,

@@ -428,7 +428,7 @@ fn a_refused_case_reproducer_keeps_a_few_elements_one_per_input_class() {
 
 #[test]
 fn a_backend_that_crashed_on_every_case_is_a_setup_error_not_findings() {
-    use crate::testkit::report::trial;
+    use crate::testkit::trial;
     let crash = |c: &str| {
         trial(
             c,

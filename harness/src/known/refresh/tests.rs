@@ -1,5 +1,5 @@
 use super::*;
-use harness::backend::FailureKind;
+use crate::backend::FailureKind;
 
 fn trial(name: &str, outcome: Outcome, kind: Option<FailureKind>, message: &str) -> TrialRecord {
     TrialRecord {
@@ -68,7 +68,7 @@ fn refusals_group_by_type_and_expect_the_stable_words() {
         ),
     ];
     let list = refresh(&no_data(), &no_data(), &trials, "/home/me/repo");
-    assert_eq!(list.format, harness::known::FORMAT);
+    assert_eq!(list.format, crate::known::FORMAT);
     assert_eq!(list.entries.len(), 1, "{list:?}");
     let e = &list.entries[0];
     assert_eq!(e.types, ["FLOAT8E4M3FN"]);
@@ -237,16 +237,16 @@ fn a_failure_not_as_listed_is_relisted_with_the_runtime_words() {
     .expect("list");
     let name = "onnx-1.22.0/opset21/test_cast_FLOAT_to_BFLOAT16";
     let run = |list: &KnownFailures| {
-        let listed = list.find(name).map(|entry| harness::known::Listed {
+        let listed = list.find(name).map(|entry| crate::known::Listed {
             entry,
             list: "tests/known-failures/rt.json",
             data: false,
         });
-        let failed = harness::known::Failed {
+        let failed = crate::known::Failed {
             kind: FailureKind::Error,
             message: "Unsupported cast from float to bfloat16 in node 0\nrerun: cargo test".into(),
         };
-        let verdict = harness::known::judge(Err(failed), listed);
+        let verdict = crate::known::judge(Err(failed), listed);
         let mut record = trial(name, verdict.outcome, verdict.failure_kind, "");
         record.message = verdict.message;
         record

@@ -1,6 +1,6 @@
 //! Fixtures of the fetch tests: small onnx wheels built by the tests, and a throw-away workspace.
 
-use crate::fetch::{run, Options, Paths, Result};
+use crate::{run, Options, Paths, Result};
 use prost::Message;
 use schema::proto::{GraphProto, ModelProto, NodeProto, OperatorSetIdProto};
 use std::collections::BTreeMap;

@@ -1,6 +1,6 @@
 use super::*;
-use crate::deep::diagnosis::Behaviour;
-use crate::testkit::findings::{all, diagnosed, finding};
+use crate::diagnosis::Behaviour;
+use crate::testkit::{all, diagnosed, finding};
 
 fn sample() -> Findings {
     all(

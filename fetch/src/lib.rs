@@ -1,5 +1,6 @@
-//! `cargo xtask fetch-tests`: the official ONNX node-test data of every release, obtained
-//! through the user's pip, verified against the committed lock, extracted atomically.
+//! The fetch of `cargo xtask fetch-tests`, as a library: the official ONNX node-test data of
+//! every release, obtained through the user's pip, verified against the committed lock,
+//! extracted atomically. [`main`] is the whole command; [`run`] the fetch on given paths.
 
 mod args;
 mod derive;
@@ -14,6 +15,8 @@ mod present;
 mod release;
 mod releases;
 #[cfg(test)]
+mod testkit;
+#[cfg(test)]
 mod tests;
 
 pub use args::{check as check_options, Options};
@@ -27,13 +30,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// Entry point of the task: checks the options, runs, prints the error if any.
-pub fn main(opts: &Options) -> ExitCode {
+/// The command: checks the options, runs on `paths`, prints the error if any.
+pub fn main(opts: &Options, paths: &Paths) -> ExitCode {
     if let Err(e) = check_options(opts) {
         eprintln!("error: {e}");
         return ExitCode::from(2);
     }
-    match run(opts, &Paths::workspace()) {
+    match run(opts, paths) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
@@ -54,13 +57,12 @@ pub struct Paths {
 }
 
 impl Paths {
-    /// The paths of this workspace (the parent of the xtask crate).
-    pub fn workspace() -> Paths {
-        let root = crate::workspace::root();
+    /// The data directory and lock file of the workspace at `root`, fetched with `python`.
+    pub fn workspace(root: &Path, python: String) -> Paths {
         Paths {
             data: root.join(DATA_DIR),
             lock: root.join(LOCK_FILE),
-            python: crate::workspace::python(),
+            python,
         }
     }
 

@@ -1,6 +1,6 @@
 //! Findings of the deep suite built by hand, for the renderer's and the reproducers' tests.
 
-use crate::deep::findings::{Diagnosis, Example, Finding, Findings, RunSummary, Value, Verdict};
+use crate::findings::{Diagnosis, Example, Finding, Findings, RunSummary, Value, Verdict};
 use harness::deep::{Authority, Citation};
 
 /// A value whose bits and decoded form are given.
@@ -59,7 +59,7 @@ pub fn finding(backend: &str, from: &str, to: &str, verdict: Verdict) -> Finding
 }
 
 /// A finding diagnosed with `behaviour`.
-pub fn diagnosed(mut f: Finding, behaviour: crate::deep::diagnosis::Behaviour) -> Finding {
+pub fn diagnosed(mut f: Finding, behaviour: crate::diagnosis::Behaviour) -> Finding {
     f.diagnosis = Some(Diagnosis {
         behaviour,
         text: behaviour.text().into(),
@@ -80,7 +80,41 @@ pub fn all(runs: &[&str], findings: Vec<Finding>) -> Findings {
                 failed: findings.iter().filter(|f| f.backend == *b).count(),
             })
             .collect(),
-        causes: crate::deep::findings::causes_of(&findings),
+        causes: crate::findings::causes_of(&findings),
         findings,
+    }
+}
+
+/// The workspace this crate sits in (docs/semantics.md is read from it).
+pub fn root() -> std::path::PathBuf {
+    let deep = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    deep.parent().unwrap_or(deep).to_path_buf()
+}
+
+/// A trial of release 1.22.0, opset 25, with its operator version, types and outcome.
+pub fn trial(
+    case: &str,
+    op_version: &str,
+    (input, output): (&str, &str),
+    outcome: harness::known::Outcome,
+    kind: Option<harness::backend::FailureKind>,
+) -> harness::report::TrialRecord {
+    harness::report::TrialRecord {
+        name: format!("onnx-1.22.0/opset25/{case}"),
+        release: Some("1.22.0".into()),
+        case: Some(case.into()),
+        op_type: op_version.split('-').next().map(String::from),
+        op_version: Some(op_version.into()),
+        opset: Some(25),
+        inputs: vec![input.into()],
+        outputs: vec![output.into()],
+        outcome,
+        rule: "onnx-default".into(),
+        rtol: None,
+        atol: None,
+        duration_ms: 1.0,
+        message: kind.map(|k| format!("{k}: details")),
+        backend: Default::default(),
+        failure_kind: kind,
     }
 }

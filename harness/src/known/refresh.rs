@@ -1,9 +1,9 @@
-//! `cargo xtask backends known-failures NAME`: a backend's known-failures list from its last
-//! run, grouped by (failure kind, cause), for a person to review before committing it.
+//! A backend's known-failures list from its last run, grouped by (failure kind, cause), for a
+//! person to review before committing it (`cargo xtask backends known-failures NAME`).
 
-use harness::backend::FailureKind;
-use harness::known::{names_type, KnownFailure, KnownFailures, Outcome, FORMAT};
-use harness::report::{self, ReportDir, TrialRecord};
+use crate::backend::FailureKind;
+use crate::known::{names_type, KnownFailure, KnownFailures, Outcome, FORMAT};
+use crate::report::{self, ReportDir, TrialRecord};
 use std::collections::{BTreeMap, BTreeSet};
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -21,7 +21,7 @@ pub fn run(
     report: Option<&Path>,
     output: Option<&Path>,
 ) -> Result<(), Box<dyn Error>> {
-    let name = harness::backend::backend_name(name)?;
+    let name = crate::backend::backend_name(name)?;
     let report_path = match report {
         Some(path) => path.to_path_buf(),
         None => default_report(target, &name),
@@ -37,7 +37,7 @@ pub fn run(
     }
     let out = match output {
         Some(path) => path.to_path_buf(),
-        None => harness::backend::list_path(root, &name),
+        None => crate::backend::list_path(root, &name),
     };
     let old = KnownFailures::load(&out)?;
     let data = KnownFailures::data()?;
@@ -168,7 +168,7 @@ pub fn refresh(
 
 /// Every ONNX data type name.
 fn vocab_names() -> impl Iterator<Item = &'static str> {
-    harness::vocab::DataType::ALL.iter().map(|d| d.name())
+    vocab::DataType::ALL.iter().map(|d| d.name())
 }
 
 /// Whether every item is the same.
@@ -232,7 +232,7 @@ fn trial_patterns(group: &[&Failing<'_>], all: &[&str]) -> Vec<String> {
         let pattern = format!("{family}/{case}");
         let every = all
             .iter()
-            .filter(|n| harness::known::glob_matches(&pattern, n))
+            .filter(|n| crate::known::glob_matches(&pattern, n))
             .all(|n| mine.contains(n));
         patterns.insert(match every {
             true => pattern,
@@ -308,7 +308,7 @@ fn digits_out(text: &str) -> String {
 /// if any: `expect` is matched against the runtime's words) that is evidence on any machine:
 /// not a path of this checkout, not the rerun hint; at most 160 characters.
 fn evidence(message: &str, root: &str) -> String {
-    harness::known::runtime_message(message)
+    crate::known::runtime_message(message)
         .lines()
         .map(str::trim)
         .find(|l| !l.is_empty() && !l.contains(root) && !l.starts_with("rerun:"))

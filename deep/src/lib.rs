@@ -1,4 +1,7 @@
-//! `cargo xtask deep-cases`: the deep suite's tree. Every allowed (source, target) pair of every
+//! The deep suite as a library: its tree ([`write`], run by `cargo xtask deep-cases`) and the
+//! findings of a run of it ([`findings`], run by `cargo xtask deep`).
+//!
+//! The tree: Every allowed (source, target) pair of every
 //! Cast and CastLike version with every attribute combination that changes a result, over the
 //! values where runtimes go wrong, plus the case shapes the official data lacks and Concat's
 //! shapes (docs/deep.md). Expected outputs come from our implementation; the tree judges other
@@ -12,42 +15,23 @@ mod cases;
 #[cfg(test)]
 mod class_check;
 mod classes;
-pub(crate) mod diagnosis;
+pub mod diagnosis;
 pub mod findings;
 mod model;
-pub(crate) mod names;
-mod render;
+pub mod names;
+pub mod render;
 mod reproducer;
 mod run;
+#[cfg(test)]
+mod testkit;
 mod values;
 
 use harness::deep::{self, CaseEntry, Index};
 use schema::hash::Hasher;
 use std::error::Error;
-use std::path::Path;
-use std::time::Instant;
+use std::path::{Path, PathBuf};
 
 use harness::deep::CASES_DIR;
-
-/// Runs `cargo xtask deep-cases [--out DIR]`.
-pub fn main(root: &Path, args: &crate::cli::DeepCases) -> Result<(), Box<dyn Error>> {
-    let out = match &args.out {
-        Some(dir) => dir.clone(),
-        None => deep::default_dir(&crate::workspace::target_dir()),
-    };
-    let start = Instant::now();
-    let summary = write(root, &out)?;
-    eprintln!(
-        "wrote {} cases ({} files, {:.1} MiB) under {} in {:.1} s; content sha256 {}",
-        summary.cases,
-        summary.files,
-        summary.bytes as f64 / (1 << 20) as f64,
-        out.display(),
-        start.elapsed().as_secs_f64(),
-        summary.content_sha256,
-    );
-    Ok(())
-}
 
 /// What [`write`] wrote.
 #[derive(Debug)]
@@ -100,9 +84,31 @@ fn generate() -> Result<Vec<Written>, String> {
     all.into_iter().map(|(_, r)| r).collect()
 }
 
+/// The checkout whose sources write the tree, which its fingerprint reads: the workspace
+/// this crate sits in (so a runtime of another repository that depends on this crate by path
+/// or git gets the fingerprint of the sources it compiled).
+pub fn sources_root() -> PathBuf {
+    let deep = Path::new(env!("CARGO_MANIFEST_DIR"));
+    deep.parent().unwrap_or(deep).to_path_buf()
+}
+
+/// The fingerprint of the sources that write the tree ([`sources_root`]).
+pub fn fingerprint() -> Result<String, harness::Error> {
+    deep::fingerprint(&sources_root())
+}
+
+/// The tree at `dir` as the cases of a harness run (`harness::runner::Suite::source`): the
+/// run checks that these sources wrote it, and fails on a stale guard otherwise.
+pub fn source(dir: &Path) -> Result<harness::source::Source, harness::Error> {
+    Ok(harness::source::Source::Deep {
+        dir: dir.to_path_buf(),
+        fingerprint: fingerprint()?,
+    })
+}
+
 /// Writes the tree under `out`, replacing the cases and index there (and nothing else).
-pub fn write(root: &Path, out: &Path) -> Result<Summary, Box<dyn Error>> {
-    let fingerprint = deep::fingerprint(root)?;
+pub fn write(out: &Path) -> Result<Summary, Box<dyn Error>> {
+    let fingerprint = fingerprint()?;
     let generated = generate()?;
     let cases_dir = out.join(CASES_DIR);
     // Index first out: a run during the rewrite finds no tree rather than a mixed one.

@@ -2,7 +2,7 @@
 
 use super::install::STAMP_FILE;
 use super::*;
-use crate::testkit::fetch::{entries, wheel, Setup, NODE, REL};
+use crate::testkit::{entries, wheel, Setup, NODE, REL};
 use prost::Message;
 use schema::hash::sha256_hex;
 use std::fs;
@@ -318,11 +318,7 @@ fn the_index_lists_every_release_on_disk_in_version_order() {
     ] {
         let dir = s.paths.data.join(format!("onnx-{release}/node/{case}"));
         fs::create_dir_all(&dir).expect("mkdir");
-        fs::write(
-            dir.join("model.onnx"),
-            crate::testkit::fetch::model(op, opset),
-        )
-        .expect("model");
+        fs::write(dir.join("model.onnx"), crate::testkit::model(op, opset)).expect("model");
     }
     // Hidden directories (temporary, venvs, cache) are not releases.
     fs::create_dir_all(s.paths.data.join(".tmp-onnx-9.9.9-1/node/test_cast_q")).expect("mkdir");
@@ -349,9 +345,8 @@ fn the_index_lists_every_release_on_disk_in_version_order() {
     let e = index_file::build(&s.paths.data).expect_err("corrupt model");
     assert!(e.message.contains("test_concat_z/model.onnx"), "{e}");
     // The opset rule is the test runner's: one default-domain import, "" or "ai.onnx".
-    let mut two =
-        schema::proto::ModelProto::decode(crate::testkit::fetch::model("Concat", 13).as_slice())
-            .expect("decode");
+    let mut two = schema::proto::ModelProto::decode(crate::testkit::model("Concat", 13).as_slice())
+        .expect("decode");
     two.opset_import.push(schema::proto::OperatorSetIdProto {
         domain: Some("ai.onnx".into()),
         version: 11,

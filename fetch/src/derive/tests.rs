@@ -30,8 +30,8 @@ fn restamp_refuses_a_model_without_the_fields() {
 }
 
 mod end_to_end {
-    use crate::fetch::{derive::restamp, index_file, lock, run, Options};
-    use crate::testkit::fetch::{model, Setup, REL};
+    use crate::testkit::{model, Setup, REL};
+    use crate::{derive::restamp, index_file, lock, run, Options};
     use schema::hash::sha256_hex;
     use schema::index::Generated;
     use std::fs;
@@ -64,7 +64,7 @@ mod end_to_end {
         s
     }
 
-    fn fetch(s: &Setup) -> crate::fetch::Result<()> {
+    fn fetch(s: &Setup) -> crate::Result<()> {
         let opts = Options {
             releases: vec![REL.into(), NEXT.into()],
             offline: true,
@@ -112,7 +112,7 @@ mod end_to_end {
 
 #[test]
 fn a_generated_release_is_not_recorded_or_taken_from_a_wheel() {
-    use crate::fetch::{run, Options};
+    use crate::{run, Options};
     let s = end_to_end_setup();
     let wheel = s.dir.path().join("onnx-9.1.0-py3-none-any.whl");
     std::fs::copy(s.wheel_path(), &wheel).expect("copy wheel");
@@ -136,6 +136,6 @@ fn a_generated_release_is_not_recorded_or_taken_from_a_wheel() {
     }
 }
 
-fn end_to_end_setup() -> crate::testkit::fetch::Setup {
+fn end_to_end_setup() -> crate::testkit::Setup {
     end_to_end::setup(None)
 }

@@ -201,89 +201,75 @@ pub struct Value {
     pub decoded: String,
 }
 
-/// Runs `cargo xtask deep [--backends a,b]`. Every backend is checked before anything runs;
-/// the findings and reproducers are written beside the old ones and replace them only once
-/// every backend has run, so a failed run leaves the last good outputs in place.
-pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> {
-    let target = crate::workspace::target_dir();
-    let out = deep::default_dir(&target);
-    if args.render_only {
-        return render_again(root, &out);
+/// The findings of one finished run of the deep tree on backend `name` (its `report`): every
+/// trial that did not pass is judged against the case's `entry` in `by_case`, its actual
+/// outputs obtained from `backend`. A trial of the run itself (a guard) that failed, or a
+/// backend that crashed on every case, is an error: there is nothing to group.
+pub fn of_run(
+    out: &Path,
+    by_case: &BTreeMap<&str, &CaseEntry>,
+    name: &str,
+    report: &report::Report,
+    backend: &harness::backend::BackendHandle,
+) -> Result<(RunSummary, Vec<Finding>), Box<dyn Error>> {
+    if report.backend.name != *name {
+        return Err(format!(
+            "backend {name}: the report is a run of {:?}",
+            report.backend.name
+        )
+        .into());
     }
-    let chosen = super::names::check(&args.backend_values(), |n| super::names::ready(&target, n))?;
-    let index =
-        deep::read_index(&target).map_err(|e| format!("{e}; run `{}`", deep::REGENERATE))?;
-    let by_case: BTreeMap<&str, &CaseEntry> =
-        index.cases.iter().map(|c| (c.case.as_str(), c)).collect();
-    let mut runs = Vec::new();
-    let mut findings = Vec::new();
-    for chosen in &chosen {
-        let name = &chosen.label;
-        let report = run_suite(root, &target, chosen)?;
-        if report.backend.name != *name {
-            return Err(format!(
-                "backend {name}: the report is a run of {:?}",
-                report.backend.name
-            )
-            .into());
-        }
-        let failed: Vec<&TrialRecord> = report
-            .trials
-            .iter()
-            .filter(|t| t.outcome != Outcome::Pass)
-            .collect();
-        if let Some(t) = failed.iter().find(|t| t.release.is_none()) {
-            return Err(format!(
-                "backend {name}: {}: {}",
-                t.name,
-                t.message.as_deref().unwrap_or("")
-            )
-            .into());
-        }
-        if let Some(why) = never_ran(&report.trials) {
-            return Err(format!(
-                "backend {name} crashed on every case, so it most likely never started: {why}; \
-                 no findings were written (check its command with `cargo xtask backends \
-                 check-worker '<command>'`)"
-            )
-            .into());
-        }
-        eprintln!(
-            "deep: {name}: {} of {} trials did not pass; grouping",
-            failed.len(),
-            report.trials.len()
-        );
-        runs.push(RunSummary {
-            backend: name.clone(),
-            runtime_version: report.backend.version.clone(),
-            trials: report.trials.len(),
-            failed: failed.len(),
-        });
-        let backend = select(root, &target, &chosen.value)?;
-        let mut classes = Classes::new();
-        for t in failed {
-            let Some(entry) = t.case.as_deref().and_then(|c| by_case.get(c)) else {
-                continue;
-            };
-            let dir = out.join(deep::CASES_DIR).join(&entry.case);
-            for judged in judge(&backend, &dir, entry, t) {
-                if let Some(f) = absorb(&mut classes, name, &report.backend.version, entry, judged)
-                {
-                    // The case the reproducer is cut from; its path is set once all are known.
-                    f.reproducer = entry.case.clone();
-                }
+    let failed: Vec<&TrialRecord> = report
+        .trials
+        .iter()
+        .filter(|t| t.outcome != Outcome::Pass)
+        .collect();
+    if let Some(t) = failed.iter().find(|t| t.release.is_none()) {
+        return Err(format!(
+            "backend {name}: {}: {}",
+            t.name,
+            t.message.as_deref().unwrap_or("")
+        )
+        .into());
+    }
+    if let Some(why) = never_ran(&report.trials) {
+        return Err(format!(
+            "backend {name} crashed on every case, so it most likely never started: {why}; \
+             no findings were written (check its command with `cargo xtask backends \
+             check-worker '<command>'`)"
+        )
+        .into());
+    }
+    eprintln!(
+        "deep: {name}: {} of {} trials did not pass; grouping",
+        failed.len(),
+        report.trials.len()
+    );
+    let run = RunSummary {
+        backend: name.to_string(),
+        runtime_version: report.backend.version.clone(),
+        trials: report.trials.len(),
+        failed: failed.len(),
+    };
+    let mut classes = Classes::new();
+    for t in failed {
+        let Some(entry) = t.case.as_deref().and_then(|c| by_case.get(c)) else {
+            continue;
+        };
+        let dir = out.join(deep::CASES_DIR).join(&entry.case);
+        for judged in judge(backend, &dir, entry, t) {
+            if let Some(f) = absorb(&mut classes, name, &report.backend.version, entry, judged) {
+                // The case the reproducer is cut from; its path is set once all are known.
+                f.reproducer = entry.case.clone();
             }
         }
-        findings.extend(classes.into_values());
     }
-    let all = publish(root, &out, &by_case, findings, runs, &index.content_sha256)?;
-    print!("{}", super::render::summary(&all));
-    eprintln!("wrote {}/findings.{{json,md,html}}", out.display());
-    Ok(())
+    Ok((run, classes.into_values().collect()))
 }
 
-/// `--render-only`: findings.md and findings.html written again from findings.json.
-fn render_again(root: &Path, out: &Path) -> Result<(), Box<dyn Error>> {
+/// `cargo xtask deep --render-only`: findings.md and findings.html written again from the
+/// findings.json under `out`.
+pub fn render_again(root: &Path, out: &Path) -> Result<(), Box<dyn Error>> {
     let path = out.join("findings.json");
     let text = std::fs::read_to_string(&path)
         .map_err(|e| format!("{}: {e}; run `cargo xtask deep` first", path.display()))?;
@@ -308,7 +294,7 @@ pub fn causes_of(findings: &[Finding]) -> Vec<Cause> {
 /// Writes the reproducers and findings.{json,md,html} of a finished run under `out`: into a
 /// staging directory first, moved into place only once everything is written, so a failure
 /// leaves the last good outputs as they were (and no staging directory).
-pub(super) fn publish(
+pub fn publish(
     root: &Path,
     out: &Path,
     by_case: &BTreeMap<&str, &CaseEntry>,
@@ -482,33 +468,6 @@ fn never_ran(trials: &[TrialRecord]) -> Option<String> {
             .iter()
             .all(|t| t.failure_kind == Some(FailureKind::Crash));
     all_crashed.then(|| first_line(cases[0].message.as_deref().unwrap_or("")))
-}
-
-/// Runs the deep suite on a backend and returns its report, read from the report directory
-/// of its label (`deep/reports/backend-<label>`).
-fn run_suite(
-    root: &Path,
-    target: &Path,
-    chosen: &super::names::Chosen,
-) -> Result<report::Report, Box<dyn Error>> {
-    let dir = chosen.report_dir(target);
-    eprintln!("deep: running the deep cases on {}", chosen.label);
-    crate::suite_run::run(
-        root,
-        &dir,
-        &chosen.value,
-        &chosen.label,
-        "deep/",
-        &[("ONNX_CONFORMANCE_SUITE", "deep")],
-    )
-}
-
-fn select(
-    root: &Path,
-    target: &Path,
-    name: &str,
-) -> Result<harness::backend::BackendHandle, Box<dyn Error>> {
-    Ok(deep::backend(root, target, name)?)
 }
 
 /// One class of a failing case: its elements that differ (three kept), or why it did not run.

@@ -1,5 +1,5 @@
 use super::*;
-use crate::testkit::findings::{all, finding};
+use crate::testkit::{all, finding};
 use std::path::PathBuf;
 
 fn refusals() -> Vec<Finding> {
@@ -136,8 +136,8 @@ fn the_readme_says_what_the_finding_is_and_how_to_run_it() {
     assert!(!text.contains("README.md)"));
     // docs/semantics.md from findings/<backend>/<name>/, three levels below findings.html.
     let real = Links::of(
-        &crate::workspace::root(),
-        &crate::workspace::root().join("target/onnx-conformance/deep"),
+        &crate::testkit::root(),
+        &crate::testkit::root().join("target/onnx-conformance/deep"),
     );
     let text = readme(p, &[&f], &real);
     assert!(
@@ -271,7 +271,7 @@ fn outputs_are_replaced_only_after_a_successful_run() {
     // A finding whose case is not in the tree: the run fails, nothing changes.
     let mut lost = finding("myrt", "FLOAT", "FLOAT16", Verdict::Disagrees);
     lost.reproducer = "no_such_case".into();
-    let root = crate::workspace::root();
+    let root = crate::testkit::root();
     let failed = findings::publish(&root, out, &by_case, vec![lost], Vec::new(), "ab");
     assert!(failed.is_err());
     assert_eq!(listing(out), before);

@@ -20,7 +20,7 @@ impl Chosen {
     /// Where the deep run of this backend reports: `deep/reports/backend-<label>` (`native`
     /// for the built-in backend), the directory the conformance binary writes for that label.
     pub fn report_dir(&self, target: &Path) -> PathBuf {
-        ReportDir::deep(target, &self.label).into_path()
+        ReportDir::deep(&harness::deep::default_dir(target), &self.label).into_path()
     }
 }
 
@@ -72,18 +72,6 @@ pub fn check(
         });
     }
     Ok(chosen)
-}
-
-/// Whether shipped backend `name` is set up under `target`, as `cargo xtask backends list`
-/// says it.
-pub fn ready(target: &Path, name: &str) -> Result<(), String> {
-    match crate::backends::is_set_up(target, name) {
-        true => Ok(()),
-        false => Err(format!(
-            "{} (`cargo xtask backends list` shows every backend's state)",
-            crate::backends::status(target, name)
-        )),
-    }
 }
 
 #[cfg(test)]
