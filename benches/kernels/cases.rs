@@ -3,7 +3,7 @@
 use half::{bf16, f16};
 use onnx_conformance::{ops, Error};
 use std::fmt;
-use vocab::elements::{F8E4M3FN, F8E8M0, I4};
+use vocab::elements::{F6E2M3, F6E3M2, F8E4M3FN, F8E8M0, I4};
 use vocab::{AttrValue, Attribute, DataType, OpVersion, Tensor};
 
 /// 16M elements: large enough that every tensor is far outside the caches.
@@ -17,11 +17,12 @@ pub enum Gen {
     /// ±m·2^e with m in [1, 2) and e in [-12, 12]: normal numbers of every narrow float,
     /// some beyond float8 range so the saturation paths run too.
     Wide,
-    /// Uniform in [-10, 10]: the interesting range of int4 and float4e2m1.
+    /// Uniform in [-10, 10]: the interesting range of int4, float4e2m1 and float6e2m3 (and
+    /// within float6e3m2's, ±28).
     Small,
     /// Uniform over the whole integer type.
     Int,
-    /// Uniform over all codes of the (8-bit or 4-bit) format.
+    /// Uniform over all codes of the (8-, 6- or 4-bit) format.
     Bits,
     /// Decimal text of `Wide` values.
     Text,
@@ -142,6 +143,55 @@ pub const CASES: &[Case] = &[
     cast("cast f32->int4", D::Float, D::Int4, Gen::Small),
     cast("cast int4->f32", D::Int4, D::Float, Gen::Bits),
     cast("cast f32->f4e2m1", D::Float, D::Float4E2M1, Gen::Small),
+    // Cast-28: no peer has a float6 kernel, so these rows compare with memcpy only.
+    cast_at(
+        "cast f32->e2m3",
+        D::Float,
+        D::Float6E2M3,
+        28,
+        None,
+        Gen::Small,
+    ),
+    cast_at(
+        "cast f32->e3m2",
+        D::Float,
+        D::Float6E3M2,
+        28,
+        None,
+        Gen::Small,
+    ),
+    cast_at(
+        "cast f16->e2m3",
+        D::Float16,
+        D::Float6E2M3,
+        28,
+        None,
+        Gen::Small,
+    ),
+    cast_at(
+        "cast bf16->e3m2",
+        D::Bfloat16,
+        D::Float6E3M2,
+        28,
+        None,
+        Gen::Small,
+    ),
+    cast_at(
+        "cast e2m3->f32",
+        D::Float6E2M3,
+        D::Float,
+        28,
+        None,
+        Gen::Bits,
+    ),
+    cast_at(
+        "cast e3m2->f32",
+        D::Float6E3M2,
+        D::Float,
+        28,
+        None,
+        Gen::Bits,
+    ),
     cast("cast f32->e8m0", D::Float, D::Float8E8M0, Gen::Wide),
     cast("cast e8m0->f32", D::Float8E8M0, D::Float, Gen::Bits),
     cast("cast f32->string", D::Float, D::String, Gen::Wide),
@@ -288,6 +338,8 @@ fn input(dtype: DataType, n: usize, gen: Gen, seed: u64) -> Result<Tensor, Error
         D::Float8E4M3FN => Tensor::from_vec(shape, r.take(n, |r| F8E4M3FN::from_bits(r.byte()))),
         D::Float8E8M0 => Tensor::from_vec(shape, r.take(n, |r| F8E8M0::from_bits(r.byte()))),
         D::Int4 => Tensor::from_vec(shape, r.take(n, |r| I4::from_bits(r.byte()))),
+        D::Float6E2M3 => Tensor::from_vec(shape, r.take(n, |r| F6E2M3::from_bits(r.byte()))),
+        D::Float6E3M2 => Tensor::from_vec(shape, r.take(n, |r| F6E3M2::from_bits(r.byte()))),
         D::String => Tensor::from_vec(shape, r.take(n, |r| format!("{}", r.wide() as f32))),
         _ => panic!("no benchmark input generator for {dtype}"),
     };

@@ -8,11 +8,11 @@
 use crate::dtype::{DataType, Storage};
 use crate::formats::fast as f;
 use crate::formats::CastRules;
-use crate::formats::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, I4, U4};
+use crate::formats::{F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, I4, U4};
 use crate::tuning::Exec;
 
-/// f32, FLOAT16 or BFLOAT16 `v` encoded into a float8 format (FLOAT8E8M0 included) or
-/// FLOAT4E2M1, or `None` for any other target.
+/// f32, FLOAT16 or BFLOAT16 `v` encoded into a float8 format (FLOAT8E8M0 included),
+/// FLOAT4E2M1 or a float6 format, or `None` for any other target.
 fn narrow<S: f::Wide>(x: &Exec, v: &[S], to: DataType, rules: &CastRules) -> Option<Storage> {
     use DataType as D;
     Some(match to {
@@ -25,6 +25,8 @@ fn narrow<S: f::Wide>(x: &Exec, v: &[S], to: DataType, rules: &CastRules) -> Opt
             Storage::Float8E5M2FNUZ(f::wide_to_narrow::<_, F8E5M2FNUZ>(x, v, rules))
         }
         D::Float4E2M1 => Storage::Float4E2M1(f::wide_to_narrow::<_, F4E2M1>(x, v, rules)),
+        D::Float6E2M3 => Storage::Float6E2M3(f::wide_to_narrow::<_, F6E2M3>(x, v, rules)),
+        D::Float6E3M2 => Storage::Float6E3M2(f::wide_to_narrow::<_, F6E3M2>(x, v, rules)),
         D::Float8E8M0 => Storage::Float8E8M0(f::wide_to_e8m0(x, v, rules)),
         _ => return None,
     })
@@ -58,6 +60,8 @@ pub(crate) fn cast(
         (S::Float8E5M2(v), D::Float) => S::Float(f::narrow_to_f32(x, v, rules)),
         (S::Float8E5M2FNUZ(v), D::Float) => S::Float(f::narrow_to_f32(x, v, rules)),
         (S::Float4E2M1(v), D::Float) => S::Float(f::narrow_to_f32(x, v, rules)),
+        (S::Float6E2M3(v), D::Float) => S::Float(f::narrow_to_f32(x, v, rules)),
+        (S::Float6E3M2(v), D::Float) => S::Float(f::narrow_to_f32(x, v, rules)),
         (S::Float8E8M0(v), D::Float) => S::Float(f::e8m0_to_f32(x, v, rules)),
         (S::Int4(v), D::Float) => S::Float(f::convert(x, v, |i: I4| f32::from(i.get()))),
         (S::Uint4(v), D::Float) => S::Float(f::convert(x, v, |u: U4| f32::from(u.to_bits()))),

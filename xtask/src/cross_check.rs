@@ -29,6 +29,9 @@ pub const MIRI_TESTS: [(&str, &[&str]); 2] = [
             "ops::tests::fast::every_fast_pair_writes_its_whole_output_on_every_target",
             "ops::tests::cast_small::bfloat16_truncates_before_24_and_rounds_from_24",
             "ops::tests::cast_small::float8_decoding_matches_spec_3_5",
+            // The float6 rules (Cast-28) on the exact path, byte order included; their fast
+            // pairs' portable paths are in `every_fast_pair_writes_its_whole_output_...` above.
+            "ops::tests::cast_float6::",
             // Streaming stores (ordinary copies outside x86-64) and the line driver. Not
             // `streamed_lines_at_every_offset_and_length`: minutes under Miri, and off x86-64
             // a line store is one `copy_nonoverlapping` (docs/fuzzing.md runs it on x86-64).

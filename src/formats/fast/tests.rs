@@ -4,7 +4,9 @@
 
 use super::super::exact::{CastRules, Generation, RoundMode};
 use super::super::float::TableFormat;
-use super::super::{cast_float, FloatFormat, F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ};
+use super::super::{
+    cast_float, FloatFormat, F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ,
+};
 use super::super::{SubByteInt, I4, U4};
 use super::map::{self, Mode};
 use super::*;
@@ -154,6 +156,16 @@ fn f32_to_f4e2m1() {
 }
 
 #[test]
+fn f32_to_f6e2m3() {
+    check_narrow_from_f32::<F6E2M3>("FLOAT6E2M3");
+}
+
+#[test]
+fn f32_to_f6e3m2() {
+    check_narrow_from_f32::<F6E3M2>("FLOAT6E3M2");
+}
+
+#[test]
 fn f32_to_bf16_both_generations() {
     let bits = f32_inputs();
     let src: Vec<f32> = bits.iter().map(|&b| f32::from_bits(b)).collect();
@@ -198,6 +210,8 @@ fn every_f16_code_to_every_float8_and_float4() {
     check_narrow_from_16_bits::<f16, F8E5M2>("f16 -> FLOAT8E5M2");
     check_narrow_from_16_bits::<f16, F8E5M2FNUZ>("f16 -> FLOAT8E5M2FNUZ");
     check_narrow_from_16_bits::<f16, F4E2M1>("f16 -> FLOAT4E2M1");
+    check_narrow_from_16_bits::<f16, F6E2M3>("f16 -> FLOAT6E2M3");
+    check_narrow_from_16_bits::<f16, F6E3M2>("f16 -> FLOAT6E3M2");
 }
 
 #[test]
@@ -207,6 +221,8 @@ fn every_bf16_code_to_every_float8_and_float4() {
     check_narrow_from_16_bits::<bf16, F8E5M2>("bf16 -> FLOAT8E5M2");
     check_narrow_from_16_bits::<bf16, F8E5M2FNUZ>("bf16 -> FLOAT8E5M2FNUZ");
     check_narrow_from_16_bits::<bf16, F4E2M1>("bf16 -> FLOAT4E2M1");
+    check_narrow_from_16_bits::<bf16, F6E2M3>("bf16 -> FLOAT6E2M3");
+    check_narrow_from_16_bits::<bf16, F6E3M2>("bf16 -> FLOAT6E3M2");
 }
 
 #[test]
@@ -346,6 +362,8 @@ fn every_float8_and_float4_code_to_f32() {
     check_widen::<F8E5M2>("FLOAT8E5M2");
     check_widen::<F8E5M2FNUZ>("FLOAT8E5M2FNUZ");
     check_widen::<F4E2M1>("FLOAT4E2M1");
+    check_widen::<F6E2M3>("FLOAT6E2M3");
+    check_widen::<F6E3M2>("FLOAT6E3M2");
 }
 
 /// Runs a hardware kernel at every SIMD level on `src` written into every output alignment
@@ -426,6 +444,8 @@ fn infinity_is_finite_overflow_under_every_rule_set() {
         check::<F8E5M2>(&rules);
         check::<F8E5M2FNUZ>(&rules);
         check::<F4E2M1>(&rules);
+        check::<F6E2M3>(&rules);
+        check::<F6E3M2>(&rules);
         if rules.generation == Generation::From24 {
             check::<bf16>(&rules);
         }
@@ -496,6 +516,9 @@ fn hardware_kernels_at_every_output_alignment() {
         narrow_at_every_alignment::<f16, F8E5M2FNUZ>(&halves, &rules);
         narrow_at_every_alignment::<bf16, F4E2M1>(&bf16s, &rules);
         narrow_at_every_alignment::<bf16, F8E4M3FNUZ>(&bf16s, &rules);
+        narrow_at_every_alignment::<f32, F6E2M3>(&src, &rules);
+        narrow_at_every_alignment::<f16, F6E3M2>(&halves, &rules);
+        narrow_at_every_alignment::<bf16, F6E2M3>(&bf16s, &rules);
     }
 }
 
@@ -671,6 +694,8 @@ fn the_vector_encoders_serve_every_format_and_rule_set() {
     check::<F8E5M2>();
     check::<F8E5M2FNUZ>();
     check::<F4E2M1>();
+    check::<F6E2M3>();
+    check::<F6E3M2>();
     // The 16-bit-lane kernels serve every 16-bit source whose normals reach the target's
     // smallest normal: all but FLOAT16 -> FLOAT8E5M2FNUZ (2^-15 is an f16 subnormal).
     assert!(narrow::lanes16_fit::<f16, F8E4M3FN>());
@@ -683,6 +708,10 @@ fn the_vector_encoders_serve_every_format_and_rule_set() {
     assert!(narrow::lanes16_fit::<bf16, F8E5M2>());
     assert!(narrow::lanes16_fit::<bf16, F8E5M2FNUZ>());
     assert!(narrow::lanes16_fit::<bf16, F4E2M1>());
+    assert!(narrow::lanes16_fit::<f16, F6E2M3>());
+    assert!(narrow::lanes16_fit::<f16, F6E3M2>());
+    assert!(narrow::lanes16_fit::<bf16, F6E2M3>());
+    assert!(narrow::lanes16_fit::<bf16, F6E3M2>());
     assert!(!narrow::lanes16_fit::<f32, F8E5M2>());
     // Only a pair that shares exponent field and bias skips the f32 path for its subnormals.
     #[cfg(target_arch = "x86_64")]

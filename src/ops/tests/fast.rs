@@ -4,7 +4,9 @@
 
 use crate::dtype::{DataType, Storage};
 use crate::formats::CastRules;
-use crate::formats::{F4E2M1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I4, U4};
+use crate::formats::{
+    F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I4, U4,
+};
 use crate::ops::{cast::generic, fast, OpKind};
 use crate::testkit::all_rules;
 use crate::tuning::{Exec, SimdLevel};
@@ -58,6 +60,8 @@ fn storages(p: &[u64], f32s: Vec<f32>) -> Vec<Storage> {
         Storage::Float8E5M2(p.iter().map(|&b| F8E5M2::from_bits(b as u8)).collect()),
         Storage::Float8E5M2FNUZ(p.iter().map(|&b| F8E5M2FNUZ::from_bits(b as u8)).collect()),
         Storage::Float4E2M1(p.iter().map(|&b| F4E2M1::from_bits(b as u8)).collect()),
+        Storage::Float6E2M3(p.iter().map(|&b| F6E2M3::from_bits(b as u8)).collect()),
+        Storage::Float6E3M2(p.iter().map(|&b| F6E3M2::from_bits(b as u8)).collect()),
         Storage::Float8E8M0(p.iter().map(|&b| F8E8M0::from_bits(b as u8)).collect()),
         Storage::Int4(p.iter().map(|&b| I4::from_bits(b as u8)).collect()),
         Storage::Uint4(p.iter().map(|&b| U4::from_bits(b as u8)).collect()),
@@ -166,23 +170,23 @@ fn check_sources(which: impl Fn(DataType) -> bool) -> usize {
 // Split by source, so that the test runner spreads the work over the cores.
 #[test]
 fn fast_pairs_from_float_match_the_generic_path() {
-    assert_eq!(check_sources(|t| t == DataType::Float), 11 * 4);
+    assert_eq!(check_sources(|t| t == DataType::Float), 13 * 4);
 }
 
 #[test]
 fn fast_pairs_from_double_and_16_bit_floats_match_the_generic_path() {
     use DataType as D;
     let n = check_sources(|t| matches!(t, D::Double | D::Float16 | D::Bfloat16));
-    // DOUBLE: FLOAT. FLOAT16: FLOAT, FLOAT16, five float8 and FLOAT4E2M1. BFLOAT16: FLOAT,
-    // five float8 and FLOAT4E2M1.
-    assert_eq!(n, (1 + 8 + 7) * 4);
+    // DOUBLE: FLOAT. FLOAT16: FLOAT, FLOAT16, five float8, FLOAT4E2M1 and two float6.
+    // BFLOAT16: FLOAT, five float8, FLOAT4E2M1 and two float6.
+    assert_eq!(n, (1 + 10 + 9) * 4);
 }
 
 #[test]
 fn fast_pairs_from_narrow_formats_match_the_generic_path() {
-    // The float8 formats (FLOAT8E8M0 included), float4, INT4 and UINT4.
+    // The float8 formats (FLOAT8E8M0 included), float6, float4, INT4 and UINT4.
     let narrow = |t: DataType| t.bit_width() <= 8 && !is_integer(t);
-    assert_eq!(check_sources(narrow), 8 * 4);
+    assert_eq!(check_sources(narrow), 10 * 4);
 }
 
 #[test]
@@ -216,11 +220,11 @@ fn the_dispatch_serves_exactly_the_listed_pairs() {
             }
         }
     }
-    // 11 pairs from FLOAT, 8 from FLOAT16, 6 from BFLOAT16 to narrow formats, 10 other
-    // sources to FLOAT, and 8 integer sources to 10 targets: 115 pairs, each under 4 rule
+    // 13 pairs from FLOAT, 10 from FLOAT16, 8 from BFLOAT16 to narrow formats, 12 other
+    // sources to FLOAT, and 8 integer sources to 10 targets: 123 pairs, each under 4 rule
     // combinations.
-    assert_eq!(listed.len(), 115);
-    assert_eq!(served, 115 * 4);
+    assert_eq!(listed.len(), 123);
+    assert_eq!(served, 123 * 4);
 }
 
 /// The same bits at 1, 2, 3 and 7 threads, for lengths around the piece boundaries (pieces
@@ -337,7 +341,7 @@ fn every_fast_pair_writes_its_whole_output_on_every_target() {
             }
         }
     }
-    assert_eq!(pairs, 115 * 4);
+    assert_eq!(pairs, 123 * 4);
 }
 
 /// The comparison the tests above rely on tells differing bits apart, NaN payloads included.
@@ -371,13 +375,15 @@ const INTEGERS: [DataType; 8] = [
 
 /// The narrow float formats with an encoder from f32 and from f16 (FLOAT16 from f16: the NaN
 /// codes); from bf16 all but FLOAT16.
-const NARROW: [DataType; 6] = [
+const NARROW: [DataType; 8] = [
     DataType::Float16,
     DataType::Float8E4M3FN,
     DataType::Float8E4M3FNUZ,
     DataType::Float8E5M2,
     DataType::Float8E5M2FNUZ,
     DataType::Float4E2M1,
+    DataType::Float6E2M3,
+    DataType::Float6E3M2,
 ];
 
 /// Every (source, target) pair [`fast::cast`] serves, under every rule combination: the float pairs,
