@@ -128,8 +128,11 @@ pub enum BackendsCommand {
     /// packages of backends/python/requirements.txt, installed by your own pip ($PYTHON,
     /// default python3).
     /// tract: builds backends/tract-worker (several minutes).
+    /// rten, candle: build the conformance binary with that feature (minutes; candle installs
+    /// protoc with apt-get when there is none).
     Setup {
-        /// Backends to prepare (default: onnxruntime reference openvino; `all` adds tract)
+        /// Backends to prepare (default: onnxruntime reference openvino; `all` adds tract, rten
+        /// and candle)
         #[arg(value_name = "NAME")]
         names: Vec<String>,
     },
