@@ -277,7 +277,7 @@ pub fn binary_facts(exe: &Path) -> (Option<String>, Option<String>) {
 pub fn rerun_command(trial: &str, env: &RerunEnv) -> String {
     let mut cmd = String::new();
     if let Some(backend) = env.backend.as_deref().filter(|b| *b != "native") {
-        let _ = write!(cmd, "{BACKEND_VAR}={} ", shell_quote(backend));
+        let _ = write!(cmd, "{BACKEND_VAR}={} ", shell_word(backend));
     }
     if let Some(list) = &env.known_failures {
         let _ = write!(
