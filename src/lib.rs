@@ -5,6 +5,8 @@
 
 pub mod error;
 pub mod formats;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod ops;
 mod prefetch;
 mod stream;

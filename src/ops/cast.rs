@@ -61,7 +61,7 @@ pub fn cast(
 
 /// The generic numeric path: decode every element exactly, encode it into `to`. It is also
 /// the reference the fast paths are tested against.
-pub(super) fn generic(
+pub(crate) fn generic(
     op: OpVersion,
     source: &Storage,
     to: DataType,

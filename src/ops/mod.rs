@@ -3,10 +3,10 @@
 
 pub mod attrs;
 mod block_copy;
-mod cast;
+pub(crate) mod cast;
 mod cast_string;
 mod concat;
-mod fast;
+pub(crate) mod fast;
 
 #[cfg(test)]
 mod tests;

@@ -237,7 +237,7 @@ pub struct Coverage {
 }
 
 /// The cargo-fuzz targets of fuzz/, in the order `cargo xtask fuzz` runs them.
-pub const FUZZ_TARGETS: [&str; 4] = ["trial", "ops", "tensor", "worker"];
+pub const FUZZ_TARGETS: [&str; 5] = ["trial", "ops", "tensor", "worker", "fast_paths"];
 
 /// The options of `cargo xtask deep`.
 #[derive(Debug, Args)]

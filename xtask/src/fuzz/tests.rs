@@ -123,3 +123,11 @@ fn a_finding_names_the_test_unit_libfuzzer_wrote() {
     assert_eq!(clean, Verdict::Clean);
     assert!(stats.to_string().starts_with("clean"), "{stats}");
 }
+
+#[test]
+fn only_fast_paths_runs_without_the_leak_check() {
+    for target in TARGETS {
+        let want = (target == "fast_paths").then_some("-detect_leaks=0");
+        assert_eq!(super::leak_flag(target), want, "{target}");
+    }
+}
