@@ -191,15 +191,7 @@ fn run_in_process(layout: &Layout, env: &Env, given: Given) -> Result<Report, cr
     let mut run = provenance_of(layout, ctx, &Arguments::default(), None, started);
     (run.listed, run.ran) = (specs.len(), trials.len());
     run.judge_complete(prep.guards.is_empty());
-    let report = Report {
-        format: report::FORMAT,
-        strict: ctx.strict,
-        data: ctx.data_root.display().to_string(),
-        run: Some(run),
-        backend: ctx.backend.info(),
-        known_failures: ctx.known_list.clone(),
-        trials,
-    };
+    let report = report_of(ctx, run, trials);
     report::write_all(&ctx.out_dir, &report)?;
     Ok(report)
 }
@@ -236,15 +228,7 @@ fn run_with(
     let mut run = provenance_of(layout, &ctx, args, run_id.as_deref(), started);
     (run.listed, run.ran) = (listed, ran);
     run.judge_complete(prep.guards.is_empty());
-    let report = Report {
-        format: report::FORMAT,
-        strict: ctx.strict,
-        data: ctx.data_root.display().to_string(),
-        run: Some(run),
-        backend: ctx.backend.info(),
-        known_failures: ctx.known_list.clone(),
-        trials,
-    };
+    let report = report_of(&ctx, run, trials);
     let written = match &run_id {
         // One process per trial: each appends its record; `cargo xtask report --nextest`
         // assembles the reports, since any file written here would hold one trial only.
@@ -266,6 +250,20 @@ fn run_with(
         return false;
     }
     !conclusion.has_failed()
+}
+
+/// The report of a run: its records under the context it ran in (the in-process and the
+/// libtest run both end here).
+fn report_of(ctx: &Context, run: RunInfo, trials: Vec<TrialRecord>) -> Report {
+    Report {
+        format: report::FORMAT,
+        strict: ctx.strict,
+        data: ctx.data_root.display().to_string(),
+        run: Some(run),
+        backend: ctx.backend.info(),
+        known_failures: ctx.known_list.clone(),
+        trials,
+    }
 }
 
 /// The run's provenance, less the trial counts.
