@@ -131,7 +131,8 @@ pub fn clean_leftovers(data: &Path) -> Result<Vec<String>> {
     Ok(messages)
 }
 
-/// Removes the `.download-<pid>` staging directories a killed download left in `cache`.
+/// Removes the `.download-<pid>[-<release>]` staging directories a killed download left in
+/// `cache`.
 fn clean_downloads(cache: &Path) -> Result<Vec<String>> {
     let Ok(entries) = fs::read_dir(cache) else {
         return Ok(Vec::new());
@@ -139,7 +140,8 @@ fn clean_downloads(cache: &Path) -> Result<Vec<String>> {
     let mut stages: Vec<(PathBuf, u32)> = entries
         .filter_map(|e| {
             let name = e.ok()?.file_name().into_string().ok()?;
-            let pid = name.strip_prefix(".download-")?.parse().ok()?;
+            let rest = name.strip_prefix(".download-")?;
+            let pid = rest.split('-').next()?.parse().ok()?;
             Some((cache.join(name), pid))
         })
         .collect();

@@ -55,7 +55,8 @@ pub fn check(python: &str) -> Result<String> {
 /// Downloads the wheel of `release` into `cache`, trying each plausible Python version.
 pub fn download(python: &str, release: &str, cache: &Path) -> Result<PathBuf> {
     // pip writes into a private staging directory; only a complete wheel reaches the cache.
-    let stage = cache.join(format!(".download-{}", std::process::id()));
+    // One per release: several downloads run at once (`download_all`).
+    let stage = cache.join(format!(".download-{}-{release}", std::process::id()));
     fs::create_dir_all(&stage).map_err(|e| Error::io("create directory", &stage, e))?;
     let result = download_into(python, release, &stage).and_then(|wheel| {
         let name = wheel.file_name().map(|n| n.to_owned()).unwrap_or_default();
@@ -65,6 +66,48 @@ pub fn download(python: &str, release: &str, cache: &Path) -> Result<PathBuf> {
     });
     let _ = fs::remove_dir_all(&stage);
     result
+}
+
+/// How many pip processes [`download_all`] runs at once: each spends most of its second in
+/// pip's own start-up and a short transfer, so a few at once divide the wall time without
+/// crowding the package index.
+pub const PARALLEL_DOWNLOADS: usize = 4;
+
+/// Downloads the wheels of `releases` into `cache`, up to [`PARALLEL_DOWNLOADS`] at once;
+/// one result per release, in the order given. `done` is called as each one ends.
+pub fn download_all(
+    python: &str,
+    releases: &[&str],
+    cache: &Path,
+    done: &(dyn Fn(&str, &Result<PathBuf>) + Sync),
+) -> Vec<Result<PathBuf>> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<Result<PathBuf>>>> = releases
+        .iter()
+        .map(|_| std::sync::Mutex::new(None))
+        .collect();
+    std::thread::scope(|s| {
+        for _ in 0..PARALLEL_DOWNLOADS.min(releases.len()) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(release) = releases.get(i) else {
+                    break;
+                };
+                let r = download(python, release, cache);
+                done(release, &r);
+                *results[i].lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
+            });
+        }
+    });
+    results
+        .into_iter()
+        .zip(releases)
+        .map(|(m, r)| {
+            m.into_inner()
+                .unwrap_or_else(|p| p.into_inner())
+                .unwrap_or_else(|| Err(Error::new(format!("onnx {r}: the download never ran"))))
+        })
+        .collect()
 }
 
 fn download_into(python: &str, release: &str, stage: &Path) -> Result<PathBuf> {

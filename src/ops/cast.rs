@@ -75,6 +75,11 @@ pub(crate) fn generic(
 const CHUNK: usize = 4096;
 
 /// `v` decoded and encoded into `T`, one chunk of exact values at a time.
+///
+/// The two halves are functions of their own, generic over one type each, and never inlined:
+/// written as one loop over both types they were compiled for every pair (784 copies, an eighth
+/// of the crate's machine code); apart, each is compiled once per type, and a call per chunk of
+/// [`CHUNK`] elements costs nothing measurable.
 fn convert_chunked<S: CastElem, T: CastElem>(
     op: OpVersion,
     v: &[S],
@@ -83,21 +88,43 @@ fn convert_chunked<S: CastElem, T: CastElem>(
     let mut out = Vec::with_capacity(v.len());
     let mut exact = Vec::with_capacity(CHUNK.min(v.len()));
     for chunk in v.chunks(CHUNK) {
-        exact.clear();
-        for x in chunk {
-            exact.push(
-                x.decode(rules)
-                    .ok_or_else(|| no_cast(op, S::DTYPE, "input 0"))?,
-            );
-        }
-        for e in &exact {
-            out.push(
-                T::encode(e, rules, S::SOURCE)
-                    .ok_or_else(|| no_cast(op, T::DTYPE, "target type"))?,
-            );
-        }
+        decode_chunk(op, chunk, rules, &mut exact)?;
+        encode_chunk(op, &exact, rules, S::SOURCE, &mut out)?;
     }
     Ok(out)
+}
+
+/// `chunk` decoded exactly into `exact`, which is cleared first.
+#[inline(never)]
+fn decode_chunk<S: CastElem>(
+    op: OpVersion,
+    chunk: &[S],
+    rules: &CastRules,
+    exact: &mut Vec<Exact>,
+) -> Result<(), Error> {
+    exact.clear();
+    for x in chunk {
+        exact.push(
+            x.decode(rules)
+                .ok_or_else(|| no_cast(op, S::DTYPE, "input 0"))?,
+        );
+    }
+    Ok(())
+}
+
+/// Each of `exact`, from a source of kind `from`, encoded into `T` and appended to `out`.
+#[inline(never)]
+fn encode_chunk<T: CastElem>(
+    op: OpVersion,
+    exact: &[Exact],
+    rules: &CastRules,
+    from: Source,
+    out: &mut Vec<T>,
+) -> Result<(), Error> {
+    for e in exact {
+        out.push(T::encode(e, rules, from).ok_or_else(|| no_cast(op, T::DTYPE, "target type"))?);
+    }
+    Ok(())
 }
 
 /// Whether a source type is floating-point: the one fact about the source that an encoder
