@@ -101,25 +101,23 @@ fn step(name: &str, f: impl FnOnce() -> Result<(), Box<dyn Error>>) -> Result<()
 }
 
 /// A build script of a harness dependency (psm, under npyz) assembles code for the target,
-/// so clippy needs a C compiler for aarch64 (Miri does not: psm skips it there).
+/// so clippy needs a C compiler for aarch64 (Miri does not: psm skips it there); installed with
+/// apt-get when missing.
 fn check_cross_compiler() -> Result<(), Box<dyn Error>> {
     let var = "CC_aarch64_unknown_linux_gnu";
-    if std::env::var_os(var).is_some() {
+    if std::env::var_os(var).is_some() || crate::apt::on_path("aarch64-linux-gnu-gcc") {
         return Ok(());
     }
-    let probe = Command::new("aarch64-linux-gnu-gcc")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
-    match probe {
-        Ok(s) if s.success() => Ok(()),
-        _ => Err(format!(
-            "no C compiler for aarch64: install aarch64-linux-gnu-gcc (Debian and Ubuntu: \
-             apt-get install gcc-aarch64-linux-gnu) or set {var}"
-        )
-        .into()),
-    }
+    let hint = format!(
+        "no C compiler for aarch64: install aarch64-linux-gnu-gcc (Debian and Ubuntu: \
+         apt-get install gcc-aarch64-linux-gnu) or set {var}"
+    );
+    crate::apt::install(
+        "gcc-aarch64-linux-gnu",
+        "the aarch64 clippy build's C dependencies compile with",
+        &hint,
+    )?;
+    Ok(())
 }
 
 /// Runs `program args` in `root`; fails on a non-zero exit.

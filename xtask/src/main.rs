@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 #[cfg(feature = "full")]
+mod apt;
 mod backends;
 #[cfg(feature = "full")]
 mod bench_compare;

@@ -193,45 +193,13 @@ fn linked_setup(
 /// on `PATH`). When there is none, Debian's `protobuf-compiler` is installed with apt-get (as
 /// root, or through sudo), as `.ci/run` installs pip; elsewhere the error says what to do.
 fn protoc() -> Result<(), Box<dyn Error>> {
-    if std::env::var_os("PROTOC").is_some() || on_path("protoc") {
+    if std::env::var_os("PROTOC").is_some() || crate::apt::on_path("protoc") {
         return Ok(());
     }
     let hint = "candle-onnx's build script needs protoc: install it (Debian and Ubuntu: \
                 apt-get install protobuf-compiler; macOS: brew install protobuf) or point PROTOC \
                 at one";
-    if !on_path("apt-get") {
-        return Err(hint.into());
-    }
-    let root_user = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| o.stdout.trim_ascii() == b"0");
-    let apt = |args: &[&str]| {
-        let mut cmd = match root_user {
-            true => Command::new("apt-get"),
-            false => {
-                let mut sudo = Command::new("sudo");
-                sudo.arg("apt-get");
-                sudo
-            }
-        };
-        cmd.args(args);
-        cmd
-    };
-    let installed =
-        step("apt-get update (for protoc)", &mut apt(&["update", "-qq"])).and_then(|()| {
-            step(
-                "installing protoc (Debian's protobuf-compiler), which candle-onnx's build runs",
-                &mut apt(&["install", "-y", "-qq", "protobuf-compiler"]),
-            )
-        });
-    installed.map_err(|e| format!("{e}\n{hint}").into())
-}
-
-/// Whether `program` is an executable file in a directory of `PATH`.
-fn on_path(program: &str) -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+    crate::apt::install("protobuf-compiler", "candle-onnx's build runs", hint).map_err(Into::into)
 }
 
 #[cfg(test)]
