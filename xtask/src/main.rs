@@ -2,8 +2,8 @@
 //! line of every task is parsed in `cli`, and each task lives in its own module.
 #![forbid(unsafe_code)]
 
-#[cfg(feature = "full")]
 mod apt;
+#[cfg(feature = "full")]
 mod backends;
 #[cfg(feature = "full")]
 mod bench_compare;
