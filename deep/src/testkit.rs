@@ -99,22 +99,13 @@ pub fn trial(
     outcome: harness::known::Outcome,
     kind: Option<harness::backend::FailureKind>,
 ) -> harness::report::TrialRecord {
-    harness::report::TrialRecord {
-        name: format!("onnx-1.22.0/opset25/{case}"),
-        release: Some("1.22.0".into()),
-        case: Some(case.into()),
-        op_type: op_version.split('-').next().map(String::from),
-        op_version: Some(op_version.into()),
-        opset: Some(25),
-        inputs: vec![input.into()],
-        outputs: vec![output.into()],
-        outcome,
-        rule: "onnx-default".into(),
-        rtol: None,
-        atol: None,
-        duration_ms: 1.0,
-        message: kind.map(|k| format!("{k}: details")),
-        backend: Default::default(),
-        failure_kind: kind,
+    let t = harness::report::TrialRecord::case_for_test("1.22.0", 25, case, outcome)
+        .with_op(op_version)
+        .with_types(&[input], &[output])
+        .with_duration(1.0)
+        .with_kind(kind);
+    match kind {
+        Some(k) => t.with_message(format!("{k}: details")),
+        None => t,
     }
 }

@@ -3,6 +3,7 @@
 //! the libtest summary.
 
 mod dir;
+mod for_test;
 pub mod html;
 pub mod junit;
 pub mod md;

@@ -1,7 +1,8 @@
-//! `cargo xtask report --diff` on planted changes: a copy of a report with one trial flipped.
+//! `report --diff` on planted changes: a copy of a report with one trial flipped.
 
 use super::*;
-use crate::testkit::report::{report, report_args, trial, write};
+use crate::diff::judge;
+use crate::testkit::{report, trial, write};
 use harness::backend::FailureKind::{self, Error as KindError, Mismatch, Unsupported};
 use harness::known::Outcome::{self, Fail, KnownFailure, Pass};
 use harness::report::TrialRecord;
@@ -66,9 +67,32 @@ fn run(old: &str, new: &str, extra: &[&str]) -> (String, usize, bool) {
     let mut words = vec!["--diff", old, "--new", new];
     words.extend_from_slice(extra);
     let (text, regressions) = diff_text(Path::new(old), &report_args(&words)).expect("diff");
-    words.push("--fail-on-regression");
-    let gate = main(&report_args(&words));
-    (text, regressions, gate.is_err())
+    (text, regressions, judge(regressions, true).is_err())
+}
+
+/// The options `cargo xtask report` gives for `words` (after `report`), with the flags it
+/// takes after `--diff OLD`; the target directory is one with no reports.
+fn report_args(words: &[&str]) -> DiffOptions {
+    let mut options = DiffOptions {
+        target: PathBuf::from("no-target"),
+        new: None,
+        backend: None,
+        any_backend: false,
+        max_rows: 60,
+    };
+    let mut words = words.iter();
+    while let Some(&word) = words.next() {
+        let mut value = || words.next().expect("a value").to_string();
+        match word {
+            "--diff" => drop(value()),
+            "--new" => options.new = Some(value().into()),
+            "--backend" => options.backend = Some(value()),
+            "--max-rows" => options.max_rows = value().parse().expect("a number"),
+            "--any-backend" => options.any_backend = true,
+            other => panic!("not a flag of the diff: {other}"),
+        }
+    }
+    options
 }
 
 #[test]
@@ -98,8 +122,7 @@ fn a_planted_regression_shows_and_fails_the_gate() {
         "{text}"
     );
     // Without the flag, the same diff is only printed.
-    let args = report_args(&["--diff", &old, "--new", &new]);
-    assert!(main(&args).is_ok());
+    assert!(judge(regressions, false).is_ok());
 }
 
 #[test]
@@ -295,26 +318,36 @@ fn bad_inputs_are_refused_with_the_file_named() {
 
 #[test]
 fn the_default_new_side_is_the_backend_report_directory() {
-    assert_eq!(backend_dir("native"), default_dir());
-    assert_eq!(
-        backend_dir("onnxruntime"),
-        default_dir().join("backend-onnxruntime")
+    let tmp = tempfile::tempdir().expect("tmp");
+    let target = tmp.path().join("target");
+    let dir = ReportDir::of(&target, "onnxruntime").into_path();
+    std::fs::create_dir_all(&dir).expect("dir");
+    write(
+        &dir,
+        "report.json",
+        &report("onnxruntime", "1.32.0", baseline()),
     );
-}
-
-#[test]
-fn diff_flags_need_diff() {
-    for flag in [
-        &["--backend", "x"][..],
-        &["--fail-on-regression"],
-        &["--any-backend"],
-        &["--new", "f"],
-    ] {
-        let words: Vec<&str> = std::iter::once("report")
-            .chain(flag.iter().copied())
-            .collect();
-        assert!(crate::testkit::parse(&words).is_err(), "{words:?} accepted");
-    }
+    let old = write(
+        tmp.path(),
+        "old.json",
+        &report("onnxruntime", "1.31.0", baseline()),
+    );
+    let mut options = report_args(&["--backend", "onnxruntime"]);
+    options.target = target.clone();
+    let (text, _) = diff_text(&old, &options).expect("the latest report is the new side");
+    assert!(text.contains("onnxruntime (1.31.0 -> 1.32.0)"), "{text}");
+    options.backend = Some("tract".into());
+    let e = diff_text(&old, &options).expect_err("tract has no report");
+    let tract = ReportDir::of(&target, "tract")
+        .into_path()
+        .join("report.json");
+    assert!(
+        e.to_string().contains(&format!(
+            "backend tract has no report at {}",
+            tract.display()
+        )),
+        "{e}"
+    );
 }
 
 #[test]
