@@ -90,22 +90,3 @@ pub fn root() -> std::path::PathBuf {
     let deep = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     deep.parent().unwrap_or(deep).to_path_buf()
 }
-
-/// A trial of release 1.22.0, opset 25, with its operator version, types and outcome.
-pub fn trial(
-    case: &str,
-    op_version: &str,
-    (input, output): (&str, &str),
-    outcome: harness::known::Outcome,
-    kind: Option<harness::backend::FailureKind>,
-) -> harness::report::TrialRecord {
-    let t = harness::report::TrialRecord::case_for_test("1.22.0", 25, case, outcome)
-        .with_op(op_version)
-        .with_types(&[input], &[output])
-        .with_duration(1.0)
-        .with_kind(kind);
-    match kind {
-        Some(k) => t.with_message(format!("{k}: details")),
-        None => t,
-    }
-}

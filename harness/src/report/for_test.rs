@@ -40,6 +40,27 @@ impl TrialRecord {
         }
     }
 
+    /// A record of official case `case` of release 1.22.0 at opset 25, of operator version
+    /// `op_version` (as in `Cast-25`) from `input` to `output`, that took a millisecond; a
+    /// failure `kind` comes with the message `<kind>: details`.
+    pub fn official_for_test(
+        case: &str,
+        op_version: &str,
+        (input, output): (&str, &str),
+        outcome: Outcome,
+        kind: Option<FailureKind>,
+    ) -> TrialRecord {
+        let t = TrialRecord::case_for_test("1.22.0", 25, case, outcome)
+            .with_op(op_version)
+            .with_types(&[input], &[output])
+            .with_duration(1.0)
+            .with_kind(kind);
+        match kind {
+            Some(k) => t.with_message(format!("{k}: details")),
+            None => t,
+        }
+    }
+
     /// With the operator version `op_version` (as in `Cast-25`) and its op_type.
     pub fn with_op(mut self, op_version: &str) -> TrialRecord {
         self.op_type = op_version.split('-').next().map(String::from);

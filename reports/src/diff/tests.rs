@@ -2,14 +2,14 @@
 
 use super::*;
 use crate::scoreboard::{BackendRun, Scoreboard};
-use crate::testkit::{trial, write};
+use crate::testkit::write;
 use harness::backend::BackendInfo;
 use harness::backend::FailureKind::{Mismatch, Predates, Timeout, Unsupported};
 use harness::known::Outcome::Predates as PredatesOutcome;
 use harness::known::Outcome::{Fail, KnownFailure, Pass, UnexpectedPass};
 
 fn t(case: &str, outcome: Outcome, kind: Option<FailureKind>) -> TrialRecord {
-    trial(case, "Cast-25", ("FLOAT", "FLOAT16"), outcome, kind)
+    TrialRecord::official_for_test(case, "Cast-25", ("FLOAT", "FLOAT16"), outcome, kind)
 }
 
 fn run(name: &str, version: &str, trials: Vec<TrialRecord>) -> BackendRun {
@@ -192,7 +192,7 @@ fn markdown_cells_cannot_break_the_table() {
 fn regressed_groups(groups: u32, max_rows: usize) -> String {
     let old: Vec<TrialRecord> = (1..=groups)
         .map(|v| {
-            trial(
+            TrialRecord::official_for_test(
                 &format!("test_{v}"),
                 &format!("Cast-{v}"),
                 ("FLOAT", "INT8"),

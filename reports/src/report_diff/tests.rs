@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::diff::judge;
-use crate::testkit::{report, trial, write};
+use crate::testkit::{report, write};
 use harness::backend::FailureKind::{self, Error as KindError, Mismatch, Unsupported};
 use harness::known::Outcome::{self, Fail, KnownFailure, Pass};
 use harness::report::TrialRecord;
@@ -10,30 +10,36 @@ use harness::report::TrialRecord;
 /// A baseline run: passes, a mismatch, a refusal and a known failure.
 fn baseline() -> Vec<TrialRecord> {
     vec![
-        trial("test_cast_a", "Cast-25", ("FLOAT", "FLOAT16"), Pass, None),
-        trial(
+        TrialRecord::official_for_test("test_cast_a", "Cast-25", ("FLOAT", "FLOAT16"), Pass, None),
+        TrialRecord::official_for_test(
             "test_cast_b",
             "Cast-25",
             ("FLOAT", "FLOAT8E4M3FN"),
             Pass,
             None,
         ),
-        trial("test_concat_c", "Concat-13", ("INT64", "INT64"), Pass, None),
-        trial(
+        TrialRecord::official_for_test(
+            "test_concat_c",
+            "Concat-13",
+            ("INT64", "INT64"),
+            Pass,
+            None,
+        ),
+        TrialRecord::official_for_test(
             "test_cast_d",
             "Cast-25",
             ("DOUBLE", "FLOAT"),
             Fail,
             Some(Mismatch),
         ),
-        trial(
+        TrialRecord::official_for_test(
             "test_cast_e",
             "Cast-25",
             ("FLOAT", "INT2"),
             Fail,
             Some(Unsupported),
         ),
-        trial(
+        TrialRecord::official_for_test(
             "test_cast_f",
             "Cast-25",
             ("STRING", "FLOAT"),
@@ -192,7 +198,7 @@ fn added_and_removed_trials_are_listed_apart() {
     let tmp = tempfile::tempdir().expect("tmp");
     let mut new = baseline();
     new.retain(|t| t.case.as_deref() != Some("test_concat_c"));
-    new.push(trial(
+    new.push(TrialRecord::official_for_test(
         "test_cast_g",
         "Cast-25",
         ("FLOAT", "INT4"),
@@ -227,14 +233,14 @@ fn rows_past_the_limit_are_counted_by_version_and_types() {
         } else {
             ("FLOAT", "BFLOAT16")
         };
-        old.push(trial(
+        old.push(TrialRecord::official_for_test(
             &format!("test_cast_{i}"),
             "Cast-25",
             types,
             Pass,
             None,
         ));
-        new.push(trial(
+        new.push(TrialRecord::official_for_test(
             &format!("test_cast_{i}"),
             "Cast-25",
             types,
@@ -355,7 +361,7 @@ fn a_failed_setup_check_and_a_change_of_strict_mode_are_named() {
     let tmp = tempfile::tempdir().expect("tmp");
     let mut new = report("onnxruntime", "1.32.0", baseline());
     new.strict = true;
-    let mut guard = trial("x", "Cast-25", ("FLOAT", "FLOAT"), Fail, None);
+    let mut guard = TrialRecord::official_for_test("x", "Cast-25", ("FLOAT", "FLOAT"), Fail, None);
     (guard.name, guard.release) = ("onnx-backend-data/incomplete".into(), None);
     guard.message = Some("the data is incomplete\nmore".into());
     new.trials.push(guard.clone());
