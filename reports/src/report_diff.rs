@@ -30,8 +30,7 @@ pub fn diff_text(old_path: &Path, args: &DiffOptions) -> Result<(String, usize),
         (Some(file), _) => file.clone(),
         (None, backend) => {
             let name = backend.as_deref().unwrap_or("native");
-            let dir = ReportDir::of(&args.target, name).into_path();
-            let path = dir.join("report.json");
+            let path = ReportDir::of(&args.target, name).json();
             if !path.exists() {
                 return Err(format!(
                     "backend {name} has no report at {}: run \

@@ -10,7 +10,7 @@ pub fn main(root: &Path, args: &crate::cli::Coverage) -> Result<(), Box<dyn Erro
     let report = args
         .report
         .clone()
-        .unwrap_or_else(|| crate::report::default_dir().join("report.json"));
+        .unwrap_or_else(|| crate::report::default_dir().join(harness::report::JSON_FILE));
     let update = reports::coverage::update(root, &report, check)?;
     for rejected in &update.rejected {
         eprintln!("warning: {rejected}");

@@ -28,7 +28,7 @@ pub fn main(args: &crate::cli::Report) -> Result<(), Box<dyn Error>> {
     match (&args.nextest, &args.json) {
         (Some(run), _) => from_nextest(run),
         (None, Some(json)) => rerender(json),
-        (None, None) => rerender(&default_dir().join("report.json")),
+        (None, None) => rerender(&default_dir().join(report::JSON_FILE)),
     }
 }
 

@@ -62,7 +62,7 @@ pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Er
         let dir = report_dir.path().to_string_lossy();
         let env = [(harness::runner::REPORT_DIR_VAR, dir.as_ref())];
         let report = crate::suite_run::run(root, report_dir.path(), value, name, "onnx-", &env)?;
-        let report_path = report_dir.path().join("report.json");
+        let report_path = report_dir.json();
         board
             .backends
             .push(scoreboard::run_of(report, name, &report_path)?);

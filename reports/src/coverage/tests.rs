@@ -4,6 +4,7 @@ use super::measure::{exercised, support};
 use super::*;
 use harness::known::Outcome;
 use harness::report::TrialRecord;
+use harness::report::JSON_FILE;
 use vocab::OpVersion;
 
 fn trial(release: &str, version: &str, io: (&[&str], &[&str]), outcome: Outcome) -> TrialRecord {
@@ -215,7 +216,7 @@ fn only_a_complete_official_run_is_counted() {
 fn the_task_refuses_a_filtered_report_before_writing_anything() {
     let dir = tempfile::tempdir().expect("tempdir");
     let report = empty_report();
-    let json = dir.path().join("report.json");
+    let json = dir.path().join(JSON_FILE);
     std::fs::write(&json, serde_json::to_string(&report).expect("json")).expect("write");
     std::fs::write(dir.path().join("README.md"), "x").expect("readme");
     let err = update(dir.path(), &json, false)

@@ -6,6 +6,7 @@ use crate::testkit::{report, write};
 use harness::backend::FailureKind::{self, Error as KindError, Mismatch, Unsupported};
 use harness::known::Outcome::{self, Fail, KnownFailure, Pass};
 use harness::report::TrialRecord;
+use harness::report::JSON_FILE;
 
 /// A baseline run: passes, a mismatch, a refusal and a known failure.
 fn baseline() -> Vec<TrialRecord> {
@@ -330,7 +331,7 @@ fn the_default_new_side_is_the_backend_report_directory() {
     std::fs::create_dir_all(&dir).expect("dir");
     write(
         &dir,
-        "report.json",
+        JSON_FILE,
         &report("onnxruntime", "1.32.0", baseline()),
     );
     let old = write(
@@ -344,9 +345,7 @@ fn the_default_new_side_is_the_backend_report_directory() {
     assert!(text.contains("onnxruntime (1.31.0 -> 1.32.0)"), "{text}");
     options.backend = Some("tract".into());
     let e = diff_text(&old, &options).expect_err("tract has no report");
-    let tract = ReportDir::of(&target, "tract")
-        .into_path()
-        .join("report.json");
+    let tract = ReportDir::of(&target, "tract").json();
     assert!(
         e.to_string().contains(&format!(
             "backend tract has no report at {}",

@@ -30,7 +30,7 @@ pub fn run(root: &Path, target: &Path, dirs: &[PathBuf]) -> Result<(), Box<dyn E
     let scratch = harness::report::ReportDir::root(target).join("check-junit");
     self_test(root, &python, &scratch)?;
     for dir in dirs {
-        for file in ["report.json", "report.junit.xml"] {
+        for file in [harness::report::JSON_FILE, "report.junit.xml"] {
             if !dir.join(file).is_file() {
                 return Err(format!(
                     "{}: no {file}; give a run's report directory (did the run happen?)",
