@@ -10,6 +10,7 @@
 use crate::scoreboard::type_pair;
 use harness::backend::FailureKind;
 use harness::known::Outcome;
+use harness::report::page::md_text;
 use harness::report::TrialRecord;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -298,11 +299,10 @@ fn or_dash(s: &str) -> &str {
     }
 }
 
-/// Text safe in a Markdown table cell or heading: no pipe, no line break, no HTML.
+/// Text safe in a Markdown table cell or heading: no pipe, no line break (`\r` included), no
+/// HTML.
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|")
-        .replace(['\n', '\r'], " ")
-        .replace('<', "&lt;")
+    md_text(&s.replace('\r', " "))
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ pub mod html;
 pub mod junit;
 pub mod md;
 pub mod nextest;
+pub mod page;
 
 pub use crate::provenance::{RunInfo, Runner, Source};
 pub use dir::ReportDir;

@@ -279,10 +279,10 @@ fn html_keeps_other_trees_apart_after_official_groups() {
 #[test]
 fn html_escape_covers_text_and_both_attribute_quotes() {
     assert_eq!(
-        html::escape(r#"a<b>&"c"'d'é"#),
+        page::escape(r#"a<b>&"c"'d'é"#),
         "a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39;é"
     );
-    assert_eq!(html::escape("&amp;"), "&amp;amp;");
+    assert_eq!(page::escape("&amp;"), "&amp;amp;");
 }
 
 /// Both reports are titled with the runtime and version judged, and the HTML legend and the

@@ -5,7 +5,7 @@
 use super::{BackendRun, Scoreboard};
 use harness::backend::FailureKind;
 use harness::known::Outcome;
-use harness::report::html::escape;
+use harness::report::page::escape;
 use harness::report::TrialRecord;
 use std::collections::BTreeMap;
 use std::fmt::Write;
