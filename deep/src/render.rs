@@ -4,8 +4,7 @@
 
 use super::findings::{Cause, Finding, Findings, Value, Verdict};
 use harness::deep::Authority;
-use harness::report::html::escape;
-use harness::report::md::cell;
+use harness::report::page::{escape, md_cell as cell, md_text};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Component, Path};
@@ -97,11 +96,6 @@ pub fn github_anchor(title: &str) -> String {
             _ => None,
         })
         .collect()
-}
-
-/// Text safe in Markdown (table cells and lines).
-pub fn md_text(s: &str) -> String {
-    cell(s).replace('<', "&lt;")
 }
 
 /// `Cast-19,21`.

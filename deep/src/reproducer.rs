@@ -7,6 +7,7 @@
 use super::findings::{self, Finding, Verdict};
 use super::render::{self, Links};
 use harness::deep::CaseEntry;
+use harness::report::page::md_text;
 use std::collections::BTreeMap;
 use std::error::Error;
 use std::fmt::Write;
@@ -222,8 +223,8 @@ pub fn readme(p: &Planned, members: &[&Finding], links: &Links) -> String {
                     s,
                     "- {} {}: {}",
                     render::versions(f),
-                    render::md_text(&format!("{} → {}", f.from, f.to)),
-                    render::md_text(f.message.as_deref().unwrap_or("-"))
+                    md_text(&format!("{} → {}", f.from, f.to)),
+                    md_text(f.message.as_deref().unwrap_or("-"))
                 );
             }
             s.push('\n');
@@ -251,15 +252,11 @@ pub fn readme(p: &Planned, members: &[&Finding], links: &Links) -> String {
                     "**Diagnosis** (`{}`): {}. Our implementation, made to behave so, gives \
                      the runtime's bits for every element of the class.\n",
                     d.behaviour.label(),
-                    render::md_text(&d.text)
+                    md_text(&d.text)
                 );
             }
             if first.examples.is_empty() {
-                let _ = writeln!(
-                    s,
-                    "{}\n",
-                    render::md_text(first.message.as_deref().unwrap_or(""))
-                );
+                let _ = writeln!(s, "{}\n", md_text(first.message.as_deref().unwrap_or("")));
             } else {
                 s.push_str("| element here | element of the case | input | expected | actual |\n");
                 s.push_str("|---:|---:|---|---|---|\n");
@@ -280,7 +277,7 @@ pub fn readme(p: &Planned, members: &[&Finding], links: &Links) -> String {
                 "{} element(s) differ over {} case(s): {}.\n",
                 first.elements,
                 first.cases.len(),
-                render::md_text(&first.cases.join(", "))
+                md_text(&first.cases.join(", "))
             );
         }
     }

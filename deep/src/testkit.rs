@@ -90,31 +90,3 @@ pub fn root() -> std::path::PathBuf {
     let deep = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     deep.parent().unwrap_or(deep).to_path_buf()
 }
-
-/// A trial of release 1.22.0, opset 25, with its operator version, types and outcome.
-pub fn trial(
-    case: &str,
-    op_version: &str,
-    (input, output): (&str, &str),
-    outcome: harness::known::Outcome,
-    kind: Option<harness::backend::FailureKind>,
-) -> harness::report::TrialRecord {
-    harness::report::TrialRecord {
-        name: format!("onnx-1.22.0/opset25/{case}"),
-        release: Some("1.22.0".into()),
-        case: Some(case.into()),
-        op_type: op_version.split('-').next().map(String::from),
-        op_version: Some(op_version.into()),
-        opset: Some(25),
-        inputs: vec![input.into()],
-        outputs: vec![output.into()],
-        outcome,
-        rule: "onnx-default".into(),
-        rtol: None,
-        atol: None,
-        duration_ms: 1.0,
-        message: kind.map(|k| format!("{k}: details")),
-        backend: Default::default(),
-        failure_kind: kind,
-    }
-}

@@ -76,29 +76,18 @@ pub(crate) fn record(
     op: &str,
     outcome: Outcome,
 ) -> TrialRecord {
-    TrialRecord {
-        name: format!("onnx-{release}/opset{opset}/{case}"),
-        release: Some(release.into()),
-        case: Some(case.into()),
-        op_type: Some(op.into()),
-        op_version: Some(format!("{op}-{}", if opset >= 19 { 19 } else { 13 })),
-        opset: Some(opset),
-        inputs: vec!["FLOAT".into()],
-        outputs: vec!["FLOAT16".into()],
-        outcome,
-        rule: "onnx-default".into(),
-        rtol: Some(1e-3),
-        atol: Some(1e-7),
-        duration_ms: 0.1,
-        message: match outcome {
-            Outcome::Pass => None,
-            _ => Some("output 0: 1 of 2 elements <differ>\n  more".into()),
-        },
-        backend: Default::default(),
-        failure_kind: match outcome {
-            Outcome::Fail | Outcome::KnownFailure => Some(FailureKind::Mismatch),
-            _ => None,
-        },
+    let t = TrialRecord::case_for_test(release, opset, case, outcome)
+        .with_op(&format!("{op}-{}", if opset >= 19 { 19 } else { 13 }))
+        .with_types(&["FLOAT"], &["FLOAT16"])
+        .with_rule("onnx-default", Some(1e-3), Some(1e-7))
+        .with_duration(0.1);
+    let t = match outcome {
+        Outcome::Pass => t,
+        _ => t.with_message("output 0: 1 of 2 elements <differ>\n  more"),
+    };
+    match outcome {
+        Outcome::Fail | Outcome::KnownFailure => t.with_kind(Some(FailureKind::Mismatch)),
+        _ => t,
     }
 }
 

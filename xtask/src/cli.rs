@@ -102,7 +102,7 @@ pub enum Task {
 }
 
 impl Task {
-    /// Whether the task needs the `full` feature (the kernels, the harness or half): every
+    /// Whether the task needs the `full` feature (the kernels, the harness or the crates over them): every
     /// task but the fetch and the cross-check, which only runs cargo and rustup.
     pub fn needs_full(&self) -> bool {
         !matches!(self, Task::FetchTests(_) | Task::CrossCheck)

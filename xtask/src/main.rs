@@ -15,6 +15,8 @@ mod cross_check;
 mod deep;
 #[cfg(feature = "full")]
 mod deep_audit;
+#[cfg(test)]
+mod floors;
 #[cfg(feature = "full")]
 mod fuzz;
 #[cfg(feature = "full")]

@@ -21,7 +21,7 @@ pub fn run(
     filter: &str,
     env: &[(&str, &str)],
 ) -> Result<Report, Box<dyn Error>> {
-    let path = report_dir.join("report.json");
+    let path = report_dir.join(report::JSON_FILE);
     let _ = std::fs::remove_file(&path);
     std::fs::create_dir_all(report_dir)
         .map_err(|e| format!("cannot create {}: {e}", report_dir.display()))?;

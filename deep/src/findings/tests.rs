@@ -428,7 +428,8 @@ fn a_refused_case_reproducer_keeps_a_few_elements_one_per_input_class() {
 
 #[test]
 fn a_backend_that_crashed_on_every_case_is_a_setup_error_not_findings() {
-    use crate::testkit::trial;
+    use harness::report::TrialRecord;
+    let trial = TrialRecord::official_for_test;
     let crash = |c: &str| {
         trial(
             c,

@@ -69,7 +69,7 @@ pub fn run(
 }
 
 fn default_report(target: &Path, name: &str) -> PathBuf {
-    ReportDir::of(target, name).path().join("report.json")
+    ReportDir::of(target, name).json()
 }
 
 /// A failing trial, as the grouping sees it.

@@ -57,6 +57,11 @@ impl ReportDir {
         &self.0
     }
 
+    /// The run's `report.json` in the directory ([`super::JSON_FILE`]).
+    pub fn json(&self) -> PathBuf {
+        self.0.join(super::JSON_FILE)
+    }
+
     /// The directory, owned.
     pub fn into_path(self) -> PathBuf {
         self.0

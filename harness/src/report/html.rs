@@ -2,6 +2,7 @@
 //! groups by opset, sectioned by operator, each cell coloured by its worst outcome with its
 //! trials in a tooltip, then every failure and known failure with its full message.
 
+use super::page::escape;
 use super::{opset_label, Report, Tally, TrialRecord};
 use crate::known::Outcome;
 use std::collections::{BTreeMap, BTreeSet};
@@ -351,21 +352,4 @@ fn class(o: Outcome) -> &'static str {
         Outcome::KnownFailure | Outcome::DataProblem => "known",
         Outcome::Fail | Outcome::UnexpectedPass => "fail",
     }
-}
-
-/// `s` escaped for HTML text and attribute values (quoted with `"` or `'`); the one escaper
-/// of every page the project writes.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
 }

@@ -1,6 +1,7 @@
 //! `report.md`: outcome tables per opset x operator, per release and per operator version,
 //! then the failures and known failures by name.
 
+use super::page::md_cell;
 use super::{opset_label, tally_by, Report, Tally, TrialRecord};
 use crate::known::Outcome;
 use std::fmt::Write as _;
@@ -139,7 +140,7 @@ fn table(
         .collect();
     let _ = writeln!(out, "| {} |", rule.join(" | "));
     for (key, t) in rows {
-        let key: Vec<String> = key.iter().map(|k| cell(k)).collect();
+        let key: Vec<String> = key.iter().map(|k| md_cell(k)).collect();
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} | {} |",
@@ -170,13 +171,8 @@ fn listing(out: &mut String, title: &str, report: &Report, pick: impl Fn(Outcome
             "- `{}` ({}): {}",
             t.name,
             t.outcome.label(),
-            cell(first)
+            md_cell(first)
         );
     }
     out.push('\n');
-}
-
-/// Text safe inside a Markdown table cell: no pipe, no line break.
-pub fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
 }

@@ -3,10 +3,12 @@
 //! the libtest summary.
 
 mod dir;
+mod for_test;
 pub mod html;
 pub mod junit;
 pub mod md;
 pub mod nextest;
+pub mod page;
 
 pub use crate::provenance::{RunInfo, Runner, Source};
 pub use dir::ReportDir;
@@ -56,6 +58,10 @@ pub struct TrialRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure_kind: Option<FailureKind>,
 }
+
+/// The file name of a run's full report, beside its Markdown, HTML and JUnit renderings: the
+/// one place that spells it.
+pub const JSON_FILE: &str = "report.json";
 
 /// The schema version of `report.json` written today: 2 added `run`; 3 `backend` and each
 /// trial's `backend` and `failure_kind`; 4 the outcome `data-problem`; 5 the outcome and
@@ -162,7 +168,7 @@ pub fn write_all(dir: &Path, report: &Report) -> Result<(), Error> {
     std::fs::create_dir_all(dir).map_err(|e| Error::at(dir, format!("cannot create: {e}")))?;
     let json = serde_json::to_string_pretty(report)
         .map_err(|e| Error::msg(format!("cannot serialise the report: {e}")))?;
-    write(&dir.join("report.json"), &json)?;
+    write(&dir.join(JSON_FILE), &json)?;
     render(dir, report)
 }
 

@@ -1,6 +1,7 @@
 //! Report rendering on a small hand-made set of trial records.
 
 use super::*;
+use crate::report::JSON_FILE;
 use crate::testkit::{record, scratch};
 
 fn sample() -> Report {
@@ -240,13 +241,13 @@ fn reports_round_trip_through_json() {
     let dir = dir_tmp.path();
     let report = sample();
     write_all(dir, &report).expect("write reports");
-    assert_eq!(load(&dir.join("report.json")).expect("load"), report);
+    assert_eq!(load(&dir.join(JSON_FILE)).expect("load"), report);
     for file in RENDERED {
         assert!(dir.join(file).is_file(), "{file} not written");
     }
     let junit = std::fs::read_to_string(dir.join("report.junit.xml")).expect("junit");
     assert_eq!(junit, junit::render(&report));
-    let text = std::fs::read_to_string(dir.join("report.json")).expect("json");
+    let text = std::fs::read_to_string(dir.join(JSON_FILE)).expect("json");
     assert!(text.contains("\"outcome\": \"known-failure\""), "{text}");
 }
 
@@ -278,10 +279,10 @@ fn html_keeps_other_trees_apart_after_official_groups() {
 #[test]
 fn html_escape_covers_text_and_both_attribute_quotes() {
     assert_eq!(
-        html::escape(r#"a<b>&"c"'d'é"#),
+        page::escape(r#"a<b>&"c"'d'é"#),
         "a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39;é"
     );
-    assert_eq!(html::escape("&amp;"), "&amp;amp;");
+    assert_eq!(page::escape("&amp;"), "&amp;amp;");
 }
 
 /// Both reports are titled with the runtime and version judged, and the HTML legend and the

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::report::load;
+use crate::report::JSON_FILE;
 use crate::testkit::{instance, scratch, write_index, write_lock};
 
 fn names(specs: &[Spec]) -> Vec<&str> {
@@ -106,7 +107,7 @@ fn a_deep_tree_is_its_own_source() {
     assert_eq!(prep.ctx.out_dir, tree.join("reports/native"));
     assert_eq!(prep.ctx.known_list, None);
     assert!(run(ws, &args(ws, &[]), &env, None));
-    let info = load(&tree.join("reports/native/report.json"))
+    let info = load(&tree.join("reports/native").join(JSON_FILE))
         .expect("report")
         .run
         .expect("run info");
@@ -155,7 +156,7 @@ fn a_suite_runs_in_process_and_returns_its_report() {
         .collect();
     assert_eq!(outcomes, [("deep/opset13/c", Outcome::Pass)]);
     assert!(report.strict);
-    assert!(tree.join("reports/native/report.json").is_file());
+    assert!(tree.join("reports/native").join(JSON_FILE).is_file());
     let env = Env::of(&[(DATA_VAR, "elsewhere")]);
     let report = run_in_process(&layout, &env, given()).expect("reports written");
     let failed: Vec<_> = report
@@ -245,7 +246,7 @@ fn a_filter_cannot_switch_off_the_missing_data_check() {
     // No official data: the filter selects only the passing own case, the run still fails,
     // and the report holds the check that the filter left out.
     assert!(!run(ws, &args(ws, &["opset13"]), &Env::of(&[]), None));
-    let report = load(&ws.join("target/onnx-conformance/report.json")).expect("report");
+    let report = load(&ws.join("target/onnx-conformance").join(JSON_FILE)).expect("report");
     let got: Vec<(&str, Outcome)> = report
         .trials
         .iter()
@@ -299,7 +300,7 @@ fn the_report_records_how_the_run_was_made() {
         r#"{"format":1,"ops":[],"releases":[]}"#,
     )
     .expect("lock");
-    let json = ws.join("target/onnx-conformance/report.json");
+    let json = ws.join("target/onnx-conformance").join(JSON_FILE);
     let run_info = |a: &[&str], env: &Env| {
         assert!(run(ws, &args(ws, a), env, None));
         load(&json).expect("report").run.expect("run info")
@@ -337,9 +338,12 @@ fn a_backend_that_cannot_start_fails_the_cases_under_its_own_name() {
         (KNOWN_VAR, "lists/w.json"),
     ]);
     assert!(!run(ws, &args(ws, &[]), &env, None));
-    assert!(!ws.join("target/onnx-conformance/report.json").exists());
-    let report = load(&ws.join("target/onnx-conformance/backend-broken/report.json"))
-        .expect("the report of the backend asked for");
+    assert!(!ws.join("target/onnx-conformance").join(JSON_FILE).exists());
+    let report = load(
+        &ws.join("target/onnx-conformance/backend-broken")
+            .join(JSON_FILE),
+    )
+    .expect("the report of the backend asked for");
     assert_eq!(report.backend.name, "broken");
     let case = report
         .trials
@@ -486,7 +490,9 @@ fn a_runtime_that_predates_a_case_fails_the_run_until_listed() {
         (KNOWN_VAR, "lists/old.json"),
     ]);
     let name = "custom/opset25/test_cast_BOOL_to_INT64";
-    let report_file = ws.join("target/onnx-conformance/backend-old/report.json");
+    let report_file = ws
+        .join("target/onnx-conformance/backend-old")
+        .join(JSON_FILE);
     let trial = |report: &Report| {
         report
             .trials

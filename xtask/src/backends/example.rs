@@ -20,10 +20,7 @@ const REFUSED: &str = "onnx-1.22.0/opset25/test_cast_FLOAT_to_FLOAT16";
 /// Runs both checks; an error says which expectation failed.
 pub fn run(root: &Path, target: &Path) -> Result<(), Box<dyn Error>> {
     let target = target.join("external-runtime");
-    let report = target
-        .join("onnx-conformance")
-        .join("backend-toy-cast")
-        .join("report.json");
+    let report = harness::report::ReportDir::of(&target, "toy-cast").json();
     let passing = test(root, &target, &[PASSING])?;
     let got = read(&report)?;
     let want = instances(root, PASSING)?;

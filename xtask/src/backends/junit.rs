@@ -30,7 +30,7 @@ pub fn run(root: &Path, target: &Path, dirs: &[PathBuf]) -> Result<(), Box<dyn E
     let scratch = harness::report::ReportDir::root(target).join("check-junit");
     self_test(root, &python, &scratch)?;
     for dir in dirs {
-        for file in ["report.json", "report.junit.xml"] {
+        for file in [harness::report::JSON_FILE, "report.junit.xml"] {
             if !dir.join(file).is_file() {
                 return Err(format!(
                     "{}: no {file}; give a run's report directory (did the run happen?)",
@@ -131,24 +131,16 @@ pub fn plant_wrong_type(xml: &str) -> Option<String> {
     (broken != xml).then_some(broken)
 }
 
+/// A Cast-25 FLOAT -> FLOAT16 trial of the self-test, by the harness's record builder.
 fn record(case: &str, outcome: Outcome, kind: Option<FailureKind>, message: &str) -> TrialRecord {
-    TrialRecord {
-        name: format!("onnx-1.22.0/opset25/{case}"),
-        release: Some("1.22.0".into()),
-        case: Some(case.into()),
-        op_type: Some("Cast".into()),
-        op_version: Some("Cast-25".into()),
-        opset: Some(25),
-        inputs: vec!["FLOAT".into()],
-        outputs: vec!["FLOAT16".into()],
-        outcome,
-        rule: "onnx-default".into(),
-        rtol: None,
-        atol: None,
-        duration_ms: 2.5,
-        message: (!message.is_empty()).then(|| message.to_string()),
-        backend: BackendInfo::default(),
-        failure_kind: kind,
+    let t = TrialRecord::case_for_test("1.22.0", 25, case, outcome)
+        .with_op("Cast-25")
+        .with_types(&["FLOAT"], &["FLOAT16"])
+        .with_duration(2.5)
+        .with_kind(kind);
+    match message.is_empty() {
+        true => t,
+        false => t.with_message(message),
     }
 }
 

@@ -345,3 +345,18 @@ fn deep_audit_options() {
     assert_eq!(a.cases, ["a", "b"]);
     error_of(&["deep-audit", "--strict-encoding"]);
 }
+
+#[test]
+fn report_diff_flags_need_diff() {
+    for flag in [
+        &["--backend", "x"][..],
+        &["--fail-on-regression"],
+        &["--any-backend"],
+        &["--new", "f"],
+    ] {
+        let words: Vec<&str> = std::iter::once("report")
+            .chain(flag.iter().copied())
+            .collect();
+        assert!(parse(&words).is_err(), "{words:?} accepted");
+    }
+}

@@ -2,23 +2,13 @@ use super::*;
 use crate::backend::FailureKind;
 
 fn trial(name: &str, outcome: Outcome, kind: Option<FailureKind>, message: &str) -> TrialRecord {
-    TrialRecord {
-        name: name.into(),
-        release: (!name.starts_with("settings/")).then(|| "1.22.0".into()),
-        case: None,
-        op_type: None,
-        op_version: None,
-        opset: None,
-        inputs: Vec::new(),
-        outputs: Vec::new(),
-        outcome,
-        rule: "exact".into(),
-        rtol: None,
-        atol: None,
-        duration_ms: 0.0,
-        message: Some(message.into()),
-        backend: Default::default(),
-        failure_kind: kind,
+    let t = TrialRecord::for_test(name, outcome)
+        .with_rule("exact", None, None)
+        .with_message(message)
+        .with_kind(kind);
+    match name.starts_with("settings/") {
+        true => t,
+        false => t.with_release("1.22.0"),
     }
 }
 

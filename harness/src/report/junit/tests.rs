@@ -19,10 +19,9 @@ const HOSTILE_READ: &str =
     "bad <dtype> & \"shape\" 'x' ]]> é😀\tcol\r\nline 2 \\u{0}nul \\u{1b}[31mred\\u{1b}[0m \\u{ffff}";
 
 fn failing(case: &str, kind: FailureKind, message: &str) -> TrialRecord {
-    let mut t = record("1.22.0", 25, case, "Cast", Outcome::Fail);
-    t.failure_kind = Some(kind);
-    t.message = Some(message.to_string());
-    t
+    record("1.22.0", 25, case, "Cast", Outcome::Fail)
+        .with_kind(Some(kind))
+        .with_message(message)
 }
 
 /// Every outcome, every failure kind, a setup check, and a hostile case name and message.

@@ -1,13 +1,19 @@
-//! `cargo xtask scoreboard`: the official suite on several backends, one after the other, and
-//! one side-by-side report of their outcomes (`target/onnx-conformance/scoreboard.*`).
-//! `cargo xtask scoreboard --diff OLD`: what moved since an older scoreboard, backend by backend.
+//! The scoreboard: the official suite's outcomes on several backends side by side
+//! (`target/onnx-conformance/scoreboard.*`, written by `cargo xtask scoreboard`, which runs
+//! the backends), and what moved since an older scoreboard, backend by backend ([`diff_files`]).
 
-pub(crate) mod diff;
+pub(crate) use render::type_pair;
+pub use render::{html, markdown, summary};
+
+/// The scoreboard's JSON file name.
+pub const JSON_FILE: &str = "scoreboard.json";
+
 mod render;
 
+use crate::diff;
 use harness::backend::BackendInfo;
 use harness::known::Outcome;
-use harness::report::{ReportDir, TrialRecord};
+use harness::report::{Report, TrialRecord};
 use serde::{Deserialize, Serialize};
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -45,65 +51,22 @@ pub struct BackendRun {
     pub trials: Vec<TrialRecord>,
 }
 
-/// Runs the task with the options after `scoreboard`.
-pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Error>> {
-    if let Some(old) = &args.diff {
-        let new = args.new.clone().unwrap_or_else(latest);
-        let (text, regressions) = diff_files(old, &new, args.max_rows)?;
-        print!("{text}");
-        return diff::judge(regressions, args.fail_on_regression);
-    }
-    let target = crate::workspace::target_dir();
-    let mut not_set_up = Vec::new();
-    let asked = args.backend_values();
-    let names: Vec<String> = if asked.is_empty() {
-        let (ready, missing): (Vec<&str>, Vec<&str>) = harness::backend::SHIPPED
-            .iter()
-            .map(|s| s.name)
-            .partition(|n| crate::backends::is_set_up(&target, n));
-        not_set_up = missing
-            .into_iter()
-            .map(|n| NotSetUp {
-                name: n.to_string(),
-                status: crate::backends::status(&target, n),
-            })
-            .collect();
-        ready.into_iter().map(String::from).collect()
-    } else {
-        // Checked before anything runs, as `deep` checks its own: a label or a shipped name
-        // that is set up, each once.
-        deep::names::check(&asked, |n| crate::deep::ready(&target, n))?
-            .into_iter()
-            .map(|c| c.value)
-            .collect()
-    };
-    let data_lock =
-        schema::hash::lock_sha256(root).map_err(|e| format!("cannot read the lock file: {e}"))?;
-    let mut board = Scoreboard {
-        data_lock,
-        backends: Vec::new(),
-        not_set_up,
-    };
-    for name in &names {
-        let run = run_backend(root, &target, name)?;
-        board.backends.push(run);
-    }
-    let out = ReportDir::root(&target);
-    std::fs::create_dir_all(&out)?;
+/// Writes `scoreboard.{json,md,html}` of `board` into `dir` (created if missing).
+pub fn write(dir: &Path, board: &Scoreboard) -> Result<(), Box<dyn Error>> {
+    std::fs::create_dir_all(dir)?;
     std::fs::write(
-        out.join("scoreboard.json"),
-        serde_json::to_string_pretty(&board)? + "\n",
+        dir.join(JSON_FILE),
+        serde_json::to_string_pretty(board)? + "\n",
     )?;
-    std::fs::write(out.join("scoreboard.md"), render::markdown(&board))?;
-    std::fs::write(out.join("scoreboard.html"), render::html(&board))?;
-    print!("{}", render::summary(&board));
-    eprintln!("wrote {}/scoreboard.{{json,md,html}}", out.display());
+    std::fs::write(dir.join("scoreboard.md"), render::markdown(board))?;
+    std::fs::write(dir.join("scoreboard.html"), render::html(board))?;
     Ok(())
 }
 
-/// The scoreboard the last `cargo xtask scoreboard` wrote.
-fn latest() -> PathBuf {
-    ReportDir::root(&crate::workspace::target_dir()).join("scoreboard.json")
+/// The scoreboard a run writes under the report root (`ReportDir::root`), which `--diff`
+/// compares by default.
+pub fn latest(report_root: &Path) -> PathBuf {
+    report_root.join(JSON_FILE)
 }
 
 /// Reads a `scoreboard.json`.
@@ -115,7 +78,7 @@ fn load(path: &Path) -> Result<Scoreboard, Box<dyn Error>> {
 }
 
 /// The Markdown diff of two scoreboard files, and how many regressions it holds.
-pub(crate) fn diff_files(
+pub fn diff_files(
     old_path: &Path,
     new_path: &Path,
     max_rows: usize,
@@ -162,21 +125,14 @@ pub(crate) fn diff_files(
     Ok((text, regressions))
 }
 
-/// Runs the official trials on backend `name` and returns its records.
-fn run_backend(root: &Path, target: &Path, value: &str) -> Result<BackendRun, Box<dyn Error>> {
-    // A worker runs as `worker:<label>=<command line>`; its label names its column.
-    let name = &harness::backend::backend_name(value)?;
-    // Its own directory: the backend's reports (a full run, own cases included) stay as
-    // they are.
-    let report_dir = ReportDir::scoreboard(target, name);
-    let report_path = report_dir.path().join("report.json");
-    eprintln!(
-        "scoreboard: running the official cases on {name} (reports in {})",
-        report_dir.path().display()
-    );
-    let dir = report_dir.path().to_string_lossy();
-    let env = [(harness::runner::REPORT_DIR_VAR, dir.as_ref())];
-    let report = crate::suite_run::run(root, report_dir.path(), value, name, "onnx-", &env)?;
+/// Backend `name`'s column of the board, from the report of its run of the official cases
+/// (`report_path` names it in errors): the official trials less their messages. A run of
+/// another backend, or one whose setup checks failed, is refused.
+pub fn run_of(
+    report: Report,
+    name: &str,
+    report_path: &Path,
+) -> Result<BackendRun, Box<dyn Error>> {
     let chosen = &report.backend.name;
     if chosen != name {
         return Err(format!(

@@ -56,7 +56,7 @@ fn at_cast25(name: &str, from: DataType, to: DataType, expect: &str) -> Spec {
 }
 
 /// Every case that must be refused.
-pub(in crate::own_cases) fn bad_specs() -> Vec<Spec> {
+pub(crate) fn bad_specs() -> Vec<Spec> {
     let (e2m3, e3m2) = (DataType::Float6E2M3, DataType::Float6E3M2);
     vec![
         mangled(

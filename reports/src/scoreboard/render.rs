@@ -5,7 +5,7 @@
 use super::{BackendRun, Scoreboard};
 use harness::backend::FailureKind;
 use harness::known::Outcome;
-use harness::report::html::escape;
+use harness::report::page::escape;
 use harness::report::TrialRecord;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -102,7 +102,7 @@ fn totals(run: &BackendRun) -> Counts {
 }
 
 /// The type pair of a trial: `FLOAT -> FLOAT16` for Cast and CastLike, `Concat FLOAT`.
-pub(super) fn type_pair(t: &TrialRecord) -> String {
+pub(crate) fn type_pair(t: &TrialRecord) -> String {
     let input = t.inputs.first().map_or("?", String::as_str);
     let output = t.outputs.first().map_or("?", String::as_str);
     match t.op_version.as_deref().and_then(|v| v.split('-').next()) {

@@ -2,15 +2,14 @@
 
 use super::*;
 use crate::scoreboard::{BackendRun, Scoreboard};
-use crate::testkit::report::{scoreboard_args, trial, write};
+use crate::testkit::write;
 use harness::backend::BackendInfo;
 use harness::backend::FailureKind::{Mismatch, Predates, Timeout, Unsupported};
 use harness::known::Outcome::Predates as PredatesOutcome;
 use harness::known::Outcome::{Fail, KnownFailure, Pass, UnexpectedPass};
-use std::path::Path;
 
 fn t(case: &str, outcome: Outcome, kind: Option<FailureKind>) -> TrialRecord {
-    trial(case, "Cast-25", ("FLOAT", "FLOAT16"), outcome, kind)
+    TrialRecord::official_for_test(case, "Cast-25", ("FLOAT", "FLOAT16"), outcome, kind)
 }
 
 fn run(name: &str, version: &str, trials: Vec<TrialRecord>) -> BackendRun {
@@ -130,7 +129,7 @@ fn boards_are_compared_backend_by_backend() {
     );
     let old = write(tmp.path(), "old.json", &old);
     let new = write(tmp.path(), "new.json", &new);
-    let (text, regressions) = super::super::diff_files(&old, &new, 60).expect("diff");
+    let (text, regressions) = crate::scoreboard::diff_files(&old, &new, 60).expect("diff");
     assert_eq!(regressions, 1, "{text}");
     assert!(
         text.contains("### native (0.1.0)\n\nNothing moved (2 trials in both runs)."),
@@ -156,23 +155,11 @@ fn boards_are_compared_backend_by_backend() {
         "{text}"
     );
 
-    let (o, n) = (old.display().to_string(), new.display().to_string());
-    let gate = |extra: &[&str]| {
-        let mut words = vec!["--diff", o.as_str(), "--new", n.as_str()];
-        words.extend_from_slice(extra);
-        crate::scoreboard::main(Path::new("."), &scoreboard_args(&words))
-    };
-    assert!(gate(&["--fail-on-regression"]).is_err());
-    assert!(gate(&[]).is_ok());
+    assert!(judge(regressions, true).is_err());
+    assert!(judge(regressions, false).is_ok());
     // The other way round, onnxruntime improved: the gate holds.
-    let words = [
-        "--diff",
-        n.as_str(),
-        "--new",
-        o.as_str(),
-        "--fail-on-regression",
-    ];
-    assert!(crate::scoreboard::main(Path::new("."), &scoreboard_args(&words)).is_ok());
+    let (_, regressions) = crate::scoreboard::diff_files(&new, &old, 60).expect("diff");
+    assert!(judge(regressions, true).is_ok());
 }
 
 #[test]
@@ -184,12 +171,12 @@ fn a_file_that_is_not_a_scoreboard_is_named() {
         "report.json",
         &serde_json::json!({"format": 3, "trials": []}),
     );
-    let e = super::super::diff_files(&bad, &good, 60)
+    let e = crate::scoreboard::diff_files(&bad, &good, 60)
         .expect_err("refused")
         .to_string();
     assert!(e.contains("report.json: not a scoreboard"), "{e}");
     let missing = tmp.path().join("none.json");
-    let e = super::super::diff_files(&good, &missing, 60)
+    let e = crate::scoreboard::diff_files(&good, &missing, 60)
         .expect_err("refused")
         .to_string();
     assert!(e.contains("none.json: cannot read"), "{e}");
@@ -205,7 +192,7 @@ fn markdown_cells_cannot_break_the_table() {
 fn regressed_groups(groups: u32, max_rows: usize) -> String {
     let old: Vec<TrialRecord> = (1..=groups)
         .map(|v| {
-            trial(
+            TrialRecord::official_for_test(
                 &format!("test_{v}"),
                 &format!("Cast-{v}"),
                 ("FLOAT", "INT8"),

@@ -1,14 +1,16 @@
-//! What moved between two runs of a backend, as Markdown a pull-request comment can hold:
-//! `cargo xtask report --diff` (two `report.json` of one backend) and `cargo xtask scoreboard
-//! --diff` (two scoreboards, backend by backend).
+//! What moved between two runs of a backend, as Markdown a pull-request comment can hold: the
+//! one diff of `cargo xtask report --diff` (two `report.json` of one backend,
+//! [`crate::report_diff`]) and `cargo xtask scoreboard --diff` (two scoreboards, backend by
+//! backend, [`crate::scoreboard::diff_files`]).
 //!
 //! A trial is judged by what the backend did, not by its known-failures list: it passed (its
 //! outputs matched, whether or not a list expected a failure) or it failed with a kind. So a
 //! trial that moves onto a list is not a move, and one that starts passing while listed is.
 
-use super::render::type_pair;
+use crate::scoreboard::type_pair;
 use harness::backend::FailureKind;
 use harness::known::Outcome;
+use harness::report::page::md_text;
 use harness::report::TrialRecord;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -297,11 +299,10 @@ fn or_dash(s: &str) -> &str {
     }
 }
 
-/// Text safe in a Markdown table cell or heading: no pipe, no line break, no HTML.
+/// Text safe in a Markdown table cell or heading: no pipe, no line break (`\r` included), no
+/// HTML.
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|")
-        .replace(['\n', '\r'], " ")
-        .replace('<', "&lt;")
+    md_text(&s.replace('\r', " "))
 }
 
 #[cfg(test)]

@@ -1,9 +1,12 @@
-//! `cargo xtask own-cases`: writes our own cases, in the official layout, under `tests/cases/`.
+//! Our own cases, in the official layout, as files ([`files`]), written under a directory
+//! ([`write`], normally `tests/cases/`, by `cargo xtask own-cases`) or compared with one
+//! ([`check`]).
 //!
 //! They cover operator versions and types the official data never exercises (Cast-1 with its
 //! string `to`, Concat-1 with its default axis, integer/bool casts, Concat of non-float types).
 //! Expected outputs are computed here from the spec's rules with deliberately plain code
 //! (Rust `as` casts, index-by-index loops), never by the kernels under test.
+#![forbid(unsafe_code)]
 
 mod encode;
 mod float6;
@@ -13,28 +16,6 @@ use harness::write::{self, Encoding};
 use std::collections::BTreeSet;
 use std::error::Error;
 use std::path::Path;
-
-/// Runs the task with the options after `own-cases` on the cases directory `root`.
-pub fn main(root: &Path, args: &crate::cli::OwnCases) -> Result<(), Box<dyn Error>> {
-    // `xtask/../tests/cases` reads better resolved.
-    let canonical = root.canonicalize().ok();
-    let shown = canonical.as_deref().unwrap_or(root).display();
-    if !args.check {
-        let n = write(root)?;
-        eprintln!("wrote {n} files under {shown}");
-        return Ok(());
-    }
-    let stale = check(root)?;
-    if stale.is_empty() {
-        eprintln!("{shown} is up to date");
-        return Ok(());
-    }
-    Err(format!(
-        "{shown} differs from the generator: {}; run `cargo xtask own-cases`",
-        stale.join(", ")
-    )
-    .into())
-}
 
 /// The files under `root` that differ from the generator's, are missing, or are extra,
 /// each with what is wrong; empty when `root` is exactly what [`write`] would make.

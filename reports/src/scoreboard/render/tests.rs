@@ -3,17 +3,10 @@ use crate::scoreboard::NotSetUp;
 use harness::backend::BackendInfo;
 
 fn trial(opset: i64, outcome: Outcome, kind: Option<FailureKind>) -> TrialRecord {
-    let name = format!("onnx-1.22.0/opset{opset}/test_cast_FLOAT_to_FLOAT16");
-    TrialRecord {
-        release: Some("1.22.0".into()),
-        case: Some("test_cast_FLOAT_to_FLOAT16".into()),
-        opset: Some(opset),
-        op_version: Some("Cast-21".into()),
-        failure_kind: kind,
-        inputs: vec!["FLOAT".into()],
-        outputs: vec!["FLOAT16".into()],
-        ..crate::testkit::record(&name, outcome)
-    }
+    TrialRecord::case_for_test("1.22.0", opset, "test_cast_FLOAT_to_FLOAT16", outcome)
+        .with_op("Cast-21")
+        .with_types(&["FLOAT"], &["FLOAT16"])
+        .with_kind(kind)
 }
 
 #[test]

@@ -1,30 +1,20 @@
-//! Tests of the coverage task on hand-made trials and on the real version table.
+//! Tests of the coverage tables on hand-made trials and on the real version table.
 
 use super::measure::{exercised, support};
 use super::*;
 use harness::known::Outcome;
 use harness::report::TrialRecord;
+use harness::report::JSON_FILE;
 use vocab::OpVersion;
 
 fn trial(release: &str, version: &str, io: (&[&str], &[&str]), outcome: Outcome) -> TrialRecord {
-    TrialRecord {
-        name: format!("{release}/x"),
-        release: Some(release.to_owned()),
-        case: Some("x".to_owned()),
-        op_type: version.split('-').next().map(str::to_owned),
-        op_version: Some(version.to_owned()),
-        opset: None,
-        inputs: io.0.iter().map(|s| s.to_string()).collect(),
-        outputs: io.1.iter().map(|s| s.to_string()).collect(),
-        outcome,
-        rule: "exact".to_owned(),
-        rtol: None,
-        atol: None,
-        duration_ms: 0.0,
-        message: None,
-        backend: Default::default(),
-        failure_kind: None,
-    }
+    let mut t = TrialRecord::for_test(format!("{release}/x"), outcome)
+        .with_release(release)
+        .with_op(version)
+        .with_types(io.0, io.1)
+        .with_rule("exact", None, None);
+    t.case = Some("x".to_owned());
+    t
 }
 
 #[test]
@@ -226,14 +216,12 @@ fn only_a_complete_official_run_is_counted() {
 fn the_task_refuses_a_filtered_report_before_writing_anything() {
     let dir = tempfile::tempdir().expect("tempdir");
     let report = empty_report();
-    let json = dir.path().join("report.json");
+    let json = dir.path().join(JSON_FILE);
     std::fs::write(&json, serde_json::to_string(&report).expect("json")).expect("write");
     std::fs::write(dir.path().join("README.md"), "x").expect("readme");
-    let args = crate::cli::Coverage {
-        check: false,
-        report: Some(json),
-    };
-    let err = main(dir.path(), &args).expect_err("refused").to_string();
+    let err = update(dir.path(), &json, false)
+        .expect_err("refused")
+        .to_string();
     assert!(err.contains("complete run"), "{err}");
     assert_eq!(
         std::fs::read_to_string(dir.path().join("README.md"))

@@ -1,7 +1,7 @@
-//! `cargo xtask coverage [--check] [--report FILE]`: per operator version, which type pairs
-//! the implementation supports (measured by running each through `ops::run`) and which the
-//! official data, our own cases and the exhaustive format tests exercise. Writes the README
-//! section between the coverage markers and `docs/coverage.md`.
+//! The coverage tables (`cargo xtask coverage`): per operator version, which type pairs the
+//! implementation supports (measured by running each through `ops::run`) and which the
+//! official data, our own cases and the exhaustive format tests exercise. [`update`] writes
+//! the README section between the coverage markers and `docs/coverage.md`.
 
 mod measure;
 mod render;
@@ -18,43 +18,38 @@ use vocab::{OpKind, VERSIONS};
 
 const START: &str = "<!-- coverage:start -->";
 const END: &str = "<!-- coverage:end -->";
-/// Runs the task with the options after `coverage`.
-pub fn main(root: &Path, args: &crate::cli::Coverage) -> Result<(), Box<dyn Error>> {
-    let check = args.check;
-    let report = args
-        .report
-        .clone()
-        .unwrap_or_else(|| crate::report::default_dir().join("report.json"));
-    let coverage = collect(&report)?;
+/// What [`update`] found.
+#[derive(Debug)]
+pub struct Update {
+    /// The files (relative to the workspace) that differed from the tables: written, unless
+    /// checking.
+    pub stale: Vec<String>,
+    /// The pairs a version allows that `ops::run` fails, each with its error, as a sentence.
+    pub rejected: Vec<String>,
+}
+
+/// Recomputes the tables from the complete official run recorded in `report` and rewrites the
+/// README section between the coverage markers and `docs/coverage.md` under the workspace
+/// `root`, or with `check` only compares them. Nothing is written when the report is not of a
+/// complete official run of the native implementation.
+pub fn update(root: &Path, report: &Path, check: bool) -> Result<Update, Box<dyn Error>> {
+    let coverage = collect(report)?;
     let files = [
         ("README.md", readme(root, &coverage)?),
         ("docs/coverage.md", render::details(&coverage)),
     ];
     let stale = write_or_check(root, &files, check)?;
+    let mut rejected = Vec::new();
     for v in coverage.iter().filter(|v| !v.rejected.is_empty()) {
         for (pair, error) in &v.rejected {
-            eprintln!(
-                "warning: {} allows {} but ops::run fails: {error}",
+            rejected.push(format!(
+                "{} allows {} but ops::run fails: {error}",
                 v.version(),
                 pair_name(*pair)
-            );
+            ));
         }
     }
-    match stale.is_empty() {
-        true => {
-            eprintln!("README.md and docs/coverage.md are up to date");
-            Ok(())
-        }
-        false if check => Err(format!(
-            "out of date: {}; run `cargo xtask coverage` after a full conformance run",
-            stale.join(", ")
-        )
-        .into()),
-        false => {
-            eprintln!("wrote {}", stale.join(", "));
-            Ok(())
-        }
-    }
+    Ok(Update { stale, rejected })
 }
 
 /// Writes each file (relative to `root`) whose content differs, unless `check`; returns the

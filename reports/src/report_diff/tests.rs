@@ -1,38 +1,46 @@
-//! `cargo xtask report --diff` on planted changes: a copy of a report with one trial flipped.
+//! `report --diff` on planted changes: a copy of a report with one trial flipped.
 
 use super::*;
-use crate::testkit::report::{report, report_args, trial, write};
+use crate::diff::judge;
+use crate::testkit::{report, write};
 use harness::backend::FailureKind::{self, Error as KindError, Mismatch, Unsupported};
 use harness::known::Outcome::{self, Fail, KnownFailure, Pass};
 use harness::report::TrialRecord;
+use harness::report::JSON_FILE;
 
 /// A baseline run: passes, a mismatch, a refusal and a known failure.
 fn baseline() -> Vec<TrialRecord> {
     vec![
-        trial("test_cast_a", "Cast-25", ("FLOAT", "FLOAT16"), Pass, None),
-        trial(
+        TrialRecord::official_for_test("test_cast_a", "Cast-25", ("FLOAT", "FLOAT16"), Pass, None),
+        TrialRecord::official_for_test(
             "test_cast_b",
             "Cast-25",
             ("FLOAT", "FLOAT8E4M3FN"),
             Pass,
             None,
         ),
-        trial("test_concat_c", "Concat-13", ("INT64", "INT64"), Pass, None),
-        trial(
+        TrialRecord::official_for_test(
+            "test_concat_c",
+            "Concat-13",
+            ("INT64", "INT64"),
+            Pass,
+            None,
+        ),
+        TrialRecord::official_for_test(
             "test_cast_d",
             "Cast-25",
             ("DOUBLE", "FLOAT"),
             Fail,
             Some(Mismatch),
         ),
-        trial(
+        TrialRecord::official_for_test(
             "test_cast_e",
             "Cast-25",
             ("FLOAT", "INT2"),
             Fail,
             Some(Unsupported),
         ),
-        trial(
+        TrialRecord::official_for_test(
             "test_cast_f",
             "Cast-25",
             ("STRING", "FLOAT"),
@@ -66,9 +74,32 @@ fn run(old: &str, new: &str, extra: &[&str]) -> (String, usize, bool) {
     let mut words = vec!["--diff", old, "--new", new];
     words.extend_from_slice(extra);
     let (text, regressions) = diff_text(Path::new(old), &report_args(&words)).expect("diff");
-    words.push("--fail-on-regression");
-    let gate = main(&report_args(&words));
-    (text, regressions, gate.is_err())
+    (text, regressions, judge(regressions, true).is_err())
+}
+
+/// The options `cargo xtask report` gives for `words` (after `report`), with the flags it
+/// takes after `--diff OLD`; the target directory is one with no reports.
+fn report_args(words: &[&str]) -> DiffOptions {
+    let mut options = DiffOptions {
+        target: PathBuf::from("no-target"),
+        new: None,
+        backend: None,
+        any_backend: false,
+        max_rows: 60,
+    };
+    let mut words = words.iter();
+    while let Some(&word) = words.next() {
+        let mut value = || words.next().expect("a value").to_string();
+        match word {
+            "--diff" => drop(value()),
+            "--new" => options.new = Some(value().into()),
+            "--backend" => options.backend = Some(value()),
+            "--max-rows" => options.max_rows = value().parse().expect("a number"),
+            "--any-backend" => options.any_backend = true,
+            other => panic!("not a flag of the diff: {other}"),
+        }
+    }
+    options
 }
 
 #[test]
@@ -98,8 +129,7 @@ fn a_planted_regression_shows_and_fails_the_gate() {
         "{text}"
     );
     // Without the flag, the same diff is only printed.
-    let args = report_args(&["--diff", &old, "--new", &new]);
-    assert!(main(&args).is_ok());
+    assert!(judge(regressions, false).is_ok());
 }
 
 #[test]
@@ -169,7 +199,7 @@ fn added_and_removed_trials_are_listed_apart() {
     let tmp = tempfile::tempdir().expect("tmp");
     let mut new = baseline();
     new.retain(|t| t.case.as_deref() != Some("test_concat_c"));
-    new.push(trial(
+    new.push(TrialRecord::official_for_test(
         "test_cast_g",
         "Cast-25",
         ("FLOAT", "INT4"),
@@ -204,14 +234,14 @@ fn rows_past_the_limit_are_counted_by_version_and_types() {
         } else {
             ("FLOAT", "BFLOAT16")
         };
-        old.push(trial(
+        old.push(TrialRecord::official_for_test(
             &format!("test_cast_{i}"),
             "Cast-25",
             types,
             Pass,
             None,
         ));
-        new.push(trial(
+        new.push(TrialRecord::official_for_test(
             &format!("test_cast_{i}"),
             "Cast-25",
             types,
@@ -295,26 +325,34 @@ fn bad_inputs_are_refused_with_the_file_named() {
 
 #[test]
 fn the_default_new_side_is_the_backend_report_directory() {
-    assert_eq!(backend_dir("native"), default_dir());
-    assert_eq!(
-        backend_dir("onnxruntime"),
-        default_dir().join("backend-onnxruntime")
+    let tmp = tempfile::tempdir().expect("tmp");
+    let target = tmp.path().join("target");
+    let dir = ReportDir::of(&target, "onnxruntime").into_path();
+    std::fs::create_dir_all(&dir).expect("dir");
+    write(
+        &dir,
+        JSON_FILE,
+        &report("onnxruntime", "1.32.0", baseline()),
     );
-}
-
-#[test]
-fn diff_flags_need_diff() {
-    for flag in [
-        &["--backend", "x"][..],
-        &["--fail-on-regression"],
-        &["--any-backend"],
-        &["--new", "f"],
-    ] {
-        let words: Vec<&str> = std::iter::once("report")
-            .chain(flag.iter().copied())
-            .collect();
-        assert!(crate::testkit::parse(&words).is_err(), "{words:?} accepted");
-    }
+    let old = write(
+        tmp.path(),
+        "old.json",
+        &report("onnxruntime", "1.31.0", baseline()),
+    );
+    let mut options = report_args(&["--backend", "onnxruntime"]);
+    options.target = target.clone();
+    let (text, _) = diff_text(&old, &options).expect("the latest report is the new side");
+    assert!(text.contains("onnxruntime (1.31.0 -> 1.32.0)"), "{text}");
+    options.backend = Some("tract".into());
+    let e = diff_text(&old, &options).expect_err("tract has no report");
+    let tract = ReportDir::of(&target, "tract").json();
+    assert!(
+        e.to_string().contains(&format!(
+            "backend tract has no report at {}",
+            tract.display()
+        )),
+        "{e}"
+    );
 }
 
 #[test]
@@ -322,7 +360,7 @@ fn a_failed_setup_check_and_a_change_of_strict_mode_are_named() {
     let tmp = tempfile::tempdir().expect("tmp");
     let mut new = report("onnxruntime", "1.32.0", baseline());
     new.strict = true;
-    let mut guard = trial("x", "Cast-25", ("FLOAT", "FLOAT"), Fail, None);
+    let mut guard = TrialRecord::official_for_test("x", "Cast-25", ("FLOAT", "FLOAT"), Fail, None);
     (guard.name, guard.release) = ("onnx-backend-data/incomplete".into(), None);
     guard.message = Some("the data is incomplete\nmore".into());
     new.trials.push(guard.clone());
