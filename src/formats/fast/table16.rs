@@ -26,6 +26,8 @@ use crate::tuning::simd_fn;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 #[cfg(target_arch = "x86_64")]
+use std::hint::black_box;
+#[cfg(target_arch = "x86_64")]
 use std::mem::MaybeUninit;
 
 /// The table: an entry per source exponent (or per exponent in a 32-wide window of it), and
@@ -43,8 +45,8 @@ pub(super) struct Table16 {
     base: u16,
     /// Whether the index is clamped to 31: the exponent field is wider than the table.
     clamp: bool,
-    /// Per index, how many bits are rounded away; 16 (the shift gives 0) where every value
-    /// rounds to zero.
+    /// Per index, how many bits are rounded away; 15 with a zero addend (a magnitude shifted
+    /// by 15 is 0) where every value rounds to zero.
     shift: [u16; 32],
     /// Per index, the addend before the shift (wrapping): round half to even, the exponent
     /// taken off, and for subnormal results the implicit bit put back.
@@ -81,14 +83,16 @@ impl Table16 {
         // Windowed, index 0 takes every exponent up to one whose values all round to zero
         // (below half the smallest subnormal); index 31 every one from there on, all normal.
         let base = if clamp { (e0 - mt - 2).max(0) } else { 0 };
-        if base + 31 < e0 {
+        // Index 31 must be a normal exponent; and from `e0 = 2` on, a normal lane loses at
+        // least 2^M (the rebias) before its rounding addend, so every sum stays below 2^15.
+        if base + 31 < e0 || e0 < 2 {
             return None;
         }
         let mut table = Table16 {
             mant: ms as u32,
             base: (base << ms) as u16,
             clamp,
-            shift: [16; 32],
+            shift: [15; 32],
             add: [0; 32],
             over: n.overflow.0 as u16,
             inf: (((1 << s.exp_bits) - 1) << ms) as u16,
@@ -132,8 +136,8 @@ impl Table16 {
     pub(super) fn code(&self, h: u16) -> u16 {
         let a = h & 0x7FFF;
         let i = self.index(a);
-        // As `vpsrlvw`: counts from 16 on give 0.
-        let shr = |x: u16, c: u16| x.checked_shr(u32::from(c)).unwrap_or(0);
+        // As `vpsravw`, on values below 2^15.
+        let shr = |x: u16, c: u16| ((x as i16) >> c) as u16;
         let odd = shr(a, self.shift[i]) & 1;
         let c = shr(a.wrapping_add(self.add[i]).wrapping_add(odd), self.shift[i]);
         let c = if a > self.inf {
@@ -166,7 +170,11 @@ pub(super) fn encode_v4<S: Wide, T: Target>(
         )
     };
     let w = |v: u16| _mm512_set1_epi16(v as i16);
-    let (abs, one, base, top) = (w(0x7FFF), w(1), w(table.base), w(31));
+    // Opaque: seeing the magnitudes non-negative or only the low bit of the parity shift used,
+    // LLVM makes that arithmetic shift a logical one behind a clamp of its counts, an
+    // operation more per register.
+    let (abs, one) = (w(black_box(0x7FFF)), w(black_box(1)));
+    let (base, top) = (w(table.base), w(31));
     let (over, inf, nan, sign) = (w(table.over), w(table.inf), w(table.nan), w(table.sign));
     let mant = _mm_cvtsi32_si128(table.mant as i32);
     let sign_down = _mm_cvtsi32_si128(table.sign_down as i32);
@@ -182,9 +190,12 @@ pub(super) fn encode_v4<S: Wide, T: Target>(
             false => _mm512_srl_epi16(a, mant),
         };
         let shift = _mm512_permutexvar_epi16(i, shifts);
-        let odd = _mm512_and_si512(_mm512_srlv_epi16(a, shift), one);
+        // Arithmetic shifts: every value shifted is below 2^15 (the magnitude, and the sum that
+        // rounds it), so they are the logical ones; `_mm512_srlv_epi16` would cost a compare
+        // per register, LLVM guarding counts from 16 on, which the table never holds.
+        let odd = _mm512_and_si512(_mm512_srav_epi16(a, shift), one);
         let sum = _mm512_add_epi16(_mm512_add_epi16(a, _mm512_permutexvar_epi16(i, adds)), odd);
-        let c = _mm512_min_epu16(_mm512_srlv_epi16(sum, shift), over);
+        let c = _mm512_min_epu16(_mm512_srav_epi16(sum, shift), over);
         let c = _mm512_mask_mov_epi16(c, _mm512_cmpgt_epu16_mask(a, inf), nan);
         // c ^ (sign bit moved down & the target's sign bit).
         _mm512_ternarylogic_epi32::<0x78>(c, _mm512_srl_epi16(h, sign_down), sign)

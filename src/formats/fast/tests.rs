@@ -793,7 +793,11 @@ fn the_table_encoder_matches_the_exact_path_for_every_16_bit_code() {
                 assert_eq!(table.is_some(), want_table, "{name} {rules:?}: {n:?}");
             }
             let Some(table) = table else { continue };
+            // Under Miri, a sample (every exponent, a spread of mantissas): the full set takes
+            // hours there.
+            let step = if cfg!(miri) { 97 } else { 1 };
             let bad: Vec<String> = (0..=u16::MAX)
+                .step_by(step)
                 .filter_map(|h| {
                     let want = cast_float::<S, T>(S::from_code(u64::from(h)), &rules).code();
                     let got = u64::from(table.code(h));
