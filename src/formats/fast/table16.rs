@@ -59,7 +59,7 @@ pub(super) struct Table16 {
     nan: u16,
     /// The target's sign bit.
     sign: u16,
-    /// How far the source's sign bit moves down to the target's.
+    /// How far bit 7 of a byte moves down to the target's sign bit.
     sign_down: u32,
 }
 
@@ -98,7 +98,7 @@ impl Table16 {
             inf: (((1 << s.exp_bits) - 1) << ms) as u16,
             nan: n.nan.0 as u16,
             sign: n.sign as u16,
-            sign_down: (s.exp_bits + s.mant_bits) - (t.exp_bits + t.mant_bits),
+            sign_down: 7 - (t.exp_bits + t.mant_bits),
         };
         for (i, (shift, add)) in table.shift.iter_mut().zip(&mut table.add).enumerate() {
             let e = base + i as i32;
@@ -145,7 +145,9 @@ impl Table16 {
         } else {
             c.min(self.over)
         };
-        c ^ ((h >> self.sign_down) & self.sign)
+        // The sign by the kernel's route: a signed saturating pack keeps it in bit 7.
+        let byte = (h as i16).clamp(-128, 127) as u8;
+        c ^ ((u16::from(byte) >> self.sign_down) & self.sign)
     }
 }
 
@@ -175,10 +177,11 @@ pub(super) fn encode_v4<S: Wide, T: Target>(
     // operation more per register.
     let (abs, one) = (w(black_box(0x7FFF)), w(black_box(1)));
     let (base, top) = (w(table.base), w(31));
-    let (over, inf, nan, sign) = (w(table.over), w(table.inf), w(table.nan), w(table.sign));
+    let (over, inf, nan) = (w(table.over), w(table.inf), w(table.nan));
+    let sign = _mm512_set1_epi8(table.sign as i8);
     let mant = _mm_cvtsi32_si128(table.mant as i32);
     let sign_down = _mm_cvtsi32_si128(table.sign_down as i32);
-    let clamp = table.clamp;
+    let (clamp, move_sign) = (table.clamp, table.sign_down > 0);
     // The pack interleaves 64-bit chunks of its two registers; `order` undoes it.
     let order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
     let codes = |h: __m512i| {
@@ -196,9 +199,7 @@ pub(super) fn encode_v4<S: Wide, T: Target>(
         let odd = _mm512_and_si512(_mm512_srav_epi16(a, shift), one);
         let sum = _mm512_add_epi16(_mm512_add_epi16(a, _mm512_permutexvar_epi16(i, adds)), odd);
         let c = _mm512_min_epu16(_mm512_srav_epi16(sum, shift), over);
-        let c = _mm512_mask_mov_epi16(c, _mm512_cmpgt_epu16_mask(a, inf), nan);
-        // c ^ (sign bit moved down & the target's sign bit).
-        _mm512_ternarylogic_epi32::<0x78>(c, _mm512_srl_epi16(h, sign_down), sign)
+        _mm512_mask_mov_epi16(c, _mm512_cmpgt_epu16_mask(a, inf), nan)
     };
     blocks::<_, _, 64, 64>(src, dst, scalar, |s, d| {
         // SAFETY: `s` holds 64 two-byte elements (unaligned loads of 32 each); `d` is 64 aligned
@@ -207,11 +208,23 @@ pub(super) fn encode_v4<S: Wide, T: Target>(
         unsafe {
             let p = s.as_ptr();
             // One call site, so that the encoder is inlined.
+            let h = [0, 1].map(|k| _mm512_loadu_si512(p.add(32 * k).cast()));
             let mut n = [_mm512_setzero_si512(); 2];
-            for (k, v) in n.iter_mut().enumerate() {
-                *v = codes(_mm512_loadu_si512(p.add(32 * k).cast()));
+            for (v, &h) in n.iter_mut().zip(&h) {
+                *v = codes(h);
             }
-            let v = _mm512_permutexvar_epi64(order, _mm512_packus_epi16(n[0], n[1]));
+            let c = _mm512_packus_epi16(n[0], n[1]);
+            // The sign once per 64 codes: the signed saturating pack puts each lane's sign in
+            // bit 7 of its byte, in the order of the codes' pack; a 16-bit shift moves it down
+            // within the byte (what crosses from the next byte is above the sign bit).
+            let signs = _mm512_packs_epi16(h[0], h[1]);
+            let signs = match move_sign {
+                true => _mm512_srl_epi16(signs, sign_down),
+                false => signs,
+            };
+            // c ^ (signs & the target's sign bit).
+            let v = _mm512_ternarylogic_epi32::<0x78>(c, signs, sign);
+            let v = _mm512_permutexvar_epi64(order, v);
             store(d, v, stream);
         }
     });
