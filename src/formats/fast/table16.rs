@@ -14,7 +14,7 @@
 //! The specials take fewer operations than `narrow.rs`'s selects, through a rule the table
 //! checks ([`Table16::new`] is `None` where it does not hold, and `narrow.rs` runs): the
 //! negative codes, NaN included, are the positive ones with the sign bit flipped. So the sign
-//! goes in by one exclusive or, after the NaN lanes took +NaN's code.
+//! goes in by one exclusive or per 64 codes, after the NaN lanes took +NaN's code.
 
 use super::super::codec::Specials;
 use super::encode::{Narrow, Target, Wide};
@@ -88,6 +88,8 @@ impl Table16 {
         if base + 31 < e0 || e0 < 2 {
             return None;
         }
+        // A one-byte target: its sign bit is in the byte.
+        let sign_down = 7u32.checked_sub(t.exp_bits + t.mant_bits)?;
         let mut table = Table16 {
             mant: ms as u32,
             base: (base << ms) as u16,
@@ -98,7 +100,7 @@ impl Table16 {
             inf: (((1 << s.exp_bits) - 1) << ms) as u16,
             nan: n.nan.0 as u16,
             sign: n.sign as u16,
-            sign_down: 7 - (t.exp_bits + t.mant_bits),
+            sign_down,
         };
         for (i, (shift, add)) in table.shift.iter_mut().zip(&mut table.add).enumerate() {
             let e = base + i as i32;
