@@ -13,6 +13,7 @@ mod kernel;
 mod map;
 mod narrow;
 pub(crate) mod par;
+mod table16;
 #[cfg(test)]
 mod tests;
 

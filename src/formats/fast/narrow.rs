@@ -24,12 +24,15 @@
 //! register: the same rounding on its own bits, rebiased, for the target's normal values; only
 //! the target's subnormal lanes are widened to f32 for the addition that rounds them. Where
 //! the two share exponent field and bias (FLOAT16 to FLOAT8E5M2) the rounded bits are the code
-//! for the subnormals too, and nothing is widened.
+//! for the subnormals too, and nothing is widened. At AVX-512, the pairs whose negative codes
+//! are the positive ones with the sign flipped go to `table16.rs` instead, which rounds the
+//! subnormal lanes in 16-bit lanes too.
 
 use super::super::codec::Specials;
 use super::encode::{Narrow, Target, Wide};
 use super::kernel::by_level;
 use super::map::{fill, Mode};
+use super::table16::Table16;
 use crate::tuning::{simd_fn, SimdLevel};
 use std::mem::MaybeUninit;
 
@@ -37,6 +40,8 @@ use std::mem::MaybeUninit;
 use super::encode::WideFrom;
 #[cfg(target_arch = "x86_64")]
 use super::kernel::{blocks, store};
+#[cfg(target_arch = "x86_64")]
+use super::table16;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
@@ -49,20 +54,31 @@ pub(super) fn encode<S: Wide, T: Target>(
     n: &Narrow,
     scalar: impl Fn(S) -> T + Copy,
 ) {
+    let level = mode.level.min(SimdLevel::detected());
     let vector = shortcuts_hold::<T>(n);
     let lanes16 = vector && lanes16_fit::<S, T>();
-    by_level!((mode.level.min(SimdLevel::detected()), vector, lanes16) => {
+    // Built only where a kernel reads it.
+    let table = match level {
+        SimdLevel::Avx512 if lanes16 => Table16::new::<S, T>(n),
+        _ => None,
+    };
+    by_level!((level, vector, lanes16, table) => {
         x86_64 {
-            // SAFETY: the level is at most what the CPU has; the function needs only its features.
-            (SimdLevel::Avx512, _, true) => unsafe { lanes16_v4(src, dst, n, scalar, mode.stream) },
+            (SimdLevel::Avx512, _, _, Some(t)) => {
+                // SAFETY: the level is at most what the CPU has; the function needs only its
+                // features.
+                unsafe { table16::encode_v4(src, dst, &t, scalar, mode.stream) }
+            },
             // SAFETY: as above.
-            (SimdLevel::Avx2, _, true) => unsafe { lanes16_v3(src, dst, n, scalar, mode.stream) },
+            (SimdLevel::Avx512, _, true, _) => unsafe { lanes16_v4(src, dst, n, scalar, mode.stream) },
             // SAFETY: as above.
-            (SimdLevel::Avx512, true, _) => unsafe { encode_v4(src, dst, n, scalar, mode.stream) },
+            (SimdLevel::Avx2, _, true, _) => unsafe { lanes16_v3(src, dst, n, scalar, mode.stream) },
             // SAFETY: as above.
-            (SimdLevel::Avx2, true, _) => unsafe { encode_v3(src, dst, n, scalar, mode.stream) },
+            (SimdLevel::Avx512, true, _, _) => unsafe { encode_v4(src, dst, n, scalar, mode.stream) },
+            // SAFETY: as above.
+            (SimdLevel::Avx2, true, _, _) => unsafe { encode_v3(src, dst, n, scalar, mode.stream) },
         }
-        portable (level, _, _) => fill(mode.at(level), src, dst, scalar),
+        portable (level, _, _, _) => fill(mode.at(level), src, dst, scalar),
     })
 }
 
@@ -79,7 +95,6 @@ pub(super) fn lanes16_fit<S: Wide, T: Target>() -> bool {
 
 /// Whether `S` and `T` share exponent field and bias: then `S`'s subnormals round to `T`'s
 /// by the same bit arithmetic as its normals, and the 16-bit-lane kernels skip the f32 path.
-#[cfg(target_arch = "x86_64")]
 pub(super) fn same_exponent<S: Wide, T: Target>() -> bool {
     let (s, t) = (S::ROW, T::ROW);
     (s.exp_bits, s.bias) == (t.exp_bits, t.bias)

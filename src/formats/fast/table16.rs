@@ -1,0 +1,234 @@
+//! The narrowing encoder for 16-bit sources with one rounding for every finite lane, normal
+//! or subnormal in the target, driven by a table per source exponent.
+//!
+//! `narrow.rs`'s 16-bit-lane kernels round the target's normal values in 16-bit lanes but
+//! widen its subnormal values to f32 for the addition that rounds them: conversions, twice as
+//! many registers, packs and a permutation back, paid for every register that holds one such
+//! lane (with inputs around the float6 ranges, nearly all do). Here the rounding is
+//! `(a + add + odd) >> shift` for every lane, with `shift` and `add` looked up (`vpermw`) by
+//! the source exponent: for a target normal value the constant shift and rebias of
+//! `narrow.rs`; for a target subnormal value a longer shift, the implicit bit restored and the
+//! exponent taken off in the same addition. Variable 16-bit shifts and 16-bit permutations
+//! are AVX-512BW: below it `narrow.rs`'s kernels run.
+//!
+//! The specials take fewer operations than `narrow.rs`'s selects, through a rule the table
+//! checks ([`Table16::new`] is `None` where it does not hold, and `narrow.rs` runs): the
+//! negative codes, NaN included, are the positive ones with the sign bit flipped. So the sign
+//! goes in by one exclusive or per 64 codes, after the NaN lanes took +NaN's code.
+
+use super::super::codec::Specials;
+use super::encode::{Narrow, Target, Wide};
+use super::narrow::{lanes16_fit, same_exponent, shortcuts_hold};
+
+#[cfg(target_arch = "x86_64")]
+use super::kernel::{blocks, store};
+use crate::tuning::simd_fn;
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::*;
+#[cfg(target_arch = "x86_64")]
+use std::hint::black_box;
+#[cfg(target_arch = "x86_64")]
+use std::mem::MaybeUninit;
+
+/// The table: an entry per source exponent (or per exponent in a 32-wide window of it), and
+/// the constants of the specials, as 16-bit lane values.
+#[derive(Clone, Debug)]
+#[cfg_attr(
+    all(not(target_arch = "x86_64"), not(test)),
+    expect(dead_code, reason = "read by the x86-64 kernel and the tests only")
+)]
+pub(super) struct Table16 {
+    /// The source's mantissa bits: where its exponent field starts.
+    mant: u32,
+    /// Subtracted (saturating) from the magnitude before its exponent is the index: the
+    /// exponent that index 0 stands for, in place. Zero when the exponent is the index.
+    base: u16,
+    /// Whether the index is clamped to 31: the exponent field is wider than the table.
+    clamp: bool,
+    /// Per index, how many bits are rounded away; 15 with a zero addend (a magnitude shifted
+    /// by 15 is 0) where every value rounds to zero.
+    shift: [u16; 32],
+    /// Per index, the addend before the shift (wrapping): round half to even, the exponent
+    /// taken off, and for subnormal results the implicit bit put back.
+    add: [u16; 32],
+    /// The overflow code: magnitudes are clamped to it.
+    over: u16,
+    /// Source magnitudes above it are NaN.
+    inf: u16,
+    /// +NaN's code.
+    nan: u16,
+    /// The target's sign bit.
+    sign: u16,
+    /// How far bit 7 of a byte moves down to the target's sign bit.
+    sign_down: u32,
+}
+
+impl Table16 {
+    /// The table of `S` to `T` under the rules `n` was made for, or `None` where this encoder
+    /// does not give the exact path's codes or `narrow.rs` does with less work.
+    pub(super) fn new<S: Wide, T: Target>(n: &Narrow) -> Option<Table16> {
+        let (s, t) = (S::ROW, T::ROW);
+        let flipped = n.nan.1 == n.nan.0 ^ n.sign && n.overflow.0 < n.sign;
+        // The FNUZ formats have no -0: a zero would need its own select.
+        let signed_zero = t.specials != Specials::Fnuz;
+        // Sharing the exponent, `narrow.rs` rounds every lane with one constant shift.
+        let fit = lanes16_fit::<S, T>() && !same_exponent::<S, T>();
+        if !(fit && flipped && signed_zero && shortcuts_hold::<T>(n)) {
+            return None;
+        }
+        let (ms, mt) = (s.mant_bits as i32, t.mant_bits as i32);
+        // `S`'s biased exponent of `T`'s smallest normal.
+        let e0 = 1 - t.bias + s.bias;
+        let clamp = s.exp_bits > 5;
+        // Windowed, index 0 takes every exponent up to one whose values all round to zero
+        // (below half the smallest subnormal); index 31 every one from there on, all normal.
+        let base = if clamp { (e0 - mt - 2).max(0) } else { 0 };
+        // Index 31 must be a normal exponent; and from `e0 = 2` on, a normal lane loses at
+        // least 2^M (the rebias) before its rounding addend, so every sum stays below 2^15.
+        if base + 31 < e0 || e0 < 2 {
+            return None;
+        }
+        // A one-byte target: its sign bit is in the byte.
+        let sign_down = 7u32.checked_sub(t.exp_bits + t.mant_bits)?;
+        let mut table = Table16 {
+            mant: ms as u32,
+            base: (base << ms) as u16,
+            clamp,
+            shift: [15; 32],
+            add: [0; 32],
+            over: n.overflow.0 as u16,
+            inf: (((1 << s.exp_bits) - 1) << ms) as u16,
+            nan: n.nan.0 as u16,
+            sign: n.sign as u16,
+            sign_down,
+        };
+        for (i, (shift, add)) in table.shift.iter_mut().zip(&mut table.add).enumerate() {
+            let e = base + i as i32;
+            let sh = (ms - mt) + (e0 - e).max(0);
+            if (clamp && i == 0 && base > 0) || sh >= 16 {
+                continue;
+            }
+            // What the lane's bits are less than the significand to round: the exponent
+            // above `e0 - 1` for a normal result (the rebias), all of it but the implicit bit
+            // for a subnormal one. Exponent 0 (a subnormal source) has no implicit bit.
+            let adj = (e.clamp(1, e0) - 1) << ms;
+            // The parity bit is read from the lane's bits, not from the significand: for
+            // shifts from the mantissa width on they differ by a constant per exponent.
+            let parity = |x: i32| (x >> sh) & 1;
+            let correction = if e >= 1 && sh >= ms {
+                parity(1 << ms) - parity(e << ms)
+            } else {
+                0
+            };
+            *shift = sh as u16;
+            *add = (((1 << (sh - 1)) - 1) - adj + correction) as u16;
+        }
+        Some(table)
+    }
+
+    /// The index of the magnitude `a`'s entry.
+    #[cfg(test)]
+    fn index(&self, a: u16) -> usize {
+        let i = a.saturating_sub(self.base) >> self.mant;
+        usize::from(if self.clamp { i.min(31) } else { i })
+    }
+
+    /// The code of the source bits `h`, as the vector kernel computes it.
+    #[cfg(test)]
+    pub(super) fn code(&self, h: u16) -> u16 {
+        let a = h & 0x7FFF;
+        let i = self.index(a);
+        // As `vpsravw`, on values below 2^15.
+        let shr = |x: u16, c: u16| ((x as i16) >> c) as u16;
+        let odd = shr(a, self.shift[i]) & 1;
+        let c = shr(a.wrapping_add(self.add[i]).wrapping_add(odd), self.shift[i]);
+        let c = if a > self.inf {
+            self.nan
+        } else {
+            c.min(self.over)
+        };
+        // The sign by the kernel's route: a signed saturating pack keeps it in bit 7.
+        let byte = (h as i16).clamp(-128, 127) as u8;
+        c ^ ((u16::from(byte) >> self.sign_down) & self.sign)
+    }
+}
+
+simd_fn! { avx512:
+/// Encodes `src` into `T` by `table` (made for the rules `scalar` follows, which encodes the
+/// heads and tails): 32 lanes per register, 64 codes per aligned 64-byte store.
+pub(super) fn encode_v4<S: Wide, T: Target>(
+    src: &[S],
+    dst: &mut [MaybeUninit<T>],
+    table: &Table16,
+    scalar: impl Fn(S) -> T + Copy,
+    stream: bool,
+) {
+    const { assert!(size_of::<T>() == 1) };
+    // Not a `const` assertion: the kernel is compiled for every source, called for 16-bit ones.
+    assert_eq!(size_of::<S>(), 2, "a 16-bit-lane kernel on a wider source");
+    // SAFETY: each array is 32 u16, the 64 bytes of one unaligned load.
+    let (shifts, adds) = unsafe {
+        (
+            _mm512_loadu_si512(table.shift.as_ptr().cast()),
+            _mm512_loadu_si512(table.add.as_ptr().cast()),
+        )
+    };
+    let w = |v: u16| _mm512_set1_epi16(v as i16);
+    // Opaque: seeing the magnitudes non-negative or only the low bit of the parity shift used,
+    // LLVM makes that arithmetic shift a logical one behind a clamp of its counts, an
+    // operation more per register.
+    let (abs, one) = (w(black_box(0x7FFF)), w(black_box(1)));
+    let (base, top) = (w(table.base), w(31));
+    let (over, inf, nan) = (w(table.over), w(table.inf), w(table.nan));
+    let sign = _mm512_set1_epi8(table.sign as i8);
+    let mant = _mm_cvtsi32_si128(table.mant as i32);
+    let sign_down = _mm_cvtsi32_si128(table.sign_down as i32);
+    let (clamp, move_sign) = (table.clamp, table.sign_down > 0);
+    // The pack interleaves 64-bit chunks of its two registers; `order` undoes it.
+    let order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+    let codes = |h: __m512i| {
+        let a = _mm512_and_si512(h, abs);
+        // `vpermw` reads the low five bits of each index: unclamped, the exponent is at most
+        // five bits wide.
+        let i = match clamp {
+            true => _mm512_min_epu16(_mm512_srl_epi16(_mm512_subs_epu16(a, base), mant), top),
+            false => _mm512_srl_epi16(a, mant),
+        };
+        let shift = _mm512_permutexvar_epi16(i, shifts);
+        // Arithmetic shifts: every value shifted is below 2^15 (the magnitude, and the sum that
+        // rounds it), so they are the logical ones; `_mm512_srlv_epi16` would cost a compare
+        // per register, LLVM guarding counts from 16 on, which the table never holds.
+        let odd = _mm512_and_si512(_mm512_srav_epi16(a, shift), one);
+        let sum = _mm512_add_epi16(_mm512_add_epi16(a, _mm512_permutexvar_epi16(i, adds)), odd);
+        let c = _mm512_min_epu16(_mm512_srav_epi16(sum, shift), over);
+        _mm512_mask_mov_epi16(c, _mm512_cmpgt_epu16_mask(a, inf), nan)
+    };
+    blocks::<_, _, 64, 64>(src, dst, scalar, |s, d| {
+        // SAFETY: `s` holds 64 two-byte elements (unaligned loads of 32 each); `d` is 64 aligned
+        // bytes (T is one byte). Every code is one `T::from_code` builds (the tests hold each
+        // to the scalar encoder), and the one-byte formats are plain bytes.
+        unsafe {
+            let p = s.as_ptr();
+            // One call site, so that the encoder is inlined.
+            let h = [0, 1].map(|k| _mm512_loadu_si512(p.add(32 * k).cast()));
+            let mut n = [_mm512_setzero_si512(); 2];
+            for (v, &h) in n.iter_mut().zip(&h) {
+                *v = codes(h);
+            }
+            let c = _mm512_packus_epi16(n[0], n[1]);
+            // The sign once per 64 codes: the signed saturating pack puts each lane's sign in
+            // bit 7 of its byte, in the order of the codes' pack; a 16-bit shift moves it down
+            // within the byte (what crosses from the next byte is above the sign bit).
+            let signs = _mm512_packs_epi16(h[0], h[1]);
+            let signs = match move_sign {
+                true => _mm512_srl_epi16(signs, sign_down),
+                false => signs,
+            };
+            // c ^ (signs & the target's sign bit).
+            let v = _mm512_ternarylogic_epi32::<0x78>(c, signs, sign);
+            let v = _mm512_permutexvar_epi64(order, v);
+            store(d, v, stream);
+        }
+    });
+}
+}
