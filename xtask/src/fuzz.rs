@@ -67,6 +67,7 @@ pub fn main(root: &Path, args: &crate::cli::Fuzz) -> Result<(), Box<dyn Error>> 
     if options.write_seeds {
         return write_committed_seeds(root);
     }
+    install_tools(root);
     check_tools(&|cmd: &[&str]| probe(root, cmd))?;
     let mut findings = Vec::new();
     for target in &options.targets {
@@ -105,6 +106,34 @@ fn probe(root: &Path, args: &[&str]) -> bool {
         .stderr(Stdio::null())
         .status()
         .is_ok_and(|s| s.success())
+}
+
+/// Installs the nightly toolchain (with rustup) and cargo-fuzz (with `cargo install`) when
+/// missing, as the other tasks install what they need; [`check_tools`] then says what is still
+/// missing if an install failed.
+fn install_tools(root: &Path) {
+    let install = |what: &str, program: &str, args: &[&str]| {
+        eprintln!("fuzz: installing {what}: {program} {}", args.join(" "));
+        let ok = Command::new(program)
+            .args(args)
+            .current_dir(root)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            eprintln!("fuzz: installing {what} failed");
+        }
+    };
+    if !probe(root, &["+nightly", "--version"]) {
+        let args = ["toolchain", "install", "nightly", "--profile", "minimal"];
+        install("the nightly toolchain", "rustup", &args);
+    }
+    if !probe(root, &["+nightly", "fuzz", "--version"]) {
+        install(
+            "cargo-fuzz",
+            "cargo",
+            &["install", "--locked", "cargo-fuzz"],
+        );
+    }
 }
 
 /// Fails, saying how to install it, if the nightly toolchain or cargo-fuzz is missing.
