@@ -7,7 +7,7 @@ use std::path::PathBuf;
 /// The options of `cargo xtask fetch-tests`.
 #[derive(Debug, Clone, Default, PartialEq, clap::Args)]
 pub struct Options {
-    /// Only this release (repeatable; default: all 21 releases)
+    /// Only this release (repeatable; default: the 21 wheel releases and the derived 1.23.2)
     #[arg(long = "release", value_name = "V", value_parser = release_arg)]
     pub releases: Vec<String>,
     /// Use only wheels already in onnx-backend-data/.cache (never run pip)

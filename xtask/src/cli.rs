@@ -71,7 +71,8 @@ pub enum Task {
     /// Fetch the official ONNX node-test data
     ///
     /// Fetches the backend node-test data (Cast, CastLike, Concat by default) of onnx releases
-    /// 1.2.3 .. 1.22.0 through your own pip ($PYTHON, default python3), verifies it against
+    /// 1.2.3 .. 1.22.0 through your own pip ($PYTHON, default python3), derives 1.23.2's from
+    /// 1.22.0's (1.23 ships only generators), verifies all against
     /// onnx-backend-data.lock.json, and extracts it into
     /// onnx-backend-data/onnx-<release>/node/<case>/.
     FetchTests(FetchTests),
