@@ -358,18 +358,27 @@ fn write_outputs(
     Ok(all)
 }
 
-/// A class of one backend's run: operator, types, attributes, input class, rule era,
-/// authority and diagnosis.
-type ClassKey = (
-    String,
-    String,
-    String,
-    Vec<String>,
-    String,
-    u32,
-    Option<Authority>,
-    Option<Behaviour>,
-);
+/// A class of one backend's run: what makes two judged cases one finding. The fields are
+/// ordered as the classes sort, so the findings keep their order.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct ClassKey {
+    /// The operator.
+    op: String,
+    /// The source type.
+    from: String,
+    /// The target type.
+    to: String,
+    /// The attributes set, as `name=value`.
+    attributes: Vec<String>,
+    /// The input class.
+    input_class: String,
+    /// The first version of the rule era.
+    era: u32,
+    /// What fixes the expected values, if the case has them.
+    authority: Option<Authority>,
+    /// The behaviour that reproduces the runtime's bits, if one does.
+    diagnosis: Option<Behaviour>,
+}
 /// The classes of one backend's run.
 type Classes = BTreeMap<ClassKey, Finding>;
 
@@ -402,32 +411,35 @@ fn absorb<'a>(
         refusal,
     } = judged;
     examples.truncate(MAX_EXAMPLES);
-    let key = (
-        entry.op.clone(),
-        entry.from.clone(),
-        entry.to.clone(),
-        entry.attributes.clone(),
-        input_class.clone(),
-        rule_era(&entry.op, entry.version),
-        authority.as_ref().map(|a| a.0),
-        diagnosis,
-    );
-    let f = classes.entry(key).or_insert_with(|| Finding {
-        backend: backend.to_string(),
-        runtime_version: runtime_version.to_string(),
+    let key = ClassKey {
         op: entry.op.clone(),
-        op_versions: Vec::new(),
         from: entry.from.clone(),
         to: entry.to.clone(),
         attributes: entry.attributes.clone(),
-        input_class: input_class.clone(),
+        input_class,
+        era: rule_era(&entry.op, entry.version),
+        authority: authority.as_ref().map(|a| a.0),
+        diagnosis,
+    };
+    // The finding's facts are the key's, so each is written once, here.
+    let facts = key.clone();
+    let f = classes.entry(key).or_insert_with(|| Finding {
+        backend: backend.to_string(),
+        runtime_version: runtime_version.to_string(),
+        op: facts.op,
+        op_versions: Vec::new(),
+        from: facts.from,
+        to: facts.to,
+        attributes: facts.attributes,
         elements: 0,
         cases: Vec::new(),
         examples: Vec::new(),
         section: authority.as_ref().map_or_else(
-            || section(entry, &input_class).into(),
+            || section(entry, &facts.input_class).into(),
             |a| a.1.section.clone(),
         ),
+        // After the section, which reads it.
+        input_class: facts.input_class,
         reproducer: String::new(),
         verdict: match (&refusal, &authority) {
             (Some((k, _)), _) => Verdict::of_failure(*k),
@@ -436,7 +448,7 @@ fn absorb<'a>(
         },
         authority: authority.as_ref().map(|a| a.0),
         citation: authority.map(|a| a.1),
-        diagnosis: diagnosis.map(|b| Diagnosis {
+        diagnosis: facts.diagnosis.map(|b| Diagnosis {
             behaviour: b,
             text: b.text().into(),
         }),
