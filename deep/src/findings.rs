@@ -7,7 +7,7 @@ use super::diagnosis;
 use super::diagnosis::Behaviour;
 use super::run;
 use harness::backend::{BackendFailure, FailureKind, ModelFile};
-use harness::deep::{self, Authority, CaseEntry, Citation};
+use harness::deep::{self, Authority, CaseEntry, Citation, Section};
 use harness::known::Outcome;
 use harness::read::{tensor_codes, tensor_from_codes};
 use harness::report::{self, TrialRecord};
@@ -169,7 +169,7 @@ pub struct Finding {
     /// The known wrong behaviour that reproduces every element of the class, if one does.
     pub diagnosis: Option<Diagnosis>,
     /// The section of docs/semantics.md that fixes the expected value.
-    pub section: String,
+    pub section: Section,
     /// The reproducer's directory, relative to the findings directory.
     pub reproducer: String,
     /// The verdict: from the authority for elements that differ, else the failure kind.
@@ -434,10 +434,9 @@ fn absorb<'a>(
         elements: 0,
         cases: Vec::new(),
         examples: Vec::new(),
-        section: authority.as_ref().map_or_else(
-            || section(entry, &facts.input_class).into(),
-            |a| a.1.section.clone(),
-        ),
+        section: authority
+            .as_ref()
+            .map_or_else(|| section(entry, &facts.input_class), |a| a.1.section),
         // After the section, which reads it.
         input_class: facts.input_class,
         reproducer: String::new(),
@@ -689,7 +688,7 @@ fn authority_at(entry: &CaseEntry, i: usize) -> (Authority, Citation) {
         return (
             Authority::Page,
             Citation {
-                section: "§6".into(),
+                section: Section::Concat,
                 rule: "Concat copies its inputs' elements unchanged, in order along the axis"
                     .into(),
                 source: format!(
@@ -710,7 +709,7 @@ fn authority_at(entry: &CaseEntry, i: usize) -> (Authority, Citation) {
         .unwrap_or((
             Authority::Reading,
             Citation {
-                section: "§3".into(),
+                section: Section::Conversions,
                 rule: "no class range covers this element".into(),
                 source: String::new(),
             },
@@ -773,24 +772,26 @@ fn causes(findings: &[Finding]) -> Vec<Cause> {
 }
 
 /// The section of docs/semantics.md that fixes the expected value of the class.
-fn section(e: &CaseEntry, class: &str) -> &'static str {
+fn section(e: &CaseEntry, class: &str) -> Section {
     let to = DataType::from_name(&e.to);
     let from = DataType::from_name(&e.from);
     if e.op == "Concat" {
-        return "§6";
+        return Section::Concat;
     }
     if class.starts_with("nan") {
-        return "§3.4";
+        return Section::NanCodes;
     }
     match (from, to) {
-        (_, Some(DataType::Float8E8M0)) | (Some(DataType::Float8E8M0), _) => "§3.7",
-        (Some(DataType::String), _) | (_, Some(DataType::String)) => "§3.9",
-        (_, Some(t)) if t.bit_width() <= 4 => "§3.8",
-        (Some(f), _) if f.bit_width() <= 4 => "§3.8",
-        (_, Some(DataType::Bfloat16)) => "§3.2",
-        (_, Some(t)) if t.kind() == TypeKind::Float && t.bit_width() == 8 => "§3.3",
-        (Some(f), Some(t)) if f.kind() == TypeKind::Float && t.kind() == TypeKind::Float => "§3.6",
-        _ => "§3.10",
+        (_, Some(DataType::Float8E8M0)) | (Some(DataType::Float8E8M0), _) => Section::Float8E8M0,
+        (Some(DataType::String), _) | (_, Some(DataType::String)) => Section::Strings,
+        (_, Some(t)) if t.bit_width() <= 4 => Section::SubByte,
+        (Some(f), _) if f.bit_width() <= 4 => Section::SubByte,
+        (_, Some(DataType::Bfloat16)) => Section::VersionSwitch,
+        (_, Some(t)) if t.kind() == TypeKind::Float && t.bit_width() == 8 => Section::NarrowerFloat,
+        (Some(f), Some(t)) if f.kind() == TypeKind::Float && t.kind() == TypeKind::Float => {
+            Section::WideFloats
+        }
+        _ => Section::OtherNumeric,
     }
 }
 

@@ -214,10 +214,7 @@ pub fn finding_md(f: &Finding, links: &Links, depth: usize) -> String {
             }
         }
     }
-    let section = f
-        .citation
-        .as_ref()
-        .map_or(f.section.as_str(), |c| &c.section);
+    let section = f.citation.as_ref().map_or(f.section, |c| c.section).label();
     s.push_str(". ");
     match links.section(section, depth) {
         Some(href) => {
@@ -279,10 +276,7 @@ fn finding_html(f: &Finding, links: &Links) -> String {
         }
     }
     s.push_str(" <span class=refs>· ");
-    let section = f
-        .citation
-        .as_ref()
-        .map_or(f.section.as_str(), |c| &c.section);
+    let section = f.citation.as_ref().map_or(f.section, |c| c.section).label();
     match links.section(section, 0) {
         Some(href) => {
             let _ = write!(s, "<a href=\"{}\">{}</a>", escape(&href), escape(section));

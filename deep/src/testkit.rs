@@ -1,7 +1,7 @@
 //! Findings of the deep suite built by hand, for the renderer's and the reproducers' tests.
 
 use crate::findings::{Diagnosis, Example, Finding, Findings, RunSummary, Value, Verdict};
-use harness::deep::{Authority, Citation};
+use harness::deep::{Authority, Citation, Section};
 
 /// A value whose bits and decoded form are given.
 pub fn value(bits: &str, decoded: &str) -> Value {
@@ -43,7 +43,7 @@ pub fn finding(backend: &str, from: &str, to: &str, verdict: Verdict) -> Finding
         },
         authority,
         citation: authority.map(|a| Citation {
-            section: "§3.3".into(),
+            section: Section::NarrowerFloat,
             rule: "into FLOAT8E4M3FN the value rounds once, to nearest even".into(),
             source: match a {
                 Authority::Data => "test_cast_FLOAT_to_FLOAT8E4M3FN (1.16.2, 1.17.0)".into(),
@@ -51,7 +51,7 @@ pub fn finding(backend: &str, from: &str, to: &str, verdict: Verdict) -> Finding
             },
         }),
         diagnosis: None,
-        section: "§3.3".into(),
+        section: Section::NarrowerFloat,
         reproducer: format!("cast19_{from}_to_{to}"),
         verdict,
         message: (!ran).then(|| format!("{to} is not supported")),

@@ -125,11 +125,150 @@ impl Authority {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Citation {
     /// The section of docs/semantics.md, as `§3.7`.
-    pub section: String,
+    pub section: Section,
     /// The rule in a sentence.
     pub rule: String,
     /// The public source: a link, or for `data` the official case names and releases.
     pub source: String,
+}
+
+/// A part of docs/semantics.md that the deep suite cites: a numbered heading, or a numbered
+/// item of one (`§8.1`). Written as `§3.7` in every file; `semantics_sections_exist` holds each
+/// to its heading, so a renumbered page fails a test rather than a reader's link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Section {
+    /// §3: conversions as a whole.
+    Conversions,
+    /// §3.2: the version-24 switch.
+    VersionSwitch,
+    /// §3.3: rounding into a narrower float format.
+    NarrowerFloat,
+    /// §3.4: NaN codes.
+    NanCodes,
+    /// §3.6: BFLOAT16, FLOAT16, FLOAT and DOUBLE among themselves.
+    WideFloats,
+    /// §3.7: FLOAT8E8M0.
+    Float8E8M0,
+    /// §3.8: the 4-bit and 2-bit types.
+    SubByte,
+    /// §3.9: strings.
+    Strings,
+    /// §3.10: the other numeric conversions.
+    OtherNumeric,
+    /// §3.11: values the spec leaves undefined.
+    Undefined,
+    /// §3.12: the float6 types.
+    Float6,
+    /// §6: Concat.
+    Concat,
+    /// §8.1: the FNUZ ±Inf disagreement, the first item of §8.
+    FnuzInfinity,
+}
+
+impl Section {
+    /// Every section, in the page's order.
+    pub const ALL: [Section; 13] = [
+        Section::Conversions,
+        Section::VersionSwitch,
+        Section::NarrowerFloat,
+        Section::NanCodes,
+        Section::WideFloats,
+        Section::Float8E8M0,
+        Section::SubByte,
+        Section::Strings,
+        Section::OtherNumeric,
+        Section::Undefined,
+        Section::Float6,
+        Section::Concat,
+        Section::FnuzInfinity,
+    ];
+
+    /// As files and pages write it: `§3.7`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Section::Conversions => "§3",
+            Section::VersionSwitch => "§3.2",
+            Section::NarrowerFloat => "§3.3",
+            Section::NanCodes => "§3.4",
+            Section::WideFloats => "§3.6",
+            Section::Float8E8M0 => "§3.7",
+            Section::SubByte => "§3.8",
+            Section::Strings => "§3.9",
+            Section::OtherNumeric => "§3.10",
+            Section::Undefined => "§3.11",
+            Section::Float6 => "§3.12",
+            Section::Concat => "§6",
+            Section::FnuzInfinity => "§8.1",
+        }
+    }
+
+    /// The start of its heading's title after the number (of the item's text, for an item),
+    /// as docs/semantics.md writes it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Section::Conversions => "Conversions",
+            Section::VersionSwitch => "The version-24 switch",
+            Section::NarrowerFloat => "Rounding into a narrower float format",
+            Section::NanCodes => "NaN codes",
+            Section::WideFloats => "BFLOAT16, FLOAT16, FLOAT and DOUBLE among themselves",
+            Section::Float8E8M0 => "FLOAT8E8M0",
+            Section::SubByte => "4-bit and 2-bit types",
+            Section::Strings => "Strings",
+            Section::OtherNumeric => "Other numeric conversions",
+            Section::Undefined => "Values the spec leaves undefined",
+            Section::Float6 => "FLOAT6E2M3 and FLOAT6E3M2",
+            Section::Concat => "Concat",
+            Section::FnuzInfinity => "FNUZ ±Inf with saturate=1",
+        }
+    }
+
+    /// The heading it is (`None`), or the heading it is an item of with the item's number:
+    /// §8 has no sub-headings, its disagreements are a numbered list.
+    pub fn item_of(self) -> Option<(&'static str, u32)> {
+        match self {
+            Section::FnuzInfinity => Some(("8", 1)),
+            _ => None,
+        }
+    }
+
+    /// The section `label` names, if it is one of [`Section::ALL`].
+    pub fn from_label(label: &str) -> Option<Section> {
+        Section::ALL.into_iter().find(|s| s.label() == label)
+    }
+}
+
+impl std::fmt::Display for Section {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+// By label, as the citations sorted when their sections were strings.
+impl Ord for Section {
+    fn cmp(&self, other: &Section) -> std::cmp::Ordering {
+        self.label().cmp(other.label())
+    }
+}
+
+impl PartialOrd for Section {
+    fn partial_cmp(&self, other: &Section) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Serialize for Section {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.label())
+    }
+}
+
+impl<'de> Deserialize<'de> for Section {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Section, D::Error> {
+        let label = String::deserialize(d)?;
+        Section::from_label(&label).ok_or_else(|| {
+            serde::de::Error::custom(format!("no cited section {label:?} of docs/semantics.md"))
+        })
+    }
 }
 
 impl CaseEntry {

@@ -30,9 +30,9 @@ fn example(index: usize, actual: &str) -> Example {
     }
 }
 
-fn citation(section: &str) -> Citation {
+fn citation(section: Section) -> Citation {
     Citation {
-        section: section.into(),
+        section,
         rule: "rounds to nearest even".into(),
         source: String::new(),
     }
@@ -51,7 +51,7 @@ fn judged_as(
 ) -> Judged {
     Judged {
         class: class.into(),
-        authority: Some((authority, citation("§3.3"))),
+        authority: Some((authority, citation(Section::NarrowerFloat))),
         diagnosis,
         elements,
         examples,
@@ -258,7 +258,7 @@ fn the_verdict_follows_the_authority_and_only_page_and_ieee_disagree() {
         );
         assert_eq!(f[0].verdict, verdict, "{authority:?}");
         assert_eq!(f[0].authority, Some(authority));
-        assert_eq!(f[0].section, "§3.3");
+        assert_eq!(f[0].section, Section::NarrowerFloat);
     }
 }
 
@@ -401,7 +401,7 @@ fn a_refused_case_reproducer_keeps_a_few_elements_one_per_input_class() {
         end,
         authority: harness::deep::Authority::Page,
         citation: harness::deep::Citation {
-            section: "§3.3".into(),
+            section: Section::NarrowerFloat,
             rule: String::new(),
             source: String::new(),
         },

@@ -49,7 +49,7 @@ fn a_missing_bad_or_stale_tree_is_one_guard_naming_the_command() {
             end: 2,
             authority: Authority::Page,
             citation: Citation {
-                section: "§3.10".into(),
+                section: Section::OtherNumeric,
                 rule: "truncation".into(),
                 source: String::new(),
             },
@@ -124,5 +124,48 @@ fn the_findings_code_leaves_the_fingerprint_alone_and_the_generator_does_not() {
         std::fs::write(deep.join(counted), "// changed").unwrap();
         let now = fingerprint(ws.path()).unwrap();
         assert_ne!(now, before, "{counted}");
+    }
+}
+
+/// The guard of the typed citations: each section's heading (or numbered item) is in
+/// docs/semantics.md with the number and title the constant gives.
+#[test]
+fn semantics_sections_exist() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/semantics.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let heading = |number: &str| -> Option<(usize, &str)> {
+        text.lines().enumerate().find_map(|(at, line)| {
+            let title = line.strip_prefix("##")?.trim_start_matches('#').trim();
+            let rest = title.strip_prefix(number)?;
+            let rest = rest.strip_prefix('.').unwrap_or(rest);
+            rest.starts_with(' ').then(|| (at, rest.trim_start()))
+        })
+    };
+    for section in Section::ALL {
+        let number = section.label().trim_start_matches('§');
+        assert_eq!(Section::from_label(section.label()), Some(section));
+        match section.item_of() {
+            None => {
+                let found = heading(number).map(|(_, title)| title);
+                assert!(
+                    found.is_some_and(|t| t.starts_with(section.title())),
+                    "{section}: docs/semantics.md has heading {found:?}, the constant says {:?}",
+                    section.title()
+                );
+            }
+            Some((parent, item)) => {
+                assert_eq!(number, format!("{parent}.{item}"), "{section:?}");
+                let (at, _) = heading(parent).unwrap_or_else(|| panic!("{section}: no §{parent}"));
+                let body = text
+                    .lines()
+                    .skip(at + 1)
+                    .take_while(|l| !l.starts_with("## "));
+                let want = format!("{item}. {}", section.title());
+                assert!(
+                    body.into_iter().any(|l| l.starts_with(&want)),
+                    "{section}: §{parent} has no item {want:?}"
+                );
+            }
+        }
     }
 }
