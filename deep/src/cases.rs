@@ -6,7 +6,7 @@
 use super::authority::{self, Mode, Step, Val};
 use super::model::Graph;
 use super::values::{self, Input, Size};
-use harness::deep::{Authority, CaseEntry, Citation, ClassRange};
+use harness::deep::{Authority, CaseEntry, CaseShape, Citation, ClassRange};
 use harness::read::tensor_from_codes;
 use harness::write::Encoding;
 use vocab::version::{versions_of, AttrKind, VersionSpec};
@@ -484,8 +484,30 @@ pub(super) fn name(plan: &Plan) -> String {
 /// The shape of an encoded case in its name and the index: `encoding-<variant>`, with
 /// `-initializer` when the input is one.
 fn encoded_shape(encoding: Encoding, initializer: bool) -> String {
-    let place = if initializer { "-initializer" } else { "" };
-    format!("encoding-{}{place}", encoding.name())
+    CaseShape::Encoded {
+        encoding,
+        initializer,
+    }
+    .to_string()
+}
+
+/// The index's name for a planned shape.
+fn case_shape(shape: Shape) -> CaseShape {
+    match shape {
+        Shape::Values(_) => CaseShape::Values,
+        Shape::Scalar => CaseShape::Scalar,
+        Shape::ZeroDim => CaseShape::ZeroDim,
+        Shape::Initializer => CaseShape::Initializer,
+        Shape::Constant => CaseShape::Constant,
+        Shape::Chain(m) => CaseShape::ChainThrough(m),
+        Shape::Encoded {
+            encoding,
+            initializer,
+        } => CaseShape::Encoded {
+            encoding,
+            initializer,
+        },
+    }
 }
 
 /// The `to` attribute of a Cast version: a type name at Cast-1, a code after.
@@ -825,27 +847,15 @@ fn build_cast(
         outputs: vec![("output".into(), to, dims)],
         encoding,
     };
-    let shape_name = match shape {
-        Shape::Values(_) => "values".to_string(),
-        Shape::Scalar => "scalar".into(),
-        Shape::ZeroDim => "zero-dim".into(),
-        Shape::Initializer => "initializer".into(),
-        Shape::Constant => "constant".into(),
-        Shape::Chain(m) => format!("chain-through-{}", m.name()),
-        Shape::Encoded {
-            encoding,
-            initializer,
-        } => encoded_shape(encoding, initializer),
-    };
     let entry = CaseEntry {
         case: name.into(),
-        op: spec.op().to_string(),
+        op: spec.op(),
         version: spec.since(),
         opset,
-        from: from.name().into(),
-        to: to.name().into(),
+        from,
+        to,
         attributes: attrs.iter().map(attr_text).collect(),
-        shape: shape_name,
+        shape: case_shape(shape),
         classes: ranges(&input, &authorities),
     };
     (entry, graph)
@@ -922,16 +932,16 @@ fn build_concat(
     };
     let entry = CaseEntry {
         case: name.into(),
-        op: "Concat".into(),
+        op: OpKind::Concat,
         version: spec.since(),
         opset,
-        from: dtype.name().into(),
-        to: dtype.name().into(),
+        from: dtype,
+        to: dtype,
         attributes: attrs.iter().map(attr_text).collect(),
         shape: if count >= 3 {
-            "empty-input".into()
+            CaseShape::EmptyInput
         } else {
-            format!("{count}-inputs")
+            CaseShape::Inputs(count)
         },
         classes: Vec::new(),
     };

@@ -7,7 +7,7 @@ use super::diagnosis;
 use super::diagnosis::Behaviour;
 use super::run;
 use harness::backend::{BackendFailure, FailureKind, ModelFile};
-use harness::deep::{self, Authority, CaseEntry, Citation, Section};
+use harness::deep::{self, Authority, CaseEntry, CaseShape, Citation, Section};
 use harness::known::Outcome;
 use harness::read::{tensor_codes, tensor_from_codes};
 use harness::report::{self, TrialRecord};
@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::error::Error;
 use std::path::Path;
-use vocab::{DataType, Storage, Tensor, TypeKind};
+use vocab::{DataType, OpKind, Storage, Tensor, TypeKind};
 
 /// `findings.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -385,9 +385,9 @@ type Classes = BTreeMap<ClassKey, Finding>;
 /// The first version of the rule era of `version` (docs/semantics.md §3.2: Cast and CastLike
 /// follow one set of rules up to 23 and another from 24; Concat has one era). A class never
 /// spans two eras, so its examples hold for every version it lists.
-fn rule_era(op: &str, version: u32) -> u32 {
+fn rule_era(op: OpKind, version: u32) -> u32 {
     match (op, Generation::of_version(version)) {
-        ("Cast" | "CastLike", Generation::From24) => 24,
+        (OpKind::Cast | OpKind::CastLike, Generation::From24) => 24,
         _ => 0,
     }
 }
@@ -412,12 +412,12 @@ fn absorb<'a>(
     } = judged;
     examples.truncate(MAX_EXAMPLES);
     let key = ClassKey {
-        op: entry.op.clone(),
-        from: entry.from.clone(),
-        to: entry.to.clone(),
+        op: entry.op.to_string(),
+        from: entry.from.name().to_string(),
+        to: entry.to.name().to_string(),
         attributes: entry.attributes.clone(),
         input_class,
-        era: rule_era(&entry.op, entry.version),
+        era: rule_era(entry.op, entry.version),
         authority: authority.as_ref().map(|a| a.0),
         diagnosis,
     };
@@ -567,8 +567,8 @@ fn judge(
     type Key = (String, Option<(Authority, Citation)>, Option<Behaviour>);
     let mut by_class: BTreeMap<Key, (usize, Vec<Example>)> = BTreeMap::new();
     for (&i, cause) in differ.iter().zip(causes) {
-        let class = match entry.shape.as_str() {
-            "values" => entry.class_of(i).unwrap_or("other").to_string(),
+        let class = match entry.shape {
+            CaseShape::Values => entry.class_of(i).unwrap_or("other").to_string(),
             shape => shape.to_string(),
         };
         let slot = by_class
@@ -595,7 +595,7 @@ fn judge(
         let msg = t.message.clone().unwrap_or_default();
         let refusal = Some((FailureKind::Mismatch, first_line(&msg)));
         return vec![Judged {
-            class: entry.shape.clone(),
+            class: entry.shape.to_string(),
             authority: None,
             diagnosis: None,
             elements: 0,
@@ -684,7 +684,7 @@ fn value(t: &Tensor, codes: &[u128], i: usize) -> Value {
 /// The authority of output element `i` of a case: its input element's class range; Concat's
 /// page; for an element no range holds, the weakest authority of the case.
 fn authority_at(entry: &CaseEntry, i: usize) -> (Authority, Citation) {
-    if entry.op == "Concat" {
+    if entry.op == OpKind::Concat {
         return (
             Authority::Page,
             Citation {
@@ -773,24 +773,21 @@ fn causes(findings: &[Finding]) -> Vec<Cause> {
 
 /// The section of docs/semantics.md that fixes the expected value of the class.
 fn section(e: &CaseEntry, class: &str) -> Section {
-    let to = DataType::from_name(&e.to);
-    let from = DataType::from_name(&e.from);
-    if e.op == "Concat" {
+    let (from, to) = (e.from, e.to);
+    if e.op == OpKind::Concat {
         return Section::Concat;
     }
     if class.starts_with("nan") {
         return Section::NanCodes;
     }
     match (from, to) {
-        (_, Some(DataType::Float8E8M0)) | (Some(DataType::Float8E8M0), _) => Section::Float8E8M0,
-        (Some(DataType::String), _) | (_, Some(DataType::String)) => Section::Strings,
-        (_, Some(t)) if t.bit_width() <= 4 => Section::SubByte,
-        (Some(f), _) if f.bit_width() <= 4 => Section::SubByte,
-        (_, Some(DataType::Bfloat16)) => Section::VersionSwitch,
-        (_, Some(t)) if t.kind() == TypeKind::Float && t.bit_width() == 8 => Section::NarrowerFloat,
-        (Some(f), Some(t)) if f.kind() == TypeKind::Float && t.kind() == TypeKind::Float => {
-            Section::WideFloats
-        }
+        (_, DataType::Float8E8M0) | (DataType::Float8E8M0, _) => Section::Float8E8M0,
+        (DataType::String, _) | (_, DataType::String) => Section::Strings,
+        (_, t) if t.bit_width() <= 4 => Section::SubByte,
+        (f, _) if f.bit_width() <= 4 => Section::SubByte,
+        (_, DataType::Bfloat16) => Section::VersionSwitch,
+        (_, t) if t.kind() == TypeKind::Float && t.bit_width() == 8 => Section::NarrowerFloat,
+        (f, t) if f.kind() == TypeKind::Float && t.kind() == TypeKind::Float => Section::WideFloats,
         _ => Section::OtherNumeric,
     }
 }
@@ -838,7 +835,7 @@ pub(super) fn reproducer(
     let fed = ds
         .inputs
         .first()
-        .filter(|t| entry.shape == "values" && !t.is_empty());
+        .filter(|t| entry.shape == CaseShape::Values && !t.is_empty());
     let Some(input) = fed else {
         // Copy the (small) case as it is.
         for entry in walkdir::WalkDir::new(dir).min_depth(1) {

@@ -50,9 +50,9 @@ fn clean(s: &str) -> String {
 /// What a refused case can be blamed on: its source type, its target type, or its operator
 /// version (`Cast-1`).
 fn blame_keys(c: &CaseEntry) -> Vec<String> {
-    let mut keys = vec![c.from.clone()];
+    let mut keys = vec![c.from.name().to_string()];
     if c.to != c.from {
-        keys.push(c.to.clone());
+        keys.push(c.to.name().to_string());
     }
     keys.push(format!("{}-{}", c.op, c.version));
     keys

@@ -395,11 +395,21 @@ fn encoding_variant_cases_read_back_as_the_onnx_encoded_case() {
     let mut variants = BTreeMap::new();
     for (name, plan) in &plans {
         let (entry, graph) = cases::build(name, plan);
-        assert!(entry.shape.starts_with("encoding-"), "{}", entry.shape);
+        let harness::deep::CaseShape::Encoded {
+            encoding,
+            initializer,
+        } = entry.shape
+        else {
+            panic!("{name}: {}", entry.shape);
+        };
+        assert_eq!(encoding, graph.encoding, "{name}");
+        assert!(
+            entry.shape.to_string().starts_with("encoding-"),
+            "{}",
+            entry.shape
+        );
         assert!(name.contains(&format!("_{}_", entry.shape)), "{name}");
-        *variants
-            .entry((graph.encoding, entry.shape.ends_with("-initializer")))
-            .or_insert(0) += 1;
+        *variants.entry((graph.encoding, initializer)).or_insert(0) += 1;
         let (_, mut onnx_graph) = cases::build(name, plan);
         onnx_graph.encoding = Encoding::Onnx;
         let variant = super::model::files(name, &graph).expect("runs");

@@ -6,9 +6,12 @@
 //! after any change to them the tree is stale and a run fails until it is regenerated.
 
 use crate::discover::{CaseSpec, Spec, SpecKind};
+use crate::write::Encoding;
 use schema::hash::Hasher;
 use serde::{Deserialize, Serialize};
+use std::fmt;
 use std::path::{Path, PathBuf};
+use vocab::{DataType, OpKind};
 
 /// The directory of the cases under the tree's root (the index sits beside it).
 pub const CASES_DIR: &str = "cases";
@@ -44,21 +47,121 @@ pub struct CaseEntry {
     /// Directory name under the tree's root.
     pub case: String,
     /// The operator under test (the last node of a chain).
-    pub op: String,
+    pub op: OpKind,
     /// Its since-version.
     pub version: u32,
     /// The model opset.
     pub opset: i64,
     /// Source element type (Cast, CastLike) or the element type (Concat).
-    pub from: String,
+    pub from: DataType,
     /// Target element type (same as `from` for Concat).
-    pub to: String,
+    pub to: DataType,
     /// The attributes that were set, as `name=value`.
     pub attributes: Vec<String>,
     /// The case shape: `values` or one of the shapes of docs/deep.md.
-    pub shape: String,
+    pub shape: CaseShape,
     /// Which input class sits at which element range of input 0 (of the chain's first node).
     pub classes: Vec<ClassRange>,
+}
+
+/// The shape of a deep case (docs/deep.md), written in the index as `values`, `scalar`,
+/// `chain-through-FLOAT16`, `encoding-packed-dims-initializer`, `2-inputs` and so on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CaseShape {
+    /// A value set along one axis: the case whose elements have input classes.
+    Values,
+    /// A rank-0 input.
+    Scalar,
+    /// A shape with a zero dimension.
+    ZeroDim,
+    /// The input as an initializer.
+    Initializer,
+    /// The input from a Constant node.
+    Constant,
+    /// Two casts, through this type.
+    ChainThrough(DataType),
+    /// The model written in another encoding, its input a graph input or an initializer.
+    Encoded {
+        /// The encoding.
+        encoding: Encoding,
+        /// Whether the input is an initializer.
+        initializer: bool,
+    },
+    /// Concat of this many inputs.
+    Inputs(usize),
+    /// Concat of three or more inputs, one of them empty along the axis.
+    EmptyInput,
+}
+
+impl fmt::Display for CaseShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CaseShape::Values => f.write_str("values"),
+            CaseShape::Scalar => f.write_str("scalar"),
+            CaseShape::ZeroDim => f.write_str("zero-dim"),
+            CaseShape::Initializer => f.write_str("initializer"),
+            CaseShape::Constant => f.write_str("constant"),
+            CaseShape::ChainThrough(t) => write!(f, "chain-through-{}", t.name()),
+            CaseShape::Encoded {
+                encoding,
+                initializer,
+            } => {
+                let place = if *initializer { "-initializer" } else { "" };
+                write!(f, "encoding-{}{place}", encoding.name())
+            }
+            CaseShape::Inputs(n) => write!(f, "{n}-inputs"),
+            CaseShape::EmptyInput => f.write_str("empty-input"),
+        }
+    }
+}
+
+impl CaseShape {
+    /// The shape `text` names, as the index writes it; `None` for any other text.
+    pub fn parse(text: &str) -> Option<CaseShape> {
+        let fixed = [
+            CaseShape::Values,
+            CaseShape::Scalar,
+            CaseShape::ZeroDim,
+            CaseShape::Initializer,
+            CaseShape::Constant,
+            CaseShape::EmptyInput,
+        ];
+        if let Some(s) = fixed.into_iter().find(|s| s.to_string() == text) {
+            return Some(s);
+        }
+        if let Some(t) = text.strip_prefix("chain-through-") {
+            return DataType::from_name(t).map(CaseShape::ChainThrough);
+        }
+        if let Some(rest) = text.strip_prefix("encoding-") {
+            let (name, initializer) = match rest.strip_suffix("-initializer") {
+                Some(name) => (name, true),
+                None => (rest, false),
+            };
+            let encoding = Encoding::VARIANTS.into_iter().find(|e| e.name() == name)?;
+            return Some(CaseShape::Encoded {
+                encoding,
+                initializer,
+            });
+        }
+        let n = text.strip_suffix("-inputs")?;
+        // Digits only, so that the text prints back as it was read.
+        let canonical = !n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit());
+        canonical.then(|| n.parse().ok().map(CaseShape::Inputs))?
+    }
+}
+
+impl Serialize for CaseShape {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for CaseShape {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CaseShape, D::Error> {
+        let text = String::deserialize(d)?;
+        CaseShape::parse(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("no case shape {text:?}")))
+    }
 }
 
 /// Elements `start..end` of the data input belong to `class`, and their expected values rest
@@ -401,7 +504,7 @@ pub fn discover(root: &Path, expected: &str) -> Vec<Spec> {
                 dir: cases.join(&c.case),
                 release: "deep".into(),
                 case: c.case.clone(),
-                op_type: Some(c.op.clone()),
+                op_type: Some(c.op.name().into()),
                 opset: Some(c.opset),
                 indexed: true,
             }),

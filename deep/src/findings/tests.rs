@@ -3,13 +3,13 @@ use super::*;
 fn entry(op: &str, version: u32, from: &str, to: &str, case: &str) -> CaseEntry {
     CaseEntry {
         case: case.into(),
-        op: op.into(),
+        op: OpKind::from_name(op).unwrap(),
         version,
         opset: version.into(),
-        from: from.into(),
-        to: to.into(),
+        from: DataType::from_name(from).unwrap(),
+        to: DataType::from_name(to).unwrap(),
         attributes: vec!["saturate=0".into()],
-        shape: "values".into(),
+        shape: CaseShape::Values,
         classes: Vec::new(),
     }
 }

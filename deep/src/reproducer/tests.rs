@@ -16,13 +16,13 @@ fn refusals() -> Vec<Finding> {
 fn case(op: &str, version: u32, from: &str, to: &str) -> CaseEntry {
     CaseEntry {
         case: format!("{}{version}_{from}_to_{to}", op.to_lowercase()),
-        op: op.into(),
+        op: vocab::OpKind::from_name(op).unwrap(),
         version,
         opset: version.into(),
-        from: from.into(),
-        to: to.into(),
+        from: vocab::DataType::from_name(from).unwrap(),
+        to: vocab::DataType::from_name(to).unwrap(),
         attributes: Vec::new(),
-        shape: "values".into(),
+        shape: harness::deep::CaseShape::Values,
         classes: Vec::new(),
     }
 }

@@ -36,13 +36,13 @@ fn a_missing_bad_or_stale_tree_is_one_guard_naming_the_command() {
     );
     let entry = CaseEntry {
         case: "cast19_FLOAT_to_INT8".into(),
-        op: "Cast".into(),
+        op: vocab::OpKind::Cast,
         version: 19,
         opset: 19,
-        from: "FLOAT".into(),
-        to: "INT8".into(),
+        from: vocab::DataType::Float,
+        to: vocab::DataType::Int8,
         attributes: Vec::new(),
-        shape: "values".into(),
+        shape: crate::deep::CaseShape::Values,
         classes: vec![ClassRange {
             class: "tie".into(),
             start: 0,
@@ -167,5 +167,49 @@ fn semantics_sections_exist() {
                 );
             }
         }
+    }
+}
+
+#[test]
+fn every_case_shape_reads_back_as_written_and_others_are_refused() {
+    let mut shapes = vec![
+        CaseShape::Values,
+        CaseShape::Scalar,
+        CaseShape::ZeroDim,
+        CaseShape::Initializer,
+        CaseShape::Constant,
+        CaseShape::ChainThrough(vocab::DataType::Float16),
+        CaseShape::Inputs(2),
+        CaseShape::EmptyInput,
+    ];
+    for encoding in crate::write::Encoding::VARIANTS {
+        for initializer in [false, true] {
+            shapes.push(CaseShape::Encoded {
+                encoding,
+                initializer,
+            });
+        }
+    }
+    for shape in shapes {
+        let json = serde_json::to_string(&shape).unwrap();
+        assert_eq!(
+            serde_json::from_str::<CaseShape>(&json).unwrap(),
+            shape,
+            "{json}"
+        );
+    }
+    assert_eq!(
+        CaseShape::parse("encoding-packed-dims-initializer").map(|s| s.to_string()),
+        Some("encoding-packed-dims-initializer".into())
+    );
+    for bad in [
+        "",
+        "value",
+        "chain-through-FLOAT7",
+        "encoding-onnx",
+        "02-inputs",
+        "x-inputs",
+    ] {
+        assert_eq!(CaseShape::parse(bad), None, "{bad}");
     }
 }
