@@ -6,7 +6,7 @@
 use super::authority::{self, Mode, Step, Val};
 use super::model::Graph;
 use super::values::{self, Input, Size};
-use harness::deep::{Authority, CaseEntry, CaseShape, Citation, ClassRange};
+use harness::deep::{Authority, CaseEntry, CaseShape, Citation, ClassRange, InputClass};
 use harness::read::tensor_from_codes;
 use harness::write::Encoding;
 use vocab::version::{versions_of, AttrKind, VersionSpec};
@@ -552,7 +552,9 @@ fn ranges(input: &Input, authorities: &[(Authority, Citation)]) -> Vec<ClassRang
         .map(|((class, n), (authority, citation))| {
             start += n;
             ClassRange {
-                class: class.into(),
+                // `every_planned_class_is_an_input_class` holds every value set's names to the table.
+                class: InputClass::from_label(class)
+                    .unwrap_or_else(|| panic!("{class} is no InputClass")),
                 start: start - n,
                 end: start,
                 authority: *authority,

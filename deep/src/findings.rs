@@ -7,7 +7,7 @@ use super::diagnosis;
 use super::diagnosis::Behaviour;
 use super::run;
 use harness::backend::{BackendFailure, FailureKind, ModelFile};
-use harness::deep::{self, Authority, CaseEntry, CaseShape, Citation, Section};
+use harness::deep::{self, Authority, CaseEntry, CaseShape, Citation, InputClass, Section};
 use harness::known::Outcome;
 use harness::read::{tensor_codes, tensor_from_codes};
 use harness::report::{self, TrialRecord};
@@ -568,7 +568,10 @@ fn judge(
     let mut by_class: BTreeMap<Key, (usize, Vec<Example>)> = BTreeMap::new();
     for (&i, cause) in differ.iter().zip(causes) {
         let class = match entry.shape {
-            CaseShape::Values => entry.class_of(i).unwrap_or("other").to_string(),
+            CaseShape::Values => entry
+                .class_of(i)
+                .map_or("other", InputClass::label)
+                .to_string(),
             shape => shape.to_string(),
         };
         let slot = by_class
@@ -777,7 +780,8 @@ fn section(e: &CaseEntry, class: &str) -> Section {
     if e.op == OpKind::Concat {
         return Section::Concat;
     }
-    if class.starts_with("nan") {
+    // A finding's class is an input class, or a shape name for the cases without value sets.
+    if InputClass::from_label(class).is_some_and(InputClass::is_nan) {
         return Section::NanCodes;
     }
     match (from, to) {

@@ -449,3 +449,31 @@ fn encoding_variant_cases_read_back_as_the_onnx_encoded_case() {
         }
     }
 }
+
+/// The value sets name their classes as text; the index holds them as `InputClass`, so every
+/// name a value set uses must be one (else writing the tree panics).
+#[test]
+fn every_planned_class_is_an_input_class() {
+    let mut seen = std::collections::BTreeSet::new();
+    for (_, plan) in cases::plans() {
+        if let Plan::Cast {
+            from,
+            to,
+            shape: Shape::Values(size),
+            ..
+        } = plan
+        {
+            let names: Vec<&str> = match values::input(from, to, size) {
+                Input::Codes(c) => c.iter().map(|(k, _)| *k).collect(),
+                Input::Strings(c) => c.iter().map(|(k, _)| *k).collect(),
+            };
+            seen.extend(names);
+        }
+    }
+    for name in seen {
+        assert!(
+            harness::deep::InputClass::from_label(name).is_some(),
+            "{name} is no InputClass"
+        );
+    }
+}

@@ -164,12 +164,110 @@ impl<'de> Deserialize<'de> for CaseShape {
     }
 }
 
+/// Declares [`InputClass`] from one table of variant and spelling, so that the two cannot drift.
+macro_rules! input_classes {
+    ($($variant:ident => $label:literal,)*) => {
+        /// An input class of the deep suite's value sets (docs/deep.md, "Input classes"), spelled
+        /// in the index as `tie`, `nan-payload` and so on.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum InputClass {
+            $(
+                #[doc = concat!("`", $label, "`.")]
+                $variant,
+            )*
+        }
+
+        impl InputClass {
+            /// Every class, in the order of their spellings.
+            pub const ALL: &'static [InputClass] = &[$(InputClass::$variant),*];
+
+            /// The spelling in the index and the findings.
+            pub const fn label(self) -> &'static str {
+                match self {
+                    $(InputClass::$variant => $label,)*
+                }
+            }
+        }
+    };
+}
+
+input_classes! {
+    AboveMax => "above-max",
+    BelowMin => "below-min",
+    BeyondInt32 => "beyond-int32",
+    Code => "code",
+    Decimal => "decimal",
+    DoubleRounding => "double-rounding",
+    Exact => "exact",
+    ExactSubnormal => "exact-subnormal",
+    ExtremeText => "extreme-text",
+    Fraction => "fraction",
+    Inf => "inf",
+    IntegerLiteral => "integer-literal",
+    Max => "max",
+    Nan => "nan",
+    NanPayload => "nan-payload",
+    NearExact => "near-exact",
+    NearExactSubnormal => "near-exact-subnormal",
+    NearSubnormalTie => "near-subnormal-tie",
+    NearTie => "near-tie",
+    Nonzero => "nonzero",
+    Normal => "normal",
+    OffTie => "off-tie",
+    Overflow => "overflow",
+    PowerOfTwo => "power-of-two",
+    PrecisionEdge => "precision-edge",
+    RangeEdge => "range-edge",
+    Small => "small",
+    SpecialSpelling => "special-spelling",
+    Spelling => "spelling",
+    Subnormal => "subnormal",
+    SubnormalTie => "subnormal-tie",
+    Text => "text",
+    Tie => "tie",
+    Underflow => "underflow",
+    WrapEdge => "wrap-edge",
+    Zero => "zero",
+}
+
+impl InputClass {
+    /// The class spelled `label`, if there is one.
+    pub fn from_label(label: &str) -> Option<InputClass> {
+        InputClass::ALL.iter().copied().find(|c| c.label() == label)
+    }
+
+    /// Whether its elements are NaN (docs/semantics.md §3.4 fixes their codes).
+    pub fn is_nan(self) -> bool {
+        matches!(self, InputClass::Nan | InputClass::NanPayload)
+    }
+}
+
+impl fmt::Display for InputClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+impl Serialize for InputClass {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.label())
+    }
+}
+
+impl<'de> Deserialize<'de> for InputClass {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<InputClass, D::Error> {
+        let label = String::deserialize(d)?;
+        InputClass::from_label(&label)
+            .ok_or_else(|| serde::de::Error::custom(format!("no input class {label:?}")))
+    }
+}
+
 /// Elements `start..end` of the data input belong to `class`, and their expected values rest
 /// on `authority`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ClassRange {
     /// The input class, as in `tie` or `nan`.
-    pub class: String,
+    pub class: InputClass,
     /// First element.
     pub start: usize,
     /// One past the last element.
@@ -376,8 +474,8 @@ impl<'de> Deserialize<'de> for Section {
 
 impl CaseEntry {
     /// The class of element `i` of the data input, if a range holds it.
-    pub fn class_of(&self, i: usize) -> Option<&str> {
-        self.range_of(i).map(|r| r.class.as_str())
+    pub fn class_of(&self, i: usize) -> Option<InputClass> {
+        self.range_of(i).map(|r| r.class)
     }
 
     /// The range that holds element `i` of the data input.

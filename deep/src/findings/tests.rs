@@ -396,7 +396,7 @@ fn a_reproducer_keeps_the_examples_elements() {
 fn a_refused_case_reproducer_keeps_a_few_elements_one_per_input_class() {
     let mut e = entry("Cast", 19, "FLOAT", "FLOAT8E5M2", "a");
     let range = |class: &str, start, end| harness::deep::ClassRange {
-        class: class.into(),
+        class: InputClass::from_label(class).unwrap(),
         start,
         end,
         authority: harness::deep::Authority::Page,

@@ -44,7 +44,7 @@ fn a_missing_bad_or_stale_tree_is_one_guard_naming_the_command() {
         attributes: Vec::new(),
         shape: crate::deep::CaseShape::Values,
         classes: vec![ClassRange {
-            class: "tie".into(),
+            class: InputClass::Tie,
             start: 0,
             end: 2,
             authority: Authority::Page,
@@ -75,7 +75,7 @@ fn a_missing_bad_or_stale_tree_is_one_guard_naming_the_command() {
     let specs = discover(ws.path(), &target);
     assert_eq!(specs.len(), 1);
     assert_eq!(specs[0].name, "deep/opset19/cast19_FLOAT_to_INT8");
-    assert_eq!(index.cases[0].class_of(1), Some("tie"));
+    assert_eq!(index.cases[0].class_of(1), Some(InputClass::Tie));
     assert_eq!(index.cases[0].class_of(2), None);
     index.format = FORMAT + 1;
     write(&index);
