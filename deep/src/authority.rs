@@ -7,7 +7,7 @@
 //! rounding rule. The generator groups a class's elements by authority, so every class range
 //! of the index carries one.
 
-use harness::deep::{Authority, Citation, Section};
+use harness::deep::{Authority, Citation, InputClass, Section};
 use vocab::{DataType, OpKind, TypeKind};
 
 /// The exact value of a source element, as the rules need it.
@@ -176,7 +176,7 @@ pub(super) fn holds_exactly(t: DataType, v: Val) -> bool {
 
 /// The authority and citation of one element of `step` with input class `class` and exact
 /// value `v`.
-pub(super) fn decide(step: &Step, class: &str, v: Val) -> (Authority, Citation) {
+pub(super) fn decide(step: &Step, class: InputClass, v: Val) -> (Authority, Citation) {
     use Authority::*;
     let Step {
         op,
@@ -207,7 +207,7 @@ pub(super) fn decide(step: &Step, class: &str, v: Val) -> (Authority, Citation) 
     }
     if to == DataType::String {
         return match (from, class) {
-            (DataType::Float, "decimal") => cite(
+            (DataType::Float, InputClass::Decimal) => cite(
                 Data,
                 Section::Strings,
                 "FLOAT prints as the shortest decimal that reads back as the same float, positional",
@@ -221,7 +221,7 @@ pub(super) fn decide(step: &Step, class: &str, v: Val) -> (Authority, Citation) 
             ),
         };
     }
-    if from == DataType::String && class == "special-spelling" {
+    if from == DataType::String && class == InputClass::SpecialSpelling {
         return cite(
             Page,
             Section::Strings,
@@ -442,7 +442,7 @@ fn nan_into(step: &Step, page: &str) -> (Authority, Citation) {
 /// A value into FLOAT8E8M0 (§3.7): the page's table fixes two columns, (saturate, up) and (no
 /// saturation, nearest); `round_mode` fixes the rounding inside the range, except how ties go
 /// under `nearest`.
-fn into_e8m0(step: &Step, class: &str, v: Val, page: &str) -> (Authority, Citation) {
+fn into_e8m0(step: &Step, class: InputClass, v: Val, page: &str) -> (Authority, Citation) {
     let x = match v {
         Val::Float(x) => x.abs(),
         Val::Int(i) => i.unsigned_abs() as f64,
@@ -472,7 +472,7 @@ fn into_e8m0(step: &Step, class: &str, v: Val, page: &str) -> (Authority, Citati
     }
     let k = x.log2().floor();
     let tie = x == 1.5 * 2f64.powf(k);
-    if step.round_mode == Mode::Nearest && tie && class != "exact" {
+    if step.round_mode == Mode::Nearest && tie && class != InputClass::Exact {
         return cite(
             Authority::Reading,
             Section::Float8E8M0,
@@ -555,7 +555,7 @@ pub(super) fn decide_any(step: &Step) -> (Authority, Citation) {
         Some((p, _, _)) => Val::Float(1.0 + 2f64.powi(1 - p as i32) + 0.5),
         None => Val::Int(i128::from(i64::MAX)),
     };
-    decide(step, "near-tie", probe)
+    decide(step, InputClass::NearTie, probe)
 }
 
 #[cfg(test)]

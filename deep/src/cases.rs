@@ -619,7 +619,7 @@ fn by_authority(
         .iter()
         .map(authority::decide_any)
         .reduce(authority::weaker);
-    let decide = |class: &str, v: Val| {
+    let decide = |class: InputClass, v: Val| {
         let first = authority::decide(&steps[0], class, v);
         match &later {
             Some(l) => authority::weaker(first, l.clone()),
@@ -630,13 +630,16 @@ fn by_authority(
     fn split<T: Clone>(
         classes: Classes<T>,
         vals: impl Fn(&[T]) -> Vec<Val>,
-        decide: impl Fn(&str, Val) -> (Authority, Citation),
+        decide: impl Fn(InputClass, Val) -> (Authority, Citation),
     ) -> (Classes<T>, Vec<(Authority, Citation)>) {
         let (mut out, mut auth) = (Vec::new(), Vec::new());
         for (class, items) in classes {
+            // `every_planned_class_is_an_input_class` holds every value set's names to the table.
+            let typed =
+                InputClass::from_label(class).unwrap_or_else(|| panic!("{class} is no InputClass"));
             let mut runs: Vec<((Authority, Citation), Vec<T>)> = Vec::new();
             for (item, v) in items.iter().zip(vals(&items)) {
-                let a = decide(class, v);
+                let a = decide(typed, v);
                 match runs.iter_mut().find(|(k, _)| *k == a) {
                     Some((_, run)) => run.push(item.clone()),
                     None => runs.push((a, vec![item.clone()])),
@@ -645,7 +648,7 @@ fn by_authority(
             runs.sort_by_key(|((a, _), _)| *a);
             if runs.is_empty() {
                 out.push((class, items));
-                auth.push(decide(class, Val::Text));
+                auth.push(decide(typed, Val::Text));
             }
             for (a, run) in runs {
                 out.push((class, run));

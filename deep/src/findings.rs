@@ -144,13 +144,13 @@ pub struct Finding {
     /// Its runtime version.
     pub runtime_version: String,
     /// Cast, CastLike or Concat.
-    pub op: String,
+    pub op: OpKind,
     /// The operator versions where the class occurs.
     pub op_versions: Vec<u32>,
     /// Source type.
-    pub from: String,
+    pub from: DataType,
     /// Target type.
-    pub to: String,
+    pub to: DataType,
     /// Attributes set.
     pub attributes: Vec<String>,
     /// The input class (`tie`, `nan`, ...), or the case shape, or the failure kind of a case
@@ -358,16 +358,15 @@ fn write_outputs(
     Ok(all)
 }
 
-/// A class of one backend's run: what makes two judged cases one finding. The fields are
-/// ordered as the classes sort, so the findings keep their order.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// A class of one backend's run: what makes two judged cases one finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct ClassKey {
     /// The operator.
-    op: String,
+    op: OpKind,
     /// The source type.
-    from: String,
+    from: DataType,
     /// The target type.
-    to: String,
+    to: DataType,
     /// The attributes set, as `name=value`.
     attributes: Vec<String>,
     /// The input class.
@@ -379,6 +378,43 @@ struct ClassKey {
     /// The behaviour that reproduces the runtime's bits, if one does.
     diagnosis: Option<Behaviour>,
 }
+impl ClassKey {
+    /// The order of the classes, and so of the findings: by the operator's and the types'
+    /// names (not the type codes), then the other fields in turn.
+    #[expect(clippy::type_complexity, reason = "a sort key, used once")]
+    fn order(
+        &self,
+    ) -> (
+        (&str, &str, &str),
+        &[String],
+        &str,
+        u32,
+        Option<Authority>,
+        Option<Behaviour>,
+    ) {
+        (
+            (self.op.name(), self.from.name(), self.to.name()),
+            &self.attributes,
+            &self.input_class,
+            self.era,
+            self.authority,
+            self.diagnosis,
+        )
+    }
+}
+
+impl Ord for ClassKey {
+    fn cmp(&self, other: &ClassKey) -> std::cmp::Ordering {
+        self.order().cmp(&other.order())
+    }
+}
+
+impl PartialOrd for ClassKey {
+    fn partial_cmp(&self, other: &ClassKey) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 /// The classes of one backend's run.
 type Classes = BTreeMap<ClassKey, Finding>;
 
@@ -412,9 +448,9 @@ fn absorb<'a>(
     } = judged;
     examples.truncate(MAX_EXAMPLES);
     let key = ClassKey {
-        op: entry.op.to_string(),
-        from: entry.from.name().to_string(),
-        to: entry.to.name().to_string(),
+        op: entry.op,
+        from: entry.from,
+        to: entry.to,
         attributes: entry.attributes.clone(),
         input_class,
         era: rule_era(entry.op, entry.version),

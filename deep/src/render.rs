@@ -629,7 +629,7 @@ pub fn html(all: &Findings, links: &Links) -> String {
     let mut types: Vec<String> = all
         .findings
         .iter()
-        .flat_map(|f| [f.from.clone(), f.to.clone()])
+        .flat_map(|f| [f.from.name().to_string(), f.to.name().to_string()])
         .collect();
     types.sort();
     types.dedup();
@@ -672,8 +672,8 @@ pub fn html(all: &Findings, links: &Links) -> String {
                 escape(&f.backend),
                 authority_label(f.authority),
                 f.verdict.label(),
-                escape(&f.from),
-                escape(&f.to),
+                escape(f.from.name()),
+                escape(f.to.name()),
                 finding_html(f, links)
             );
         }

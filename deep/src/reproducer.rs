@@ -90,7 +90,7 @@ fn blamed(findings: &[Finding], tree: &BTreeMap<&str, &CaseEntry>) -> BTreeMap<u
         .enumerate()
         .filter(|(_, f)| is_refusal(f.verdict))
         .map(|(i, f)| {
-            let mut keys = vec![f.to.clone(), f.from.clone()];
+            let mut keys = vec![f.to.name().to_string(), f.from.name().to_string()];
             if let [v] = f.op_versions.as_slice() {
                 keys.push(format!("{}-{v}", f.op));
             }

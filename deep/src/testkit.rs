@@ -24,10 +24,10 @@ pub fn finding(backend: &str, from: &str, to: &str, verdict: Verdict) -> Finding
     Finding {
         backend: backend.into(),
         runtime_version: "1.0".into(),
-        op: "Cast".into(),
+        op: vocab::OpKind::Cast,
         op_versions: vec![19, 21],
-        from: from.into(),
-        to: to.into(),
+        from: vocab::DataType::from_name(from).expect("a type name"),
+        to: vocab::DataType::from_name(to).expect("a type name"),
         attributes: vec!["saturate=0".into()],
         input_class: if ran { "tie" } else { verdict.label() }.into(),
         elements: usize::from(ran) * 4,

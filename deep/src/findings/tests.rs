@@ -113,7 +113,7 @@ fn different_input_classes_and_types_stay_apart() {
     );
     let classes: Vec<(&str, &str)> = f
         .iter()
-        .map(|f| (f.to.as_str(), f.input_class.as_str()))
+        .map(|f| (f.to.name(), f.input_class.as_str()))
         .collect();
     assert_eq!(
         classes,
