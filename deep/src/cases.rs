@@ -6,7 +6,9 @@
 use super::authority::{self, Mode, Step, Val};
 use super::model::Graph;
 use super::values::{self, Input, Size};
-use harness::deep::{Authority, CaseEntry, CaseShape, Citation, ClassRange, InputClass};
+use harness::deep::{
+    Authority, CaseAttribute, CaseEntry, CaseShape, Citation, ClassRange, InputClass,
+};
 use harness::read::tensor_from_codes;
 use harness::write::Encoding;
 use vocab::version::{versions_of, AttrKind, VersionSpec};
@@ -417,12 +419,19 @@ pub(super) fn plans() -> Vec<(String, Plan)> {
 }
 
 /// The text of an attribute value in names and the index.
-fn attr_text(a: &Attribute) -> String {
+pub(super) fn attr_text(a: &Attribute) -> String {
     match &a.value {
         AttrValue::Int(i) => format!("{}={i}", a.name),
         AttrValue::String(s) => format!("{}={}", a.name, String::from_utf8_lossy(s)),
         other => format!("{}={other:?}", a.name),
     }
+}
+
+/// The index's form of an attribute the planner sets: `attr_text` read back, which
+/// `every_planned_attribute_is_a_case_attribute` checks for every plan.
+pub(super) fn case_attr(a: &Attribute) -> CaseAttribute {
+    let text = attr_text(a);
+    CaseAttribute::parse(&text).unwrap_or_else(|| panic!("{text} is no CaseAttribute"))
 }
 
 /// The case name: operator and version, shape, types, attributes.
@@ -859,7 +868,7 @@ fn build_cast(
         opset,
         from,
         to,
-        attributes: attrs.iter().map(attr_text).collect(),
+        attributes: attrs.iter().map(case_attr).collect(),
         shape: case_shape(shape),
         classes: ranges(&input, &authorities),
     };
@@ -942,7 +951,7 @@ fn build_concat(
         opset,
         from: dtype,
         to: dtype,
-        attributes: attrs.iter().map(attr_text).collect(),
+        attributes: attrs.iter().map(case_attr).collect(),
         shape: if count >= 3 {
             CaseShape::EmptyInput
         } else {

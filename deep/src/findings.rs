@@ -7,7 +7,9 @@ use super::diagnosis;
 use super::diagnosis::Behaviour;
 use super::run;
 use harness::backend::{BackendFailure, FailureKind, ModelFile};
-use harness::deep::{self, Authority, CaseEntry, CaseShape, Citation, InputClass, Section};
+use harness::deep::{
+    self, Authority, CaseAttribute, CaseEntry, CaseShape, Citation, InputClass, Section,
+};
 use harness::known::Outcome;
 use harness::read::{tensor_codes, tensor_from_codes};
 use harness::report::{self, TrialRecord};
@@ -152,7 +154,7 @@ pub struct Finding {
     /// Target type.
     pub to: DataType,
     /// Attributes set.
-    pub attributes: Vec<String>,
+    pub attributes: Vec<CaseAttribute>,
     /// The input class (`tie`, `nan`, ...), or the case shape, or the failure kind of a case
     /// that did not run (`crash`, `timeout`, `unsupported`, `error`).
     pub input_class: String,
@@ -368,7 +370,7 @@ struct ClassKey {
     /// The target type.
     to: DataType,
     /// The attributes set, as `name=value`.
-    attributes: Vec<String>,
+    attributes: Vec<CaseAttribute>,
     /// The input class.
     input_class: String,
     /// The first version of the rule era.
@@ -386,7 +388,7 @@ impl ClassKey {
         &self,
     ) -> (
         (&str, &str, &str),
-        &[String],
+        Vec<String>,
         &str,
         u32,
         Option<Authority>,
@@ -394,7 +396,8 @@ impl ClassKey {
     ) {
         (
             (self.op.name(), self.from.name(), self.to.name()),
-            &self.attributes,
+            // As text: `axis=-1` sorts before `axis=-2` and `axis=0`, as it always has.
+            self.attributes.iter().map(ToString::to_string).collect(),
             &self.input_class,
             self.era,
             self.authority,

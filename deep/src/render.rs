@@ -173,7 +173,8 @@ fn is_url(s: &str) -> bool {
 fn what(f: &Finding) -> String {
     let mut s = format!("{} {} → {}", versions(f), f.from, f.to);
     if !f.attributes.is_empty() {
-        let _ = write!(s, " {}", f.attributes.join(" "));
+        let text: Vec<String> = f.attributes.iter().map(ToString::to_string).collect();
+        let _ = write!(s, " {}", text.join(" "));
     }
     let _ = write!(s, " · {}", f.input_class);
     s

@@ -28,7 +28,7 @@ pub fn finding(backend: &str, from: &str, to: &str, verdict: Verdict) -> Finding
         op_versions: vec![19, 21],
         from: vocab::DataType::from_name(from).expect("a type name"),
         to: vocab::DataType::from_name(to).expect("a type name"),
-        attributes: vec!["saturate=0".into()],
+        attributes: vec![harness::deep::CaseAttribute::Saturate(false)],
         input_class: if ran { "tie" } else { verdict.label() }.into(),
         elements: usize::from(ran) * 4,
         cases: vec![format!("cast19_{from}_to_{to}")],

@@ -477,3 +477,19 @@ fn every_planned_class_is_an_input_class() {
         );
     }
 }
+
+/// The index holds attributes as `CaseAttribute`, so every attribute a Cast plan sets must
+/// be one that prints back as the text the index always had (else writing the tree panics).
+#[test]
+fn every_planned_attribute_is_a_case_attribute() {
+    let mut seen = 0;
+    for (_, plan) in cases::plans() {
+        if let Plan::Cast { attrs, .. } = &plan {
+            for a in attrs {
+                assert_eq!(cases::case_attr(a).to_string(), cases::attr_text(a));
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen > 1000, "{seen}");
+}

@@ -56,12 +56,94 @@ pub struct CaseEntry {
     pub from: DataType,
     /// Target element type (same as `from` for Concat).
     pub to: DataType,
-    /// The attributes that were set, as `name=value`.
-    pub attributes: Vec<String>,
+    /// The attributes that were set, written `name=value`.
+    pub attributes: Vec<CaseAttribute>,
     /// The case shape: `values` or one of the shapes of docs/deep.md.
     pub shape: CaseShape,
     /// Which input class sits at which element range of input 0 (of the chain's first node).
     pub classes: Vec<ClassRange>,
+}
+
+/// An attribute a deep case sets beyond Cast's `to`, written in the index as `saturate=0`,
+/// `round_mode=up` or `axis=-1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CaseAttribute {
+    /// `saturate`, 0 or 1.
+    Saturate(bool),
+    /// `round_mode` (Cast-25 into FLOAT8E8M0).
+    RoundMode(RoundMode),
+    /// Concat's `axis`.
+    Axis(i64),
+}
+
+/// The values of `round_mode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RoundMode {
+    /// `up`.
+    Up,
+    /// `down`.
+    Down,
+    /// `nearest`.
+    Nearest,
+}
+
+impl RoundMode {
+    /// Every mode.
+    pub const ALL: [RoundMode; 3] = [RoundMode::Up, RoundMode::Down, RoundMode::Nearest];
+
+    /// The attribute's string value.
+    pub fn label(self) -> &'static str {
+        match self {
+            RoundMode::Up => "up",
+            RoundMode::Down => "down",
+            RoundMode::Nearest => "nearest",
+        }
+    }
+}
+
+impl fmt::Display for CaseAttribute {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CaseAttribute::Saturate(s) => write!(f, "saturate={}", u8::from(*s)),
+            CaseAttribute::RoundMode(m) => write!(f, "round_mode={}", m.label()),
+            CaseAttribute::Axis(a) => write!(f, "axis={a}"),
+        }
+    }
+}
+
+impl CaseAttribute {
+    /// The attribute `text` names, as the index writes it; `None` for any other text.
+    pub fn parse(text: &str) -> Option<CaseAttribute> {
+        let (name, value) = text.split_once('=')?;
+        let attribute = match name {
+            "saturate" => match value {
+                "0" => CaseAttribute::Saturate(false),
+                "1" => CaseAttribute::Saturate(true),
+                _ => return None,
+            },
+            "round_mode" => {
+                CaseAttribute::RoundMode(RoundMode::ALL.into_iter().find(|m| m.label() == value)?)
+            }
+            "axis" => CaseAttribute::Axis(value.parse().ok()?),
+            _ => return None,
+        };
+        // Only the canonical spelling (`axis=+1` and `axis=01` are not), so it prints back.
+        (attribute.to_string() == text).then_some(attribute)
+    }
+}
+
+impl Serialize for CaseAttribute {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for CaseAttribute {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CaseAttribute, D::Error> {
+        let text = String::deserialize(d)?;
+        CaseAttribute::parse(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("no case attribute {text:?}")))
+    }
 }
 
 /// The shape of a deep case (docs/deep.md), written in the index as `values`, `scalar`,

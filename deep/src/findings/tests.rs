@@ -8,7 +8,7 @@ fn entry(op: &str, version: u32, from: &str, to: &str, case: &str) -> CaseEntry 
         opset: version.into(),
         from: DataType::from_name(from).unwrap(),
         to: DataType::from_name(to).unwrap(),
-        attributes: vec!["saturate=0".into()],
+        attributes: vec![CaseAttribute::Saturate(false)],
         shape: CaseShape::Values,
         classes: Vec::new(),
     }

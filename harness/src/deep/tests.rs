@@ -213,3 +213,28 @@ fn every_case_shape_reads_back_as_written_and_others_are_refused() {
         assert_eq!(CaseShape::parse(bad), None, "{bad}");
     }
 }
+
+#[test]
+fn case_attributes_read_back_as_written_and_others_are_refused() {
+    for text in [
+        "saturate=0",
+        "saturate=1",
+        "round_mode=up",
+        "round_mode=nearest",
+        "axis=-3",
+        "axis=0",
+    ] {
+        let a = CaseAttribute::parse(text).unwrap();
+        assert_eq!(serde_json::to_string(&a).unwrap(), format!("\"{text}\""));
+    }
+    for bad in [
+        "saturate=2",
+        "round_mode=Up",
+        "axis=+1",
+        "axis=01",
+        "to=1",
+        "axis",
+    ] {
+        assert_eq!(CaseAttribute::parse(bad), None, "{bad}");
+    }
+}
