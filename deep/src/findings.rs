@@ -157,7 +157,7 @@ pub struct Finding {
     pub attributes: Vec<CaseAttribute>,
     /// The input class (`tie`, `nan`, ...), or the case shape, or the failure kind of a case
     /// that did not run (`crash`, `timeout`, `unsupported`, `error`).
-    pub input_class: String,
+    pub input_class: FindingClass,
     /// Elements that differ (0 for a case that did not run).
     pub elements: usize,
     /// Cases in the class.
@@ -360,6 +360,79 @@ fn write_outputs(
     Ok(all)
 }
 
+/// What a finding's elements have in common beyond operator and types, spelled in
+/// findings.json as the text it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FindingClass {
+    /// Elements of this input class of a `values` case.
+    Input(InputClass),
+    /// Elements of a `values` case that no class range holds.
+    Other,
+    /// The elements of a case of this shape (one without value sets).
+    Shape(CaseShape),
+    /// A case whose outputs differ in type or shape.
+    TypeOrShape,
+    /// A case that did not run, by the failure kind.
+    Failure(FailureKind),
+}
+
+impl std::fmt::Display for FindingClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FindingClass::Input(c) => f.write_str(c.label()),
+            FindingClass::Other => f.write_str("other"),
+            FindingClass::Shape(s) => write!(f, "{s}"),
+            FindingClass::TypeOrShape => f.write_str("type-or-shape"),
+            FindingClass::Failure(k) => f.write_str(k.label()),
+        }
+    }
+}
+
+// By spelling, the order the classes had when they were strings, so the findings keep theirs.
+impl Ord for FindingClass {
+    fn cmp(&self, other: &FindingClass) -> std::cmp::Ordering {
+        self.to_string().cmp(&other.to_string())
+    }
+}
+
+impl PartialOrd for FindingClass {
+    fn partial_cmp(&self, other: &FindingClass) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl FindingClass {
+    /// The class `text` names, as findings.json writes it; `None` for any other text.
+    pub fn parse(text: &str) -> Option<FindingClass> {
+        match text {
+            "other" => return Some(FindingClass::Other),
+            "type-or-shape" => return Some(FindingClass::TypeOrShape),
+            _ => {}
+        }
+        InputClass::from_label(text)
+            .map(FindingClass::Input)
+            .or_else(|| CaseShape::parse(text).map(FindingClass::Shape))
+            .or_else(|| {
+                let kind = FailureKind::ALL.into_iter().find(|k| k.label() == text);
+                kind.map(FindingClass::Failure)
+            })
+    }
+}
+
+impl Serialize for FindingClass {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for FindingClass {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<FindingClass, D::Error> {
+        let text = String::deserialize(d)?;
+        FindingClass::parse(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("no finding class {text:?}")))
+    }
+}
+
 /// A class of one backend's run: what makes two judged cases one finding.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct ClassKey {
@@ -372,7 +445,7 @@ struct ClassKey {
     /// The attributes set, as `name=value`.
     attributes: Vec<CaseAttribute>,
     /// The input class.
-    input_class: String,
+    input_class: FindingClass,
     /// The first version of the rule era.
     era: u32,
     /// What fixes the expected values, if the case has them.
@@ -389,7 +462,7 @@ impl ClassKey {
     ) -> (
         (&str, &str, &str),
         Vec<String>,
-        &str,
+        FindingClass,
         u32,
         Option<Authority>,
         Option<Behaviour>,
@@ -398,7 +471,7 @@ impl ClassKey {
             (self.op.name(), self.from.name(), self.to.name()),
             // As text: `axis=-1` sorts before `axis=-2` and `axis=0`, as it always has.
             self.attributes.iter().map(ToString::to_string).collect(),
-            &self.input_class,
+            self.input_class,
             self.era,
             self.authority,
             self.diagnosis,
@@ -475,7 +548,7 @@ fn absorb<'a>(
         examples: Vec::new(),
         section: authority
             .as_ref()
-            .map_or_else(|| section(entry, &facts.input_class), |a| a.1.section),
+            .map_or_else(|| section(entry, facts.input_class), |a| a.1.section),
         // After the section, which reads it.
         input_class: facts.input_class,
         reproducer: String::new(),
@@ -522,7 +595,7 @@ fn never_ran(trials: &[TrialRecord]) -> Option<String> {
 
 /// One class of a failing case: its elements that differ (three kept), or why it did not run.
 struct Judged {
-    class: String,
+    class: FindingClass,
     authority: Option<(Authority, Citation)>,
     diagnosis: Option<Behaviour>,
     elements: usize,
@@ -541,7 +614,7 @@ fn judge(
     let whole = |kind: FailureKind, msg: String| {
         let refusal = Some((kind, first_line(&msg)));
         vec![Judged {
-            class: kind.label().to_string(),
+            class: FindingClass::Failure(kind),
             authority: None,
             diagnosis: None,
             elements: 0,
@@ -576,7 +649,7 @@ fn judge(
         );
         let refusal = Some((FailureKind::Mismatch, msg));
         return vec![Judged {
-            class: "type-or-shape".into(),
+            class: FindingClass::TypeOrShape,
             authority: None,
             diagnosis: None,
             elements: 0,
@@ -603,15 +676,18 @@ fn judge(
         actual: act,
     };
     let causes = diagnosis::diagnose(&subject, &differ);
-    type Key = (String, Option<(Authority, Citation)>, Option<Behaviour>);
+    type Key = (
+        FindingClass,
+        Option<(Authority, Citation)>,
+        Option<Behaviour>,
+    );
     let mut by_class: BTreeMap<Key, (usize, Vec<Example>)> = BTreeMap::new();
     for (&i, cause) in differ.iter().zip(causes) {
         let class = match entry.shape {
             CaseShape::Values => entry
                 .class_of(i)
-                .map_or("other", InputClass::label)
-                .to_string(),
-            shape => shape.to_string(),
+                .map_or(FindingClass::Other, FindingClass::Input),
+            shape => FindingClass::Shape(shape),
         };
         let slot = by_class
             .entry((class, Some(authority_at(entry, i)), cause))
@@ -637,7 +713,7 @@ fn judge(
         let msg = t.message.clone().unwrap_or_default();
         let refusal = Some((FailureKind::Mismatch, first_line(&msg)));
         return vec![Judged {
-            class: entry.shape.to_string(),
+            class: FindingClass::Shape(entry.shape),
             authority: None,
             diagnosis: None,
             elements: 0,
@@ -814,13 +890,12 @@ fn causes(findings: &[Finding]) -> Vec<Cause> {
 }
 
 /// The section of docs/semantics.md that fixes the expected value of the class.
-fn section(e: &CaseEntry, class: &str) -> Section {
+fn section(e: &CaseEntry, class: FindingClass) -> Section {
     let (from, to) = (e.from, e.to);
     if e.op == OpKind::Concat {
         return Section::Concat;
     }
-    // A finding's class is an input class, or a shape name for the cases without value sets.
-    if InputClass::from_label(class).is_some_and(InputClass::is_nan) {
+    if matches!(class, FindingClass::Input(c) if c.is_nan()) {
         return Section::NanCodes;
     }
     match (from, to) {

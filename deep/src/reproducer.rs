@@ -138,7 +138,7 @@ pub fn plan(findings: &[Finding], tree: &BTreeMap<&str, &CaseEntry>) -> Vec<Plan
             "{}/{}__{}",
             f.backend,
             clean(&f.reproducer),
-            clean(&f.input_class)
+            clean(&f.input_class.to_string())
         );
         let n = taken.entry(base.clone()).or_default();
         *n += 1;

@@ -1,6 +1,8 @@
 //! Findings of the deep suite built by hand, for the renderer's and the reproducers' tests.
 
-use crate::findings::{Diagnosis, Example, Finding, Findings, RunSummary, Value, Verdict};
+use crate::findings::{
+    Diagnosis, Example, Finding, FindingClass, Findings, RunSummary, Value, Verdict,
+};
 use harness::deep::{Authority, Citation, Section};
 
 /// A value whose bits and decoded form are given.
@@ -29,7 +31,8 @@ pub fn finding(backend: &str, from: &str, to: &str, verdict: Verdict) -> Finding
         from: vocab::DataType::from_name(from).expect("a type name"),
         to: vocab::DataType::from_name(to).expect("a type name"),
         attributes: vec![harness::deep::CaseAttribute::Saturate(false)],
-        input_class: if ran { "tie" } else { verdict.label() }.into(),
+        input_class: FindingClass::parse(if ran { "tie" } else { verdict.label() })
+            .expect("a finding class"),
         elements: usize::from(ran) * 4,
         cases: vec![format!("cast19_{from}_to_{to}")],
         examples: match ran {

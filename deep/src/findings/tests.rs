@@ -50,7 +50,7 @@ fn judged_as(
     examples: Vec<Example>,
 ) -> Judged {
     Judged {
-        class: class.into(),
+        class: FindingClass::parse(class).unwrap(),
         authority: Some((authority, citation(Section::NarrowerFloat))),
         diagnosis,
         elements,
@@ -111,16 +111,16 @@ fn different_input_classes_and_types_stay_apart() {
             ),
         ],
     );
-    let classes: Vec<(&str, &str)> = f
+    let classes: Vec<(&str, String)> = f
         .iter()
-        .map(|f| (f.to.name(), f.input_class.as_str()))
+        .map(|f| (f.to.name(), f.input_class.to_string()))
         .collect();
     assert_eq!(
         classes,
         [
-            ("FLOAT8E4M3FN", "tie"),
-            ("FLOAT8E5M2", "nan"),
-            ("FLOAT8E5M2", "tie")
+            ("FLOAT8E4M3FN", "tie".to_string()),
+            ("FLOAT8E5M2", "nan".to_string()),
+            ("FLOAT8E5M2", "tie".to_string())
         ]
     );
 }
@@ -149,7 +149,7 @@ fn a_class_keeps_at_most_three_examples() {
 #[test]
 fn cases_that_did_not_run_are_classes_with_their_kind_and_message() {
     let refused = |kind: FailureKind, msg: &str| Judged {
-        class: kind.label().into(),
+        class: FindingClass::Failure(kind),
         authority: None,
         diagnosis: None,
         elements: 0,
@@ -177,18 +177,18 @@ fn cases_that_did_not_run_are_classes_with_their_kind_and_message() {
             ),
         ],
     );
-    let got: Vec<(&str, &str, Option<&str>, usize)> = f
+    let got: Vec<(String, &str, Option<&str>, usize)> = f
         .iter()
         .map(|f| {
             (
-                f.input_class.as_str(),
+                f.input_class.to_string(),
                 f.verdict.label(),
                 f.message.as_deref(),
                 f.cases.len(),
             )
         })
         .collect();
-    let label = |k: FailureKind| k.label();
+    let label = |k: FailureKind| k.label().to_string();
     let mut want = vec![
         (
             label(FailureKind::Unsupported),
@@ -232,7 +232,7 @@ fn a_class_never_spans_the_version_24_rule_switch() {
             .map(|v| {
                 (
                     entry("Concat", v, "FLOAT", "FLOAT", "c"),
-                    judged("empty", 1, vec![example(0, "0x00")]),
+                    judged("empty-input", 1, vec![example(0, "0x00")]),
                 )
             })
             .collect(),
@@ -451,4 +451,27 @@ fn a_backend_that_crashed_on_every_case_is_a_setup_error_not_findings() {
     ));
     assert_eq!(never_ran(&some), None);
     assert_eq!(never_ran(&[]), None);
+}
+
+#[test]
+fn finding_classes_read_back_as_written() {
+    for text in [
+        "tie",
+        "nan-payload",
+        "other",
+        "scalar",
+        "chain-through-FLOAT16",
+        "type-or-shape",
+        "crash",
+        "unsupported",
+    ] {
+        let class = FindingClass::parse(text).unwrap();
+        assert_eq!(
+            serde_json::to_string(&class).unwrap(),
+            format!("\"{text}\"")
+        );
+    }
+    assert_eq!(FindingClass::parse("nothing"), None);
+    assert!(FindingClass::parse("nan")
+        .is_some_and(|c| matches!(c, FindingClass::Input(i) if i.is_nan())));
 }
