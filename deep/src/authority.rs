@@ -7,7 +7,7 @@
 //! rounding rule. The generator groups a class's elements by authority, so every class range
 //! of the index carries one.
 
-use harness::deep::{Authority, Citation};
+use harness::deep::{Authority, Citation, InputClass, Section};
 use vocab::{DataType, OpKind, TypeKind};
 
 /// The exact value of a source element, as the rules need it.
@@ -75,11 +75,16 @@ fn technical_note(name: &str) -> String {
 
 const IEEE: &str = "IEEE 754-2019 §5.4.2 (formatOf conversions, correctly rounded, ties to even)";
 
-fn cite(authority: Authority, section: &str, rule: &str, source: String) -> (Authority, Citation) {
+fn cite(
+    authority: Authority,
+    section: Section,
+    rule: &str,
+    source: String,
+) -> (Authority, Citation) {
     (
         authority,
         Citation {
-            section: section.into(),
+            section,
             rule: rule.into(),
             source,
         },
@@ -171,7 +176,7 @@ pub(super) fn holds_exactly(t: DataType, v: Val) -> bool {
 
 /// The authority and citation of one element of `step` with input class `class` and exact
 /// value `v`.
-pub(super) fn decide(step: &Step, class: &str, v: Val) -> (Authority, Citation) {
+pub(super) fn decide(step: &Step, class: InputClass, v: Val) -> (Authority, Citation) {
     use Authority::*;
     let Step {
         op,
@@ -186,7 +191,7 @@ pub(super) fn decide(step: &Step, class: &str, v: Val) -> (Authority, Citation) 
     if from == to && infinite && step.saturate && is_float8(to) {
         return cite(
             Reading,
-            "§3.10",
+            Section::OtherNumeric,
             "FLOAT8E5M2 ±Inf into itself under saturate=1: the same-type rule keeps it, the \
              saturate table would give ±max; we keep it",
             page,
@@ -195,31 +200,31 @@ pub(super) fn decide(step: &Step, class: &str, v: Val) -> (Authority, Citation) 
     if from == to {
         return cite(
             Page,
-            "§3.10",
+            Section::OtherNumeric,
             "a cast to the same type returns the input unchanged",
             page,
         );
     }
     if to == DataType::String {
         return match (from, class) {
-            (DataType::Float, "decimal") => cite(
+            (DataType::Float, InputClass::Decimal) => cite(
                 Data,
-                "§3.9",
+                Section::Strings,
                 "FLOAT prints as the shortest decimal that reads back as the same float, positional",
                 DATA_FLOAT_TEXT.into(),
             ),
             _ => cite(
                 Reading,
-                "§3.11",
+                Section::Undefined,
                 "the page asks for a plain representation and fixes no text; this is our reading",
                 page,
             ),
         };
     }
-    if from == DataType::String && class == "special-spelling" {
+    if from == DataType::String && class == InputClass::SpecialSpelling {
         return cite(
             Page,
-            "§3.9",
+            Section::Strings,
             "\"NaN\", \"INF\", \"+INF\" and \"-INF\", in any case, are NaN and the infinities",
             page_link(op, version),
         );
@@ -227,18 +232,23 @@ pub(super) fn decide(step: &Step, class: &str, v: Val) -> (Authority, Citation) 
     if to == DataType::Bool {
         return cite(
             Page,
-            "§3.10",
+            Section::OtherNumeric,
             "into BOOL, ±0 (and integer 0) are false and every other value true",
             cast13,
         );
     }
     if from == DataType::Bool {
-        return cite(Page, "§3.10", "BOOL converts to 1 or 0", cast13);
+        return cite(
+            Page,
+            Section::OtherNumeric,
+            "BOOL converts to 1 or 0",
+            cast13,
+        );
     }
     if from.kind().is_integer() && to.kind().is_integer() {
         return cite(
             Page,
-            "§3.10",
+            Section::OtherNumeric,
             "integer to integer keeps the low bits (two's complement)",
             cast13,
         );
@@ -258,7 +268,7 @@ pub(super) fn decide(step: &Step, class: &str, v: Val) -> (Authority, Citation) 
     if holds_exactly(to, v) {
         return cite(
             Page,
-            "§3.6",
+            Section::WideFloats,
             &format!(
                 "{} holds this value exactly, so the cast keeps it",
                 to.name()
@@ -269,7 +279,7 @@ pub(super) fn decide(step: &Step, class: &str, v: Val) -> (Authority, Citation) 
     match to {
         DataType::Float | DataType::Double | DataType::Float16 => cite(
             Ieee,
-            "§3.3",
+            Section::NarrowerFloat,
             &format!(
                 "into {} the value rounds once, to nearest even, overflowing to ±Inf",
                 to.name()
@@ -278,32 +288,32 @@ pub(super) fn decide(step: &Step, class: &str, v: Val) -> (Authority, Citation) 
         ),
         DataType::Bfloat16 if version >= 24 => cite(
             Ieee,
-            "§3.2",
+            Section::VersionSwitch,
             "from version 24 BFLOAT16 rounds once, to nearest even",
             IEEE.into(),
         ),
         DataType::Bfloat16 if from == DataType::Float => cite(
             Data,
-            "§3.2",
+            Section::VersionSwitch,
             "up to version 23 the official data truncates FLOAT into BFLOAT16",
             DATA_BF16_TRUNCATION.into(),
         ),
         DataType::Bfloat16 => cite(
             Reading,
-            "§3.2",
+            Section::VersionSwitch,
             "up to version 23 we truncate after rounding to FLOAT; the data truncates FLOAT \
              sources only",
             DATA_BF16_TRUNCATION.into(),
         ),
         t if is_fnuz(t) && infinite && step.saturate && version < 24 => cite(
             Data,
-            "§8.1",
+            Section::FnuzInfinity,
             "at 19-23 the data saturates ±Inf into the FNUZ types (the page says NaN)",
             DATA_FNUZ_INF.into(),
         ),
         t if is_float8(t) => cite(
             Page,
-            "§3.3",
+            Section::NarrowerFloat,
             &format!(
                 "into {} the exact value rounds once, to nearest even; overflow follows the \
                  page's saturate table",
@@ -313,14 +323,14 @@ pub(super) fn decide(step: &Step, class: &str, v: Val) -> (Authority, Citation) 
         ),
         DataType::Float4E2M1 => cite(
             Page,
-            "§3.8",
+            Section::SubByte,
             "into FLOAT4E2M1 the exact value rounds once, to nearest even, saturating at ±6",
             technical_note("float4"),
         ),
         // The Cast-28 page lists the float6 types and says nothing more (§3.12).
         t if is_float6(t) && beyond_max(t, v) => cite(
             Reading,
-            "§3.12",
+            Section::Float6,
             &format!(
                 "into {} overflow and ±Inf saturate to ±max whatever saturate says (onnx's FP6 \
                  note and QuantizeLinear-28's schema; the Cast page is silent)",
@@ -330,7 +340,7 @@ pub(super) fn decide(step: &Step, class: &str, v: Val) -> (Authority, Citation) 
         ),
         t if is_float6(t) => cite(
             Ieee,
-            "§3.12",
+            Section::Float6,
             &format!(
                 "into {} the exact value rounds once, to nearest even, within the range",
                 t.name()
@@ -339,7 +349,7 @@ pub(super) fn decide(step: &Step, class: &str, v: Val) -> (Authority, Citation) 
         ),
         _ => cite(
             Reading,
-            "§3.3",
+            Section::NarrowerFloat,
             "no rule of the page or the data covers this pair",
             page,
         ),
@@ -363,7 +373,7 @@ fn float_to_int(to: DataType, v: Val, cast13: &str) -> (Authority, Citation) {
     if whole {
         return cite(
             Authority::Page,
-            "§3.10",
+            Section::OtherNumeric,
             "an integral value in the target's range converts exactly",
             cast13.into(),
         );
@@ -372,7 +382,7 @@ fn float_to_int(to: DataType, v: Val, cast13: &str) -> (Authority, Citation) {
         let note = if to.bit_width() == 4 { "int4" } else { "int2" };
         return cite(
             Authority::Page,
-            "§3.8",
+            Section::SubByte,
             &format!(
                 "into {} a fraction rounds to nearest, ties to even ({note}.md)",
                 to.name()
@@ -382,7 +392,7 @@ fn float_to_int(to: DataType, v: Val, cast13: &str) -> (Authority, Citation) {
     }
     cite(
         Authority::Ieee,
-        "§3.10",
+        Section::OtherNumeric,
         "a fraction into an integer type is truncated toward zero (IEEE 754 \
          convertToIntegerTowardZero, C's conversion)",
         IEEE.into(),
@@ -394,25 +404,25 @@ fn nan_into(step: &Step, page: &str) -> (Authority, Citation) {
     match step.to {
         DataType::Float4E2M1 if step.version >= 24 => cite(
             Authority::Data,
-            "§3.2",
+            Section::VersionSwitch,
             "from version 24 the data turns NaN into FLOAT4E2M1 0x8 (float4.md says 6)",
             DATA_F4_NAN.into(),
         ),
         DataType::Float4E2M1 => cite(
             Authority::Page,
-            "§3.8",
+            Section::SubByte,
             "FLOAT4E2M1 has no NaN; float4.md maps NaN to 6 (0x7)",
             technical_note("float4"),
         ),
         DataType::Float8E8M0 => cite(
             Authority::Page,
-            "§3.7",
+            Section::Float8E8M0,
             "NaN into FLOAT8E8M0 is 0xFF",
             page.into(),
         ),
         t if is_float6(t) => cite(
             Authority::Reading,
-            "§3.12",
+            Section::Float6,
             &format!(
                 "{} has no NaN: +NaN becomes 0x20 (-0) and -NaN 0x00, the reference's codes, as \
                  the FLOAT4E2M1 data has it",
@@ -422,7 +432,7 @@ fn nan_into(step: &Step, page: &str) -> (Authority, Citation) {
         ),
         t => cite(
             Authority::Page,
-            "§3.4",
+            Section::NanCodes,
             &format!("NaN into {} stays NaN", t.name()),
             page.into(),
         ),
@@ -432,7 +442,7 @@ fn nan_into(step: &Step, page: &str) -> (Authority, Citation) {
 /// A value into FLOAT8E8M0 (§3.7): the page's table fixes two columns, (saturate, up) and (no
 /// saturation, nearest); `round_mode` fixes the rounding inside the range, except how ties go
 /// under `nearest`.
-fn into_e8m0(step: &Step, class: &str, v: Val, page: &str) -> (Authority, Citation) {
+fn into_e8m0(step: &Step, class: InputClass, v: Val, page: &str) -> (Authority, Citation) {
     let x = match v {
         Val::Float(x) => x.abs(),
         Val::Int(i) => i.unsigned_abs() as f64,
@@ -446,14 +456,14 @@ fn into_e8m0(step: &Step, class: &str, v: Val, page: &str) -> (Authority, Citati
         return if page_column {
             cite(
                 Authority::Page,
-                "§3.7",
+                Section::Float8E8M0,
                 "the page's E8M0 table fixes values outside [2^-127, 2^127] in this mode",
                 page.into(),
             )
         } else {
             cite(
                 Authority::Reading,
-                "§3.7",
+                Section::Float8E8M0,
                 "outside [2^-127, 2^127] we let saturate decide at every round_mode; the page's \
                  table gives two of the six columns",
                 page.into(),
@@ -462,17 +472,17 @@ fn into_e8m0(step: &Step, class: &str, v: Val, page: &str) -> (Authority, Citati
     }
     let k = x.log2().floor();
     let tie = x == 1.5 * 2f64.powf(k);
-    if step.round_mode == Mode::Nearest && tie && class != "exact" {
+    if step.round_mode == Mode::Nearest && tie && class != InputClass::Exact {
         return cite(
             Authority::Reading,
-            "§3.7",
+            Section::Float8E8M0,
             "under nearest, 1.5·2^k goes up: the page does not say how ties go",
             page.into(),
         );
     }
     cite(
         Authority::Page,
-        "§3.7",
+        Section::Float8E8M0,
         "inside [2^-127, 2^127] round_mode picks the power of two of the exact value",
         page.into(),
     )
@@ -536,7 +546,7 @@ pub(super) fn decide_any(step: &Step) -> (Authority, Citation) {
         );
         return cite(
             Authority::Page,
-            "§3.6",
+            Section::WideFloats,
             &rule,
             page_link(step.op, step.version),
         );
@@ -545,7 +555,7 @@ pub(super) fn decide_any(step: &Step) -> (Authority, Citation) {
         Some((p, _, _)) => Val::Float(1.0 + 2f64.powi(1 - p as i32) + 0.5),
         None => Val::Int(i128::from(i64::MAX)),
     };
-    decide(step, "near-tie", probe)
+    decide(step, InputClass::NearTie, probe)
 }
 
 #[cfg(test)]

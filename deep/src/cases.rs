@@ -6,7 +6,9 @@
 use super::authority::{self, Mode, Step, Val};
 use super::model::Graph;
 use super::values::{self, Input, Size};
-use harness::deep::{Authority, CaseEntry, Citation, ClassRange};
+use harness::deep::{
+    Authority, CaseAttribute, CaseEntry, CaseShape, Citation, ClassRange, InputClass,
+};
 use harness::read::tensor_from_codes;
 use harness::write::Encoding;
 use vocab::version::{versions_of, AttrKind, VersionSpec};
@@ -417,12 +419,19 @@ pub(super) fn plans() -> Vec<(String, Plan)> {
 }
 
 /// The text of an attribute value in names and the index.
-fn attr_text(a: &Attribute) -> String {
+pub(super) fn attr_text(a: &Attribute) -> String {
     match &a.value {
         AttrValue::Int(i) => format!("{}={i}", a.name),
         AttrValue::String(s) => format!("{}={}", a.name, String::from_utf8_lossy(s)),
         other => format!("{}={other:?}", a.name),
     }
+}
+
+/// The index's form of an attribute the planner sets: `attr_text` read back, which
+/// `every_planned_attribute_is_a_case_attribute` checks for every plan.
+pub(super) fn case_attr(a: &Attribute) -> CaseAttribute {
+    let text = attr_text(a);
+    CaseAttribute::parse(&text).unwrap_or_else(|| panic!("{text} is no CaseAttribute"))
 }
 
 /// The case name: operator and version, shape, types, attributes.
@@ -484,8 +493,30 @@ pub(super) fn name(plan: &Plan) -> String {
 /// The shape of an encoded case in its name and the index: `encoding-<variant>`, with
 /// `-initializer` when the input is one.
 fn encoded_shape(encoding: Encoding, initializer: bool) -> String {
-    let place = if initializer { "-initializer" } else { "" };
-    format!("encoding-{}{place}", encoding.name())
+    CaseShape::Encoded {
+        encoding,
+        initializer,
+    }
+    .to_string()
+}
+
+/// The index's name for a planned shape.
+fn case_shape(shape: Shape) -> CaseShape {
+    match shape {
+        Shape::Values(_) => CaseShape::Values,
+        Shape::Scalar => CaseShape::Scalar,
+        Shape::ZeroDim => CaseShape::ZeroDim,
+        Shape::Initializer => CaseShape::Initializer,
+        Shape::Constant => CaseShape::Constant,
+        Shape::Chain(m) => CaseShape::ChainThrough(m),
+        Shape::Encoded {
+            encoding,
+            initializer,
+        } => CaseShape::Encoded {
+            encoding,
+            initializer,
+        },
+    }
 }
 
 /// The `to` attribute of a Cast version: a type name at Cast-1, a code after.
@@ -530,7 +561,9 @@ fn ranges(input: &Input, authorities: &[(Authority, Citation)]) -> Vec<ClassRang
         .map(|((class, n), (authority, citation))| {
             start += n;
             ClassRange {
-                class: class.into(),
+                // `every_planned_class_is_an_input_class` holds every value set's names to the table.
+                class: InputClass::from_label(class)
+                    .unwrap_or_else(|| panic!("{class} is no InputClass")),
                 start: start - n,
                 end: start,
                 authority: *authority,
@@ -595,7 +628,7 @@ fn by_authority(
         .iter()
         .map(authority::decide_any)
         .reduce(authority::weaker);
-    let decide = |class: &str, v: Val| {
+    let decide = |class: InputClass, v: Val| {
         let first = authority::decide(&steps[0], class, v);
         match &later {
             Some(l) => authority::weaker(first, l.clone()),
@@ -606,13 +639,16 @@ fn by_authority(
     fn split<T: Clone>(
         classes: Classes<T>,
         vals: impl Fn(&[T]) -> Vec<Val>,
-        decide: impl Fn(&str, Val) -> (Authority, Citation),
+        decide: impl Fn(InputClass, Val) -> (Authority, Citation),
     ) -> (Classes<T>, Vec<(Authority, Citation)>) {
         let (mut out, mut auth) = (Vec::new(), Vec::new());
         for (class, items) in classes {
+            // `every_planned_class_is_an_input_class` holds every value set's names to the table.
+            let typed =
+                InputClass::from_label(class).unwrap_or_else(|| panic!("{class} is no InputClass"));
             let mut runs: Vec<((Authority, Citation), Vec<T>)> = Vec::new();
             for (item, v) in items.iter().zip(vals(&items)) {
-                let a = decide(class, v);
+                let a = decide(typed, v);
                 match runs.iter_mut().find(|(k, _)| *k == a) {
                     Some((_, run)) => run.push(item.clone()),
                     None => runs.push((a, vec![item.clone()])),
@@ -621,7 +657,7 @@ fn by_authority(
             runs.sort_by_key(|((a, _), _)| *a);
             if runs.is_empty() {
                 out.push((class, items));
-                auth.push(decide(class, Val::Text));
+                auth.push(decide(typed, Val::Text));
             }
             for (a, run) in runs {
                 out.push((class, run));
@@ -825,27 +861,15 @@ fn build_cast(
         outputs: vec![("output".into(), to, dims)],
         encoding,
     };
-    let shape_name = match shape {
-        Shape::Values(_) => "values".to_string(),
-        Shape::Scalar => "scalar".into(),
-        Shape::ZeroDim => "zero-dim".into(),
-        Shape::Initializer => "initializer".into(),
-        Shape::Constant => "constant".into(),
-        Shape::Chain(m) => format!("chain-through-{}", m.name()),
-        Shape::Encoded {
-            encoding,
-            initializer,
-        } => encoded_shape(encoding, initializer),
-    };
     let entry = CaseEntry {
         case: name.into(),
-        op: spec.op().to_string(),
+        op: spec.op(),
         version: spec.since(),
         opset,
-        from: from.name().into(),
-        to: to.name().into(),
-        attributes: attrs.iter().map(attr_text).collect(),
-        shape: shape_name,
+        from,
+        to,
+        attributes: attrs.iter().map(case_attr).collect(),
+        shape: case_shape(shape),
         classes: ranges(&input, &authorities),
     };
     (entry, graph)
@@ -922,16 +946,16 @@ fn build_concat(
     };
     let entry = CaseEntry {
         case: name.into(),
-        op: "Concat".into(),
+        op: OpKind::Concat,
         version: spec.since(),
         opset,
-        from: dtype.name().into(),
-        to: dtype.name().into(),
-        attributes: attrs.iter().map(attr_text).collect(),
+        from: dtype,
+        to: dtype,
+        attributes: attrs.iter().map(case_attr).collect(),
         shape: if count >= 3 {
-            "empty-input".into()
+            CaseShape::EmptyInput
         } else {
-            format!("{count}-inputs")
+            CaseShape::Inputs(count)
         },
         classes: Vec::new(),
     };

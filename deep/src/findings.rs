@@ -7,7 +7,9 @@ use super::diagnosis;
 use super::diagnosis::Behaviour;
 use super::run;
 use harness::backend::{BackendFailure, FailureKind, ModelFile};
-use harness::deep::{self, Authority, CaseEntry, Citation};
+use harness::deep::{
+    self, Authority, CaseAttribute, CaseEntry, CaseShape, Citation, InputClass, Section,
+};
 use harness::known::Outcome;
 use harness::read::{tensor_codes, tensor_from_codes};
 use harness::report::{self, TrialRecord};
@@ -16,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::error::Error;
 use std::path::Path;
-use vocab::{DataType, Storage, Tensor, TypeKind};
+use vocab::{DataType, OpKind, Storage, Tensor, TypeKind};
 
 /// `findings.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -144,18 +146,18 @@ pub struct Finding {
     /// Its runtime version.
     pub runtime_version: String,
     /// Cast, CastLike or Concat.
-    pub op: String,
+    pub op: OpKind,
     /// The operator versions where the class occurs.
     pub op_versions: Vec<u32>,
     /// Source type.
-    pub from: String,
+    pub from: DataType,
     /// Target type.
-    pub to: String,
+    pub to: DataType,
     /// Attributes set.
-    pub attributes: Vec<String>,
+    pub attributes: Vec<CaseAttribute>,
     /// The input class (`tie`, `nan`, ...), or the case shape, or the failure kind of a case
     /// that did not run (`crash`, `timeout`, `unsupported`, `error`).
-    pub input_class: String,
+    pub input_class: FindingClass,
     /// Elements that differ (0 for a case that did not run).
     pub elements: usize,
     /// Cases in the class.
@@ -169,7 +171,7 @@ pub struct Finding {
     /// The known wrong behaviour that reproduces every element of the class, if one does.
     pub diagnosis: Option<Diagnosis>,
     /// The section of docs/semantics.md that fixes the expected value.
-    pub section: String,
+    pub section: Section,
     /// The reproducer's directory, relative to the findings directory.
     pub reproducer: String,
     /// The verdict: from the authority for elements that differ, else the failure kind.
@@ -358,27 +360,146 @@ fn write_outputs(
     Ok(all)
 }
 
-/// A class of one backend's run: operator, types, attributes, input class, rule era,
-/// authority and diagnosis.
-type ClassKey = (
-    String,
-    String,
-    String,
-    Vec<String>,
-    String,
-    u32,
-    Option<Authority>,
-    Option<Behaviour>,
-);
+/// What a finding's elements have in common beyond operator and types, spelled in
+/// findings.json as the text it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FindingClass {
+    /// Elements of this input class of a `values` case.
+    Input(InputClass),
+    /// Elements of a `values` case that no class range holds.
+    Other,
+    /// The elements of a case of this shape (one without value sets).
+    Shape(CaseShape),
+    /// A case whose outputs differ in type or shape.
+    TypeOrShape,
+    /// A case that did not run, by the failure kind.
+    Failure(FailureKind),
+}
+
+impl std::fmt::Display for FindingClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FindingClass::Input(c) => f.write_str(c.label()),
+            FindingClass::Other => f.write_str("other"),
+            FindingClass::Shape(s) => write!(f, "{s}"),
+            FindingClass::TypeOrShape => f.write_str("type-or-shape"),
+            FindingClass::Failure(k) => f.write_str(k.label()),
+        }
+    }
+}
+
+// By spelling, the order the classes had when they were strings, so the findings keep theirs.
+impl Ord for FindingClass {
+    fn cmp(&self, other: &FindingClass) -> std::cmp::Ordering {
+        self.to_string().cmp(&other.to_string())
+    }
+}
+
+impl PartialOrd for FindingClass {
+    fn partial_cmp(&self, other: &FindingClass) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl FindingClass {
+    /// The class `text` names, as findings.json writes it; `None` for any other text.
+    pub fn parse(text: &str) -> Option<FindingClass> {
+        match text {
+            "other" => return Some(FindingClass::Other),
+            "type-or-shape" => return Some(FindingClass::TypeOrShape),
+            _ => {}
+        }
+        InputClass::from_label(text)
+            .map(FindingClass::Input)
+            .or_else(|| CaseShape::parse(text).map(FindingClass::Shape))
+            .or_else(|| {
+                let kind = FailureKind::ALL.into_iter().find(|k| k.label() == text);
+                kind.map(FindingClass::Failure)
+            })
+    }
+}
+
+impl Serialize for FindingClass {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for FindingClass {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<FindingClass, D::Error> {
+        let text = String::deserialize(d)?;
+        FindingClass::parse(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("no finding class {text:?}")))
+    }
+}
+
+/// A class of one backend's run: what makes two judged cases one finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ClassKey {
+    /// The operator.
+    op: OpKind,
+    /// The source type.
+    from: DataType,
+    /// The target type.
+    to: DataType,
+    /// The attributes set, as `name=value`.
+    attributes: Vec<CaseAttribute>,
+    /// The input class.
+    input_class: FindingClass,
+    /// The first version of the rule era.
+    era: u32,
+    /// What fixes the expected values, if the case has them.
+    authority: Option<Authority>,
+    /// The behaviour that reproduces the runtime's bits, if one does.
+    diagnosis: Option<Behaviour>,
+}
+impl ClassKey {
+    /// The order of the classes, and so of the findings: by the operator's and the types'
+    /// names (not the type codes), then the other fields in turn.
+    #[expect(clippy::type_complexity, reason = "a sort key, used once")]
+    fn order(
+        &self,
+    ) -> (
+        (&str, &str, &str),
+        Vec<String>,
+        FindingClass,
+        u32,
+        Option<Authority>,
+        Option<Behaviour>,
+    ) {
+        (
+            (self.op.name(), self.from.name(), self.to.name()),
+            // As text: `axis=-1` sorts before `axis=-2` and `axis=0`, as it always has.
+            self.attributes.iter().map(ToString::to_string).collect(),
+            self.input_class,
+            self.era,
+            self.authority,
+            self.diagnosis,
+        )
+    }
+}
+
+impl Ord for ClassKey {
+    fn cmp(&self, other: &ClassKey) -> std::cmp::Ordering {
+        self.order().cmp(&other.order())
+    }
+}
+
+impl PartialOrd for ClassKey {
+    fn partial_cmp(&self, other: &ClassKey) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 /// The classes of one backend's run.
 type Classes = BTreeMap<ClassKey, Finding>;
 
 /// The first version of the rule era of `version` (docs/semantics.md §3.2: Cast and CastLike
 /// follow one set of rules up to 23 and another from 24; Concat has one era). A class never
 /// spans two eras, so its examples hold for every version it lists.
-fn rule_era(op: &str, version: u32) -> u32 {
+fn rule_era(op: OpKind, version: u32) -> u32 {
     match (op, Generation::of_version(version)) {
-        ("Cast" | "CastLike", Generation::From24) => 24,
+        (OpKind::Cast | OpKind::CastLike, Generation::From24) => 24,
         _ => 0,
     }
 }
@@ -402,32 +523,34 @@ fn absorb<'a>(
         refusal,
     } = judged;
     examples.truncate(MAX_EXAMPLES);
-    let key = (
-        entry.op.clone(),
-        entry.from.clone(),
-        entry.to.clone(),
-        entry.attributes.clone(),
-        input_class.clone(),
-        rule_era(&entry.op, entry.version),
-        authority.as_ref().map(|a| a.0),
+    let key = ClassKey {
+        op: entry.op,
+        from: entry.from,
+        to: entry.to,
+        attributes: entry.attributes.clone(),
+        input_class,
+        era: rule_era(entry.op, entry.version),
+        authority: authority.as_ref().map(|a| a.0),
         diagnosis,
-    );
+    };
+    // The finding's facts are the key's, so each is written once, here.
+    let facts = key.clone();
     let f = classes.entry(key).or_insert_with(|| Finding {
         backend: backend.to_string(),
         runtime_version: runtime_version.to_string(),
-        op: entry.op.clone(),
+        op: facts.op,
         op_versions: Vec::new(),
-        from: entry.from.clone(),
-        to: entry.to.clone(),
-        attributes: entry.attributes.clone(),
-        input_class: input_class.clone(),
+        from: facts.from,
+        to: facts.to,
+        attributes: facts.attributes,
         elements: 0,
         cases: Vec::new(),
         examples: Vec::new(),
-        section: authority.as_ref().map_or_else(
-            || section(entry, &input_class).into(),
-            |a| a.1.section.clone(),
-        ),
+        section: authority
+            .as_ref()
+            .map_or_else(|| section(entry, facts.input_class), |a| a.1.section),
+        // After the section, which reads it.
+        input_class: facts.input_class,
         reproducer: String::new(),
         verdict: match (&refusal, &authority) {
             (Some((k, _)), _) => Verdict::of_failure(*k),
@@ -436,7 +559,7 @@ fn absorb<'a>(
         },
         authority: authority.as_ref().map(|a| a.0),
         citation: authority.map(|a| a.1),
-        diagnosis: diagnosis.map(|b| Diagnosis {
+        diagnosis: facts.diagnosis.map(|b| Diagnosis {
             behaviour: b,
             text: b.text().into(),
         }),
@@ -472,7 +595,7 @@ fn never_ran(trials: &[TrialRecord]) -> Option<String> {
 
 /// One class of a failing case: its elements that differ (three kept), or why it did not run.
 struct Judged {
-    class: String,
+    class: FindingClass,
     authority: Option<(Authority, Citation)>,
     diagnosis: Option<Behaviour>,
     elements: usize,
@@ -491,7 +614,7 @@ fn judge(
     let whole = |kind: FailureKind, msg: String| {
         let refusal = Some((kind, first_line(&msg)));
         vec![Judged {
-            class: kind.label().to_string(),
+            class: FindingClass::Failure(kind),
             authority: None,
             diagnosis: None,
             elements: 0,
@@ -526,7 +649,7 @@ fn judge(
         );
         let refusal = Some((FailureKind::Mismatch, msg));
         return vec![Judged {
-            class: "type-or-shape".into(),
+            class: FindingClass::TypeOrShape,
             authority: None,
             diagnosis: None,
             elements: 0,
@@ -553,12 +676,18 @@ fn judge(
         actual: act,
     };
     let causes = diagnosis::diagnose(&subject, &differ);
-    type Key = (String, Option<(Authority, Citation)>, Option<Behaviour>);
+    type Key = (
+        FindingClass,
+        Option<(Authority, Citation)>,
+        Option<Behaviour>,
+    );
     let mut by_class: BTreeMap<Key, (usize, Vec<Example>)> = BTreeMap::new();
     for (&i, cause) in differ.iter().zip(causes) {
-        let class = match entry.shape.as_str() {
-            "values" => entry.class_of(i).unwrap_or("other").to_string(),
-            shape => shape.to_string(),
+        let class = match entry.shape {
+            CaseShape::Values => entry
+                .class_of(i)
+                .map_or(FindingClass::Other, FindingClass::Input),
+            shape => FindingClass::Shape(shape),
         };
         let slot = by_class
             .entry((class, Some(authority_at(entry, i)), cause))
@@ -584,7 +713,7 @@ fn judge(
         let msg = t.message.clone().unwrap_or_default();
         let refusal = Some((FailureKind::Mismatch, first_line(&msg)));
         return vec![Judged {
-            class: entry.shape.clone(),
+            class: FindingClass::Shape(entry.shape),
             authority: None,
             diagnosis: None,
             elements: 0,
@@ -673,11 +802,11 @@ fn value(t: &Tensor, codes: &[u128], i: usize) -> Value {
 /// The authority of output element `i` of a case: its input element's class range; Concat's
 /// page; for an element no range holds, the weakest authority of the case.
 fn authority_at(entry: &CaseEntry, i: usize) -> (Authority, Citation) {
-    if entry.op == "Concat" {
+    if entry.op == OpKind::Concat {
         return (
             Authority::Page,
             Citation {
-                section: "§6".into(),
+                section: Section::Concat,
                 rule: "Concat copies its inputs' elements unchanged, in order along the axis"
                     .into(),
                 source: format!(
@@ -698,7 +827,7 @@ fn authority_at(entry: &CaseEntry, i: usize) -> (Authority, Citation) {
         .unwrap_or((
             Authority::Reading,
             Citation {
-                section: "§3".into(),
+                section: Section::Conversions,
                 rule: "no class range covers this element".into(),
                 source: String::new(),
             },
@@ -761,24 +890,23 @@ fn causes(findings: &[Finding]) -> Vec<Cause> {
 }
 
 /// The section of docs/semantics.md that fixes the expected value of the class.
-fn section(e: &CaseEntry, class: &str) -> &'static str {
-    let to = DataType::from_name(&e.to);
-    let from = DataType::from_name(&e.from);
-    if e.op == "Concat" {
-        return "§6";
+fn section(e: &CaseEntry, class: FindingClass) -> Section {
+    let (from, to) = (e.from, e.to);
+    if e.op == OpKind::Concat {
+        return Section::Concat;
     }
-    if class.starts_with("nan") {
-        return "§3.4";
+    if matches!(class, FindingClass::Input(c) if c.is_nan()) {
+        return Section::NanCodes;
     }
     match (from, to) {
-        (_, Some(DataType::Float8E8M0)) | (Some(DataType::Float8E8M0), _) => "§3.7",
-        (Some(DataType::String), _) | (_, Some(DataType::String)) => "§3.9",
-        (_, Some(t)) if t.bit_width() <= 4 => "§3.8",
-        (Some(f), _) if f.bit_width() <= 4 => "§3.8",
-        (_, Some(DataType::Bfloat16)) => "§3.2",
-        (_, Some(t)) if t.kind() == TypeKind::Float && t.bit_width() == 8 => "§3.3",
-        (Some(f), Some(t)) if f.kind() == TypeKind::Float && t.kind() == TypeKind::Float => "§3.6",
-        _ => "§3.10",
+        (_, DataType::Float8E8M0) | (DataType::Float8E8M0, _) => Section::Float8E8M0,
+        (DataType::String, _) | (_, DataType::String) => Section::Strings,
+        (_, t) if t.bit_width() <= 4 => Section::SubByte,
+        (f, _) if f.bit_width() <= 4 => Section::SubByte,
+        (_, DataType::Bfloat16) => Section::VersionSwitch,
+        (_, t) if t.kind() == TypeKind::Float && t.bit_width() == 8 => Section::NarrowerFloat,
+        (f, t) if f.kind() == TypeKind::Float && t.kind() == TypeKind::Float => Section::WideFloats,
+        _ => Section::OtherNumeric,
     }
 }
 
@@ -825,7 +953,7 @@ pub(super) fn reproducer(
     let fed = ds
         .inputs
         .first()
-        .filter(|t| entry.shape == "values" && !t.is_empty());
+        .filter(|t| entry.shape == CaseShape::Values && !t.is_empty());
     let Some(input) = fed else {
         // Copy the (small) case as it is.
         for entry in walkdir::WalkDir::new(dir).min_depth(1) {

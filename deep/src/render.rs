@@ -173,7 +173,8 @@ fn is_url(s: &str) -> bool {
 fn what(f: &Finding) -> String {
     let mut s = format!("{} {} → {}", versions(f), f.from, f.to);
     if !f.attributes.is_empty() {
-        let _ = write!(s, " {}", f.attributes.join(" "));
+        let text: Vec<String> = f.attributes.iter().map(ToString::to_string).collect();
+        let _ = write!(s, " {}", text.join(" "));
     }
     let _ = write!(s, " · {}", f.input_class);
     s
@@ -214,10 +215,7 @@ pub fn finding_md(f: &Finding, links: &Links, depth: usize) -> String {
             }
         }
     }
-    let section = f
-        .citation
-        .as_ref()
-        .map_or(f.section.as_str(), |c| &c.section);
+    let section = f.citation.as_ref().map_or(f.section, |c| c.section).label();
     s.push_str(". ");
     match links.section(section, depth) {
         Some(href) => {
@@ -279,10 +277,7 @@ fn finding_html(f: &Finding, links: &Links) -> String {
         }
     }
     s.push_str(" <span class=refs>· ");
-    let section = f
-        .citation
-        .as_ref()
-        .map_or(f.section.as_str(), |c| &c.section);
+    let section = f.citation.as_ref().map_or(f.section, |c| c.section).label();
     match links.section(section, 0) {
         Some(href) => {
             let _ = write!(s, "<a href=\"{}\">{}</a>", escape(&href), escape(section));
@@ -635,7 +630,7 @@ pub fn html(all: &Findings, links: &Links) -> String {
     let mut types: Vec<String> = all
         .findings
         .iter()
-        .flat_map(|f| [f.from.clone(), f.to.clone()])
+        .flat_map(|f| [f.from.name().to_string(), f.to.name().to_string()])
         .collect();
     types.sort();
     types.dedup();
@@ -678,8 +673,8 @@ pub fn html(all: &Findings, links: &Links) -> String {
                 escape(&f.backend),
                 authority_label(f.authority),
                 f.verdict.label(),
-                escape(&f.from),
-                escape(&f.to),
+                escape(f.from.name()),
+                escape(f.to.name()),
                 finding_html(f, links)
             );
         }

@@ -50,9 +50,9 @@ fn clean(s: &str) -> String {
 /// What a refused case can be blamed on: its source type, its target type, or its operator
 /// version (`Cast-1`).
 fn blame_keys(c: &CaseEntry) -> Vec<String> {
-    let mut keys = vec![c.from.clone()];
+    let mut keys = vec![c.from.name().to_string()];
     if c.to != c.from {
-        keys.push(c.to.clone());
+        keys.push(c.to.name().to_string());
     }
     keys.push(format!("{}-{}", c.op, c.version));
     keys
@@ -90,7 +90,7 @@ fn blamed(findings: &[Finding], tree: &BTreeMap<&str, &CaseEntry>) -> BTreeMap<u
         .enumerate()
         .filter(|(_, f)| is_refusal(f.verdict))
         .map(|(i, f)| {
-            let mut keys = vec![f.to.clone(), f.from.clone()];
+            let mut keys = vec![f.to.name().to_string(), f.from.name().to_string()];
             if let [v] = f.op_versions.as_slice() {
                 keys.push(format!("{}-{v}", f.op));
             }
@@ -138,7 +138,7 @@ pub fn plan(findings: &[Finding], tree: &BTreeMap<&str, &CaseEntry>) -> Vec<Plan
             "{}/{}__{}",
             f.backend,
             clean(&f.reproducer),
-            clean(&f.input_class)
+            clean(&f.input_class.to_string())
         );
         let n = taken.entry(base.clone()).or_default();
         *n += 1;

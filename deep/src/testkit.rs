@@ -1,7 +1,9 @@
 //! Findings of the deep suite built by hand, for the renderer's and the reproducers' tests.
 
-use crate::findings::{Diagnosis, Example, Finding, Findings, RunSummary, Value, Verdict};
-use harness::deep::{Authority, Citation};
+use crate::findings::{
+    Diagnosis, Example, Finding, FindingClass, Findings, RunSummary, Value, Verdict,
+};
+use harness::deep::{Authority, Citation, Section};
 
 /// A value whose bits and decoded form are given.
 pub fn value(bits: &str, decoded: &str) -> Value {
@@ -24,12 +26,13 @@ pub fn finding(backend: &str, from: &str, to: &str, verdict: Verdict) -> Finding
     Finding {
         backend: backend.into(),
         runtime_version: "1.0".into(),
-        op: "Cast".into(),
+        op: vocab::OpKind::Cast,
         op_versions: vec![19, 21],
-        from: from.into(),
-        to: to.into(),
-        attributes: vec!["saturate=0".into()],
-        input_class: if ran { "tie" } else { verdict.label() }.into(),
+        from: vocab::DataType::from_name(from).expect("a type name"),
+        to: vocab::DataType::from_name(to).expect("a type name"),
+        attributes: vec![harness::deep::CaseAttribute::Saturate(false)],
+        input_class: FindingClass::parse(if ran { "tie" } else { verdict.label() })
+            .expect("a finding class"),
         elements: usize::from(ran) * 4,
         cases: vec![format!("cast19_{from}_to_{to}")],
         examples: match ran {
@@ -43,7 +46,7 @@ pub fn finding(backend: &str, from: &str, to: &str, verdict: Verdict) -> Finding
         },
         authority,
         citation: authority.map(|a| Citation {
-            section: "§3.3".into(),
+            section: Section::NarrowerFloat,
             rule: "into FLOAT8E4M3FN the value rounds once, to nearest even".into(),
             source: match a {
                 Authority::Data => "test_cast_FLOAT_to_FLOAT8E4M3FN (1.16.2, 1.17.0)".into(),
@@ -51,7 +54,7 @@ pub fn finding(backend: &str, from: &str, to: &str, verdict: Verdict) -> Finding
             },
         }),
         diagnosis: None,
-        section: "§3.3".into(),
+        section: Section::NarrowerFloat,
         reproducer: format!("cast19_{from}_to_{to}"),
         verdict,
         message: (!ran).then(|| format!("{to} is not supported")),

@@ -395,11 +395,21 @@ fn encoding_variant_cases_read_back_as_the_onnx_encoded_case() {
     let mut variants = BTreeMap::new();
     for (name, plan) in &plans {
         let (entry, graph) = cases::build(name, plan);
-        assert!(entry.shape.starts_with("encoding-"), "{}", entry.shape);
+        let harness::deep::CaseShape::Encoded {
+            encoding,
+            initializer,
+        } = entry.shape
+        else {
+            panic!("{name}: {}", entry.shape);
+        };
+        assert_eq!(encoding, graph.encoding, "{name}");
+        assert!(
+            entry.shape.to_string().starts_with("encoding-"),
+            "{}",
+            entry.shape
+        );
         assert!(name.contains(&format!("_{}_", entry.shape)), "{name}");
-        *variants
-            .entry((graph.encoding, entry.shape.ends_with("-initializer")))
-            .or_insert(0) += 1;
+        *variants.entry((graph.encoding, initializer)).or_insert(0) += 1;
         let (_, mut onnx_graph) = cases::build(name, plan);
         onnx_graph.encoding = Encoding::Onnx;
         let variant = super::model::files(name, &graph).expect("runs");
@@ -438,4 +448,48 @@ fn encoding_variant_cases_read_back_as_the_onnx_encoded_case() {
             );
         }
     }
+}
+
+/// The value sets name their classes as text; the index holds them as `InputClass`, so every
+/// name a value set uses must be one (else writing the tree panics).
+#[test]
+fn every_planned_class_is_an_input_class() {
+    let mut seen = std::collections::BTreeSet::new();
+    for (_, plan) in cases::plans() {
+        if let Plan::Cast {
+            from,
+            to,
+            shape: Shape::Values(size),
+            ..
+        } = plan
+        {
+            let names: Vec<&str> = match values::input(from, to, size) {
+                Input::Codes(c) => c.iter().map(|(k, _)| *k).collect(),
+                Input::Strings(c) => c.iter().map(|(k, _)| *k).collect(),
+            };
+            seen.extend(names);
+        }
+    }
+    for name in seen {
+        assert!(
+            harness::deep::InputClass::from_label(name).is_some(),
+            "{name} is no InputClass"
+        );
+    }
+}
+
+/// The index holds attributes as `CaseAttribute`, so every attribute a Cast plan sets must
+/// be one that prints back as the text the index always had (else writing the tree panics).
+#[test]
+fn every_planned_attribute_is_a_case_attribute() {
+    let mut seen = 0;
+    for (_, plan) in cases::plans() {
+        if let Plan::Cast { attrs, .. } = &plan {
+            for a in attrs {
+                assert_eq!(cases::case_attr(a).to_string(), cases::attr_text(a));
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen > 1000, "{seen}");
 }

@@ -6,9 +6,12 @@
 //! after any change to them the tree is stale and a run fails until it is regenerated.
 
 use crate::discover::{CaseSpec, Spec, SpecKind};
+use crate::write::Encoding;
 use schema::hash::Hasher;
 use serde::{Deserialize, Serialize};
+use std::fmt;
 use std::path::{Path, PathBuf};
+use vocab::{DataType, OpKind};
 
 /// The directory of the cases under the tree's root (the index sits beside it).
 pub const CASES_DIR: &str = "cases";
@@ -44,21 +47,301 @@ pub struct CaseEntry {
     /// Directory name under the tree's root.
     pub case: String,
     /// The operator under test (the last node of a chain).
-    pub op: String,
+    pub op: OpKind,
     /// Its since-version.
     pub version: u32,
     /// The model opset.
     pub opset: i64,
     /// Source element type (Cast, CastLike) or the element type (Concat).
-    pub from: String,
+    pub from: DataType,
     /// Target element type (same as `from` for Concat).
-    pub to: String,
-    /// The attributes that were set, as `name=value`.
-    pub attributes: Vec<String>,
+    pub to: DataType,
+    /// The attributes that were set, written `name=value`.
+    pub attributes: Vec<CaseAttribute>,
     /// The case shape: `values` or one of the shapes of docs/deep.md.
-    pub shape: String,
+    pub shape: CaseShape,
     /// Which input class sits at which element range of input 0 (of the chain's first node).
     pub classes: Vec<ClassRange>,
+}
+
+/// An attribute a deep case sets beyond Cast's `to`, written in the index as `saturate=0`,
+/// `round_mode=up` or `axis=-1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CaseAttribute {
+    /// `saturate`, 0 or 1.
+    Saturate(bool),
+    /// `round_mode` (Cast-25 into FLOAT8E8M0).
+    RoundMode(RoundMode),
+    /// Concat's `axis`.
+    Axis(i64),
+}
+
+/// The values of `round_mode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RoundMode {
+    /// `up`.
+    Up,
+    /// `down`.
+    Down,
+    /// `nearest`.
+    Nearest,
+}
+
+impl RoundMode {
+    /// Every mode.
+    pub const ALL: [RoundMode; 3] = [RoundMode::Up, RoundMode::Down, RoundMode::Nearest];
+
+    /// The attribute's string value.
+    pub fn label(self) -> &'static str {
+        match self {
+            RoundMode::Up => "up",
+            RoundMode::Down => "down",
+            RoundMode::Nearest => "nearest",
+        }
+    }
+}
+
+impl fmt::Display for CaseAttribute {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CaseAttribute::Saturate(s) => write!(f, "saturate={}", u8::from(*s)),
+            CaseAttribute::RoundMode(m) => write!(f, "round_mode={}", m.label()),
+            CaseAttribute::Axis(a) => write!(f, "axis={a}"),
+        }
+    }
+}
+
+impl CaseAttribute {
+    /// The attribute `text` names, as the index writes it; `None` for any other text.
+    pub fn parse(text: &str) -> Option<CaseAttribute> {
+        let (name, value) = text.split_once('=')?;
+        let attribute = match name {
+            "saturate" => match value {
+                "0" => CaseAttribute::Saturate(false),
+                "1" => CaseAttribute::Saturate(true),
+                _ => return None,
+            },
+            "round_mode" => {
+                CaseAttribute::RoundMode(RoundMode::ALL.into_iter().find(|m| m.label() == value)?)
+            }
+            "axis" => CaseAttribute::Axis(value.parse().ok()?),
+            _ => return None,
+        };
+        // Only the canonical spelling (`axis=+1` and `axis=01` are not), so it prints back.
+        (attribute.to_string() == text).then_some(attribute)
+    }
+}
+
+impl Serialize for CaseAttribute {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for CaseAttribute {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CaseAttribute, D::Error> {
+        let text = String::deserialize(d)?;
+        CaseAttribute::parse(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("no case attribute {text:?}")))
+    }
+}
+
+/// The shape of a deep case (docs/deep.md), written in the index as `values`, `scalar`,
+/// `chain-through-FLOAT16`, `encoding-packed-dims-initializer`, `2-inputs` and so on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CaseShape {
+    /// A value set along one axis: the case whose elements have input classes.
+    Values,
+    /// A rank-0 input.
+    Scalar,
+    /// A shape with a zero dimension.
+    ZeroDim,
+    /// The input as an initializer.
+    Initializer,
+    /// The input from a Constant node.
+    Constant,
+    /// Two casts, through this type.
+    ChainThrough(DataType),
+    /// The model written in another encoding, its input a graph input or an initializer.
+    Encoded {
+        /// The encoding.
+        encoding: Encoding,
+        /// Whether the input is an initializer.
+        initializer: bool,
+    },
+    /// Concat of this many inputs.
+    Inputs(usize),
+    /// Concat of three or more inputs, one of them empty along the axis.
+    EmptyInput,
+}
+
+impl fmt::Display for CaseShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CaseShape::Values => f.write_str("values"),
+            CaseShape::Scalar => f.write_str("scalar"),
+            CaseShape::ZeroDim => f.write_str("zero-dim"),
+            CaseShape::Initializer => f.write_str("initializer"),
+            CaseShape::Constant => f.write_str("constant"),
+            CaseShape::ChainThrough(t) => write!(f, "chain-through-{}", t.name()),
+            CaseShape::Encoded {
+                encoding,
+                initializer,
+            } => {
+                let place = if *initializer { "-initializer" } else { "" };
+                write!(f, "encoding-{}{place}", encoding.name())
+            }
+            CaseShape::Inputs(n) => write!(f, "{n}-inputs"),
+            CaseShape::EmptyInput => f.write_str("empty-input"),
+        }
+    }
+}
+
+impl CaseShape {
+    /// The shape `text` names, as the index writes it; `None` for any other text.
+    pub fn parse(text: &str) -> Option<CaseShape> {
+        let fixed = [
+            CaseShape::Values,
+            CaseShape::Scalar,
+            CaseShape::ZeroDim,
+            CaseShape::Initializer,
+            CaseShape::Constant,
+            CaseShape::EmptyInput,
+        ];
+        if let Some(s) = fixed.into_iter().find(|s| s.to_string() == text) {
+            return Some(s);
+        }
+        if let Some(t) = text.strip_prefix("chain-through-") {
+            return DataType::from_name(t).map(CaseShape::ChainThrough);
+        }
+        if let Some(rest) = text.strip_prefix("encoding-") {
+            let (name, initializer) = match rest.strip_suffix("-initializer") {
+                Some(name) => (name, true),
+                None => (rest, false),
+            };
+            let encoding = Encoding::VARIANTS.into_iter().find(|e| e.name() == name)?;
+            return Some(CaseShape::Encoded {
+                encoding,
+                initializer,
+            });
+        }
+        let n = text.strip_suffix("-inputs")?;
+        // Digits only, so that the text prints back as it was read.
+        let canonical = !n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit());
+        canonical.then(|| n.parse().ok().map(CaseShape::Inputs))?
+    }
+}
+
+impl Serialize for CaseShape {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for CaseShape {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CaseShape, D::Error> {
+        let text = String::deserialize(d)?;
+        CaseShape::parse(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("no case shape {text:?}")))
+    }
+}
+
+/// Declares [`InputClass`] from one table of variant and spelling, so that the two cannot drift.
+macro_rules! input_classes {
+    ($($variant:ident => $label:literal,)*) => {
+        /// An input class of the deep suite's value sets (docs/deep.md, "Input classes"), spelled
+        /// in the index as `tie`, `nan-payload` and so on.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum InputClass {
+            $(
+                #[doc = concat!("`", $label, "`.")]
+                $variant,
+            )*
+        }
+
+        impl InputClass {
+            /// Every class, in the order of their spellings.
+            pub const ALL: &'static [InputClass] = &[$(InputClass::$variant),*];
+
+            /// The spelling in the index and the findings.
+            pub const fn label(self) -> &'static str {
+                match self {
+                    $(InputClass::$variant => $label,)*
+                }
+            }
+        }
+    };
+}
+
+input_classes! {
+    AboveMax => "above-max",
+    BelowMin => "below-min",
+    BeyondInt32 => "beyond-int32",
+    Code => "code",
+    Decimal => "decimal",
+    DoubleRounding => "double-rounding",
+    Exact => "exact",
+    ExactSubnormal => "exact-subnormal",
+    ExtremeText => "extreme-text",
+    Fraction => "fraction",
+    Inf => "inf",
+    IntegerLiteral => "integer-literal",
+    Max => "max",
+    Nan => "nan",
+    NanPayload => "nan-payload",
+    NearExact => "near-exact",
+    NearExactSubnormal => "near-exact-subnormal",
+    NearSubnormalTie => "near-subnormal-tie",
+    NearTie => "near-tie",
+    Nonzero => "nonzero",
+    Normal => "normal",
+    OffTie => "off-tie",
+    Overflow => "overflow",
+    PowerOfTwo => "power-of-two",
+    PrecisionEdge => "precision-edge",
+    RangeEdge => "range-edge",
+    Small => "small",
+    SpecialSpelling => "special-spelling",
+    Spelling => "spelling",
+    Subnormal => "subnormal",
+    SubnormalTie => "subnormal-tie",
+    Text => "text",
+    Tie => "tie",
+    Underflow => "underflow",
+    WrapEdge => "wrap-edge",
+    Zero => "zero",
+}
+
+impl InputClass {
+    /// The class spelled `label`, if there is one.
+    pub fn from_label(label: &str) -> Option<InputClass> {
+        InputClass::ALL.iter().copied().find(|c| c.label() == label)
+    }
+
+    /// Whether its elements are NaN (docs/semantics.md §3.4 fixes their codes).
+    pub fn is_nan(self) -> bool {
+        matches!(self, InputClass::Nan | InputClass::NanPayload)
+    }
+}
+
+impl fmt::Display for InputClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+impl Serialize for InputClass {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.label())
+    }
+}
+
+impl<'de> Deserialize<'de> for InputClass {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<InputClass, D::Error> {
+        let label = String::deserialize(d)?;
+        InputClass::from_label(&label)
+            .ok_or_else(|| serde::de::Error::custom(format!("no input class {label:?}")))
+    }
 }
 
 /// Elements `start..end` of the data input belong to `class`, and their expected values rest
@@ -66,7 +349,7 @@ pub struct CaseEntry {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ClassRange {
     /// The input class, as in `tie` or `nan`.
-    pub class: String,
+    pub class: InputClass,
     /// First element.
     pub start: usize,
     /// One past the last element.
@@ -125,17 +408,156 @@ impl Authority {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Citation {
     /// The section of docs/semantics.md, as `§3.7`.
-    pub section: String,
+    pub section: Section,
     /// The rule in a sentence.
     pub rule: String,
     /// The public source: a link, or for `data` the official case names and releases.
     pub source: String,
 }
 
+/// A part of docs/semantics.md that the deep suite cites: a numbered heading, or a numbered
+/// item of one (`§8.1`). Written as `§3.7` in every file; `semantics_sections_exist` holds each
+/// to its heading, so a renumbered page fails a test rather than a reader's link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Section {
+    /// §3: conversions as a whole.
+    Conversions,
+    /// §3.2: the version-24 switch.
+    VersionSwitch,
+    /// §3.3: rounding into a narrower float format.
+    NarrowerFloat,
+    /// §3.4: NaN codes.
+    NanCodes,
+    /// §3.6: BFLOAT16, FLOAT16, FLOAT and DOUBLE among themselves.
+    WideFloats,
+    /// §3.7: FLOAT8E8M0.
+    Float8E8M0,
+    /// §3.8: the 4-bit and 2-bit types.
+    SubByte,
+    /// §3.9: strings.
+    Strings,
+    /// §3.10: the other numeric conversions.
+    OtherNumeric,
+    /// §3.11: values the spec leaves undefined.
+    Undefined,
+    /// §3.12: the float6 types.
+    Float6,
+    /// §6: Concat.
+    Concat,
+    /// §8.1: the FNUZ ±Inf disagreement, the first item of §8.
+    FnuzInfinity,
+}
+
+impl Section {
+    /// Every section, in the page's order.
+    pub const ALL: [Section; 13] = [
+        Section::Conversions,
+        Section::VersionSwitch,
+        Section::NarrowerFloat,
+        Section::NanCodes,
+        Section::WideFloats,
+        Section::Float8E8M0,
+        Section::SubByte,
+        Section::Strings,
+        Section::OtherNumeric,
+        Section::Undefined,
+        Section::Float6,
+        Section::Concat,
+        Section::FnuzInfinity,
+    ];
+
+    /// As files and pages write it: `§3.7`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Section::Conversions => "§3",
+            Section::VersionSwitch => "§3.2",
+            Section::NarrowerFloat => "§3.3",
+            Section::NanCodes => "§3.4",
+            Section::WideFloats => "§3.6",
+            Section::Float8E8M0 => "§3.7",
+            Section::SubByte => "§3.8",
+            Section::Strings => "§3.9",
+            Section::OtherNumeric => "§3.10",
+            Section::Undefined => "§3.11",
+            Section::Float6 => "§3.12",
+            Section::Concat => "§6",
+            Section::FnuzInfinity => "§8.1",
+        }
+    }
+
+    /// The start of its heading's title after the number (of the item's text, for an item),
+    /// as docs/semantics.md writes it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Section::Conversions => "Conversions",
+            Section::VersionSwitch => "The version-24 switch",
+            Section::NarrowerFloat => "Rounding into a narrower float format",
+            Section::NanCodes => "NaN codes",
+            Section::WideFloats => "BFLOAT16, FLOAT16, FLOAT and DOUBLE among themselves",
+            Section::Float8E8M0 => "FLOAT8E8M0",
+            Section::SubByte => "4-bit and 2-bit types",
+            Section::Strings => "Strings",
+            Section::OtherNumeric => "Other numeric conversions",
+            Section::Undefined => "Values the spec leaves undefined",
+            Section::Float6 => "FLOAT6E2M3 and FLOAT6E3M2",
+            Section::Concat => "Concat",
+            Section::FnuzInfinity => "FNUZ ±Inf with saturate=1",
+        }
+    }
+
+    /// The heading it is (`None`), or the heading it is an item of with the item's number:
+    /// §8 has no sub-headings, its disagreements are a numbered list.
+    pub fn item_of(self) -> Option<(&'static str, u32)> {
+        match self {
+            Section::FnuzInfinity => Some(("8", 1)),
+            _ => None,
+        }
+    }
+
+    /// The section `label` names, if it is one of [`Section::ALL`].
+    pub fn from_label(label: &str) -> Option<Section> {
+        Section::ALL.into_iter().find(|s| s.label() == label)
+    }
+}
+
+impl std::fmt::Display for Section {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+// By label, as the citations sorted when their sections were strings.
+impl Ord for Section {
+    fn cmp(&self, other: &Section) -> std::cmp::Ordering {
+        self.label().cmp(other.label())
+    }
+}
+
+impl PartialOrd for Section {
+    fn partial_cmp(&self, other: &Section) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Serialize for Section {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.label())
+    }
+}
+
+impl<'de> Deserialize<'de> for Section {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Section, D::Error> {
+        let label = String::deserialize(d)?;
+        Section::from_label(&label).ok_or_else(|| {
+            serde::de::Error::custom(format!("no cited section {label:?} of docs/semantics.md"))
+        })
+    }
+}
+
 impl CaseEntry {
     /// The class of element `i` of the data input, if a range holds it.
-    pub fn class_of(&self, i: usize) -> Option<&str> {
-        self.range_of(i).map(|r| r.class.as_str())
+    pub fn class_of(&self, i: usize) -> Option<InputClass> {
+        self.range_of(i).map(|r| r.class)
     }
 
     /// The range that holds element `i` of the data input.
@@ -262,7 +684,7 @@ pub fn discover(root: &Path, expected: &str) -> Vec<Spec> {
                 dir: cases.join(&c.case),
                 release: "deep".into(),
                 case: c.case.clone(),
-                op_type: Some(c.op.clone()),
+                op_type: Some(c.op.name().into()),
                 opset: Some(c.opset),
                 indexed: true,
             }),

@@ -4,7 +4,7 @@
 use crate::backend::FailureKind;
 use crate::index::{Index, Instance, Lock, LockedRelease, DATA_DIR, INDEX_FILE, LOCK_FILE};
 use crate::known::Outcome;
-use crate::report::TrialRecord;
+use crate::report::{RuleName, TrialRecord};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -79,7 +79,7 @@ pub(crate) fn record(
     let t = TrialRecord::case_for_test(release, opset, case, outcome)
         .with_op(&format!("{op}-{}", if opset >= 19 { 19 } else { 13 }))
         .with_types(&["FLOAT"], &["FLOAT16"])
-        .with_rule("onnx-default", Some(1e-3), Some(1e-7))
+        .with_rule(RuleName::OnnxDefault, Some(1e-3), Some(1e-7))
         .with_duration(0.1);
     let t = match outcome {
         Outcome::Pass => t,

@@ -11,6 +11,7 @@ use crate::origin::Origins;
 use crate::report::TrialRecord;
 use crate::source::Source;
 use crate::{expected_error, lockcheck, read};
+use serde::{Deserialize, Serialize};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -45,8 +46,9 @@ pub struct Context {
     pub rerun: RerunEnv,
 }
 
-/// How the report names a trial's comparison rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How the report names a trial's comparison rule; its serde form is [`RuleName::label`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum RuleName {
     /// No rule applied: the trial ended before its outputs were compared (a setup check).
     None,
@@ -70,6 +72,12 @@ impl RuleName {
             RuleName::Exact => "exact",
             RuleName::Strict => "strict",
         }
+    }
+}
+
+impl std::fmt::Display for RuleName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.label())
     }
 }
 
@@ -212,7 +220,7 @@ pub fn run(ctx: &Context, spec: &Spec) -> Judged {
         inputs: facts.inputs,
         outputs: facts.outputs,
         outcome: verdict.outcome,
-        rule: rule.map_or(RuleName::None, |r| r.name).label().to_string(),
+        rule: rule.map_or(RuleName::None, |r| r.name),
         rtol,
         atol,
         duration_ms: start.elapsed().as_secs_f64() * 1e3,
@@ -268,10 +276,8 @@ fn with_context(ctx: &Context, name: &str, case: &CaseSpec, message: String) -> 
 }
 
 /// `Cast-19` for op `Cast` at opset 19..20, if the operator and opset resolve.
-fn op_version(op_type: Option<&str>, opset: Option<i64>) -> Option<String> {
-    let (op, opset) = (op_type?, opset?);
-    let version = OpVersion::resolve(op, opset).ok()?;
-    Some(format!("{op}-{}", version.since()))
+fn op_version(op_type: Option<&str>, opset: Option<i64>) -> Option<OpVersion> {
+    OpVersion::resolve(op_type?, opset?).ok()
 }
 
 fn failed(kind: FailureKind, message: String) -> Failed {

@@ -167,7 +167,7 @@ fn row(moved: Move, t: &TrialRecord, was: String, now: String) -> Row {
     };
     Row {
         moved,
-        op_version: t.op_version.clone().unwrap_or_else(|| "-".into()),
+        op_version: t.op_version.map_or_else(|| "-".into(), |v| v.to_string()),
         types: type_pair(t),
         name: t.name.clone(),
         was,

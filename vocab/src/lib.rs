@@ -11,6 +11,7 @@ pub mod dtype;
 pub mod elements;
 pub mod error;
 pub mod op;
+mod serde_forms;
 pub mod tensor;
 pub mod types;
 pub mod version;

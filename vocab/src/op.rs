@@ -117,6 +117,17 @@ impl OpVersion {
             .map(VersionSpec::version)
     }
 
+    /// The version a label such as `Cast-19` names, if the table has that row: the inverse
+    /// of its `Display`.
+    pub fn parse(label: &str) -> Option<OpVersion> {
+        let (op, since) = label.split_once('-')?;
+        // Digits only: `Cast-+19` or `Cast-019` would not print back as they were read.
+        if since.starts_with('0') || !since.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        OpVersion::of(OpKind::from_name(op)?, since.parse().ok()?)
+    }
+
     /// Every version in the table, in table order.
     pub fn all() -> impl Iterator<Item = OpVersion> {
         VERSIONS.iter().map(VersionSpec::version)

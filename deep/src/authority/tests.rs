@@ -17,7 +17,7 @@ fn cast(version: u32, from: DataType, to: DataType) -> Step {
 }
 
 fn of(s: &Step, class: &str, v: Val) -> Authority {
-    decide(s, class, v).0
+    decide(s, InputClass::from_label(class).expect("a class"), v).0
 }
 
 use DataType as T;

@@ -3,13 +3,13 @@ use super::*;
 fn entry(op: &str, version: u32, from: &str, to: &str, case: &str) -> CaseEntry {
     CaseEntry {
         case: case.into(),
-        op: op.into(),
+        op: OpKind::from_name(op).unwrap(),
         version,
         opset: version.into(),
-        from: from.into(),
-        to: to.into(),
-        attributes: vec!["saturate=0".into()],
-        shape: "values".into(),
+        from: DataType::from_name(from).unwrap(),
+        to: DataType::from_name(to).unwrap(),
+        attributes: vec![CaseAttribute::Saturate(false)],
+        shape: CaseShape::Values,
         classes: Vec::new(),
     }
 }
@@ -30,9 +30,9 @@ fn example(index: usize, actual: &str) -> Example {
     }
 }
 
-fn citation(section: &str) -> Citation {
+fn citation(section: Section) -> Citation {
     Citation {
-        section: section.into(),
+        section,
         rule: "rounds to nearest even".into(),
         source: String::new(),
     }
@@ -50,8 +50,8 @@ fn judged_as(
     examples: Vec<Example>,
 ) -> Judged {
     Judged {
-        class: class.into(),
-        authority: Some((authority, citation("§3.3"))),
+        class: FindingClass::parse(class).unwrap(),
+        authority: Some((authority, citation(Section::NarrowerFloat))),
         diagnosis,
         elements,
         examples,
@@ -111,16 +111,16 @@ fn different_input_classes_and_types_stay_apart() {
             ),
         ],
     );
-    let classes: Vec<(&str, &str)> = f
+    let classes: Vec<(&str, String)> = f
         .iter()
-        .map(|f| (f.to.as_str(), f.input_class.as_str()))
+        .map(|f| (f.to.name(), f.input_class.to_string()))
         .collect();
     assert_eq!(
         classes,
         [
-            ("FLOAT8E4M3FN", "tie"),
-            ("FLOAT8E5M2", "nan"),
-            ("FLOAT8E5M2", "tie")
+            ("FLOAT8E4M3FN", "tie".to_string()),
+            ("FLOAT8E5M2", "nan".to_string()),
+            ("FLOAT8E5M2", "tie".to_string())
         ]
     );
 }
@@ -149,7 +149,7 @@ fn a_class_keeps_at_most_three_examples() {
 #[test]
 fn cases_that_did_not_run_are_classes_with_their_kind_and_message() {
     let refused = |kind: FailureKind, msg: &str| Judged {
-        class: kind.label().into(),
+        class: FindingClass::Failure(kind),
         authority: None,
         diagnosis: None,
         elements: 0,
@@ -177,18 +177,18 @@ fn cases_that_did_not_run_are_classes_with_their_kind_and_message() {
             ),
         ],
     );
-    let got: Vec<(&str, &str, Option<&str>, usize)> = f
+    let got: Vec<(String, &str, Option<&str>, usize)> = f
         .iter()
         .map(|f| {
             (
-                f.input_class.as_str(),
+                f.input_class.to_string(),
                 f.verdict.label(),
                 f.message.as_deref(),
                 f.cases.len(),
             )
         })
         .collect();
-    let label = |k: FailureKind| k.label();
+    let label = |k: FailureKind| k.label().to_string();
     let mut want = vec![
         (
             label(FailureKind::Unsupported),
@@ -232,7 +232,7 @@ fn a_class_never_spans_the_version_24_rule_switch() {
             .map(|v| {
                 (
                     entry("Concat", v, "FLOAT", "FLOAT", "c"),
-                    judged("empty", 1, vec![example(0, "0x00")]),
+                    judged("empty-input", 1, vec![example(0, "0x00")]),
                 )
             })
             .collect(),
@@ -258,7 +258,7 @@ fn the_verdict_follows_the_authority_and_only_page_and_ieee_disagree() {
         );
         assert_eq!(f[0].verdict, verdict, "{authority:?}");
         assert_eq!(f[0].authority, Some(authority));
-        assert_eq!(f[0].section, "§3.3");
+        assert_eq!(f[0].section, Section::NarrowerFloat);
     }
 }
 
@@ -396,12 +396,12 @@ fn a_reproducer_keeps_the_examples_elements() {
 fn a_refused_case_reproducer_keeps_a_few_elements_one_per_input_class() {
     let mut e = entry("Cast", 19, "FLOAT", "FLOAT8E5M2", "a");
     let range = |class: &str, start, end| harness::deep::ClassRange {
-        class: class.into(),
+        class: InputClass::from_label(class).unwrap(),
         start,
         end,
         authority: harness::deep::Authority::Page,
         citation: harness::deep::Citation {
-            section: "§3.3".into(),
+            section: Section::NarrowerFloat,
             rule: String::new(),
             source: String::new(),
         },
@@ -451,4 +451,27 @@ fn a_backend_that_crashed_on_every_case_is_a_setup_error_not_findings() {
     ));
     assert_eq!(never_ran(&some), None);
     assert_eq!(never_ran(&[]), None);
+}
+
+#[test]
+fn finding_classes_read_back_as_written() {
+    for text in [
+        "tie",
+        "nan-payload",
+        "other",
+        "scalar",
+        "chain-through-FLOAT16",
+        "type-or-shape",
+        "crash",
+        "unsupported",
+    ] {
+        let class = FindingClass::parse(text).unwrap();
+        assert_eq!(
+            serde_json::to_string(&class).unwrap(),
+            format!("\"{text}\"")
+        );
+    }
+    assert_eq!(FindingClass::parse("nothing"), None);
+    assert!(FindingClass::parse("nan")
+        .is_some_and(|c| matches!(c, FindingClass::Input(i) if i.is_nan())));
 }

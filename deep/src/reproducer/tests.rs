@@ -16,13 +16,13 @@ fn refusals() -> Vec<Finding> {
 fn case(op: &str, version: u32, from: &str, to: &str) -> CaseEntry {
     CaseEntry {
         case: format!("{}{version}_{from}_to_{to}", op.to_lowercase()),
-        op: op.into(),
+        op: vocab::OpKind::from_name(op).unwrap(),
         version,
         opset: version.into(),
-        from: from.into(),
-        to: to.into(),
+        from: vocab::DataType::from_name(from).unwrap(),
+        to: vocab::DataType::from_name(to).unwrap(),
         attributes: Vec::new(),
-        shape: "values".into(),
+        shape: harness::deep::CaseShape::Values,
         classes: Vec::new(),
     }
 }
@@ -103,8 +103,8 @@ fn classes_that_ran_get_their_own_reproducer_under_their_backend_label() {
     let mut a = finding("myrt", "FLOAT", "FLOAT16", Verdict::Disagrees);
     let mut b = a.clone();
     b.verdict = Verdict::DiffersFromReading;
-    a.input_class = "tie".into();
-    b.input_class = "tie".into();
+    a.input_class = crate::findings::FindingClass::Input(harness::deep::InputClass::Tie);
+    b.input_class = crate::findings::FindingClass::Input(harness::deep::InputClass::Tie);
     let c = finding("myrt", "DOUBLE", "FLOAT16", Verdict::Disagrees);
     let p = plan(&[a, b, c], &BTreeMap::new());
     let rels: Vec<&str> = p.iter().map(|p| p.rel.as_str()).collect();

@@ -2,7 +2,7 @@
 //! facts set by the builder methods below, so that a field added to the record is one change
 //! here rather than in every crate's tests. Hidden from the documentation: not for a run.
 
-use super::TrialRecord;
+use super::{RuleName, TrialRecord};
 use crate::backend::{BackendInfo, FailureKind};
 use crate::known::Outcome;
 
@@ -20,7 +20,7 @@ impl TrialRecord {
             inputs: Vec::new(),
             outputs: Vec::new(),
             outcome,
-            rule: "onnx-default".into(),
+            rule: RuleName::OnnxDefault,
             rtol: None,
             atol: None,
             duration_ms: 0.0,
@@ -61,10 +61,13 @@ impl TrialRecord {
         }
     }
 
-    /// With the operator version `op_version` (as in `Cast-25`) and its op_type.
+    /// With the operator version `op_version` (as in `Cast-25`, a row of the version table)
+    /// and its op_type.
     pub fn with_op(mut self, op_version: &str) -> TrialRecord {
-        self.op_type = op_version.split('-').next().map(String::from);
-        self.op_version = Some(op_version.into());
+        let version = vocab::OpVersion::parse(op_version)
+            .unwrap_or_else(|| panic!("{op_version:?} is no row of the version table"));
+        self.op_type = Some(version.op().name().into());
+        self.op_version = Some(version);
         self
     }
 
@@ -94,8 +97,13 @@ impl TrialRecord {
     }
 
     /// With this comparison rule and tolerances.
-    pub fn with_rule(mut self, rule: &str, rtol: Option<f64>, atol: Option<f64>) -> TrialRecord {
-        self.rule = rule.into();
+    pub fn with_rule(
+        mut self,
+        rule: RuleName,
+        rtol: Option<f64>,
+        atol: Option<f64>,
+    ) -> TrialRecord {
+        self.rule = rule;
         (self.rtol, self.atol) = (rtol, atol);
         self
     }

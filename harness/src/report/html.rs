@@ -310,7 +310,9 @@ fn details(out: &mut String, report: &Report, kind: Outcome, heading: &str) {
 
 /// One trial with its outcome, operator version, rule and message, as a link target.
 fn trial_block(out: &mut String, t: &TrialRecord) {
-    let version = t.op_version.as_deref().unwrap_or("no operator version");
+    let version = t
+        .op_version
+        .map_or_else(|| "no operator version".to_string(), |v| v.to_string());
     let _ = write!(
         out,
         "<div class=\"trial {}\" id=\"{}\"><code><b>{}</b></code>: {} ({}, rule {})\
@@ -319,8 +321,8 @@ fn trial_block(out: &mut String, t: &TrialRecord) {
         escape(&anchor_id(&t.name)),
         escape(&t.name),
         t.outcome.label(),
-        escape(version),
-        escape(&t.rule),
+        escape(&version),
+        escape(t.rule.label()),
         escape(t.message.as_deref().unwrap_or(""))
     );
 }

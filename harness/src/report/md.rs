@@ -66,8 +66,9 @@ pub fn render(report: &Report) -> String {
     let rows = by_version.into_iter().map(|((_, _, v), t)| (vec![v], t));
     table(&mut out, "By operator version", &["operator version"], rows);
 
-    let by_rule = tally_by(&report.trials, |t| t.rule.clone());
-    let rows = by_rule.into_iter().map(|(r, t)| (vec![r], t));
+    // Keyed by label, not by the enum, so that the rows stay in alphabetical order.
+    let by_rule = tally_by(&report.trials, |t| t.rule.label());
+    let rows = by_rule.into_iter().map(|(r, t)| (vec![r.to_string()], t));
     table(&mut out, "By comparison rule", &["rule"], rows);
 
     listing(&mut out, "Failures", report, |o| o.fails_run());
@@ -101,10 +102,7 @@ pub(super) fn release_key(t: &TrialRecord) -> (u8, Vec<u64>, String) {
 /// Sort key and label of a trial's operator version, as in `Cast-19`.
 fn version_key(t: &TrialRecord) -> (String, u64, String) {
     match &t.op_version {
-        Some(v) => {
-            let (op, since) = v.rsplit_once('-').unwrap_or((v, ""));
-            (op.to_string(), since.parse().unwrap_or(u64::MAX), v.clone())
-        }
+        Some(v) => (v.op().name().to_string(), v.since().into(), v.to_string()),
         None => {
             let op = t.op_type.clone().unwrap_or_else(|| "-".into());
             (op.clone(), u64::MAX, format!("{op} (unresolved)"))

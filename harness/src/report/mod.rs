@@ -11,6 +11,7 @@ pub mod nextest;
 pub mod page;
 
 pub use crate::provenance::{RunInfo, Runner, Source};
+pub use crate::trials::RuleName;
 pub use dir::ReportDir;
 
 use crate::backend::{BackendInfo, FailureKind};
@@ -19,6 +20,7 @@ use crate::known::Outcome;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
+use vocab::OpVersion;
 
 /// What one trial did.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -32,7 +34,7 @@ pub struct TrialRecord {
     /// The node's op_type.
     pub op_type: Option<String>,
     /// The operator version the model opset resolves to, as in `Cast-19`.
-    pub op_version: Option<String>,
+    pub op_version: Option<OpVersion>,
     /// The model's default-domain opset.
     pub opset: Option<i64>,
     /// Declared graph input types, in order (`?` when undeclared).
@@ -41,8 +43,9 @@ pub struct TrialRecord {
     pub outputs: Vec<String>,
     /// What became of the trial.
     pub outcome: Outcome,
-    /// The comparison rule applied: `onnx-default`, `override`, `exact` or `strict`.
-    pub rule: String,
+    /// The comparison rule applied: `onnx-default`, `override`, `exact` or `strict` (`none`
+    /// when the trial ended before its outputs were compared).
+    pub rule: RuleName,
     /// Relative tolerance, for tolerance rules.
     pub rtol: Option<f64>,
     /// Absolute tolerance, for tolerance rules.

@@ -66,13 +66,13 @@ fn with_deep_tree(ws: &Path) -> PathBuf {
         content_sha256: "abc".into(),
         cases: vec![CaseEntry {
             case: "c".into(),
-            op: "Cast".into(),
+            op: vocab::OpKind::Cast,
             version: 13,
             opset: 13,
-            from: "BOOL".into(),
-            to: "INT64".into(),
+            from: vocab::DataType::Bool,
+            to: vocab::DataType::Int64,
             attributes: Vec::new(),
-            shape: "values".into(),
+            shape: crate::deep::CaseShape::Values,
             classes: Vec::new(),
         }],
     };

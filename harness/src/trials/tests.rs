@@ -35,8 +35,8 @@ fn guard_and_missing_directories_fail_with_their_reason() {
         &case_spec("onnx-1.22.0/opset25/test_x", "/nonexistent/x".into(), true),
     )
     .record;
-    let labels = (rec.rule.as_str(), rec.op_version.as_deref());
-    assert_eq!(labels, ("onnx-default", Some("Cast-25")));
+    let labels = (rec.rule, rec.op_version.map(|v| v.to_string()));
+    assert_eq!(labels, (RuleName::OnnxDefault, Some("Cast-25".into())));
     assert_eq!(rec.outcome, Outcome::Fail);
     let msg = rec.message.unwrap_or_default();
     assert!(msg.contains("listed in index.json but missing"), "{msg}");

@@ -185,8 +185,7 @@ pub fn exercised(trials: &[TrialRecord]) -> BTreeMap<OpVersion, Exercised> {
 
 /// The trial's operator version, as in `Cast-19`.
 fn parse_version(t: &TrialRecord) -> Option<OpVersion> {
-    let (op, since) = t.op_version.as_deref()?.split_once('-')?;
-    OpVersion::of(OpKind::from_name(op)?, since.parse().ok()?)
+    t.op_version
 }
 
 /// Cast and CastLike: (input 0, output 0), the output having the `to` or `target_type` type;

@@ -3,8 +3,8 @@
 use super::measure::{exercised, support};
 use super::*;
 use harness::known::Outcome;
-use harness::report::TrialRecord;
 use harness::report::JSON_FILE;
+use harness::report::{RuleName, TrialRecord};
 use vocab::OpVersion;
 
 fn trial(release: &str, version: &str, io: (&[&str], &[&str]), outcome: Outcome) -> TrialRecord {
@@ -12,7 +12,7 @@ fn trial(release: &str, version: &str, io: (&[&str], &[&str]), outcome: Outcome)
         .with_release(release)
         .with_op(version)
         .with_types(io.0, io.1)
-        .with_rule("exact", None, None);
+        .with_rule(RuleName::Exact, None, None);
     t.case = Some("x".to_owned());
     t
 }

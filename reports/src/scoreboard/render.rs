@@ -9,6 +9,7 @@ use harness::report::page::escape;
 use harness::report::TrialRecord;
 use std::collections::BTreeMap;
 use std::fmt::Write;
+use vocab::OpKind;
 
 /// What happened to a group of trials of one backend.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -105,22 +106,17 @@ fn totals(run: &BackendRun) -> Counts {
 pub(crate) fn type_pair(t: &TrialRecord) -> String {
     let input = t.inputs.first().map_or("?", String::as_str);
     let output = t.outputs.first().map_or("?", String::as_str);
-    match t.op_version.as_deref().and_then(|v| v.split('-').next()) {
-        Some("Concat") => format!("Concat {input}"),
+    match t.op_version.map(|v| v.op()) {
+        Some(OpKind::Concat) => format!("Concat {input}"),
         _ => format!("{input} -> {output}"),
     }
 }
 
 /// Rows by operator version, in version order within each operator (Cast-6 before Cast-13).
 fn by_version(board: &Scoreboard) -> Vec<(String, Vec<Counts>)> {
-    let key = |t: &TrialRecord| {
-        let label = t.op_version.clone().unwrap_or_default();
-        let (op, since) = label.split_once('-').unwrap_or((label.as_str(), ""));
-        (
-            op.to_string(),
-            since.parse::<u32>().unwrap_or(0),
-            label.clone(),
-        )
+    let key = |t: &TrialRecord| match t.op_version {
+        Some(v) => (v.op().name().to_string(), v.since(), v.to_string()),
+        None => (String::new(), 0, String::new()),
     };
     grouped(board, key)
         .into_iter()

@@ -1,9 +1,10 @@
 use super::*;
 use crate::backend::FailureKind;
+use crate::report::RuleName;
 
 fn trial(name: &str, outcome: Outcome, kind: Option<FailureKind>, message: &str) -> TrialRecord {
     let t = TrialRecord::for_test(name, outcome)
-        .with_rule("exact", None, None)
+        .with_rule(RuleName::Exact, None, None)
         .with_message(message)
         .with_kind(kind);
     match name.starts_with("settings/") {

@@ -12,7 +12,7 @@ fn trial(opset: i64, outcome: Outcome, kind: Option<FailureKind>) -> TrialRecord
 #[test]
 fn versions_sort_by_number_within_an_operator() {
     let mut b = board();
-    b.backends[0].trials[1].op_version = Some("Cast-6".into());
+    b.backends[0].trials[1].op_version = vocab::OpVersion::parse("Cast-6");
     let md = markdown(&b);
     assert!(
         md.find("| Cast-6 |").unwrap() < md.find("| Cast-21 |").unwrap(),
