@@ -24,6 +24,16 @@ pub enum SpecKind {
     Guard(String),
 }
 
+impl Spec {
+    /// A guard's message (why the setup check fails); empty for a case.
+    pub(crate) fn guard_text(&self) -> &str {
+        match &self.kind {
+            SpecKind::Guard(msg) => msg,
+            SpecKind::Case(_) => "",
+        }
+    }
+}
+
 /// A case directory and what is known about it before opening it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CaseSpec {

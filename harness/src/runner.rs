@@ -217,7 +217,7 @@ fn run_with(
     let conclusion = libtest_mimic::run(args, trials);
     if args.list {
         for g in &prep.guards {
-            eprintln!("warning: setup check {} fails: {}", g.name, guard_text(g));
+            eprintln!("warning: setup check {} fails: {}", g.name, g.guard_text());
         }
         return !conclusion.has_failed();
     }
@@ -245,7 +245,7 @@ fn run_with(
              the filter left out these checks:"
         );
         for g in &unrun {
-            eprintln!("  {}: {}", g.name, guard_text(g));
+            eprintln!("  {}: {}", g.name, g.guard_text());
         }
         return false;
     }
@@ -315,13 +315,6 @@ fn run_filtered_guards<'a>(
     let unrun: Vec<&Spec> = guards.iter().filter(|g| !ran.contains(&g.name)).collect();
     records.extend(unrun.iter().map(|g| trials::run(ctx, g).record));
     unrun
-}
-
-fn guard_text(spec: &Spec) -> &str {
-    match &spec.kind {
-        SpecKind::Guard(msg) => msg,
-        SpecKind::Case(_) => "",
-    }
 }
 
 /// Writes the reports and, unless libtest prints JSON, the per-opset table.

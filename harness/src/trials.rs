@@ -172,7 +172,7 @@ pub fn run(ctx: &Context, spec: &Spec) -> Judged {
     let result = match case {
         None => Err(Failed {
             kind: FailureKind::Error,
-            message: guard_text(spec).to_string(),
+            message: spec.guard_text().to_string(),
         }),
         Some(case) => {
             let attempt = || run_case(ctx, &spec.name, case, &mut facts);
@@ -248,13 +248,6 @@ fn predates_hint(ctx: &Context, name: &str) -> String {
          \"reason\": \"...\", \"failure_kind\": \"predates\"}} (docs/running.md, known \
          failures), or `cargo xtask backends known-failures` writes them"
     )
-}
-
-fn guard_text(spec: &Spec) -> &str {
-    match &spec.kind {
-        SpecKind::Guard(msg) => msg,
-        SpecKind::Case(_) => "",
-    }
 }
 
 /// A failing case's message with what helps next: whether its files are damaged, and the

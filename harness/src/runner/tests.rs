@@ -15,7 +15,7 @@ fn guard_message<'a>(prep: &'a Setup, name: &str) -> &'a str {
     prep.guards
         .iter()
         .find(|g| g.name == name)
-        .map_or("", guard_text)
+        .map_or("", Spec::guard_text)
 }
 
 /// libtest arguments as after `cargo test --test onnx_backend --`, with libtest's own output
