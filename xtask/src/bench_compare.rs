@@ -17,7 +17,7 @@ const SCRIPT: &str = include_str!("bench_compare.py");
 const REQUIREMENTS: &str = include_str!("../bench-requirements.txt");
 
 /// Runs the comparison with the options after `bench-compare`.
-pub fn run(root: &Path, args: &crate::cli::BenchCompare) -> Result<(), Box<dyn Error>> {
+pub fn main(root: &Path, args: &crate::cli::BenchCompare) -> Result<(), Box<dyn Error>> {
     let repeat = args.repeat.to_string();
     let json = args.json.as_deref().map(std::path::absolute).transpose()?;
     let root = &root.canonicalize()?;

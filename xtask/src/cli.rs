@@ -67,7 +67,7 @@ pub enum Task {
     /// docs/fuzzing.md under --target aarch64-unknown-linux-gnu and s390x-unknown-linux-gnu,
     /// so that the portable paths and the reader's byte order are executed. Prints each
     /// step's time.
-    CrossCheck,
+    CrossCheck(CrossCheck),
     /// Fetch the official ONNX node-test data
     ///
     /// Fetches the backend node-test data (Cast, CastLike, Concat by default) of onnx releases
@@ -106,7 +106,7 @@ impl Task {
     /// Whether the task needs the `full` feature (the kernels, the harness or the crates over them): every
     /// task but the fetch and the cross-check, which only runs cargo and rustup.
     pub fn needs_full(&self) -> bool {
-        !matches!(self, Task::FetchTests(_) | Task::CrossCheck)
+        !matches!(self, Task::FetchTests(_) | Task::CrossCheck(_))
     }
 }
 
@@ -298,6 +298,10 @@ pub fn split_backends(values: &[String]) -> Vec<String> {
     }
     out
 }
+
+/// The options of `cargo xtask cross-check` (none: every task takes its own options type).
+#[derive(Debug, Args)]
+pub struct CrossCheck {}
 
 /// The options of `cargo xtask deep-cases`.
 #[derive(Debug, Args)]

@@ -51,7 +51,7 @@ pub const MIRI_TESTS: [(&str, &[&str]); 2] = [
 ];
 
 /// Runs the task.
-pub fn main(root: &Path) -> Result<(), Box<dyn Error>> {
+pub fn main(root: &Path, _args: &crate::cli::CrossCheck) -> Result<(), Box<dyn Error>> {
     let start = Instant::now();
     let cargo = crate::workspace::cargo();
     let clippy_target = format!("--target={CLIPPY_TARGET}");

@@ -1,5 +1,5 @@
-//! `cargo xtask deep-cases` and `cargo xtask deep`: the deep suite's tree and findings, from the
-//! `deep` crate; this module only finds the paths, runs the suite and prints.
+//! `cargo xtask deep`: the deep suite's findings, from the `deep` crate; this module only finds
+//! the paths, runs the suite and prints.
 
 use deep::findings::{self, Findings};
 use deep::names::{self, Chosen};
@@ -7,32 +7,11 @@ use harness::deep::{self as tree, CaseEntry};
 use std::collections::BTreeMap;
 use std::error::Error;
 use std::path::Path;
-use std::time::Instant;
-
-/// Runs `cargo xtask deep-cases [--out DIR]`.
-pub fn cases(args: &crate::cli::DeepCases) -> Result<(), Box<dyn Error>> {
-    let out = match &args.out {
-        Some(dir) => dir.clone(),
-        None => tree::default_dir(&crate::workspace::target_dir()),
-    };
-    let start = Instant::now();
-    let summary = deep::write(&out)?;
-    eprintln!(
-        "wrote {} cases ({} files, {:.1} MiB) under {} in {:.1} s; content sha256 {}",
-        summary.cases,
-        summary.files,
-        summary.bytes as f64 / (1 << 20) as f64,
-        out.display(),
-        start.elapsed().as_secs_f64(),
-        summary.content_sha256,
-    );
-    Ok(())
-}
 
 /// Runs `cargo xtask deep [--backends a,b]`. Every backend is checked before anything runs;
 /// the findings and reproducers are written beside the old ones and replace them only once
 /// every backend has run, so a failed run leaves the last good outputs in place.
-pub fn findings(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> {
+pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> {
     let target = crate::workspace::target_dir();
     let out = tree::default_dir(&target);
     if args.render_only {

@@ -15,6 +15,8 @@ mod cross_check;
 mod deep;
 #[cfg(feature = "full")]
 mod deep_audit;
+#[cfg(feature = "full")]
+mod deep_cases;
 #[cfg(test)]
 mod floors;
 #[cfg(feature = "full")]
@@ -69,25 +71,25 @@ fn run(root: &Path, task: &Task) -> ExitCode {
         Task::FetchTests(options) => {
             fetch::main(options, &fetch::Paths::workspace(root, workspace::python()))
         }
-        Task::CrossCheck => finish(cross_check::main(root)),
+        Task::CrossCheck(args) => finish(cross_check::main(root, args)),
         #[cfg(feature = "full")]
         Task::Backends(args) => finish(backends::main(root, args)),
         #[cfg(feature = "full")]
-        Task::BenchCompare(args) => finish(bench_compare::run(root, args)),
+        Task::BenchCompare(args) => finish(bench_compare::main(root, args)),
         #[cfg(feature = "full")]
         Task::Coverage(args) => finish(coverage::main(root, args)),
         #[cfg(feature = "full")]
-        Task::DeepCases(args) => finish(deep::cases(args)),
+        Task::DeepCases(args) => finish(deep_cases::main(root, args)),
         #[cfg(feature = "full")]
-        Task::Deep(args) => finish(deep::findings(root, args)),
+        Task::Deep(args) => finish(deep::main(root, args)),
         #[cfg(feature = "full")]
         Task::DeepAudit(args) => finish(deep_audit::main(root, args)),
         #[cfg(feature = "full")]
         Task::Fuzz(args) => finish(fuzz::main(root, args)),
         #[cfg(feature = "full")]
-        Task::OwnCases(args) => finish(own_cases::main(&root.join("tests/cases"), args)),
+        Task::OwnCases(args) => finish(own_cases::main(root, args)),
         #[cfg(feature = "full")]
-        Task::Report(args) => finish(report::main(args)),
+        Task::Report(args) => finish(report::main(root, args)),
         #[cfg(feature = "full")]
         Task::Scoreboard(args) => finish(scoreboard::main(root, args)),
         #[cfg(not(feature = "full"))]

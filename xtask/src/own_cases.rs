@@ -4,8 +4,9 @@
 use std::error::Error;
 use std::path::Path;
 
-/// Runs the task with the options after `own-cases` on the cases directory `root`.
-pub fn main(root: &Path, args: &crate::cli::OwnCases) -> Result<(), Box<dyn Error>> {
+/// Runs the task with the options after `own-cases` on the workspace's `tests/cases`.
+pub fn main(workspace: &Path, args: &crate::cli::OwnCases) -> Result<(), Box<dyn Error>> {
+    let root = &workspace.join("tests/cases");
     // `xtask/../tests/cases` reads better resolved.
     let canonical = root.canonicalize().ok();
     let shown = canonical.as_deref().unwrap_or(root).display();

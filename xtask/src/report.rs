@@ -12,7 +12,7 @@ use std::error::Error;
 use std::path::{Path, PathBuf};
 
 /// Runs the task with the options after `report`.
-pub fn main(args: &crate::cli::Report) -> Result<(), Box<dyn Error>> {
+pub fn main(_root: &Path, args: &crate::cli::Report) -> Result<(), Box<dyn Error>> {
     if let Some(old) = &args.diff {
         let options = DiffOptions {
             target: crate::workspace::target_dir(),

@@ -1,0 +1,27 @@
+//! `cargo xtask deep-cases`: the deep suite's tree, written by the `deep` crate; this module
+//! only picks the directory and prints.
+
+use harness::deep as tree;
+use std::error::Error;
+use std::path::Path;
+use std::time::Instant;
+
+/// Runs `cargo xtask deep-cases [--out DIR]`.
+pub fn main(_root: &Path, args: &crate::cli::DeepCases) -> Result<(), Box<dyn Error>> {
+    let out = match &args.out {
+        Some(dir) => dir.clone(),
+        None => tree::default_dir(&crate::workspace::target_dir()),
+    };
+    let start = Instant::now();
+    let summary = deep::write(&out)?;
+    eprintln!(
+        "wrote {} cases ({} files, {:.1} MiB) under {} in {:.1} s; content sha256 {}",
+        summary.cases,
+        summary.files,
+        summary.bytes as f64 / (1 << 20) as f64,
+        out.display(),
+        start.elapsed().as_secs_f64(),
+        summary.content_sha256,
+    );
+    Ok(())
+}
