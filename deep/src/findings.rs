@@ -6,7 +6,7 @@
 use super::diagnosis;
 use super::diagnosis::Behaviour;
 use super::run;
-use harness::backend::{BackendFailure, FailureKind, ModelFile};
+use harness::backend::FailureKind;
 use harness::deep::{
     self, Authority, CaseAttribute, CaseEntry, CaseShape, Citation, InputClass, Section,
 };
@@ -204,15 +204,17 @@ pub struct Value {
 }
 
 /// The findings of one finished run of the deep tree on backend `name` (its `report`): every
-/// trial that did not pass is judged against the case's `entry` in `by_case`, its actual
-/// outputs obtained from `backend`. A trial of the run itself (a guard) that failed, or a
-/// backend that crashed on every case, is an error: there is nothing to group.
+/// trial that did not pass is judged against the case's `entry` in `by_case`: a mismatch by
+/// the actual outputs the run dumped under `report_dir` (the run's report directory,
+/// `failures/<trial>/output_K.actual.pb`), any other failure by its record's kind and
+/// message. Nothing runs again. A trial of the run itself (a guard) that failed, a backend
+/// that crashed on every case, or a mismatch without its dump is an error.
 pub fn of_run(
     out: &Path,
     by_case: &BTreeMap<&str, &CaseEntry>,
     name: &str,
     report: &report::Report,
-    backend: &harness::backend::BackendHandle,
+    report_dir: &Path,
 ) -> Result<(RunSummary, Vec<Finding>), Box<dyn Error>> {
     if report.backend.name != *name {
         return Err(format!(
@@ -259,7 +261,9 @@ pub fn of_run(
             continue;
         };
         let dir = out.join(deep::CASES_DIR).join(&entry.case);
-        for judged in judge(backend, &dir, entry, t) {
+        let dumps = harness::report::failure_dir(report_dir, &t.name);
+        let judged = judge(&dir, &dumps, entry, t).map_err(|e| format!("backend {name}: {e}"))?;
+        for judged in judged {
             if let Some(f) = absorb(&mut classes, name, &report.backend.version, entry, judged) {
                 // The case the reproducer is cut from; its path is set once all are known.
                 f.reproducer = entry.case.clone();
@@ -606,38 +610,43 @@ struct Judged {
 /// The classes of one failing case: per input class, the elements that differ; or the case
 /// as a whole (its shape, or the failure kind) when it did not run or has no element ranges.
 fn judge(
-    backend: &harness::backend::BackendHandle,
     dir: &Path,
+    dumps: &Path,
     entry: &CaseEntry,
     t: &TrialRecord,
-) -> Vec<Judged> {
-    let whole = |kind: FailureKind, msg: String| {
-        let refusal = Some((kind, first_line(&msg)));
-        vec![Judged {
+) -> Result<Vec<Judged>, String> {
+    let whole = |kind: FailureKind, msg: &str| {
+        let refusal = Some((kind, first_line(msg)));
+        Ok(vec![Judged {
             class: FindingClass::Failure(kind),
             authority: None,
             diagnosis: None,
             elements: 0,
             examples: Vec::new(),
             refusal,
-        }]
+        }])
     };
+    // What the backend said (its words are the message's first line) when it produced no
+    // outputs: the run recorded it, nothing runs again.
+    let kind = t.failure_kind.unwrap_or(FailureKind::Error);
+    if kind != FailureKind::Mismatch {
+        return whole(kind, t.message.as_deref().unwrap_or(""));
+    }
     let case = match harness::read::load_case(dir) {
         Ok(c) => c,
-        Err(e) => return whole(FailureKind::Error, e.to_string()),
+        Err(e) => return whole(FailureKind::Error, &e.to_string()),
     };
     let ds = &case.data_sets[0];
-    let file = ModelFile {
-        path: &dir.join("model.onnx"),
-        model: &case.model,
+    let dumps = match case.data_sets.len() {
+        1 => dumps.to_path_buf(),
+        _ => dumps.join("test_data_set_0"),
     };
-    let ran = backend.prepare(file).and_then(|p| p.run(&ds.inputs));
-    let actual = match ran {
-        Ok(a) => a,
-        Err(BackendFailure { kind, message }) => return whole(kind, message),
+    let Some(actual) = dumped_output(&dumps, &t.name)? else {
+        return whole(FailureKind::Mismatch, "no output");
     };
+    let actual = [actual];
     let (Some(exp), Some(act)) = (ds.outputs.first(), actual.first()) else {
-        return whole(FailureKind::Mismatch, "no output".into());
+        return whole(FailureKind::Mismatch, "no output");
     };
     if exp.dtype() != act.dtype() || exp.shape() != act.shape() {
         let msg = format!(
@@ -648,14 +657,14 @@ fn judge(
             exp.shape()
         );
         let refusal = Some((FailureKind::Mismatch, msg));
-        return vec![Judged {
+        return Ok(vec![Judged {
             class: FindingClass::TypeOrShape,
             authority: None,
             diagnosis: None,
             elements: 0,
             examples: Vec::new(),
             refusal,
-        }];
+        }]);
     }
     let input = case
         .model
@@ -712,16 +721,16 @@ fn judge(
     if by_class.is_empty() {
         let msg = t.message.clone().unwrap_or_default();
         let refusal = Some((FailureKind::Mismatch, first_line(&msg)));
-        return vec![Judged {
+        return Ok(vec![Judged {
             class: FindingClass::Shape(entry.shape),
             authority: None,
             diagnosis: None,
             elements: 0,
             examples: Vec::new(),
             refusal,
-        }];
+        }]);
     }
-    by_class
+    Ok(by_class
         .into_iter()
         .map(|((class, authority, diagnosis), (n, examples))| Judged {
             class,
@@ -731,7 +740,30 @@ fn judge(
             examples,
             refusal: None,
         })
-        .collect()
+        .collect())
+}
+
+/// The first actual output of a mismatched trial, as its run dumped it under `dumps`
+/// (`output_0.actual.pb`); `None` when the backend produced no output 0 (the run dumped the
+/// expected side alone). A mismatch without its dump is an error naming the trial and file.
+fn dumped_output(dumps: &Path, trial: &str) -> Result<Option<Tensor>, String> {
+    let pb = dumps.join("output_0.actual.pb");
+    if !pb.is_file()
+        && dumps.join("output_0.expected.npy").is_file()
+        && !dumps.join("output_0.actual.npy").exists()
+    {
+        return Ok(None);
+    }
+    if !pb.is_file() {
+        return Err(format!(
+            "trial {trial} is a mismatch but its run left no dump {} (findings read the \
+             run's outputs, they do not run it again; run the suite again)",
+            pb.display()
+        ));
+    }
+    harness::read::read_tensor(&pb, None)
+        .map(Some)
+        .map_err(|e| format!("trial {trial}: {e}"))
 }
 
 fn first_line(s: &str) -> String {

@@ -173,8 +173,10 @@ pub fn failure_dir(out: &Path, trial: &str) -> PathBuf {
     dir
 }
 
-/// Writes `output_K.expected.npy` and `output_K.actual.npy` for each output in `dir`; returns
-/// one line per file group written (with any type note), or why writing failed.
+/// Writes `output_K.expected.npy` and `output_K.actual.npy` for each output in `dir`, and
+/// each actual output losslessly as `output_K.actual.pb` (a TensorProto: npy has no bfloat16,
+/// float8 or 4-bit types; the deep findings read these instead of running the case again);
+/// returns one line per output (the files written, with any type note), or why writing failed.
 pub fn dump(dir: &Path, expected: &[Tensor], actual: &[Tensor]) -> Vec<String> {
     if let Err(e) = std::fs::create_dir_all(dir) {
         return vec![format!("cannot create {}: {e}", dir.display())];
@@ -183,8 +185,10 @@ pub fn dump(dir: &Path, expected: &[Tensor], actual: &[Tensor]) -> Vec<String> {
     let count = expected.len().max(actual.len());
     for k in 0..count {
         let mut notes = Vec::new();
+        let mut sides = Vec::new();
         for (side, tensor) in [("expected", expected.get(k)), ("actual", actual.get(k))] {
             let Some(tensor) = tensor else { continue };
+            sides.push(side);
             let path = dir.join(format!("output_{k}.{side}.npy"));
             match npy::write(&path, tensor) {
                 Ok(Some(note)) if !notes.contains(&note) => notes.push(note),
@@ -192,10 +196,24 @@ pub fn dump(dir: &Path, expected: &[Tensor], actual: &[Tensor]) -> Vec<String> {
                 Err(e) => lines.push(format!("cannot write {}: {e}", path.display())),
             }
         }
-        let files = dir.join(format!("output_{k}.{{expected,actual}}.npy"));
+        let sides = match sides.as_slice() {
+            [one] => one.to_string(),
+            all => format!("{{{}}}", all.join(",")),
+        };
+        let mut files = dir
+            .join(format!("output_{k}.{sides}.npy"))
+            .display()
+            .to_string();
+        if let Some(tensor) = actual.get(k) {
+            let path = dir.join(format!("output_{k}.actual.pb"));
+            match crate::write::write_tensor(&path, &format!("output_{k}"), tensor) {
+                Ok(()) => files.push_str(&format!(" and output_{k}.actual.pb")),
+                Err(e) => lines.push(format!("cannot write {}: {e}", path.display())),
+            }
+        }
         match notes.as_slice() {
-            [] => lines.push(format!("wrote {}", files.display())),
-            _ => lines.push(format!("wrote {} ({})", files.display(), notes.join("; "))),
+            [] => lines.push(format!("wrote {files}")),
+            _ => lines.push(format!("wrote {files} ({})", notes.join("; "))),
         }
     }
     lines

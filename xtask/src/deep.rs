@@ -26,8 +26,8 @@ pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> 
     let mut all = Vec::new();
     for chosen in &chosen {
         let report = run_suite(root, &target, chosen)?;
-        let backend = tree::backend(root, &target, &chosen.value)?;
-        let (run, found) = findings::of_run(&out, &by_case, &chosen.label, &report, &backend)?;
+        let dir = chosen.report_dir(&target);
+        let (run, found) = findings::of_run(&out, &by_case, &chosen.label, &report, &dir)?;
         runs.push(run);
         all.extend(found);
     }

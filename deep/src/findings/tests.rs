@@ -475,3 +475,90 @@ fn finding_classes_read_back_as_written() {
     assert!(FindingClass::parse("nan")
         .is_some_and(|c| matches!(c, FindingClass::Input(i) if i.is_nan())));
 }
+
+/// A deep case written under a scratch directory: its entry, its directory and its data set.
+fn written_case(
+    scratch: &Path,
+    name: &str,
+) -> (CaseEntry, std::path::PathBuf, harness::case::DataSet) {
+    let plans = crate::cases::plans();
+    let (_, plan) = plans
+        .iter()
+        .find(|(n, _)| n == name)
+        .expect("a planned case");
+    let (entry, graph) = crate::cases::build(name, plan);
+    let dir = scratch.join(name);
+    for (rel, bytes) in crate::model::files(name, &graph).unwrap() {
+        let p = dir.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+    let case = harness::read::load_case(&dir).unwrap();
+    (entry, dir, case.data_sets.into_iter().next().unwrap())
+}
+
+fn mismatch(case: &str) -> TrialRecord {
+    TrialRecord::official_for_test(
+        case,
+        "Cast-19",
+        ("FLOAT", "FLOAT8E4M3FN"),
+        Outcome::Fail,
+        Some(FailureKind::Mismatch),
+    )
+}
+
+/// A mismatch is judged from the output its run dumped (here written by hand), never by
+/// running the case again: `judge` takes no backend.
+#[test]
+fn a_mismatch_is_judged_from_its_dump_without_running_again() {
+    let scratch = tempfile::tempdir().unwrap();
+    let name = "cast19_FLOAT_to_FLOAT8E4M3FN_saturate0";
+    let (entry, dir, ds) = written_case(scratch.path(), name);
+    let expected = &ds.outputs[0];
+    let mut codes = harness::read::tensor_codes(expected).unwrap();
+    codes[0] ^= 1;
+    let actual =
+        harness::read::tensor_from_codes(expected.dtype(), expected.shape().to_vec(), &codes)
+            .unwrap();
+    let dumps = scratch.path().join("failures").join(name);
+    std::fs::create_dir_all(&dumps).unwrap();
+    harness::write::write_tensor(&dumps.join("output_0.actual.pb"), "y", &actual).unwrap();
+    let judged = judge(&dir, &dumps, &entry, &mismatch(name)).unwrap();
+    assert_eq!(judged.iter().map(|j| j.elements).sum::<usize>(), 1);
+    let example = &judged[0].examples[0];
+    assert_eq!(example.index, 0);
+    assert_eq!(example.actual, value(&actual, &codes, 0));
+    assert!(judged.iter().all(|j| j.refusal.is_none()));
+}
+
+/// A mismatch whose dump is missing is an error naming the trial and the file, not a silent
+/// skip; a trial that produced no outputs is judged by its record's kind and the backend's
+/// words (the message's first line, before the harness's `in`/`rerun:` lines).
+#[test]
+fn a_missing_dump_is_a_named_error_and_a_refusal_is_the_records_first_line() {
+    let scratch = tempfile::tempdir().unwrap();
+    let name = "cast19_FLOAT_to_FLOAT8E4M3FN_saturate0";
+    let (entry, dir, _) = written_case(scratch.path(), name);
+    let dumps = scratch.path().join("failures").join(name);
+    let t = mismatch(name);
+    let err = judge(&dir, &dumps, &entry, &t).err().expect("an error");
+    assert!(err.contains(&t.name), "{err}");
+    assert!(err.contains("output_0.actual.pb"), "{err}");
+    let refused = TrialRecord::official_for_test(
+        name,
+        "Cast-19",
+        ("FLOAT", "FLOAT8E4M3FN"),
+        Outcome::Fail,
+        Some(FailureKind::Unsupported),
+    )
+    .with_message("no kernel for Cast\nin somewhere\nrerun: cargo test");
+    let judged = judge(&dir, &dumps, &entry, &refused).unwrap();
+    assert_eq!(
+        judged[0].refusal,
+        Some((FailureKind::Unsupported, "no kernel for Cast".into()))
+    );
+    assert_eq!(
+        judged[0].class,
+        FindingClass::Failure(FailureKind::Unsupported)
+    );
+}

@@ -151,7 +151,10 @@ fn run() -> Result<(), Box<dyn Error>> {
     let index = harness::deep::read_index_at(&tree)?;
     let by_case = index.cases.iter().map(|c| (c.case.as_str(), c)).collect();
     let name = report.backend.name.clone();
-    let (summary, found) = findings::of_run(&tree, &by_case, &name, &report, &backend())?;
+    // From the run's report and failure dumps (under its report directory): nothing runs
+    // again.
+    let reports = harness::report::ReportDir::deep(&tree, &name).into_path();
+    let (summary, found) = findings::of_run(&tree, &by_case, &name, &report, &reports)?;
     let all = findings::publish(
         &deep::sources_root(),
         &tree,

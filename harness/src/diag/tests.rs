@@ -224,4 +224,8 @@ fn dumps_both_sides_with_notes() {
     assert!(lines[0].contains("uint8 bit patterns"), "{lines:?}");
     assert!(dir.join("output_0.expected.npy").is_file());
     assert!(dir.join("output_0.actual.npy").is_file());
+    assert!(lines[0].contains("output_0.actual.pb"), "{lines:?}");
+    // The .pb keeps the type npy cannot: float8 reads back as float8, bit for bit.
+    let back = crate::read::read_tensor(&dir.join("output_0.actual.pb"), None).expect("pb");
+    assert_eq!(back, e);
 }

@@ -10,6 +10,7 @@ pub mod md;
 pub mod nextest;
 pub mod page;
 
+pub use crate::diag::failure_dir;
 pub use crate::provenance::{RunInfo, Runner, Source};
 pub use crate::trials::RuleName;
 pub use dir::ReportDir;
