@@ -2,15 +2,20 @@
 //! one way for every task.
 
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The variable naming the Python interpreter that runs pip and creates venvs.
 pub const PYTHON_VAR: &str = "PYTHON";
 
 /// The workspace root: the parent of the xtask crate.
 pub fn root() -> PathBuf {
-    let xtask = Path::new(env!("CARGO_MANIFEST_DIR"));
-    xtask.parent().unwrap_or(xtask).to_path_buf()
+    // `cargo run` sets CARGO_MANIFEST_DIR for the process too; read that first, because cargo
+    // does not rebuild the xtask when its checkout moves, and the path compiled in would then
+    // name a directory that is gone (every task failed as "cannot run cargo").
+    let xtask = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    xtask.parent().unwrap_or(&xtask).to_path_buf()
 }
 
 /// The workspace's target directory, honouring `CARGO_TARGET_DIR` as the harness does.
