@@ -578,11 +578,10 @@ fn select(name: &str, values: &[String]) -> String {
 
 /// findings.html: a self-contained page (inline style and script), the counts first.
 pub fn html(all: &Findings, links: &Links) -> String {
-    let mut s = format!(
-        "<!doctype html><html lang=en><meta charset=utf-8>\
-         <meta name=viewport content=\"width=device-width\"><title>Deep suite findings</title>\
-         <style>{STYLE}</style><h1>Deep suite findings</h1><p class=meta>Tree sha256 <code>{}\
-         </code>.",
+    let mut s = harness::report::page::html_open("Deep suite findings", STYLE);
+    let _ = write!(
+        s,
+        "<h1>Deep suite findings</h1><p class=meta>Tree sha256 <code>{}</code>.",
         escape(&all.tree_sha256)
     );
     for r in &all.runs {
@@ -680,7 +679,11 @@ pub fn html(all: &Findings, links: &Links) -> String {
         }
         s.push_str("</ul></details>");
     }
-    let _ = writeln!(s, "<script>{SCRIPT}</script></html>");
+    let _ = write!(
+        s,
+        "<script>{SCRIPT}</script>{}",
+        harness::report::page::HTML_CLOSE
+    );
     s
 }
 

@@ -130,7 +130,8 @@ fn the_markdown_opens_with_the_counts_bugs_first_then_the_causes() {
 #[test]
 fn the_page_has_the_counts_table_filters_and_collapsed_causes() {
     let page = html(&sample(), &links());
-    assert!(page.starts_with("<!doctype html>"));
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert!(page.ends_with("</body></html>\n"));
     let counts = page.find("<table class=counts>").expect("counts");
     let filters = page.find("<form id=filters>").expect("filters");
     assert!(counts < filters);

@@ -28,12 +28,7 @@ label.only{display:block;margin:.4em 0}#failing-only:checked~table tr.ok{display
 
 /// The HTML report.
 pub fn render(report: &Report) -> String {
-    let mut out = String::from("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">");
-    let _ = write!(
-        out,
-        "<title>{}</title><style>{STYLE}</style></head><body>",
-        escape(&super::title(report))
-    );
+    let mut out = super::page::html_open(&super::title(report), STYLE);
     header(&mut out, report);
     run_checks(&mut out, report);
     matrix(&mut out, report);
@@ -51,7 +46,7 @@ pub fn render(report: &Report) -> String {
         Outcome::Predates,
         "Cases the runtime predates",
     );
-    out.push_str("</body></html>\n");
+    out.push_str(super::page::HTML_CLOSE);
     out
 }
 

@@ -1,7 +1,7 @@
 //! Text made safe for the pages every part of the project writes (the run's reports, the
 //! scoreboard, the coverage tables, the diffs, the deep findings): one HTML escaper and the
 //! Markdown cell rules, so that a hostile message cannot break a table or inject markup in
-//! one page and not in another.
+//! one page and not in another; and the one HTML page shell.
 
 /// `s` escaped for HTML text and attribute values (quoted with `"` or `'`); the one escaper
 /// of every page the project writes.
@@ -30,3 +30,18 @@ pub fn md_cell(s: &str) -> String {
 pub fn md_text(s: &str) -> String {
     md_cell(s).replace('<', "&lt;")
 }
+
+/// The start of every HTML page the project writes, up to and including `<body>`: one doctype,
+/// encoding and viewport for the report, the scoreboard and the findings. `title` is text
+/// (escaped here); `style` is the page's own CSS.
+pub fn html_open(title: &str, style: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width\"><title>{}</title>\
+         <style>{style}</style></head><body>",
+        escape(title)
+    )
+}
+
+/// The end of every page [`html_open`] starts.
+pub const HTML_CLOSE: &str = "</body></html>\n";

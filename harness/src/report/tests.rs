@@ -390,3 +390,12 @@ fn a_predated_case_is_counted_apart_in_every_report() {
     );
     assert!(html.contains("<div class=\"trial predates\""), "{html}");
 }
+
+#[test]
+fn the_page_shell_escapes_its_title_and_closes_what_it_opens() {
+    let open = super::page::html_open("a <b> & \"c\"", "p{margin:0}");
+    assert!(open.starts_with("<!DOCTYPE html>\n<html lang=\"en\"><head>"));
+    assert!(open.contains("<title>a &lt;b&gt; &amp; &quot;c&quot;</title>"));
+    assert!(open.contains("<style>p{margin:0}</style></head><body>"));
+    assert_eq!(super::page::HTML_CLOSE, "</body></html>\n");
+}

@@ -178,15 +178,17 @@ pub fn markdown(board: &Scoreboard) -> String {
     s
 }
 
+/// The scoreboard page's CSS.
+const STYLE: &str = "body{font:14px system-ui,sans-serif;margin:1.5em}\
+    table{border-collapse:collapse;margin-bottom:2em}\
+    td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;white-space:nowrap}\
+    .pass{background:#d9f2d9}.fail{background:#f7c6c6;font-weight:bold}\
+    .unsupported{background:#e6e6e6}.none{background:#fff}";
+
 /// The HTML page: the same tables, coloured by what dominates each cell.
 pub fn html(board: &Scoreboard) -> String {
-    let mut s = String::from(
-        "<!doctype html><html><head><meta charset=\"utf-8\"><title>onnx-conformance scoreboard</title><style>\
-         body{font:14px system-ui,sans-serif;margin:1.5em}table{border-collapse:collapse;margin-bottom:2em}\
-         td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;white-space:nowrap}\
-         .pass{background:#d9f2d9}.fail{background:#f7c6c6;font-weight:bold}.unsupported{background:#e6e6e6}\
-         .none{background:#fff}</style></head><body>\n<h1>Scoreboard: official Cast, CastLike and Concat cases</h1>\n",
-    );
+    let mut s = harness::report::page::html_open("onnx-conformance scoreboard", STYLE);
+    s.push_str("\n<h1>Scoreboard: official Cast, CastLike and Concat cases</h1>\n");
     let _ = writeln!(s, "<p>Data lock sha256 <code>{}</code>. Cells: passed/trials, then mismatches, refusals at load (unsupported) and errors, crashes or timeouts. Green: all pass; grey: only refusals; red: a wrong answer or an error.</p>", escape(&board.data_lock));
     for missing in &board.not_set_up {
         let _ = writeln!(
@@ -228,7 +230,7 @@ pub fn html(board: &Scoreboard) -> String {
         "By data type (input -> output; Concat: its type)",
         grouped(board, type_pair).into_iter().collect(),
     );
-    s.push_str("</body></html>\n");
+    s.push_str(harness::report::page::HTML_CLOSE);
     s
 }
 
