@@ -31,21 +31,16 @@ pub fn install(package: &str, why: &str, hint: &str) -> Result<(), String> {
         cmd.args(args);
         cmd
     };
-    let run = |what: String, cmd: &mut Command| -> Result<(), String> {
-        eprintln!("{what}");
-        match cmd.status() {
-            Ok(s) if s.success() => Ok(()),
-            Ok(s) => Err(format!("{what} failed ({s})")),
-            Err(e) => Err(format!("{what}: cannot run {:?}: {e}", cmd.get_program())),
-        }
-    };
-    run(
-        format!("apt-get update (for {package})"),
+    let step = crate::workspace::step;
+    step(
+        "",
+        &format!("apt-get update (for {package})"),
         &mut apt(&["update", "-qq"]),
     )
     .and_then(|()| {
-        run(
-            format!("installing Debian's {package}, which {why}"),
+        step(
+            "",
+            &format!("installing Debian's {package}, which {why}"),
             &mut apt(&["install", "-y", "-qq", package]),
         )
     })

@@ -113,14 +113,10 @@ fn probe(root: &Path, args: &[&str]) -> bool {
 /// missing if an install failed.
 fn install_tools(root: &Path) {
     let install = |what: &str, program: &str, args: &[&str]| {
-        eprintln!("fuzz: installing {what}: {program} {}", args.join(" "));
-        let ok = Command::new(program)
-            .args(args)
-            .current_dir(root)
-            .status()
-            .is_ok_and(|s| s.success());
-        if !ok {
-            eprintln!("fuzz: installing {what} failed");
+        let what = format!("installing {what}: {program} {}", args.join(" "));
+        let mut cmd = Command::new(program);
+        if let Err(e) = crate::workspace::step("fuzz: ", &what, cmd.args(args).current_dir(root)) {
+            eprintln!("fuzz: {e}");
         }
     };
     if !probe(root, &["+nightly", "--version"]) {

@@ -3,6 +3,7 @@
 
 use std::ffi::OsString;
 use std::path::PathBuf;
+use std::process::Command;
 
 /// The variable naming the Python interpreter that runs pip and creates venvs.
 pub const PYTHON_VAR: &str = "PYTHON";
@@ -33,4 +34,15 @@ pub fn python() -> String {
 /// The cargo that runs this task (`$CARGO`, set by `cargo run`; default cargo).
 pub fn cargo() -> OsString {
     std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
+}
+
+/// Runs `cmd` after printing `prefix` and `what`: the one way a task runs a setup step (an
+/// install, a venv, a build). The error names `what` and how the command ended.
+pub fn step(prefix: &str, what: &str, cmd: &mut Command) -> Result<(), String> {
+    eprintln!("{prefix}{what}");
+    match cmd.status() {
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => Err(format!("{what} failed ({s})")),
+        Err(e) => Err(format!("{what}: cannot run {:?}: {e}", cmd.get_program())),
+    }
 }

@@ -88,14 +88,7 @@ pub fn run(root: &Path, target: &Path, names: &[String]) -> Result<(), Box<dyn E
 }
 
 fn step(what: &str, cmd: &mut Command) -> Result<(), Box<dyn Error>> {
-    eprintln!("backends: {what}");
-    let status = cmd
-        .status()
-        .map_err(|e| format!("{what}: cannot run {:?}: {e}", cmd.get_program()))?;
-    if !status.success() {
-        return Err(format!("{what} failed ({status})").into());
-    }
-    Ok(())
+    Ok(crate::workspace::step("backends: ", what, cmd)?)
 }
 
 /// The venv the Python workers share, with the pinned requirements installed by its pip.
