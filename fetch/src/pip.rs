@@ -82,32 +82,32 @@ pub fn download_all(
     done: &(dyn Fn(&str, &Result<PathBuf>) + Sync),
 ) -> Vec<Result<PathBuf>> {
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<Result<PathBuf>>>> = releases
-        .iter()
-        .map(|_| std::sync::Mutex::new(None))
-        .collect();
-    std::thread::scope(|s| {
-        for _ in 0..PARALLEL_DOWNLOADS.min(releases.len()) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(release) = releases.get(i) else {
-                    break;
-                };
-                let r = download(python, release, cache);
-                done(release, &r);
-                *results[i].lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
-            });
-        }
+    // Each worker takes the next release and keeps (index, result); the merge puts them back
+    // in the order given.
+    let mut done_all: Vec<(usize, Result<PathBuf>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..PARALLEL_DOWNLOADS.min(releases.len()))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(release) = releases.get(i) else {
+                            break mine;
+                        };
+                        let r = download(python, release, cache);
+                        done(release, &r);
+                        mine.push((i, r));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
     });
-    results
-        .into_iter()
-        .zip(releases)
-        .map(|(m, r)| {
-            m.into_inner()
-                .unwrap_or_else(|p| p.into_inner())
-                .unwrap_or_else(|| Err(Error::new(format!("onnx {r}: the download never ran"))))
-        })
-        .collect()
+    done_all.sort_by_key(|(i, _)| *i);
+    done_all.into_iter().map(|(_, r)| r).collect()
 }
 
 fn download_into(python: &str, release: &str, stage: &Path) -> Result<PathBuf> {
