@@ -165,16 +165,7 @@ def run_onnxruntime(model_path, model, inputs):
     by_name = {name.lower(): code for name, code in onnx.TensorProto.DataType.items()}
     if any(t.data_type == STRING for t in inputs.values()):
         feeds = {k: onnx.numpy_helper.to_array(t) for k, t in inputs.items()}
-        outs = sess.run(names, feeds)
-        protos = []
-        for name, a in zip(names, outs):
-            if a.dtype == object:
-                t = onnx.TensorProto(name=name, data_type=STRING, dims=a.shape)
-                t.string_data.extend(str(s).encode("utf-8") for s in a.reshape(-1))
-                protos.append(t)
-            else:
-                protos.append(onnx.numpy_helper.from_array(a, name))
-        return "onnxruntime " + ort.__version__, protos
+        return "onnxruntime " + ort.__version__, to_protos(names, sess.run(names, feeds))
     feeds = {}
     for k, t in inputs.items():
         v = ort.OrtValue.ortvalue_from_shape_and_type(list(t.dims), t.data_type)
@@ -201,9 +192,13 @@ def run_reference(model_path, model, inputs):
     ev = ReferenceEvaluator(model)
     feeds = {k: onnx.numpy_helper.to_array(t) for k, t in inputs.items()}
     names = [o.name for o in model.graph.output]
-    outs = ev.run(names, feeds)
+    return "onnx.reference " + onnx.__version__, to_protos(names, ev.run(names, feeds))
+
+
+def to_protos(names, arrays):
+    """The outputs as TensorProtos; numpy's object arrays (strings) as string_data."""
     protos = []
-    for name, a in zip(names, outs):
+    for name, a in zip(names, arrays):
         a = np.asarray(a)
         if a.dtype == object:
             t = onnx.TensorProto(name=name, data_type=STRING, dims=a.shape)
@@ -211,7 +206,7 @@ def run_reference(model_path, model, inputs):
             protos.append(t)
         else:
             protos.append(onnx.numpy_helper.from_array(a, name))
-    return "onnx.reference " + onnx.__version__, protos
+    return protos
 
 
 def main():
