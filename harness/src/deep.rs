@@ -692,22 +692,6 @@ pub fn discover(root: &Path, expected: &str) -> Vec<Spec> {
         .collect()
 }
 
-/// The backend `name` (a shipped name or `worker:<command line>`), started as a run of the
-/// suite would start it, for tools that run single deep cases again.
-pub fn backend(
-    workspace: &Path,
-    target: &Path,
-    name: &str,
-) -> Result<crate::backend::BackendHandle, String> {
-    let env = crate::settings::Env::from_process().with(crate::settings::BACKEND_VAR, name);
-    let (mut settings, problems) = crate::settings::read(workspace, &env);
-    if let Some((_, why)) = problems.first() {
-        return Err(why.clone());
-    }
-    settings.target = target.to_path_buf();
-    crate::backend::select(workspace, &settings).backend
-}
-
 /// The index of the tree at its default place under `target`, if it can be read.
 pub fn read_index(target: &Path) -> Result<Index, crate::Error> {
     read_index_at(&default_dir(target))

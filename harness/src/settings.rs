@@ -100,13 +100,6 @@ impl Env {
             .collect())
     }
 
-    /// This environment with `key` set to `value` (replacing any value it had).
-    pub fn with(mut self, key: &str, value: &str) -> Env {
-        self.0.retain(|(k, _)| k != key);
-        self.0.push((OsString::from(key), OsString::from(value)));
-        self
-    }
-
     /// The value of `key`, if set.
     pub fn get(&self, key: &str) -> Option<&OsStr> {
         self.0
