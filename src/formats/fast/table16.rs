@@ -45,6 +45,8 @@ pub(super) struct Table16 {
     base: u16,
     /// Whether the index is clamped to 31: the exponent field is wider than the table.
     clamp: bool,
+    /// `S`'s biased exponent of `T`'s smallest normal: from it on, every entry is the same.
+    e0: u16,
     /// Per index, how many bits are rounded away; 15 with a zero addend (a magnitude shifted
     /// by 15 is 0) where every value rounds to zero.
     shift: [u16; 32],
@@ -94,6 +96,7 @@ impl Table16 {
             mant: ms as u32,
             base: (base << ms) as u16,
             clamp,
+            e0: e0 as u16,
             shift: [15; 32],
             add: [0; 32],
             over: n.overflow.0 as u16,
@@ -104,10 +107,13 @@ impl Table16 {
         };
         for (i, (shift, add)) in table.shift.iter_mut().zip(&mut table.add).enumerate() {
             let e = base + i as i32;
-            let sh = (ms - mt) + (e0 - e).max(0);
-            if (clamp && i == 0 && base > 0) || sh >= 16 {
+            // Every value of an exponent `mt + 2` or more below `e0` is below half the smallest
+            // subnormal (and so rounds to zero): the zero entry. Above it, `sh` is at most
+            // `ms + 1`, a count below 16.
+            if e0 - e >= mt + 2 {
                 continue;
             }
+            let sh = (ms - mt) + (e0 - e).max(0);
             // What the lane's bits are less than the significand to round: the exponent
             // above `e0 - 1` for a normal result (the rebias), all of it but the implicit bit
             // for a subnormal one. Exponent 0 (a subnormal source) has no implicit bit.
@@ -127,7 +133,6 @@ impl Table16 {
     }
 
     /// The index of the magnitude `a`'s entry.
-    #[cfg(test)]
     fn index(&self, a: u16) -> usize {
         let i = a.saturating_sub(self.base) >> self.mant;
         usize::from(if self.clamp { i.min(31) } else { i })
@@ -147,9 +152,90 @@ impl Table16 {
         } else {
             c.min(self.over)
         };
-        // The sign by the kernel's route: a signed saturating pack keeps it in bit 7.
+        self.signed(h, c)
+    }
+
+    /// The code of the source bits `h` from its magnitude's code `c`: the sign by the kernels'
+    /// route, a signed saturating pack keeping it in bit 7.
+    #[cfg(test)]
+    fn signed(&self, h: u16, c: u16) -> u16 {
         let byte = (h as i16).clamp(-128, 127) as u8;
         c ^ ((u16::from(byte) >> self.sign_down) & self.sign)
+    }
+
+    /// The same entries by depth (below), for `encode_v3`; `None` where some depth would
+    /// stand for two different entries, or an entry's shift is no multiplier's.
+    pub(super) fn by_depth(&self) -> Option<Depths16> {
+        let mut entries = [None; DEEPEST as usize + 1];
+        for e in 0..=self.inf >> self.mant {
+            let i = self.index(e << self.mant);
+            let entry = (self.shift[i], self.add[i]);
+            let d = self.e0.saturating_sub(e).min(DEEPEST);
+            if *entries[usize::from(d)].get_or_insert(entry) != entry {
+                return None;
+            }
+        }
+        let mut depths = Depths16 {
+            top: u16::try_from(((u32::from(self.e0) + 1) << self.mant) - 1).ok()?,
+            mul: [0; DEEPEST as usize + 1],
+            add: [0; DEEPEST as usize + 1],
+            table: self.clone(),
+        };
+        for (d, entry) in entries.into_iter().enumerate() {
+            let (shift, add) = entry?;
+            // `vpmulhuw` by 2^(16 - shift): counts 1 to 15 (2^16 is no 16-bit multiplier).
+            if !(1..16).contains(&shift) {
+                return None;
+            }
+            (depths.mul[d], depths.add[d]) = (1 << (16 - shift), add);
+        }
+        Some(depths)
+    }
+}
+
+/// The deepest depth [`Depths16`] tells apart: it stands for every one from there on. Every
+/// exponent from `mt + 2` (5 at most) below `e0` on has the zero entry.
+const DEEPEST: u16 = 7;
+
+/// `encode_v3`'s table: [`Table16`]'s entries by depth, how many exponents the source's is
+/// below `e0` (0 for every normal exponent, [`DEEPEST`] at most). AVX2 has neither variable
+/// 16-bit shifts nor 16-bit permutations; but an 8-entry table of 16-bit values is one
+/// `vpshufb` (per 128-bit half), and a right shift by `s` of a 16-bit lane is the high half of
+/// its product by `2^(16 - s)` (`vpmulhuw`). Only the depth tells the entries apart: for a
+/// normal lane they are one constant, and for a subnormal one they depend on the exponent
+/// through `e0` less it ([`Table16::by_depth`] checks that, entry by entry).
+#[derive(Clone, Debug)]
+#[cfg_attr(
+    all(not(target_arch = "x86_64"), not(test)),
+    expect(dead_code, reason = "read by the x86-64 kernel and the tests only")
+)]
+pub(super) struct Depths16 {
+    /// The top of `S`'s exponent `e0 - 1`, in place: the magnitude subtracted from it
+    /// (saturating) and shifted down by the mantissa width is the depth, before the clamp.
+    top: u16,
+    /// Per depth, `2^(16 - shift)`: the high half of the product is the shift.
+    mul: [u16; DEEPEST as usize + 1],
+    /// Per depth, the addend.
+    add: [u16; DEEPEST as usize + 1],
+    /// The table the entries are from, with the specials' constants.
+    table: Table16,
+}
+
+impl Depths16 {
+    /// The code of the source bits `h`, as `encode_v3` computes it.
+    #[cfg(test)]
+    pub(super) fn code(&self, h: u16) -> u16 {
+        let t = &self.table;
+        let a = h & 0x7FFF;
+        let d = usize::from((self.top.saturating_sub(a) >> t.mant).min(DEEPEST));
+        // As `vpmulhuw`.
+        let shr = |x: u16, m: u16| ((u32::from(x) * u32::from(m)) >> 16) as u16;
+        let odd = shr(a, self.mul[d]) & 1;
+        let c = shr(a.wrapping_add(self.add[d]).wrapping_add(odd), self.mul[d]);
+        // NaN by flipping the bits that make the overflow code +NaN's: the kernel relies on
+        // NaN lanes having rounded above the overflow code, which this checks too.
+        let nan = if a > t.inf { t.nan ^ t.over } else { 0 };
+        t.signed(h, c.min(t.over) ^ nan)
     }
 }
 
@@ -227,6 +313,88 @@ pub(super) fn encode_v4<S: Wide, T: Target>(
             // c ^ (signs & the target's sign bit).
             let v = _mm512_ternarylogic_epi32::<0x78>(c, signs, sign);
             let v = _mm512_permutexvar_epi64(order, v);
+            store(d, v, stream);
+        }
+    });
+}
+}
+
+simd_fn! { avx2:
+/// Encodes `src` into `T` by `table` (made for the rules `scalar` follows, which encodes the
+/// heads and tails): `encode_v4`'s arithmetic with `table`'s lookups and multipliers for its
+/// permutations and shifts, 16 lanes per register, 32 codes per aligned 32-byte store.
+pub(super) fn encode_v3<S: Wide, T: Target>(
+    src: &[S],
+    dst: &mut [MaybeUninit<T>],
+    table: &Depths16,
+    scalar: impl Fn(S) -> T + Copy,
+    stream: bool,
+) {
+    const { assert!(size_of::<T>() == 1) };
+    // Not a `const` assertion: the kernel is compiled for every source, called for 16-bit ones.
+    assert_eq!(size_of::<S>(), 2, "a 16-bit-lane kernel on a wider source");
+    let t = &table.table;
+    // The source's constant, not the table's copy, so that the shift takes an immediate count.
+    assert_eq!(t.mant, S::ROW.mant_bits, "a table made for another source");
+    let mant = _mm_cvtsi32_si128(S::ROW.mant_bits as i32);
+    // SAFETY: each array is 8 u16, the 16 bytes of one unaligned load.
+    let (muls, adds) = unsafe {
+        (
+            _mm_loadu_si128(table.mul.as_ptr().cast()),
+            _mm_loadu_si128(table.add.as_ptr().cast()),
+        )
+    };
+    // `vpshufb` looks up within each 128-bit half: the table in both.
+    let (muls, adds) = (
+        _mm256_broadcastsi128_si256(muls),
+        _mm256_broadcastsi128_si256(adds),
+    );
+    let w = |v: u16| _mm256_set1_epi16(v as i16);
+    let (abs, one) = (w(0x7FFF), w(1));
+    let (top, deepest, spread, high) = (w(table.top), w(DEEPEST), w(0x0202), w(0x0100));
+    let (over, inf, flip) = (w(t.over), w(t.inf), w(t.nan ^ t.over));
+    let sign = _mm256_set1_epi8(t.sign as i8);
+    let sign_down = _mm_cvtsi32_si128(t.sign_down as i32);
+    let (nan_is_over, move_sign) = (t.nan == t.over, t.sign_down > 0);
+    let codes = |h: __m256i| {
+        let a = _mm256_and_si256(h, abs);
+        let d = _mm256_min_epu16(_mm256_srl_epi16(_mm256_subs_epu16(top, a), mant), deepest);
+        // The lookup's bytes for depth `d`: `2d` and `2d + 1`, its entry's two bytes.
+        let i = _mm256_add_epi16(_mm256_mullo_epi16(d, spread), high);
+        let mul = _mm256_shuffle_epi8(muls, i);
+        let odd = _mm256_and_si256(_mm256_mulhi_epu16(a, mul), one);
+        let sum = _mm256_add_epi16(_mm256_add_epi16(a, _mm256_shuffle_epi8(adds, i)), odd);
+        let c = _mm256_min_epu16(_mm256_mulhi_epu16(sum, mul), over);
+        // A NaN lane rounds above the overflow code (`Depths16::code` checks it), so `c` is
+        // that code: the bits that make it +NaN's flip it. Signed comparison: `a` has no sign
+        // bit.
+        match nan_is_over {
+            true => c,
+            false => _mm256_xor_si256(c, _mm256_and_si256(_mm256_cmpgt_epi16(a, inf), flip)),
+        }
+    };
+    blocks::<_, _, 32, 32>(src, dst, scalar, |s, d| {
+        // SAFETY: `s` holds 32 two-byte elements (unaligned loads of 16 each); `d` is 32 aligned
+        // bytes (T is one byte). Every code is one `T::from_code` builds (the tests hold each
+        // to the scalar encoder), and the one-byte formats are plain bytes.
+        unsafe {
+            let p = s.as_ptr();
+            // One call site, so that the encoder is inlined.
+            let h = [0, 1].map(|k| _mm256_loadu_si256(p.add(16 * k).cast()));
+            let mut n = [_mm256_setzero_si256(); 2];
+            for (v, &h) in n.iter_mut().zip(&h) {
+                *v = codes(h);
+            }
+            let c = _mm256_packus_epi16(n[0], n[1]);
+            // The sign once per 32 codes, as in `encode_v4`.
+            let signs = _mm256_packs_epi16(h[0], h[1]);
+            let signs = match move_sign {
+                true => _mm256_srl_epi16(signs, sign_down),
+                false => signs,
+            };
+            let v = _mm256_xor_si256(c, _mm256_and_si256(signs, sign));
+            // The packs interleave the 128-bit halves; the permutation restores their order.
+            let v = _mm256_permute4x64_epi64::<0b11_01_10_00>(v);
             store(d, v, stream);
         }
     });
