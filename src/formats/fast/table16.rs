@@ -352,10 +352,12 @@ pub(super) fn encode_v3<S: Wide, T: Target>(
     let w = |v: u16| _mm256_set1_epi16(v as i16);
     let (abs, one) = (w(0x7FFF), w(1));
     let (top, deepest, spread, high) = (w(table.top), w(DEEPEST), w(0x0202), w(0x0100));
-    let (over, inf, flip) = (w(t.over), w(t.inf), w(t.nan ^ t.over));
-    let sign = _mm256_set1_epi8(t.sign as i8);
+    let inf = w(t.inf);
+    let b = |v: u16| _mm256_set1_epi8(v as i8);
+    let (over, flip, sign) = (b(t.over), b(t.nan ^ t.over), b(t.sign));
     let sign_down = _mm_cvtsi32_si128(t.sign_down as i32);
     let (nan_is_over, move_sign) = (t.nan == t.over, t.sign_down > 0);
+    // The magnitude's code, not yet clamped, and the NaN lanes.
     let codes = |h: __m256i| {
         let a = _mm256_and_si256(h, abs);
         let d = _mm256_min_epu16(_mm256_srl_epi16(_mm256_subs_epu16(top, a), mant), deepest);
@@ -364,14 +366,8 @@ pub(super) fn encode_v3<S: Wide, T: Target>(
         let mul = _mm256_shuffle_epi8(muls, i);
         let odd = _mm256_and_si256(_mm256_mulhi_epu16(a, mul), one);
         let sum = _mm256_add_epi16(_mm256_add_epi16(a, _mm256_shuffle_epi8(adds, i)), odd);
-        let c = _mm256_min_epu16(_mm256_mulhi_epu16(sum, mul), over);
-        // A NaN lane rounds above the overflow code (`Depths16::code` checks it), so `c` is
-        // that code: the bits that make it +NaN's flip it. Signed comparison: `a` has no sign
-        // bit.
-        match nan_is_over {
-            true => c,
-            false => _mm256_xor_si256(c, _mm256_and_si256(_mm256_cmpgt_epi16(a, inf), flip)),
-        }
+        // Signed comparison: `a` has no sign bit.
+        (_mm256_mulhi_epu16(sum, mul), _mm256_cmpgt_epi16(a, inf))
     };
     blocks::<_, _, 32, 32>(src, dst, scalar, |s, d| {
         // SAFETY: `s` holds 32 two-byte elements (unaligned loads of 16 each); `d` is 32 aligned
@@ -381,11 +377,21 @@ pub(super) fn encode_v3<S: Wide, T: Target>(
             let p = s.as_ptr();
             // One call site, so that the encoder is inlined.
             let h = [0, 1].map(|k| _mm256_loadu_si256(p.add(16 * k).cast()));
-            let mut n = [_mm256_setzero_si256(); 2];
+            let mut n = [(_mm256_setzero_si256(), _mm256_setzero_si256()); 2];
             for (v, &h) in n.iter_mut().zip(&h) {
                 *v = codes(h);
             }
-            let c = _mm256_packus_epi16(n[0], n[1]);
+            // Clamped as bytes: the pack saturates to 255, above every overflow code.
+            let c = _mm256_min_epu8(_mm256_packus_epi16(n[0].0, n[1].0), over);
+            // A NaN lane rounds above the overflow code (`Depths16::code` checks it), so `c` is
+            // that code there: the bits that make it +NaN's flip it.
+            let c = match nan_is_over {
+                true => c,
+                false => {
+                    let nan = _mm256_packs_epi16(n[0].1, n[1].1);
+                    _mm256_xor_si256(c, _mm256_and_si256(nan, flip))
+                }
+            };
             // The sign once per 32 codes, as in `encode_v4`.
             let signs = _mm256_packs_epi16(h[0], h[1]);
             let signs = match move_sign {
