@@ -57,16 +57,16 @@ pub(super) fn encode<S: Wide, T: Target>(
     let level = mode.level.min(SimdLevel::detected());
     let vector = shortcuts_hold::<T>(n);
     let lanes16 = vector && lanes16_fit::<S, T>();
-    // Built only where a kernel reads it: at AVX2, the table by depth.
+    // Built only where a kernel reads it: at AVX2, the table by height.
     let table = match level {
         SimdLevel::Avx512 | SimdLevel::Avx2 if lanes16 => Table16::new::<S, T>(n),
         _ => None,
     };
-    let depths = match level {
-        SimdLevel::Avx2 => table.as_ref().and_then(Table16::by_depth),
+    let heights = match level {
+        SimdLevel::Avx2 => table.as_ref().and_then(Table16::by_height),
         _ => None,
     };
-    by_level!((level, vector, lanes16, table, depths) => {
+    by_level!((level, vector, lanes16, table, heights) => {
         x86_64 {
             (SimdLevel::Avx512, _, _, Some(t), _) => {
                 // SAFETY: the level is at most what the CPU has; the function needs only its

@@ -163,75 +163,103 @@ impl Table16 {
         c ^ ((u16::from(byte) >> self.sign_down) & self.sign)
     }
 
-    /// The same entries by depth (below), for `encode_v3`; `None` where some depth would
-    /// stand for two different entries, or an entry's shift is no multiplier's.
-    pub(super) fn by_depth(&self) -> Option<Depths16> {
-        let mut entries = [None; DEEPEST as usize + 1];
+    /// The same entries by height (below), for `encode_v3`; `None` where one height would
+    /// stand for two different entries, height 0 for a nonzero one, or an entry's shift is no
+    /// multiplier's.
+    pub(super) fn by_height(&self) -> Option<Heights16> {
+        let floor = self.e0.checked_sub(HIGHEST)?;
+        let mut entries = [None; HIGHEST as usize + 1];
         for e in 0..=self.inf >> self.mant {
             let i = self.index(e << self.mant);
-            let entry = (self.shift[i], self.add[i]);
-            let d = self.e0.saturating_sub(e).min(DEEPEST);
-            if *entries[usize::from(d)].get_or_insert(entry) != entry {
+            let entry = match (self.shift[i], self.add[i]) {
+                // The zero entry: a product by 0 is 0 too, and 0 is what `vpshufb` reads at
+                // height 0 (below).
+                (15, 0) => (0, 0),
+                // `vpmulhuw` by 2^(16 - shift): counts 1 to 15 (2^16 is no 16-bit multiplier).
+                (shift @ 1..=15, add) => (1u16 << (16 - shift), add),
+                _ => return None,
+            };
+            let z = e.saturating_sub(floor).min(HIGHEST);
+            if *entries[usize::from(z)].get_or_insert(entry) != entry {
                 return None;
             }
         }
-        let mut depths = Depths16 {
-            top: u16::try_from(((u32::from(self.e0) + 1) << self.mant) - 1).ok()?,
-            mul: [0; DEEPEST as usize + 1],
-            add: [0; DEEPEST as usize + 1],
+        if entries[0] != Some((0, 0)) {
+            return None;
+        }
+        let mut heights = Heights16 {
+            floor: floor << self.mant,
+            mul: [0; 16],
+            add: [0; 16],
             table: self.clone(),
         };
-        for (d, entry) in entries.into_iter().enumerate() {
-            let (shift, add) = entry?;
-            // `vpmulhuw` by 2^(16 - shift): counts 1 to 15 (2^16 is no 16-bit multiplier).
-            if !(1..16).contains(&shift) {
-                return None;
+        // Entry `z`'s low byte at `z`, its high byte at `16 - z` (mod 16): the bytes
+        // `z * SPREAD` (`z` and `15 z`) look up in each 16-bit lane.
+        for (z, entry) in entries.into_iter().enumerate() {
+            let (mul, add) = entry?;
+            for (table, v) in [(&mut heights.mul, mul), (&mut heights.add, add)] {
+                [table[z], table[(16 - z) % 16]] = v.to_le_bytes();
             }
-            (depths.mul[d], depths.add[d]) = (1 << (16 - shift), add);
         }
-        Some(depths)
+        Some(heights)
     }
 }
 
-/// The deepest depth [`Depths16`] tells apart: it stands for every one from there on. Every
-/// exponent from `mt + 2` (5 at most) below `e0` on has the zero entry.
-const DEEPEST: u16 = 7;
+/// The highest height [`Heights16`] tells apart, that of every normal exponent; height 0 stands
+/// for every exponent from `HIGHEST` below `e0` down, which must have the zero entry (every
+/// one from `mt + 2` below on, at most 5, has).
+const HIGHEST: u16 = 7;
 
-/// `encode_v3`'s table: [`Table16`]'s entries by depth, how many exponents the source's is
-/// below `e0` (0 for every normal exponent, [`DEEPEST`] at most). AVX2 has neither variable
-/// 16-bit shifts nor 16-bit permutations; but an 8-entry table of 16-bit values is one
-/// `vpshufb` (per 128-bit half), and a right shift by `s` of a 16-bit lane is the high half of
-/// its product by `2^(16 - s)` (`vpmulhuw`). Only the depth tells the entries apart: for a
-/// normal lane they are one constant, and for a subnormal one they depend on the exponent
-/// through `e0` less it ([`Table16::by_depth`] checks that, entry by entry).
+/// The product of a height `z` (at most 7) whose bytes are `z` and `15 z`: `vpshufb`'s indices
+/// of a 16-bit entry stored at `z` (low byte) and `16 - z` (high byte), with bit 7 clear.
+const SPREAD: u16 = 0x0F01;
+
+/// `encode_v3`'s table: [`Table16`]'s entries by height, how many exponents the source's is
+/// above `e0 - HIGHEST` (0 at or below it, [`HIGHEST`] for every normal exponent). AVX2 has
+/// neither variable 16-bit shifts nor 16-bit permutations; but an 8-entry table of 16-bit
+/// values is one `vpshufb` (per 128-bit half), and a right shift by `s` of a 16-bit lane is the
+/// high half of its product by `2^(16 - s)` (`vpmulhuw`). Only the height tells the entries
+/// apart: for a normal lane they are one constant, for a subnormal one they depend on the
+/// exponent through its distance from `e0` ([`Table16::by_height`] checks that, entry by
+/// entry).
 #[derive(Clone, Debug)]
 #[cfg_attr(
     all(not(target_arch = "x86_64"), not(test)),
     expect(dead_code, reason = "read by the x86-64 kernel and the tests only")
 )]
-pub(super) struct Depths16 {
-    /// The top of `S`'s exponent `e0 - 1`, in place: the magnitude subtracted from it
-    /// (saturating) and shifted down by the mantissa width is the depth, before the clamp.
-    top: u16,
-    /// Per depth, `2^(16 - shift)`: the high half of the product is the shift.
-    mul: [u16; DEEPEST as usize + 1],
-    /// Per depth, the addend.
-    add: [u16; DEEPEST as usize + 1],
+pub(super) struct Heights16 {
+    /// `S`'s exponent `e0 - HIGHEST`, in place: subtracted from the magnitude (saturating),
+    /// shifted down by the mantissa width and clamped to [`HIGHEST`], the height.
+    floor: u16,
+    /// `vpshufb`'s table of the multipliers `2^(16 - shift)` (0 for the zero entry), whose
+    /// products' high halves are the shifts; laid out as [`SPREAD`] reads it.
+    mul: [u8; 16],
+    /// The addends, laid out the same.
+    add: [u8; 16],
     /// The table the entries are from, with the specials' constants.
     table: Table16,
 }
 
-impl Depths16 {
+impl Heights16 {
     /// The code of the source bits `h`, as `encode_v3` computes it.
     #[cfg(test)]
     pub(super) fn code(&self, h: u16) -> u16 {
         let t = &self.table;
         let a = h & 0x7FFF;
-        let d = usize::from((self.top.saturating_sub(a) >> t.mant).min(DEEPEST));
+        let i = (a.saturating_sub(self.floor) >> t.mant).min(HIGHEST) * SPREAD;
+        // As `vpshufb`: a byte with bit 7 set reads 0, any other its low four bits' byte.
+        let look = |table: &[u8; 16]| {
+            let byte = |x: u16| match x & 0x80 {
+                0 => table[usize::from(x & 15)],
+                _ => 0,
+            };
+            u16::from_le_bytes([byte(i & 0xFF), byte(i >> 8)])
+        };
+        let (mul, add) = (look(&self.mul), look(&self.add));
         // As `vpmulhuw`.
-        let shr = |x: u16, m: u16| ((u32::from(x) * u32::from(m)) >> 16) as u16;
-        let odd = shr(a, self.mul[d]) & 1;
-        let c = shr(a.wrapping_add(self.add[d]).wrapping_add(odd), self.mul[d]);
+        let shr = |x: u16| ((u32::from(x) * u32::from(mul)) >> 16) as u16;
+        let odd = shr(a) & 1;
+        let c = shr(a.wrapping_add(add).wrapping_add(odd));
         // NaN by flipping the bits that make the overflow code +NaN's: the kernel relies on
         // NaN lanes having rounded above the overflow code, which this checks too.
         let nan = if a > t.inf { t.nan ^ t.over } else { 0 };
@@ -326,7 +354,7 @@ simd_fn! { avx2:
 pub(super) fn encode_v3<S: Wide, T: Target>(
     src: &[S],
     dst: &mut [MaybeUninit<T>],
-    table: &Depths16,
+    table: &Heights16,
     scalar: impl Fn(S) -> T + Copy,
     stream: bool,
 ) {
@@ -337,7 +365,7 @@ pub(super) fn encode_v3<S: Wide, T: Target>(
     // The source's constant, not the table's copy, so that the shift takes an immediate count.
     assert_eq!(t.mant, S::ROW.mant_bits, "a table made for another source");
     let mant = _mm_cvtsi32_si128(S::ROW.mant_bits as i32);
-    // SAFETY: each array is 8 u16, the 16 bytes of one unaligned load.
+    // SAFETY: each array is 16 bytes, one unaligned load.
     let (muls, adds) = unsafe {
         (
             _mm_loadu_si128(table.mul.as_ptr().cast()),
@@ -351,7 +379,7 @@ pub(super) fn encode_v3<S: Wide, T: Target>(
     );
     let w = |v: u16| _mm256_set1_epi16(v as i16);
     let (abs, one) = (w(0x7FFF), w(1));
-    let (top, deepest, spread, high) = (w(table.top), w(DEEPEST), w(0x0202), w(0x0100));
+    let (floor, highest, spread) = (w(table.floor), w(HIGHEST), w(SPREAD));
     let inf = w(t.inf);
     let b = |v: u16| _mm256_set1_epi8(v as i8);
     let (over, flip, sign) = (b(t.over), b(t.nan ^ t.over), b(t.sign));
@@ -360,9 +388,8 @@ pub(super) fn encode_v3<S: Wide, T: Target>(
     // The magnitude's code, not yet clamped, and the NaN lanes.
     let codes = |h: __m256i| {
         let a = _mm256_and_si256(h, abs);
-        let d = _mm256_min_epu16(_mm256_srl_epi16(_mm256_subs_epu16(top, a), mant), deepest);
-        // The lookup's bytes for depth `d`: `2d` and `2d + 1`, its entry's two bytes.
-        let i = _mm256_add_epi16(_mm256_mullo_epi16(d, spread), high);
+        let z = _mm256_min_epu16(_mm256_srl_epi16(_mm256_subs_epu16(a, floor), mant), highest);
+        let i = _mm256_mullo_epi16(z, spread);
         let mul = _mm256_shuffle_epi8(muls, i);
         let odd = _mm256_and_si256(_mm256_mulhi_epu16(a, mul), one);
         let sum = _mm256_add_epi16(_mm256_add_epi16(a, _mm256_shuffle_epi8(adds, i)), odd);
@@ -383,7 +410,7 @@ pub(super) fn encode_v3<S: Wide, T: Target>(
             }
             // Clamped as bytes: the pack saturates to 255, above every overflow code.
             let c = _mm256_min_epu8(_mm256_packus_epi16(n[0].0, n[1].0), over);
-            // A NaN lane rounds above the overflow code (`Depths16::code` checks it), so `c` is
+            // A NaN lane rounds above the overflow code (`Heights16::code` checks it), so `c` is
             // that code there: the bits that make it +NaN's flip it.
             let c = match nan_is_over {
                 true => c,
