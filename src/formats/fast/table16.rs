@@ -91,7 +91,7 @@ impl Table16 {
             return None;
         }
         // A one-byte target: its sign bit is in the byte.
-        let sign_down = 7u32.checked_sub(t.exp_bits + t.mant_bits)?;
+        let sign_down = sign_down::<T>()?;
         let mut table = Table16 {
             mant: ms as u32,
             base: (base << ms) as u16,
@@ -203,6 +203,11 @@ impl Table16 {
         }
         Some(heights)
     }
+}
+
+/// How far bit 7 of a byte moves down to `T`'s sign bit; `None` for a format wider than a byte.
+fn sign_down<T: Target>() -> Option<u32> {
+    7u32.checked_sub(T::ROW.exp_bits + T::ROW.mant_bits)
 }
 
 /// The highest height [`Heights16`] tells apart, that of every normal exponent; height 0 stands
@@ -362,9 +367,15 @@ pub(super) fn encode_v3<S: Wide, T: Target>(
     // Not a `const` assertion: the kernel is compiled for every source, called for 16-bit ones.
     assert_eq!(size_of::<S>(), 2, "a 16-bit-lane kernel on a wider source");
     let t = &table.table;
-    // The source's constant, not the table's copy, so that the shift takes an immediate count.
-    assert_eq!(t.mant, S::ROW.mant_bits, "a table made for another source");
+    // The source's and target's constants, not the table's copies, so that the shifts take
+    // immediate counts.
+    let down = sign_down::<T>().unwrap_or(0);
+    assert!(
+        t.mant == S::ROW.mant_bits && t.sign_down == down,
+        "a table made for other formats"
+    );
     let mant = _mm_cvtsi32_si128(S::ROW.mant_bits as i32);
+    let (sign_down, move_sign) = (_mm_cvtsi32_si128(down as i32), down > 0);
     // SAFETY: each array is 16 bytes, one unaligned load.
     let (muls, adds) = unsafe {
         (
@@ -383,8 +394,6 @@ pub(super) fn encode_v3<S: Wide, T: Target>(
     let inf = w(t.inf);
     let b = |v: u16| _mm256_set1_epi8(v as i8);
     let (over, flip, sign) = (b(t.over), b(t.nan ^ t.over), b(t.sign));
-    let sign_down = _mm_cvtsi32_si128(t.sign_down as i32);
-    let (nan_is_over, move_sign) = (t.nan == t.over, t.sign_down > 0);
     // The magnitude's code, not yet clamped, and the NaN lanes.
     let codes = |h: __m256i| {
         let a = _mm256_and_si256(h, abs);
@@ -411,14 +420,9 @@ pub(super) fn encode_v3<S: Wide, T: Target>(
             // Clamped as bytes: the pack saturates to 255, above every overflow code.
             let c = _mm256_min_epu8(_mm256_packus_epi16(n[0].0, n[1].0), over);
             // A NaN lane rounds above the overflow code (`Heights16::code` checks it), so `c` is
-            // that code there: the bits that make it +NaN's flip it.
-            let c = match nan_is_over {
-                true => c,
-                false => {
-                    let nan = _mm256_packs_epi16(n[0].1, n[1].1);
-                    _mm256_xor_si256(c, _mm256_and_si256(nan, flip))
-                }
-            };
+            // that code there: the bits that make it +NaN's flip it (none where they are one).
+            let nan = _mm256_packs_epi16(n[0].1, n[1].1);
+            let c = _mm256_xor_si256(c, _mm256_and_si256(nan, flip));
             // The sign once per 32 codes, as in `encode_v4`.
             let signs = _mm256_packs_epi16(h[0], h[1]);
             let signs = match move_sign {
