@@ -24,9 +24,9 @@
 //! register: the same rounding on its own bits, rebiased, for the target's normal values; only
 //! the target's subnormal lanes are widened to f32 for the addition that rounds them. Where
 //! the two share exponent field and bias (FLOAT16 to FLOAT8E5M2) the rounded bits are the code
-//! for the subnormals too, and nothing is widened. At AVX-512, the pairs whose negative codes
-//! are the positive ones with the sign flipped go to `table16.rs` instead, which rounds the
-//! subnormal lanes in 16-bit lanes too.
+//! for the subnormals too, and nothing is widened. At AVX-512 and AVX2, the pairs whose
+//! negative codes are the positive ones with the sign flipped go to `table16.rs` instead, which
+//! rounds the subnormal lanes in 16-bit lanes too.
 
 use super::super::codec::Specials;
 use super::encode::{Narrow, Target, Wide};

@@ -9,12 +9,16 @@
 //! the source exponent: for a target normal value the constant shift and rebias of
 //! `narrow.rs`; for a target subnormal value a longer shift, the implicit bit restored and the
 //! exponent taken off in the same addition. Variable 16-bit shifts and 16-bit permutations
-//! are AVX-512BW: below it `narrow.rs`'s kernels run.
+//! are AVX-512BW (`encode_v4`). At AVX2 (`encode_v3`) the same entries are looked up by
+//! `vpshufb` from eight of them, indexed by the exponent's height above `e0 - 7` (`e0` the
+//! source exponent of the target's smallest normal; see [`Heights16`]), and the shifts are
+//! products' high halves (`vpmulhuw`).
 //!
 //! The specials take fewer operations than `narrow.rs`'s selects, through a rule the table
 //! checks ([`Table16::new`] is `None` where it does not hold, and `narrow.rs` runs): the
 //! negative codes, NaN included, are the positive ones with the sign bit flipped. So the sign
-//! goes in by one exclusive or per 64 codes, after the NaN lanes took +NaN's code.
+//! goes in by one exclusive or per 64 codes (32 at AVX2), after the NaN lanes took +NaN's
+//! code.
 
 use super::super::codec::Specials;
 use super::encode::{Narrow, Target, Wide};
@@ -193,12 +197,13 @@ impl Table16 {
             add: [0; 16],
             table: self.clone(),
         };
-        // Entry `z`'s low byte at `z`, its high byte at `16 - z` (mod 16): the bytes
-        // `z * SPREAD` (`z` and `15 z`) look up in each 16-bit lane.
-        for (z, entry) in entries.into_iter().enumerate() {
+        // Each entry's bytes where the bytes of `z * SPREAD` read them: `z` and `16 - z`
+        // (mod 16), all apart but height 0's, both 0.
+        for (z, entry) in (0..).zip(entries) {
             let (mul, add) = entry?;
+            let [lo, hi] = (z * SPREAD).to_le_bytes().map(|i| usize::from(i & 15));
             for (table, v) in [(&mut heights.mul, mul), (&mut heights.add, add)] {
-                [table[z], table[(16 - z) % 16]] = v.to_le_bytes();
+                [table[lo], table[hi]] = v.to_le_bytes();
             }
         }
         Some(heights)
@@ -215,8 +220,9 @@ fn sign_down<T: Target>() -> Option<u32> {
 /// one from `mt + 2` below on, at most 5, has).
 const HIGHEST: u16 = 7;
 
-/// The product of a height `z` (at most 7) whose bytes are `z` and `15 z`: `vpshufb`'s indices
-/// of a 16-bit entry stored at `z` (low byte) and `16 - z` (high byte), with bit 7 clear.
+/// The product of a height `z` (at most 7) whose bytes are `z` and `15 z`, `vpshufb`'s indices
+/// of the two bytes of the 16-bit entry stored at `z` and `16 - z` (mod 16): all apart for
+/// heights 1 to 7, and bit 7 (which reads 0) clear.
 const SPREAD: u16 = 0x0F01;
 
 /// `encode_v3`'s table: [`Table16`]'s entries by height, how many exponents the source's is
