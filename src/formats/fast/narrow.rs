@@ -24,9 +24,9 @@
 //! register: the same rounding on its own bits, rebiased, for the target's normal values; only
 //! the target's subnormal lanes are widened to f32 for the addition that rounds them. Where
 //! the two share exponent field and bias (FLOAT16 to FLOAT8E5M2) the rounded bits are the code
-//! for the subnormals too, and nothing is widened. At AVX-512, the pairs whose negative codes
-//! are the positive ones with the sign flipped go to `table16.rs` instead, which rounds the
-//! subnormal lanes in 16-bit lanes too.
+//! for the subnormals too, and nothing is widened. At AVX-512 and AVX2, the pairs whose
+//! negative codes are the positive ones with the sign flipped go to `table16.rs` instead, which
+//! rounds the subnormal lanes in 16-bit lanes too.
 
 use super::super::codec::Specials;
 use super::encode::{Narrow, Target, Wide};
@@ -57,28 +57,36 @@ pub(super) fn encode<S: Wide, T: Target>(
     let level = mode.level.min(SimdLevel::detected());
     let vector = shortcuts_hold::<T>(n);
     let lanes16 = vector && lanes16_fit::<S, T>();
-    // Built only where a kernel reads it.
+    // Built only where a kernel reads it: at AVX2, the table by height.
     let table = match level {
-        SimdLevel::Avx512 if lanes16 => Table16::new::<S, T>(n),
+        SimdLevel::Avx512 | SimdLevel::Avx2 if lanes16 => Table16::new::<S, T>(n),
         _ => None,
     };
-    by_level!((level, vector, lanes16, table) => {
+    let heights = match level {
+        SimdLevel::Avx2 => table.as_ref().and_then(Table16::by_height),
+        _ => None,
+    };
+    by_level!((level, vector, lanes16, table, heights) => {
         x86_64 {
-            (SimdLevel::Avx512, _, _, Some(t)) => {
+            (SimdLevel::Avx512, _, _, Some(t), _) => {
                 // SAFETY: the level is at most what the CPU has; the function needs only its
                 // features.
                 unsafe { table16::encode_v4(src, dst, &t, scalar, mode.stream) }
             },
+            (SimdLevel::Avx2, _, _, _, Some(d)) => {
+                // SAFETY: as above.
+                unsafe { table16::encode_v3(src, dst, &d, scalar, mode.stream) }
+            },
             // SAFETY: as above.
-            (SimdLevel::Avx512, _, true, _) => unsafe { lanes16_v4(src, dst, n, scalar, mode.stream) },
+            (SimdLevel::Avx512, _, true, _, _) => unsafe { lanes16_v4(src, dst, n, scalar, mode.stream) },
             // SAFETY: as above.
-            (SimdLevel::Avx2, _, true, _) => unsafe { lanes16_v3(src, dst, n, scalar, mode.stream) },
+            (SimdLevel::Avx2, _, true, _, _) => unsafe { lanes16_v3(src, dst, n, scalar, mode.stream) },
             // SAFETY: as above.
-            (SimdLevel::Avx512, true, _, _) => unsafe { encode_v4(src, dst, n, scalar, mode.stream) },
+            (SimdLevel::Avx512, true, _, _, _) => unsafe { encode_v4(src, dst, n, scalar, mode.stream) },
             // SAFETY: as above.
-            (SimdLevel::Avx2, true, _, _) => unsafe { encode_v3(src, dst, n, scalar, mode.stream) },
+            (SimdLevel::Avx2, true, _, _, _) => unsafe { encode_v3(src, dst, n, scalar, mode.stream) },
         }
-        portable (level, _, _, _) => fill(mode.at(level), src, dst, scalar),
+        portable (level, _, _, _, _) => fill(mode.at(level), src, dst, scalar),
     })
 }
 

@@ -9,12 +9,16 @@
 //! the source exponent: for a target normal value the constant shift and rebias of
 //! `narrow.rs`; for a target subnormal value a longer shift, the implicit bit restored and the
 //! exponent taken off in the same addition. Variable 16-bit shifts and 16-bit permutations
-//! are AVX-512BW: below it `narrow.rs`'s kernels run.
+//! are AVX-512BW (`encode_v4`). At AVX2 (`encode_v3`) the same entries are looked up by
+//! `vpshufb` from eight of them, indexed by the exponent's height above `e0 - 7` (`e0` the
+//! source exponent of the target's smallest normal; see [`Heights16`]), and the shifts are
+//! products' high halves (`vpmulhuw`).
 //!
 //! The specials take fewer operations than `narrow.rs`'s selects, through a rule the table
 //! checks ([`Table16::new`] is `None` where it does not hold, and `narrow.rs` runs): the
 //! negative codes, NaN included, are the positive ones with the sign bit flipped. So the sign
-//! goes in by one exclusive or per 64 codes, after the NaN lanes took +NaN's code.
+//! goes in by one exclusive or per 64 codes (32 at AVX2), after the NaN lanes took +NaN's
+//! code.
 
 use super::super::codec::Specials;
 use super::encode::{Narrow, Target, Wide};
@@ -45,6 +49,8 @@ pub(super) struct Table16 {
     base: u16,
     /// Whether the index is clamped to 31: the exponent field is wider than the table.
     clamp: bool,
+    /// `S`'s biased exponent of `T`'s smallest normal: from it on, every entry is the same.
+    e0: u16,
     /// Per index, how many bits are rounded away; 15 with a zero addend (a magnitude shifted
     /// by 15 is 0) where every value rounds to zero.
     shift: [u16; 32],
@@ -89,11 +95,12 @@ impl Table16 {
             return None;
         }
         // A one-byte target: its sign bit is in the byte.
-        let sign_down = 7u32.checked_sub(t.exp_bits + t.mant_bits)?;
+        let sign_down = sign_down::<T>()?;
         let mut table = Table16 {
             mant: ms as u32,
             base: (base << ms) as u16,
             clamp,
+            e0: e0 as u16,
             shift: [15; 32],
             add: [0; 32],
             over: n.overflow.0 as u16,
@@ -104,10 +111,13 @@ impl Table16 {
         };
         for (i, (shift, add)) in table.shift.iter_mut().zip(&mut table.add).enumerate() {
             let e = base + i as i32;
-            let sh = (ms - mt) + (e0 - e).max(0);
-            if (clamp && i == 0 && base > 0) || sh >= 16 {
+            // Every value of an exponent `mt + 2` or more below `e0` is below half the smallest
+            // subnormal (and so rounds to zero): the zero entry. Above it, `sh` is at most
+            // `ms + 1`, a count below 16.
+            if e0 - e >= mt + 2 {
                 continue;
             }
+            let sh = (ms - mt) + (e0 - e).max(0);
             // What the lane's bits are less than the significand to round: the exponent
             // above `e0 - 1` for a normal result (the rebias), all of it but the implicit bit
             // for a subnormal one. Exponent 0 (a subnormal source) has no implicit bit.
@@ -127,7 +137,6 @@ impl Table16 {
     }
 
     /// The index of the magnitude `a`'s entry.
-    #[cfg(test)]
     fn index(&self, a: u16) -> usize {
         let i = a.saturating_sub(self.base) >> self.mant;
         usize::from(if self.clamp { i.min(31) } else { i })
@@ -147,9 +156,125 @@ impl Table16 {
         } else {
             c.min(self.over)
         };
-        // The sign by the kernel's route: a signed saturating pack keeps it in bit 7.
+        self.signed(h, c)
+    }
+
+    /// The code of the source bits `h` from its magnitude's code `c`: the sign by the kernels'
+    /// route, a signed saturating pack keeping it in bit 7.
+    #[cfg(test)]
+    fn signed(&self, h: u16, c: u16) -> u16 {
         let byte = (h as i16).clamp(-128, 127) as u8;
         c ^ ((u16::from(byte) >> self.sign_down) & self.sign)
+    }
+
+    /// The same entries by height (below), for `encode_v3`; `None` where one height would
+    /// stand for two different entries, height 0 for a nonzero one, or an entry's shift is no
+    /// multiplier's.
+    pub(super) fn by_height(&self) -> Option<Heights16> {
+        let floor = self.e0.checked_sub(HIGHEST)?;
+        let mut entries = [None; HIGHEST as usize + 1];
+        for e in 0..=self.inf >> self.mant {
+            let i = self.index(e << self.mant);
+            let entry = match (self.shift[i], self.add[i]) {
+                // The zero entry: a product by 0 is 0 too, and 0 is what `vpshufb` reads at
+                // height 0 (below).
+                (15, 0) => (0, 0),
+                // `vpmulhuw` by 2^(16 - shift): counts 1 to 15 (2^16 is no 16-bit multiplier).
+                (shift @ 1..=15, add) => (1u16 << (16 - shift), add),
+                _ => return None,
+            };
+            let z = e.saturating_sub(floor).min(HIGHEST);
+            if *entries[usize::from(z)].get_or_insert(entry) != entry {
+                return None;
+            }
+        }
+        if entries[0] != Some((0, 0)) {
+            return None;
+        }
+        let mut heights = Heights16 {
+            floor: floor << self.mant,
+            mul: [0; 16],
+            add: [0; 16],
+            table: self.clone(),
+        };
+        // Each entry's bytes where the bytes of `z * SPREAD` read them: `z` and `16 - z`
+        // (mod 16), all apart but height 0's, both 0.
+        for (z, entry) in (0..).zip(entries) {
+            let (mul, add) = entry?;
+            let [lo, hi] = (z * SPREAD).to_le_bytes().map(|i| usize::from(i & 15));
+            for (table, v) in [(&mut heights.mul, mul), (&mut heights.add, add)] {
+                [table[lo], table[hi]] = v.to_le_bytes();
+            }
+        }
+        Some(heights)
+    }
+}
+
+/// How far bit 7 of a byte moves down to `T`'s sign bit; `None` for a format wider than a byte.
+fn sign_down<T: Target>() -> Option<u32> {
+    7u32.checked_sub(T::ROW.exp_bits + T::ROW.mant_bits)
+}
+
+/// The highest height [`Heights16`] tells apart, that of every normal exponent; height 0 stands
+/// for every exponent from `HIGHEST` below `e0` down, which must have the zero entry (every
+/// one from `mt + 2` below on, at most 5, has).
+const HIGHEST: u16 = 7;
+
+/// The product of a height `z` (at most 7) whose bytes are `z` and `15 z`, `vpshufb`'s indices
+/// of the two bytes of the 16-bit entry stored at `z` and `16 - z` (mod 16): all apart for
+/// heights 1 to 7, and bit 7 (which reads 0) clear.
+const SPREAD: u16 = 0x0F01;
+
+/// `encode_v3`'s table: [`Table16`]'s entries by height, how many exponents the source's is
+/// above `e0 - HIGHEST` (0 at or below it, [`HIGHEST`] for every normal exponent). AVX2 has
+/// neither variable 16-bit shifts nor 16-bit permutations; but an 8-entry table of 16-bit
+/// values is one `vpshufb` (per 128-bit half), and a right shift by `s` of a 16-bit lane is the
+/// high half of its product by `2^(16 - s)` (`vpmulhuw`). Only the height tells the entries
+/// apart: for a normal lane they are one constant, for a subnormal one they depend on the
+/// exponent through its distance from `e0` ([`Table16::by_height`] checks that, entry by
+/// entry).
+#[derive(Clone, Debug)]
+#[cfg_attr(
+    all(not(target_arch = "x86_64"), not(test)),
+    expect(dead_code, reason = "read by the x86-64 kernel and the tests only")
+)]
+pub(super) struct Heights16 {
+    /// `S`'s exponent `e0 - HIGHEST`, in place: subtracted from the magnitude (saturating),
+    /// shifted down by the mantissa width and clamped to [`HIGHEST`], the height.
+    floor: u16,
+    /// `vpshufb`'s table of the multipliers `2^(16 - shift)` (0 for the zero entry), whose
+    /// products' high halves are the shifts; laid out as [`SPREAD`] reads it.
+    mul: [u8; 16],
+    /// The addends, laid out the same.
+    add: [u8; 16],
+    /// The table the entries are from, with the specials' constants.
+    table: Table16,
+}
+
+impl Heights16 {
+    /// The code of the source bits `h`, as `encode_v3` computes it.
+    #[cfg(test)]
+    pub(super) fn code(&self, h: u16) -> u16 {
+        let t = &self.table;
+        let a = h & 0x7FFF;
+        let i = (a.saturating_sub(self.floor) >> t.mant).min(HIGHEST) * SPREAD;
+        // As `vpshufb`: a byte with bit 7 set reads 0, any other its low four bits' byte.
+        let look = |table: &[u8; 16]| {
+            let byte = |x: u16| match x & 0x80 {
+                0 => table[usize::from(x & 15)],
+                _ => 0,
+            };
+            u16::from_le_bytes([byte(i & 0xFF), byte(i >> 8)])
+        };
+        let (mul, add) = (look(&self.mul), look(&self.add));
+        // As `vpmulhuw`.
+        let shr = |x: u16| ((u32::from(x) * u32::from(mul)) >> 16) as u16;
+        let odd = shr(a) & 1;
+        let c = shr(a.wrapping_add(add).wrapping_add(odd));
+        // NaN by flipping the bits that make the overflow code +NaN's: the kernel relies on
+        // NaN lanes having rounded above the overflow code, which this checks too.
+        let nan = if a > t.inf { t.nan ^ t.over } else { 0 };
+        t.signed(h, c.min(t.over) ^ nan)
     }
 }
 
@@ -227,6 +352,92 @@ pub(super) fn encode_v4<S: Wide, T: Target>(
             // c ^ (signs & the target's sign bit).
             let v = _mm512_ternarylogic_epi32::<0x78>(c, signs, sign);
             let v = _mm512_permutexvar_epi64(order, v);
+            store(d, v, stream);
+        }
+    });
+}
+}
+
+simd_fn! { avx2:
+/// Encodes `src` into `T` by `table` (made for the rules `scalar` follows, which encodes the
+/// heads and tails): `encode_v4`'s arithmetic with `table`'s lookups and multipliers for its
+/// permutations and shifts, 16 lanes per register, 32 codes per aligned 32-byte store.
+pub(super) fn encode_v3<S: Wide, T: Target>(
+    src: &[S],
+    dst: &mut [MaybeUninit<T>],
+    table: &Heights16,
+    scalar: impl Fn(S) -> T + Copy,
+    stream: bool,
+) {
+    const { assert!(size_of::<T>() == 1) };
+    // Not a `const` assertion: the kernel is compiled for every source, called for 16-bit ones.
+    assert_eq!(size_of::<S>(), 2, "a 16-bit-lane kernel on a wider source");
+    let t = &table.table;
+    // The source's and target's constants, not the table's copies, so that the shifts take
+    // immediate counts.
+    let down = sign_down::<T>().unwrap_or(0);
+    assert!(
+        t.mant == S::ROW.mant_bits && t.sign_down == down,
+        "a table made for other formats"
+    );
+    let mant = _mm_cvtsi32_si128(S::ROW.mant_bits as i32);
+    let (sign_down, move_sign) = (_mm_cvtsi32_si128(down as i32), down > 0);
+    // SAFETY: each array is 16 bytes, one unaligned load.
+    let (muls, adds) = unsafe {
+        (
+            _mm_loadu_si128(table.mul.as_ptr().cast()),
+            _mm_loadu_si128(table.add.as_ptr().cast()),
+        )
+    };
+    // `vpshufb` looks up within each 128-bit half: the table in both.
+    let (muls, adds) = (
+        _mm256_broadcastsi128_si256(muls),
+        _mm256_broadcastsi128_si256(adds),
+    );
+    let w = |v: u16| _mm256_set1_epi16(v as i16);
+    let (abs, one) = (w(0x7FFF), w(1));
+    let (floor, highest, spread) = (w(table.floor), w(HIGHEST), w(SPREAD));
+    let inf = w(t.inf);
+    let b = |v: u16| _mm256_set1_epi8(v as i8);
+    let (over, flip, sign) = (b(t.over), b(t.nan ^ t.over), b(t.sign));
+    // The magnitude's code, not yet clamped, and the NaN lanes.
+    let codes = |h: __m256i| {
+        let a = _mm256_and_si256(h, abs);
+        let z = _mm256_min_epu16(_mm256_srl_epi16(_mm256_subs_epu16(a, floor), mant), highest);
+        let i = _mm256_mullo_epi16(z, spread);
+        let mul = _mm256_shuffle_epi8(muls, i);
+        let odd = _mm256_and_si256(_mm256_mulhi_epu16(a, mul), one);
+        let sum = _mm256_add_epi16(_mm256_add_epi16(a, _mm256_shuffle_epi8(adds, i)), odd);
+        // Signed comparison: `a` has no sign bit.
+        (_mm256_mulhi_epu16(sum, mul), _mm256_cmpgt_epi16(a, inf))
+    };
+    blocks::<_, _, 32, 32>(src, dst, scalar, |s, d| {
+        // SAFETY: `s` holds 32 two-byte elements (unaligned loads of 16 each); `d` is 32 aligned
+        // bytes (T is one byte). Every code is one `T::from_code` builds (the tests hold each
+        // to the scalar encoder), and the one-byte formats are plain bytes.
+        unsafe {
+            let p = s.as_ptr();
+            // One call site, so that the encoder is inlined.
+            let h = [0, 1].map(|k| _mm256_loadu_si256(p.add(16 * k).cast()));
+            let mut n = [(_mm256_setzero_si256(), _mm256_setzero_si256()); 2];
+            for (v, &h) in n.iter_mut().zip(&h) {
+                *v = codes(h);
+            }
+            // Clamped as bytes: the pack saturates to 255, above every overflow code.
+            let c = _mm256_min_epu8(_mm256_packus_epi16(n[0].0, n[1].0), over);
+            // A NaN lane rounds above the overflow code (`Heights16::code` checks it), so `c` is
+            // that code there: the bits that make it +NaN's flip it (none where they are one).
+            let nan = _mm256_packs_epi16(n[0].1, n[1].1);
+            let c = _mm256_xor_si256(c, _mm256_and_si256(nan, flip));
+            // The sign once per 32 codes, as in `encode_v4`.
+            let signs = _mm256_packs_epi16(h[0], h[1]);
+            let signs = match move_sign {
+                true => _mm256_srl_epi16(signs, sign_down),
+                false => signs,
+            };
+            let v = _mm256_xor_si256(c, _mm256_and_si256(signs, sign));
+            // The packs interleave the 128-bit halves; the permutation restores their order.
+            let v = _mm256_permute4x64_epi64::<0b11_01_10_00>(v);
             store(d, v, stream);
         }
     });

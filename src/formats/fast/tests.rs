@@ -772,10 +772,11 @@ fn the_unpack_order_is_a_permutation() {
     check::<16>();
 }
 
-/// The table encoder's arithmetic (`Table16::code`, the vector kernel lane for lane, on every
-/// target) gives the exact path's code for every 16-bit source code, wherever it has a table.
-/// The hardware kernel itself runs in `every_f16_code_to_every_float8_and_float4` and its
-/// bf16 twin at the AVX-512 level, for the pairs and rules that have a table.
+/// The table encoders' arithmetic (`Table16::code` and `Heights16::code`, the AVX-512 and AVX2
+/// kernels lane for lane, on every target) gives the exact path's code for every 16-bit source
+/// code, wherever it has a table; every table has its table by height. The hardware kernels
+/// themselves run in `every_f16_code_to_every_float8_and_float4` and its bf16 twin at the
+/// AVX-512 and AVX2 levels, for the pairs and rules that have a table.
 #[test]
 fn the_table_encoder_matches_the_exact_path_for_every_16_bit_code() {
     fn check<S: Wide + FloatFormat + TableFormat, T: Target>(want_table: bool) {
@@ -793,6 +794,9 @@ fn the_table_encoder_matches_the_exact_path_for_every_16_bit_code() {
                 assert_eq!(table.is_some(), want_table, "{name} {rules:?}: {n:?}");
             }
             let Some(table) = table else { continue };
+            let Some(heights) = table.by_height() else {
+                panic!("{name} {rules:?}: no table by height");
+            };
             // Under Miri, a sample (every exponent, a spread of mantissas): the full set takes
             // hours there.
             let step = if cfg!(miri) { 97 } else { 1 };
@@ -800,8 +804,9 @@ fn the_table_encoder_matches_the_exact_path_for_every_16_bit_code() {
                 .step_by(step)
                 .filter_map(|h| {
                     let want = cast_float::<S, T>(S::from_code(u64::from(h)), &rules).code();
-                    let got = u64::from(table.code(h));
-                    (got != want).then(|| format!("{h:#06x}: {got:#x}, exact {want:#x}"))
+                    let [t, d] = [table.code(h), heights.code(h)].map(u64::from);
+                    (t != want || d != want)
+                        .then(|| format!("{h:#06x}: {t:#x}, by height {d:#x}, exact {want:#x}"))
                 })
                 .take(8)
                 .collect();
