@@ -12,6 +12,7 @@ mod hw;
 mod kernel;
 mod map;
 mod narrow;
+mod odd16;
 pub(crate) mod par;
 mod table16;
 #[cfg(test)]

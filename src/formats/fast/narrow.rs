@@ -32,6 +32,7 @@ use super::super::codec::Specials;
 use super::encode::{Narrow, Target, Wide};
 use super::kernel::by_level;
 use super::map::{fill, Mode};
+use super::odd16;
 use super::table16::Table16;
 use crate::tuning::{simd_fn, SimdLevel};
 use std::mem::MaybeUninit;
@@ -55,6 +56,22 @@ pub(super) fn encode<S: Wide, T: Target>(
     scalar: impl Fn(S) -> T + Copy,
 ) {
     let level = mode.level.min(SimdLevel::detected());
+    if odd16::takes::<S, T>(level, n) {
+        // SAFETY: `takes` holds `S` to be f32.
+        let src = unsafe { std::slice::from_raw_parts(src.as_ptr().cast::<f32>(), src.len()) };
+        return odd16::encode(mode.at(level), src, dst, n);
+    }
+    encoder(mode.at(level), n, scalar)(src, dst)
+}
+
+/// [`encode`] without the route through bf16, its choice of kernel made once: the returned
+/// function encodes a `src` into a `dst` as `encode` does (`odd16.rs` calls it per chunk).
+pub(super) fn encoder<'a, S: Wide, T: Target>(
+    mode: Mode,
+    n: &'a Narrow,
+    scalar: impl Fn(S) -> T + Copy + 'a,
+) -> impl Fn(&[S], &mut [MaybeUninit<T>]) + 'a {
+    let level = mode.level.min(SimdLevel::detected());
     let vector = shortcuts_hold::<T>(n);
     let lanes16 = vector && lanes16_fit::<S, T>();
     // Built only where a kernel reads it: at AVX2, the table by height.
@@ -66,28 +83,30 @@ pub(super) fn encode<S: Wide, T: Target>(
         SimdLevel::Avx2 => table.as_ref().and_then(Table16::by_height),
         _ => None,
     };
-    by_level!((level, vector, lanes16, table, heights) => {
-        x86_64 {
-            (SimdLevel::Avx512, _, _, Some(t), _) => {
-                // SAFETY: the level is at most what the CPU has; the function needs only its
-                // features.
-                unsafe { table16::encode_v4(src, dst, &t, scalar, mode.stream) }
-            },
-            (SimdLevel::Avx2, _, _, _, Some(d)) => {
+    move |src, dst| {
+        by_level!((level, vector, lanes16, &table, &heights) => {
+            x86_64 {
+                (SimdLevel::Avx512, _, _, Some(t), _) => {
+                    // SAFETY: the level is at most what the CPU has; the function needs only its
+                    // features.
+                    unsafe { table16::encode_v4(src, dst, t, scalar, mode.stream) }
+                },
+                (SimdLevel::Avx2, _, _, _, Some(d)) => {
+                    // SAFETY: as above.
+                    unsafe { table16::encode_v3(src, dst, d, scalar, mode.stream) }
+                },
                 // SAFETY: as above.
-                unsafe { table16::encode_v3(src, dst, &d, scalar, mode.stream) }
-            },
-            // SAFETY: as above.
-            (SimdLevel::Avx512, _, true, _, _) => unsafe { lanes16_v4(src, dst, n, scalar, mode.stream) },
-            // SAFETY: as above.
-            (SimdLevel::Avx2, _, true, _, _) => unsafe { lanes16_v3(src, dst, n, scalar, mode.stream) },
-            // SAFETY: as above.
-            (SimdLevel::Avx512, true, _, _, _) => unsafe { encode_v4(src, dst, n, scalar, mode.stream) },
-            // SAFETY: as above.
-            (SimdLevel::Avx2, true, _, _, _) => unsafe { encode_v3(src, dst, n, scalar, mode.stream) },
-        }
-        portable (level, _, _, _, _) => fill(mode.at(level), src, dst, scalar),
-    })
+                (SimdLevel::Avx512, _, true, _, _) => unsafe { lanes16_v4(src, dst, n, scalar, mode.stream) },
+                // SAFETY: as above.
+                (SimdLevel::Avx2, _, true, _, _) => unsafe { lanes16_v3(src, dst, n, scalar, mode.stream) },
+                // SAFETY: as above.
+                (SimdLevel::Avx512, true, _, _, _) => unsafe { encode_v4(src, dst, n, scalar, mode.stream) },
+                // SAFETY: as above.
+                (SimdLevel::Avx2, true, _, _, _) => unsafe { encode_v3(src, dst, n, scalar, mode.stream) },
+            }
+            portable (level, _, _, _, _) => fill(mode.at(level), src, dst, scalar),
+        })
+    }
 }
 
 /// Whether `S` is a 16-bit IEEE format whose normal range reaches down to `T`'s smallest

@@ -1,0 +1,175 @@
+//! f32 to the one-byte formats through BFLOAT16 rounded to odd: each chunk of the source is
+//! rounded to bf16 by round-to-odd into a buffer that stays in L1, and the buffer goes through
+//! the 16-bit-lane encoder of the same target and rules (`narrow.rs`, `table16.rs`), which
+//! does twice the lanes per register of the f32-lane kernels.
+//!
+//! Round-to-odd to bf16 keeps the top 16 bits of the f32 and sets the lowest of them if any
+//! of the 16 bits dropped is set. Why rounding that to the target gives the f32's own code:
+//! * Every one-byte target keeps at most 4 significant bits (3 mantissa bits and the implicit
+//!   one), bf16 8, and bf16 has f32's exponent range. So each target value and each midpoint
+//!   between two neighbours (with the exponent unbounded above, where the encoder decides
+//!   overflow: its threshold is a midpoint too) has at most 5 significant bits at an exponent
+//!   of f32's normal range, and is a bf16 value whose lowest bit is 0. Below f32's normal
+//!   range, the target's grid (ulp 2^-17 at the finest, FLOAT8E5M2FNUZ) is far coarser than
+//!   bf16's subnormal ulp 2^-133, so the same holds there.
+//! * An f32 that is a bf16 value stays as it is. Any other lies strictly between two
+//!   neighbouring bf16 values, one with the lowest bit 0 and one with 1, and becomes the one
+//!   with 1. No target value or midpoint lies strictly between the two, and neither of them is
+//!   one (it is a bf16 with the lowest bit 0), so the f32 and its bf16 lie strictly between
+//!   the same two consecutive points of {target values} ∪ {midpoints}: round half to even
+//!   (no tie is involved) picks the same value for both, and so the same overflow decision.
+//!   The sign never changes, so neither does a signed zero (an f32 subnormal is a bf16 of
+//!   magnitude at most 2^-126, far below the target's smallest subnormal).
+//! * ±0 and ±Inf are bf16 values. A NaN keeps its sign and exponent field; if its payload is
+//!   only in the dropped bits, the sticky bit keeps the mantissa non-zero, so it stays a NaN,
+//!   and the exact path gives a NaN by its sign alone.
+//!
+//! The rules (`saturate`, the generation) choose the encoder's overflow, NaN and -0 codes,
+//! never its rounding: every float8, float6 and FLOAT4E2M1 target rounds half to even under
+//! every rule set (`round_mode` is FLOAT8E8M0's alone, which has its own encoder). So the
+//! route is taken for every rule set where the bf16 source runs a vector kernel of its own
+//! ([`takes`]); the tests hold the result to the exact path's at every level.
+
+use super::encode::{Narrow, Target, Wide};
+use super::kernel::by_level;
+use super::map::{fill_plain, Mode};
+use super::narrow::{self, lanes16_fit, shortcuts_hold};
+use crate::tuning::{simd_fn, SimdLevel};
+use half::bf16;
+use std::any::TypeId;
+use std::mem::MaybeUninit;
+
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::*;
+
+/// Source elements per chunk: 1 KiB of f32 become 512 bytes of bf16. Small, so that the
+/// passes alternate often and the source's prefetches (8 KiB ahead, `crate::prefetch`) stay
+/// in flight through the encoding passes: at 2 threads on 16M elements, chunks of 256 and 512
+/// ran faster than 1024 and 2048 (Intel Xeon family 6 model 167, AVX2: 6.7 against 6.0-6.3
+/// Gelem/s).
+const CHUNK: usize = 256;
+
+/// The bf16 bits of the f32 `bits`, rounded to odd.
+#[inline(always)]
+pub(super) fn round_to_odd(bits: u32) -> u16 {
+    ((bits >> 16) | u32::from(bits & 0xFFFF != 0)) as u16
+}
+
+/// Whether an `S` to `T` call at `level` (at most what the CPU has) under the rules `n` was
+/// made for goes through bf16: `S` is f32, the level is one where the route measured faster
+/// than the f32-lane kernel, and a bf16 source there runs a 16-bit-lane kernel (where it would
+/// run the scalar encoder, so would the f32 source).
+pub(super) fn takes<S: Wide, T: Target>(level: SimdLevel, n: &Narrow) -> bool {
+    TypeId::of::<S>() == TypeId::of::<f32>()
+        && matches!(level, SimdLevel::Avx2 | SimdLevel::Avx512)
+        && shortcuts_hold::<T>(n)
+        && lanes16_fit::<bf16, T>()
+}
+
+/// Encodes the f32 `src` into `T` by `n` (as `narrow::encode`), through bf16 rounded to odd,
+/// a chunk at a time, at `mode.level` (at most what the CPU has).
+pub(super) fn encode<T: Target>(mode: Mode, src: &[f32], dst: &mut [MaybeUninit<T>], n: &Narrow) {
+    let scalar = move |h: bf16| T::from_code(u64::from(n.encode(h.f32_bits())));
+    let encode16 = narrow::encoder(mode, n, scalar);
+    // The first chunk runs up to a 64-byte boundary of the output and a chunk beyond, so that
+    // every later chunk starts aligned and the 16-bit encoder's blocks have no scalar head.
+    let mut buf = [MaybeUninit::<bf16>::uninit(); CHUNK + 63];
+    let len = src.len().min(dst.len());
+    let mut start = 0;
+    let mut end = (dst.as_ptr().align_offset(64).min(63) + CHUNK).min(len);
+    while start < len {
+        let staged = &mut buf[..end - start];
+        stage(mode.level, &src[start..end], staged);
+        // SAFETY: `stage` wrote every element of `staged`; `MaybeUninit<bf16>` has bf16's
+        // layout.
+        let staged = unsafe { &*(staged as *const [MaybeUninit<bf16>] as *const [bf16]) };
+        encode16(staged, &mut dst[start..end]);
+        start = end;
+        end = (end + CHUNK).min(len);
+    }
+}
+
+/// Rounds `src` to odd into `staged` (of the same length), compiled for `level` (at most what
+/// the CPU has), the source asked for ahead as the kernels do (`crate::prefetch`): this is the
+/// pass that reads it from memory.
+fn stage(level: SimdLevel, src: &[f32], staged: &mut [MaybeUninit<bf16>]) {
+    by_level!(level => {
+        x86_64 {
+            // SAFETY: the level is at most what the CPU has; the function needs only its
+            // features.
+            SimdLevel::Avx512 => unsafe { stage_v4(src, staged) },
+            // SAFETY: as above.
+            SimdLevel::Avx2 => unsafe { stage_v3(src, staged) },
+        }
+        portable _ => fill_plain(src, staged, odd),
+    })
+}
+
+/// [`round_to_odd`] on an f32, for the heads and tails.
+#[inline(always)]
+fn odd(x: f32) -> bf16 {
+    bf16::from_bits(round_to_odd(x.to_bits()))
+}
+
+simd_fn! { avx2:
+/// 32 elements a step: per register of eight f32, the bit below the kept ones set if any
+/// dropped bit is (`(x & 0xFFFF) + 0xFFFF` carries into bit 16 exactly then), the upper halves
+/// shifted down and packed to 16 bits (exact: each is below 2^16).
+fn stage_v3(src: &[f32], staged: &mut [MaybeUninit<bf16>]) {
+    const STEP: usize = 32;
+    let len = src.len().min(staged.len());
+    let whole = len / STEP * STEP;
+    let low = _mm256_set1_epi32(0xFFFF);
+    let round = |x: __m256i| {
+        let sticky = _mm256_add_epi32(_mm256_and_si256(x, low), low);
+        _mm256_srli_epi32::<16>(_mm256_or_si256(x, sticky))
+    };
+    for i in (0..whole).step_by(STEP) {
+        crate::prefetch::ahead(src, i, STEP);
+        // SAFETY: i + STEP <= whole <= the length of both: four loads of eight f32 and two
+        // stores of sixteen bf16, unaligned.
+        unsafe {
+            let (p, d) = (src.as_ptr().add(i), staged.as_mut_ptr().add(i));
+            let x = [0, 1, 2, 3].map(|k| round(_mm256_loadu_si256(p.add(8 * k).cast())));
+            for k in 0..2 {
+                // The pack interleaves 128-bit halves; the permutation restores their order.
+                let v = _mm256_packus_epi32(x[2 * k], x[2 * k + 1]);
+                let v = _mm256_permute4x64_epi64::<0b11_01_10_00>(v);
+                _mm256_storeu_si256(d.add(16 * k).cast(), v);
+            }
+        }
+    }
+    fill_plain(&src[whole..len], &mut staged[whole..len], odd);
+}
+}
+
+simd_fn! { avx512:
+/// 64 elements a step: per register of sixteen f32, bit 16 set where a dropped bit is (a test
+/// into a mask, a masked or), then the upper halves of two registers gathered by one 16-bit
+/// permutation.
+fn stage_v4(src: &[f32], staged: &mut [MaybeUninit<bf16>]) {
+    const STEP: usize = 64;
+    let len = src.len().min(staged.len());
+    let whole = len / STEP * STEP;
+    let (low, bit) = (_mm512_set1_epi32(0xFFFF), _mm512_set1_epi32(0x1_0000));
+    let round = |x: __m512i| _mm512_mask_or_epi32(x, _mm512_test_epi32_mask(x, low), x, bit);
+    // The odd 16-bit lanes (upper halves) of the first register, then of the second (32 on).
+    let upper: [i16; 32] = std::array::from_fn(|j| (2 * j + 1) as i16);
+    // SAFETY: 32 i16 are the 64 bytes of one unaligned load.
+    let upper = unsafe { _mm512_loadu_si512(upper.as_ptr().cast()) };
+    for i in (0..whole).step_by(STEP) {
+        crate::prefetch::ahead(src, i, STEP);
+        // SAFETY: i + STEP <= whole <= the length of both: four loads of sixteen f32 and two
+        // stores of 32 bf16, unaligned.
+        unsafe {
+            let (p, d) = (src.as_ptr().add(i), staged.as_mut_ptr().add(i));
+            let x = [0, 1, 2, 3].map(|k| round(_mm512_loadu_si512(p.add(16 * k).cast())));
+            for k in 0..2 {
+                let v = _mm512_permutex2var_epi16(x[2 * k], upper, x[2 * k + 1]);
+                _mm512_storeu_si512(d.add(32 * k).cast(), v);
+            }
+        }
+    }
+    fill_plain(&src[whole..len], &mut staged[whole..len], odd);
+}
+}
