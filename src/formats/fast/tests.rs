@@ -827,3 +827,111 @@ fn the_table_encoder_matches_the_exact_path_for_every_16_bit_code() {
     check::<f16, F8E4M3FNUZ>(false);
     check::<bf16, F8E5M2FNUZ>(false);
 }
+
+/// f32 bit patterns that would catch f32 -> bf16 -> `T` rounding twice where `T` rounds once
+/// (`odd16.rs`): every non-negative `T` value and every midpoint between neighbours (past the
+/// largest too, where overflow is decided), each exactly, one f32 ulp to either side, and with
+/// bits only in the 16 that bf16 drops, added or taken away; then f32 subnormals, zeros,
+/// infinities, NaNs with payload bits only in the low 16, and the largest f32. Both signs.
+fn double_rounding_f32<T: Target>() -> Vec<u32> {
+    let rules = CastRules::default();
+    let n = Narrow::new::<T>(&rules);
+    let value = |c: u32| cast_float::<T, f32>(T::from_code(u64::from(c)), &rules);
+    let mut points: Vec<f32> = (0..=n.max).map(value).collect();
+    // Past the largest: the next values of its binade and the midpoints between them.
+    let ulp = points[points.len() - 1] - points[points.len() - 2];
+    let top = points[points.len() - 1];
+    points.extend((1..=4).map(|k| top + k as f32 * ulp));
+    // Midpoints: exact in f32, which has far more bits than any `T`.
+    let midpoints: Vec<f32> = points.windows(2).map(|w| (w[0] + w[1]) / 2.0).collect();
+    points.extend(midpoints);
+    let mut v = Vec::new();
+    for p in points {
+        let b = p.to_bits();
+        // The 16 dropped bits: the lowest, the highest, all, and the one below the highest.
+        for low in [0u32, 1, 0x7FFF, 0x8000, 0xFFFF] {
+            v.extend([b.wrapping_add(low), b.wrapping_sub(low)]);
+            // One bf16 ulp over, with the same low bits.
+            v.extend([
+                (b + 0x1_0000).wrapping_add(low),
+                (b + 0x1_0000).wrapping_sub(low),
+            ]);
+        }
+    }
+    v.extend([
+        0x0000_0001,
+        0x0000_FFFF,
+        0x0001_0000,
+        0x0040_0000,
+        0x007F_FFFF,
+        0x0080_0000,
+        0x0000_0000,
+        0x7F80_0000,
+        0x7F80_0001,
+        0x7F80_FFFF,
+        0x7F80_8000,
+        0x7FC0_0000,
+        0x7F7F_FFFF,
+        0x7F7F_0001,
+    ]);
+    // Both signs; drop anything a `b - low` underflowed to or past +Inf into (never the
+    // point: every point is a finite non-negative f32).
+    let positive: Vec<u32> = v.into_iter().filter(|&b| b <= 0x7FFF_FFFF).collect();
+    positive
+        .iter()
+        .copied()
+        .chain(positive.iter().map(|&b| b | 0x8000_0000))
+        .collect()
+}
+
+/// f32 -> `T` through bf16 rounded to odd gives the exact path's codes on the inputs of
+/// [`double_rounding_f32`], at every level and thread split, under every rule set with every
+/// `round_mode`; and the route is taken where the CPU has a level for it.
+fn check_double_rounding<T: Target>(name: &str) {
+    let bits = double_rounding_f32::<T>();
+    let src: Vec<f32> = bits.iter().map(|&b| f32::from_bits(b)).collect();
+    let inputs = as_u64(&bits, u64::from);
+    for rules in every_round_mode() {
+        let n = Narrow::new::<T>(&rules);
+        let taken = SimdLevel::supported().filter(|&l| odd16::takes::<f32, T>(l, &n));
+        if SimdLevel::detected() >= SimdLevel::Avx2 {
+            assert!(
+                taken.count() > 0,
+                "f32 -> {name} {rules:?}: no level takes bf16"
+            );
+        }
+        let want = as_u64(&src, |x| cast_float::<f32, T>(x, &rules).code());
+        compare_all(&format!("f32 -> {name} {rules:?}"), &inputs, &want, |x| {
+            as_u64(&wide_to_narrow::<f32, T>(x, &src, &rules), |t| t.code())
+        });
+    }
+}
+
+#[test]
+fn f32_through_bf16_rounded_to_odd_rounds_once() {
+    check_double_rounding::<F8E4M3FN>("FLOAT8E4M3FN");
+    check_double_rounding::<F8E4M3FNUZ>("FLOAT8E4M3FNUZ");
+    check_double_rounding::<F8E5M2>("FLOAT8E5M2");
+    check_double_rounding::<F8E5M2FNUZ>("FLOAT8E5M2FNUZ");
+    check_double_rounding::<F4E2M1>("FLOAT4E2M1");
+    check_double_rounding::<F6E2M3>("FLOAT6E2M3");
+    check_double_rounding::<F6E3M2>("FLOAT6E3M2");
+}
+
+/// Round-to-odd itself: the top 16 bits, the lowest set where a dropped bit is.
+#[test]
+fn round_to_odd_keeps_a_sticky_bit() {
+    for (bits, want) in [
+        (0x3F80_0000u32, 0x3F80u16),
+        (0x3F80_0001, 0x3F81),
+        (0x3F80_8000, 0x3F81),
+        (0x3F81_FFFF, 0x3F81),
+        (0x3F82_0000, 0x3F82),
+        (0x7F80_0001, 0x7F81),
+        (0xFF80_0000, 0xFF80),
+        (0x0000_0001, 0x0001),
+        (0x8000_0000, 0x8000),
+    ] {
+        assert_eq!(odd16::round_to_odd(bits), want, "{bits:#010x}");
+    }
+}
