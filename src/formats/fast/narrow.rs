@@ -27,6 +27,9 @@
 //! for the subnormals too, and nothing is widened. At AVX-512 and AVX2, the pairs whose
 //! negative codes are the positive ones with the sign flipped go to `table16.rs` instead, which
 //! rounds the subnormal lanes in 16-bit lanes too.
+//!
+//! At AVX2, an f32 source goes through bf16 rounded to odd and then the 16-bit-lane kernels
+//! (`odd16.rs`), which gives the same codes for fewer operations.
 
 use super::super::codec::Specials;
 use super::encode::{Narrow, Target, Wide};
