@@ -9,10 +9,9 @@
 //! * Every one-byte target keeps at most 4 significant bits (3 mantissa bits and the implicit
 //!   one), bf16 8, and bf16 has f32's exponent range. So each target value and each midpoint
 //!   between two neighbours (with the exponent unbounded above, where the encoder decides
-//!   overflow: its threshold is a midpoint too) has at most 5 significant bits at an exponent
-//!   of f32's normal range, and is a bf16 value whose lowest bit is 0. Below f32's normal
-//!   range, the target's grid (ulp 2^-17 at the finest, FLOAT8E5M2FNUZ) is far coarser than
-//!   bf16's subnormal ulp 2^-133, so the same holds there.
+//!   overflow: its threshold is a midpoint too) is 0 or has at most 5 significant bits at an
+//!   exponent of f32's normal range (the smallest non-zero one is 2^-18, half of
+//!   FLOAT8E5M2FNUZ's smallest subnormal), so it is a bf16 value whose lowest bit is 0.
 //! * An f32 that is a bf16 value stays as it is. Any other lies strictly between two
 //!   neighbouring bf16 values, one with the lowest bit 0 and one with 1, and becomes the one
 //!   with 1. No target value or midpoint lies strictly between the two, and neither of them is
@@ -46,8 +45,8 @@ use std::arch::x86_64::*;
 /// Source elements per chunk: 1 KiB of f32 become 512 bytes of bf16. Small, so that the
 /// passes alternate often and the source's prefetches (8 KiB ahead, `crate::prefetch`) stay
 /// in flight through the encoding passes: at 2 threads on 16M elements, chunks of 256 and 512
-/// ran faster than 1024 and 2048 (Intel Xeon family 6 model 167, AVX2: 6.7 against 6.0-6.3
-/// Gelem/s).
+/// ran faster than 1024 and 2048 (Intel Xeon family 6 model 167, AVX2: 6.4-6.7 against
+/// 6.0-6.3 Gelem/s).
 const CHUNK: usize = 256;
 
 /// The bf16 bits of the f32 `bits`, rounded to odd.
@@ -62,12 +61,13 @@ pub(super) fn round_to_odd(bits: u32) -> u16 {
 /// run the scalar encoder, so would the f32 source).
 ///
 /// AVX2 only. Measured at 2 threads on 16M elements (Intel Xeon family 6 model 167, 2 vCPUs),
-/// the old and new binaries alternated: at AVX2, f32 to FLOAT6E2M3, FLOAT6E3M2,
-/// FLOAT8E4M3FN (saturating) and FLOAT4E2M1 went from 5.4-5.7 to 6.7-6.9 Gelem/s (0.48-0.51x
-/// to 0.56-0.63x memcpy). At AVX-512 the route (with its own staging kernel, chunks of 128 to
-/// 2048, the source asked for 8 or 16 KiB ahead) ran at 7.7-9.5 Gelem/s against the f32-lane
-/// kernel's 9.1-9.5: its arithmetic is a quarter cheaper in cache, but the f32 kernel is near
-/// memory speed there, and the staging pass, which alone reads memory, overlaps it less.
+/// the old and new binaries alternated, five rounds: at AVX2, f32 to FLOAT6E2M3, FLOAT6E3M2,
+/// FLOAT8E4M3FN (saturating or not) and FLOAT4E2M1 went from 5.4-5.6 to 6.6-7.0 Gelem/s
+/// (medians; 0.45-0.51x to 0.59-0.67x memcpy). At AVX-512 the route (with its own staging
+/// kernel, chunks of 128 to 2048, the source asked for 8 or 16 KiB ahead) ran at 7.7-9.5
+/// Gelem/s against the f32-lane kernel's 9.1-9.5: its arithmetic is a quarter cheaper in
+/// cache, but the f32 kernel is near memory speed there, and the staging pass, which alone
+/// reads memory, overlaps it less.
 pub(super) fn takes<S: Wide, T: Target>(level: SimdLevel, n: &Narrow) -> bool {
     TypeId::of::<S>() == TypeId::of::<f32>()
         && level == SimdLevel::Avx2
