@@ -44,9 +44,9 @@ use std::arch::x86_64::*;
 
 /// Source elements per chunk: 1 KiB of f32 become 512 bytes of bf16. Small, so that the
 /// passes alternate often and the source's prefetches (8 KiB ahead, `crate::prefetch`) stay
-/// in flight through the encoding passes: at 2 threads on 16M elements, chunks of 256 and 512
-/// ran faster than 1024 and 2048 (Intel Xeon family 6 model 167, AVX2: 6.4-6.7 against
-/// 6.0-6.3 Gelem/s).
+/// in flight through the encoding passes: at 2 threads on 16M elements (Intel Xeon family 6
+/// model 167, AVX2), chunks of 256 gave 8.3-8.5 Gelem/s medians, 128, 512, 1024 and 2048
+/// 6.9-8.4.
 const CHUNK: usize = 256;
 
 /// The bf16 bits of the f32 `bits`, rounded to odd.
@@ -62,8 +62,8 @@ pub(super) fn round_to_odd(bits: u32) -> u16 {
 ///
 /// AVX2 only. Measured at 2 threads on 16M elements (Intel Xeon family 6 model 167, 2 vCPUs),
 /// the old and new binaries alternated, five rounds: at AVX2, f32 to FLOAT6E2M3, FLOAT6E3M2,
-/// FLOAT8E4M3FN (saturating or not) and FLOAT4E2M1 went from 5.4-5.6 to 6.6-7.0 Gelem/s
-/// (medians; 0.45-0.51x to 0.59-0.67x memcpy). At AVX-512 the route (with its own staging
+/// FLOAT8E4M3FN (saturating or not) and FLOAT4E2M1 went from 5.4-5.7 to 7.6-8.2 Gelem/s
+/// (medians; 0.48-0.52x to 0.67-0.75x memcpy). At AVX-512 the route (with its own staging
 /// kernel, chunks of 128 to 2048, the source asked for 8 or 16 KiB ahead) ran at 7.7-9.5
 /// Gelem/s against the f32-lane kernel's 9.1-9.5: its arithmetic is a quarter cheaper in
 /// cache, but the f32 kernel is near memory speed there, and the staging pass, which alone
