@@ -423,19 +423,11 @@ impl FindingClass {
     }
 }
 
-impl Serialize for FindingClass {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for FindingClass {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<FindingClass, D::Error> {
-        let text = String::deserialize(d)?;
-        FindingClass::parse(&text)
-            .ok_or_else(|| serde::de::Error::custom(format!("no finding class {text:?}")))
-    }
-}
+vocab::serde_as_text!(FindingClass,
+    text: ToString::to_string,
+    parse: FindingClass::parse,
+    refusal: |text: &str| format!("no finding class {text:?}"),
+);
 
 /// A class of one backend's run: what makes two judged cases one finding.
 #[derive(Clone, Debug, PartialEq, Eq)]

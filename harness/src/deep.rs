@@ -132,19 +132,11 @@ impl CaseAttribute {
     }
 }
 
-impl Serialize for CaseAttribute {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for CaseAttribute {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CaseAttribute, D::Error> {
-        let text = String::deserialize(d)?;
-        CaseAttribute::parse(&text)
-            .ok_or_else(|| serde::de::Error::custom(format!("no case attribute {text:?}")))
-    }
-}
+vocab::serde_as_text!(CaseAttribute,
+    text: ToString::to_string,
+    parse: CaseAttribute::parse,
+    refusal: |text: &str| format!("no case attribute {text:?}"),
+);
 
 /// The shape of a deep case (docs/deep.md), written in the index as `values`, `scalar`,
 /// `chain-through-FLOAT16`, `encoding-packed-dims-initializer`, `2-inputs` and so on.
@@ -232,19 +224,11 @@ impl CaseShape {
     }
 }
 
-impl Serialize for CaseShape {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for CaseShape {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CaseShape, D::Error> {
-        let text = String::deserialize(d)?;
-        CaseShape::parse(&text)
-            .ok_or_else(|| serde::de::Error::custom(format!("no case shape {text:?}")))
-    }
-}
+vocab::serde_as_text!(CaseShape,
+    text: ToString::to_string,
+    parse: CaseShape::parse,
+    refusal: |text: &str| format!("no case shape {text:?}"),
+);
 
 /// Declares [`InputClass`] from one table of variant and spelling, so that the two cannot drift.
 macro_rules! input_classes {
@@ -330,19 +314,11 @@ impl fmt::Display for InputClass {
     }
 }
 
-impl Serialize for InputClass {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.label())
-    }
-}
-
-impl<'de> Deserialize<'de> for InputClass {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<InputClass, D::Error> {
-        let label = String::deserialize(d)?;
-        InputClass::from_label(&label)
-            .ok_or_else(|| serde::de::Error::custom(format!("no input class {label:?}")))
-    }
-}
+vocab::serde_as_text!(InputClass,
+    text: |c: &InputClass| c.label(),
+    parse: InputClass::from_label,
+    refusal: |label: &str| format!("no input class {label:?}"),
+);
 
 /// Elements `start..end` of the data input belong to `class`, and their expected values rest
 /// on `authority`.
@@ -539,20 +515,11 @@ impl PartialOrd for Section {
     }
 }
 
-impl Serialize for Section {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.label())
-    }
-}
-
-impl<'de> Deserialize<'de> for Section {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Section, D::Error> {
-        let label = String::deserialize(d)?;
-        Section::from_label(&label).ok_or_else(|| {
-            serde::de::Error::custom(format!("no cited section {label:?} of docs/semantics.md"))
-        })
-    }
-}
+vocab::serde_as_text!(Section,
+    text: |s: &Section| s.label(),
+    parse: Section::from_label,
+    refusal: |label: &str| format!("no cited section {label:?} of docs/semantics.md"),
+);
 
 impl CaseEntry {
     /// The class of element `i` of the data input, if a range holds it.
