@@ -49,22 +49,10 @@ pub fn diff_text(old_path: &Path, args: &DiffOptions) -> Result<(String, usize),
         Some(_) => new.backend.name.clone(),
         None => "native".into(),
     });
-    if new.backend.name != backend {
-        return Err(format!(
-            "{} is a run of backend {:?}, not {backend:?}",
-            new_path.display(),
-            new.backend.name
-        )
-        .into());
-    }
-    if old.backend.name != backend && !args.any_backend {
-        return Err(format!(
-            "{} is a run of backend {:?}, not {backend:?}; pass --any-backend to compare \
-             two backends",
-            old_path.display(),
-            old.backend.name
-        )
-        .into());
+    new.of_backend(&new_path, &backend)?;
+    if !args.any_backend {
+        old.of_backend(old_path, &backend)
+            .map_err(|e| format!("{e}; pass --any-backend to compare two backends"))?;
     }
     let mut notes = Vec::new();
     for (label, path, r) in [("old", old_path, &old), ("new", &new_path, &new)] {

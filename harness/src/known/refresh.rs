@@ -27,14 +27,7 @@ pub fn run(
         None => default_report(target, &name),
     };
     let report = report::load(&report_path)?;
-    if report.backend.name != name {
-        return Err(format!(
-            "{} is a run of backend {:?}, not {name:?}",
-            report_path.display(),
-            report.backend.name
-        )
-        .into());
-    }
+    report.of_backend(&report_path, &name)?;
     let out = match output {
         Some(path) => path.to_path_buf(),
         None => crate::backend::list_path(root, &name),

@@ -95,6 +95,21 @@ pub struct Report {
     pub trials: Vec<TrialRecord>,
 }
 
+impl Report {
+    /// `Ok` when this report (read from `path`) is a run of backend `name`; otherwise the
+    /// sentence that says whose run it is, for the tools that read a report of one backend.
+    pub fn of_backend(&self, path: &Path, name: &str) -> Result<(), String> {
+        match self.backend.name == name {
+            true => Ok(()),
+            false => Err(format!(
+                "{} is a run of backend {:?}, not {name:?}",
+                path.display(),
+                self.backend.name
+            )),
+        }
+    }
+}
+
 /// The reports' title: the suite and what it judged, as in `ONNX conformance: onnxruntime
 /// 1.32.0` (with the backend's name when it differs from the runtime's).
 pub fn title(report: &Report) -> String {
