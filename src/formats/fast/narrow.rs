@@ -94,9 +94,9 @@ pub(super) fn encoder<'a, S: Wide, T: Target>(
                     // features.
                     unsafe { table16::encode_v4(src, dst, t, scalar, mode.stream) }
                 },
-                (SimdLevel::Avx2, _, _, _, Some(d)) => {
+                (SimdLevel::Avx2, _, _, Some(t), Some(d)) => {
                     // SAFETY: as above.
-                    unsafe { table16::encode_v3(src, dst, d, scalar, mode.stream) }
+                    unsafe { table16::encode_v3(src, dst, t, d, scalar, mode.stream) }
                 },
                 // SAFETY: as above.
                 (SimdLevel::Avx512, _, true, _, _) => unsafe { lanes16_v4(src, dst, n, scalar, mode.stream) },

@@ -195,7 +195,6 @@ impl Table16 {
             floor: floor << self.mant,
             mul: [0; 16],
             add: [0; 16],
-            table: self.clone(),
         };
         // Each entry's bytes where the bytes of `z * SPREAD` read them: `z` and `16 - z`
         // (mod 16), all apart but height 0's, both 0.
@@ -247,15 +246,13 @@ pub(super) struct Heights16 {
     mul: [u8; 16],
     /// The addends, laid out the same.
     add: [u8; 16],
-    /// The table the entries are from, with the specials' constants.
-    table: Table16,
 }
 
 impl Heights16 {
-    /// The code of the source bits `h`, as `encode_v3` computes it.
+    /// The code of the source bits `h`, as `encode_v3` computes it from these entries and the
+    /// specials' constants of `t`, the table they were made from.
     #[cfg(test)]
-    pub(super) fn code(&self, h: u16) -> u16 {
-        let t = &self.table;
+    pub(super) fn code(&self, t: &Table16, h: u16) -> u16 {
         let a = h & 0x7FFF;
         let i = (a.saturating_sub(self.floor) >> t.mant).min(HIGHEST) * SPREAD;
         // As `vpshufb`: a byte with bit 7 set reads 0, any other its low four bits' byte.
@@ -360,11 +357,13 @@ pub(super) fn encode_v4<S: Wide, T: Target>(
 
 simd_fn! { avx2:
 /// Encodes `src` into `T` by `table` (made for the rules `scalar` follows, which encodes the
-/// heads and tails): `encode_v4`'s arithmetic with `table`'s lookups and multipliers for its
-/// permutations and shifts, 16 lanes per register, 32 codes per aligned 32-byte store.
+/// heads and tails): `encode_v4`'s arithmetic with `table`'s lookups and multipliers (made
+/// from `t` by [`Table16::by_height`]) for its permutations and shifts, and `t`'s constants
+/// for the specials; 16 lanes per register, 32 codes per aligned 32-byte store.
 pub(super) fn encode_v3<S: Wide, T: Target>(
     src: &[S],
     dst: &mut [MaybeUninit<T>],
+    t: &Table16,
     table: &Heights16,
     scalar: impl Fn(S) -> T + Copy,
     stream: bool,
@@ -372,7 +371,6 @@ pub(super) fn encode_v3<S: Wide, T: Target>(
     const { assert!(size_of::<T>() == 1) };
     // Not a `const` assertion: the kernel is compiled for every source, called for 16-bit ones.
     assert_eq!(size_of::<S>(), 2, "a 16-bit-lane kernel on a wider source");
-    let t = &table.table;
     // The source's and target's constants, not the table's copies, so that the shifts take
     // immediate counts.
     let down = sign_down::<T>().unwrap_or(0);

@@ -804,7 +804,7 @@ fn the_table_encoder_matches_the_exact_path_for_every_16_bit_code() {
                 .step_by(step)
                 .filter_map(|h| {
                     let want = cast_float::<S, T>(S::from_code(u64::from(h)), &rules).code();
-                    let [t, d] = [table.code(h), heights.code(h)].map(u64::from);
+                    let [t, d] = [table.code(h), heights.code(&table, h)].map(u64::from);
                     (t != want || d != want)
                         .then(|| format!("{h:#06x}: {t:#x}, by height {d:#x}, exact {want:#x}"))
                 })
