@@ -28,8 +28,9 @@
 //! negative codes are the positive ones with the sign flipped go to `table16.rs` instead, which
 //! rounds the subnormal lanes in 16-bit lanes too.
 //!
-//! At AVX2, an f32 source goes through bf16 rounded to odd and then the 16-bit-lane kernels
-//! (`odd16.rs`), which gives the same codes for fewer operations.
+//! At AVX2, and at AVX-512 where `table16.rs` serves the target, an f32 source goes through
+//! bf16 rounded to odd and then the 16-bit-lane kernels (`odd16.rs`), which gives the same
+//! codes for fewer operations.
 
 use super::super::codec::Specials;
 use super::encode::{Narrow, Target, Wide};

@@ -1,8 +1,9 @@
-//! f32 to the one-byte formats through BFLOAT16 rounded to odd, at AVX2 ([`takes`]): each
-//! chunk of the source is rounded to bf16 by round-to-odd into a buffer that stays in L1, and
-//! the buffer goes through the encoder a bf16 source of the same target and rules runs
-//! (`narrow.rs`'s 16-bit-lane kernels), which does twice the lanes per register of the
-//! f32-lane kernels.
+//! f32 to the one-byte formats through BFLOAT16 rounded to odd ([`takes`]), so that the
+//! 16-bit-lane encoders, which do twice the lanes per register of the f32-lane ones, encode
+//! f32 sources too. At AVX-512 the rounding is done in the registers of `table16.rs`'s kernel;
+//! at AVX2 each chunk of the source is rounded into a buffer that stays in L1, and the buffer
+//! goes through the encoder a bf16 source of the same target and rules runs (`narrow.rs`'s
+//! 16-bit-lane kernels).
 //!
 //! Round-to-odd to bf16 keeps the top 16 bits of the f32 and sets the lowest of them if any
 //! of the 16 bits dropped is set. Why rounding that to the target gives the f32's own code:
@@ -34,6 +35,9 @@ use super::encode::{Narrow, Target, Wide};
 use super::kernel::by_level;
 use super::map::{fill_plain, Mode};
 use super::narrow::{self, lanes16_fit, shortcuts_hold};
+#[cfg(target_arch = "x86_64")]
+use super::table16;
+use super::table16::Table16;
 use crate::tuning::{simd_fn, SimdLevel};
 use half::bf16;
 use std::any::TypeId;
@@ -56,28 +60,40 @@ pub(super) fn round_to_odd(bits: u32) -> u16 {
 }
 
 /// Whether an `S` to `T` call at `level` (at most what the CPU has) under the rules `n` was
-/// made for goes through bf16: `S` is f32, the level is one where the route measured faster
-/// than the f32-lane kernel, and a bf16 source there runs a 16-bit-lane kernel (where it would
-/// run the scalar encoder, so would the f32 source).
+/// made for goes through bf16: `S` is f32, and a bf16 source at that level runs a 16-bit-lane
+/// kernel (where it would run the scalar encoder, so would the f32 source): at AVX-512 only
+/// `table16.rs`'s, which rounds to odd in its own registers; at AVX2 any, through the staging
+/// buffer.
 ///
-/// AVX2 only. Measured at 2 threads on 16M elements (Intel Xeon family 6 model 167, 2 vCPUs),
-/// the old and new binaries alternated, five rounds: at AVX2, f32 to FLOAT6E2M3, FLOAT6E3M2,
+/// At AVX2, measured at 2 threads on 16M elements (Intel Xeon family 6 model 167, 2 vCPUs),
+/// the old and new binaries alternated, five rounds: f32 to FLOAT6E2M3, FLOAT6E3M2,
 /// FLOAT8E4M3FN (saturating or not) and FLOAT4E2M1 went from 5.4-5.7 to 7.6-8.2 Gelem/s
-/// (medians; 0.48-0.52x to 0.67-0.75x memcpy). At AVX-512 the route (with its own staging
-/// kernel, chunks of 128 to 2048, the source asked for 8 or 16 KiB ahead) ran at 7.7-9.5
-/// Gelem/s against the f32-lane kernel's 9.1-9.5: its arithmetic is a quarter cheaper in
-/// cache, but the f32 kernel is near memory speed there, and the staging pass, which alone
-/// reads memory, overlaps it less.
+/// (medians; 0.48-0.52x to 0.67-0.75x memcpy). At AVX-512 the staged route ran no faster
+/// than the f32-lane kernel there (7.7-9.5 Gelem/s against 9.1-9.5): the staging pass, which
+/// alone reads memory, overlaps the reads less than one loop does. Fused into `table16.rs`'s
+/// loop it is faster on the model-207 Xeon (docs/performance.md).
 pub(super) fn takes<S: Wide, T: Target>(level: SimdLevel, n: &Narrow) -> bool {
     TypeId::of::<S>() == TypeId::of::<f32>()
-        && level == SimdLevel::Avx2
         && shortcuts_hold::<T>(n)
         && lanes16_fit::<bf16, T>()
+        && match level {
+            SimdLevel::Avx2 => true,
+            SimdLevel::Avx512 => Table16::new::<bf16, T>(n).is_some(),
+            _ => false,
+        }
 }
 
 /// Encodes the f32 `src` into `T` by `n` (as `narrow::encode`), through bf16 rounded to odd,
-/// a chunk at a time, at `mode.level` (at most what the CPU has).
+/// at `mode.level` (at most what the CPU has, one [`takes`] accepts): at AVX-512 in the
+/// registers of `table16.rs`'s kernel, below it a chunk at a time through a buffer.
 pub(super) fn encode<T: Target>(mode: Mode, src: &[f32], dst: &mut [MaybeUninit<T>], n: &Narrow) {
+    #[cfg(target_arch = "x86_64")]
+    if mode.level == SimdLevel::Avx512 {
+        let table = Table16::new::<bf16, T>(n).expect("`takes` checked the table");
+        let scalar = move |x: f32| T::from_code(u64::from(n.encode(x.to_bits())));
+        // SAFETY: the level is at most what the CPU has; the function needs only its features.
+        return unsafe { table16::encode_v4(src, dst, &table, scalar, mode.stream) };
+    }
     let scalar = move |h: bf16| T::from_code(u64::from(n.encode(h.f32_bits())));
     let encode16 = narrow::encoder(mode, n, scalar);
     // The first chunk runs up to a 64-byte boundary of the output and a chunk beyond, so that

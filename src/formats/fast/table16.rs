@@ -25,8 +25,14 @@ use super::encode::{Narrow, Target, Wide};
 use super::narrow::{lanes16_fit, same_exponent, shortcuts_hold};
 
 #[cfg(target_arch = "x86_64")]
+use super::encode::WideFrom;
+#[cfg(target_arch = "x86_64")]
 use super::kernel::{blocks, store};
+#[cfg(target_arch = "x86_64")]
+use crate::formats::float::TableFormat;
 use crate::tuning::simd_fn;
+#[cfg(target_arch = "x86_64")]
+use half::bf16;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 #[cfg(target_arch = "x86_64")]
@@ -278,6 +284,11 @@ impl Heights16 {
 simd_fn! { avx512:
 /// Encodes `src` into `T` by `table` (made for the rules `scalar` follows, which encodes the
 /// heads and tails): 32 lanes per register, 64 codes per aligned 64-byte store.
+///
+/// An f32 source is first rounded to bf16 by round-to-odd, in registers (`odd16.rs` says why
+/// that gives the f32's own codes), and `table` is then bf16's: a fused loop rather than
+/// `odd16.rs`'s staging pass, so the reads of the source overlap the arithmetic, which on a
+/// slow core (Intel Xeon family 6 model 207, 2.1 GHz) is what limits the f32-lane kernel.
 pub(super) fn encode_v4<S: Wide, T: Target>(
     src: &[S],
     dst: &mut [MaybeUninit<T>],
@@ -286,8 +297,49 @@ pub(super) fn encode_v4<S: Wide, T: Target>(
     stream: bool,
 ) {
     const { assert!(size_of::<T>() == 1) };
-    // Not a `const` assertion: the kernel is compiled for every source, called for 16-bit ones.
-    assert_eq!(size_of::<S>(), 2, "a 16-bit-lane kernel on a wider source");
+    // Not `const` assertions: the kernel is compiled for every source.
+    let lanes = match S::FROM {
+        WideFrom::F32 => <bf16 as TableFormat>::ROW.mant_bits,
+        WideFrom::F16 | WideFrom::Bf16 => S::ROW.mant_bits,
+    };
+    assert_eq!(table.mant, lanes, "a table made for another source");
+    // The f32 bits of the sticky test, the bit it sets, and `vpermt2w`'s indices of the upper
+    // halves of two registers of f32, in order.
+    let (low, sticky) = (_mm512_set1_epi32(0xFFFF), _mm512_set1_epi32(0x1_0000));
+    let upper = {
+        let mut i = [0i16; 32];
+        for (k, v) in (0..).zip(&mut i) {
+            *v = 2 * k + 1;
+        }
+        // SAFETY: 32 i16, the 64 bytes of one unaligned load.
+        unsafe { _mm512_loadu_si512(i.as_ptr().cast()) }
+    };
+    // 64 elements from `p` as 16-bit lanes in order: loaded, or rounded from f32 to odd.
+    // Loops over arrays, not `map`: LLVM left `map`'s closures out of line, a call per register.
+    // SAFETY (of each call): `p` is valid for reading 64 elements.
+    let words = |p: *const S| -> [__m512i; 2] {
+        let mut h = [_mm512_setzero_si512(); 2];
+        match S::FROM {
+            WideFrom::F32 => {
+                let mut x = [_mm512_setzero_si512(); 4];
+                for (k, v) in x.iter_mut().enumerate() {
+                    // SAFETY: the call's contract; 16 f32 at 16k, below 64.
+                    let f = unsafe { _mm512_loadu_si512(p.add(16 * k).cast()) };
+                    *v = _mm512_mask_or_epi32(f, _mm512_test_epi32_mask(f, low), f, sticky);
+                }
+                for (k, v) in h.iter_mut().enumerate() {
+                    *v = _mm512_permutex2var_epi16(x[2 * k], upper, x[2 * k + 1]);
+                }
+            }
+            WideFrom::F16 | WideFrom::Bf16 => {
+                for (k, v) in h.iter_mut().enumerate() {
+                    // SAFETY: the call's contract; 32 two-byte elements at 32k, below 64.
+                    *v = unsafe { _mm512_loadu_si512(p.add(32 * k).cast()) };
+                }
+            }
+        }
+        h
+    };
     // SAFETY: each array is 32 u16, the 64 bytes of one unaligned load.
     let (shifts, adds) = unsafe {
         (
@@ -305,7 +357,13 @@ pub(super) fn encode_v4<S: Wide, T: Target>(
     let sign = _mm512_set1_epi8(table.sign as i8);
     let mant = _mm_cvtsi32_si128(table.mant as i32);
     let sign_down = _mm_cvtsi32_si128(table.sign_down as i32);
-    let (clamp, move_sign) = (table.clamp, table.sign_down > 0);
+    // Known from the source, so that each instance computes one index, not both and a select.
+    let clamp = match S::FROM {
+        WideFrom::F16 => false,
+        WideFrom::F32 | WideFrom::Bf16 => true,
+    };
+    assert_eq!(clamp, table.clamp, "a table made for another source");
+    let move_sign = table.sign_down > 0;
     // The pack interleaves 64-bit chunks of its two registers; `order` undoes it.
     let order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
     let codes = |h: __m512i| {
@@ -326,13 +384,12 @@ pub(super) fn encode_v4<S: Wide, T: Target>(
         _mm512_mask_mov_epi16(c, _mm512_cmpgt_epu16_mask(a, inf), nan)
     };
     blocks::<_, _, 64, 64>(src, dst, scalar, |s, d| {
-        // SAFETY: `s` holds 64 two-byte elements (unaligned loads of 32 each); `d` is 64 aligned
-        // bytes (T is one byte). Every code is one `T::from_code` builds (the tests hold each
+        // SAFETY: `s` holds 64 elements (what `words` reads); `d` is 64 aligned bytes (T is
+        // one byte). Every code is one `T::from_code` builds (the tests hold each
         // to the scalar encoder), and the one-byte formats are plain bytes.
         unsafe {
-            let p = s.as_ptr();
             // One call site, so that the encoder is inlined.
-            let h = [0, 1].map(|k| _mm512_loadu_si512(p.add(32 * k).cast()));
+            let h = words(s.as_ptr());
             let mut n = [_mm512_setzero_si512(); 2];
             for (v, &h) in n.iter_mut().zip(&h) {
                 *v = codes(h);
