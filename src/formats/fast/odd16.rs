@@ -84,15 +84,28 @@ pub(super) fn takes<S: Wide, T: Target>(level: SimdLevel, n: &Narrow) -> bool {
 }
 
 /// Encodes the f32 `src` into `T` by `n` (as `narrow::encode`), through bf16 rounded to odd,
-/// at `mode.level` (at most what the CPU has, one [`takes`] accepts): at AVX-512 in the
-/// registers of `table16.rs`'s kernel, below it a chunk at a time through a buffer.
+/// at `mode.level` (at most what the CPU has, one [`takes`] accepts): in the registers of
+/// `table16.rs`'s kernel where it serves the target, else a chunk at a time through a buffer
+/// (at AVX2, the FNUZ targets).
 pub(super) fn encode<T: Target>(mode: Mode, src: &[f32], dst: &mut [MaybeUninit<T>], n: &Narrow) {
     #[cfg(target_arch = "x86_64")]
-    if mode.level == SimdLevel::Avx512 {
-        let table = Table16::new::<bf16, T>(n).expect("`takes` checked the table");
+    {
+        let table = Table16::new::<bf16, T>(n);
         let scalar = move |x: f32| T::from_code(u64::from(n.encode(x.to_bits())));
-        // SAFETY: the level is at most what the CPU has; the function needs only its features.
-        return unsafe { table16::encode_v4(src, dst, &table, scalar, mode.stream) };
+        match (mode.level, &table) {
+            (SimdLevel::Avx512, Some(t)) => {
+                // SAFETY: the level is at most what the CPU has; the function needs only its
+                // features.
+                return unsafe { table16::encode_v4(src, dst, t, scalar, mode.stream) };
+            }
+            (SimdLevel::Avx2, Some(t)) => {
+                if let Some(h) = t.by_height() {
+                    // SAFETY: as above.
+                    return unsafe { table16::encode_v3(src, dst, t, &h, scalar, mode.stream) };
+                }
+            }
+            _ => {}
+        }
     }
     let scalar = move |h: bf16| T::from_code(u64::from(n.encode(h.f32_bits())));
     let encode16 = narrow::encoder(mode, n, scalar);

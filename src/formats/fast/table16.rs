@@ -215,6 +215,16 @@ impl Table16 {
     }
 }
 
+/// The mantissa width of the 16-bit lanes the kernels encode from an `S` source: its own, or
+/// bf16's for an f32 source, which they round to bf16 first (`odd16.rs`).
+#[cfg(target_arch = "x86_64")]
+fn lane_mant<S: Wide>() -> u32 {
+    match S::FROM {
+        WideFrom::F32 => <bf16 as TableFormat>::ROW.mant_bits,
+        WideFrom::F16 | WideFrom::Bf16 => S::ROW.mant_bits,
+    }
+}
+
 /// How far bit 7 of a byte moves down to `T`'s sign bit; `None` for a format wider than a byte.
 fn sign_down<T: Target>() -> Option<u32> {
     7u32.checked_sub(T::ROW.exp_bits + T::ROW.mant_bits)
@@ -298,11 +308,7 @@ pub(super) fn encode_v4<S: Wide, T: Target>(
 ) {
     const { assert!(size_of::<T>() == 1) };
     // Not `const` assertions: the kernel is compiled for every source.
-    let lanes = match S::FROM {
-        WideFrom::F32 => <bf16 as TableFormat>::ROW.mant_bits,
-        WideFrom::F16 | WideFrom::Bf16 => S::ROW.mant_bits,
-    };
-    assert_eq!(table.mant, lanes, "a table made for another source");
+    assert_eq!(table.mant, lane_mant::<S>(), "a table made for another source");
     // The f32 bits of the sticky test, the bit it sets, and `vpermt2w`'s indices of the upper
     // halves of two registers of f32, in order.
     let (low, sticky) = (_mm512_set1_epi32(0xFFFF), _mm512_set1_epi32(0x1_0000));
@@ -426,16 +432,14 @@ pub(super) fn encode_v3<S: Wide, T: Target>(
     stream: bool,
 ) {
     const { assert!(size_of::<T>() == 1) };
-    // Not a `const` assertion: the kernel is compiled for every source, called for 16-bit ones.
-    assert_eq!(size_of::<S>(), 2, "a 16-bit-lane kernel on a wider source");
     // The source's and target's constants, not the table's copies, so that the shifts take
     // immediate counts.
     let down = sign_down::<T>().unwrap_or(0);
     assert!(
-        t.mant == S::ROW.mant_bits && t.sign_down == down,
+        t.mant == lane_mant::<S>() && t.sign_down == down,
         "a table made for other formats"
     );
-    let mant = _mm_cvtsi32_si128(S::ROW.mant_bits as i32);
+    let mant = _mm_cvtsi32_si128(lane_mant::<S>() as i32);
     let (sign_down, move_sign) = (_mm_cvtsi32_si128(down as i32), down > 0);
     // SAFETY: each array is 16 bytes, one unaligned load.
     let (muls, adds) = unsafe {
@@ -455,6 +459,39 @@ pub(super) fn encode_v3<S: Wide, T: Target>(
     let inf = w(t.inf);
     let b = |v: u16| _mm256_set1_epi8(v as i8);
     let (over, flip, sign) = (b(t.over), b(t.nan ^ t.over), b(t.sign));
+    // 32 elements from `p` as 16-bit lanes: loaded in order, or rounded from f32 to odd
+    // (`(x & 0xFFFF) + 0xFFFF` carries into bit 16 exactly when a dropped bit is set, as in
+    // `odd16.rs`'s staging) and packed, which leaves them in the order the packs make.
+    // SAFETY (of each call): `p` is valid for reading 32 elements.
+    let low = _mm256_set1_epi32(0xFFFF);
+    let words = |p: *const S| -> [__m256i; 2] {
+        let mut h = [_mm256_setzero_si256(); 2];
+        match S::FROM {
+            WideFrom::F32 => {
+                let mut x = [_mm256_setzero_si256(); 4];
+                for (k, v) in x.iter_mut().enumerate() {
+                    // SAFETY: the call's contract; 8 f32 at 8k, below 32.
+                    let f = unsafe { _mm256_loadu_si256(p.add(8 * k).cast()) };
+                    let sticky = _mm256_add_epi32(_mm256_and_si256(f, low), low);
+                    *v = _mm256_srli_epi32::<16>(_mm256_or_si256(f, sticky));
+                }
+                for (k, v) in h.iter_mut().enumerate() {
+                    // Exact: every lane is below 2^16.
+                    *v = _mm256_packus_epi32(x[2 * k], x[2 * k + 1]);
+                }
+            }
+            WideFrom::F16 | WideFrom::Bf16 => {
+                for (k, v) in h.iter_mut().enumerate() {
+                    // SAFETY: the call's contract; 16 two-byte elements at 16k, below 32.
+                    *v = unsafe { _mm256_loadu_si256(p.add(16 * k).cast()) };
+                }
+            }
+        }
+        h
+    };
+    // The codes of an f32 source come out of the two packs as the 4-byte groups 0, 2, 4, 6
+    // (lower half) and 1, 3, 5, 7 (upper half).
+    let undo_f32 = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
     // The magnitude's code, not yet clamped, and the NaN lanes.
     let codes = |h: __m256i| {
         let a = _mm256_and_si256(h, abs);
@@ -471,9 +508,8 @@ pub(super) fn encode_v3<S: Wide, T: Target>(
         // bytes (T is one byte). Every code is one `T::from_code` builds (the tests hold each
         // to the scalar encoder), and the one-byte formats are plain bytes.
         unsafe {
-            let p = s.as_ptr();
             // One call site, so that the encoder is inlined.
-            let h = [0, 1].map(|k| _mm256_loadu_si256(p.add(16 * k).cast()));
+            let h = words(s.as_ptr());
             let mut n = [(_mm256_setzero_si256(), _mm256_setzero_si256()); 2];
             for (v, &h) in n.iter_mut().zip(&h) {
                 *v = codes(h);
@@ -491,8 +527,12 @@ pub(super) fn encode_v3<S: Wide, T: Target>(
                 false => signs,
             };
             let v = _mm256_xor_si256(c, _mm256_and_si256(signs, sign));
-            // The packs interleave the 128-bit halves; the permutation restores their order.
-            let v = _mm256_permute4x64_epi64::<0b11_01_10_00>(v);
+            // The packs interleave the 128-bit halves (an f32 source's twice); the permutation
+            // restores their order.
+            let v = match S::FROM {
+                WideFrom::F32 => _mm256_permutevar8x32_epi32(v, undo_f32),
+                WideFrom::F16 | WideFrom::Bf16 => _mm256_permute4x64_epi64::<0b11_01_10_00>(v),
+            };
             store(d, v, stream);
         }
     });
