@@ -41,6 +41,9 @@ pub const MIRI_TESTS: [(&str, &[&str]); 2] = [
             // The 16-bit table encoder's tables and lane arithmetic (a sample of the codes),
             // whose kernel only x86-64 runs.
             "formats::fast::tests::the_table_encoder_matches_the_exact_path_for_every_16_bit_code",
+            // The float6 / float4 widening tables from the scalar decoder and both kernels'
+            // lane arithmetic, in scalar form, for every byte (x86-64 alone runs the kernels).
+            "formats::fast::tests::the_widening_tables_hold_the_scalar_decoders_values",
         ],
     ),
     (

@@ -17,12 +17,13 @@ pub(crate) mod par;
 mod table16;
 #[cfg(test)]
 mod tests;
+mod widen64;
 
 pub(crate) use encode::{Target, Wide};
 
 use super::exact::{CastRules, Generation};
 use super::{cast_float, F8E8M0, I4, U4};
-use crate::tuning::Exec;
+use crate::tuning::{Exec, SimdLevel};
 use encode::{Narrow, Widen};
 use half::{bf16, f16};
 use map::{map, run};
@@ -143,12 +144,23 @@ pub(crate) fn f16_to_f16(exec: &Exec, src: &[f16], rules: &CastRules) -> Vec<f16
     })
 }
 
-/// A float8 format or FLOAT4E2M1 to f32, exactly, by bit arithmetic (no table lookups).
+/// A float8, float6 or float4 format to f32, exactly: at AVX2 and AVX-512 the formats of at
+/// most 64 codes by table lookups (`widen64.rs`, the tables built here once per call from the
+/// scalar decoder), the others by bit arithmetic.
 pub(crate) fn narrow_to_f32<T: Target>(exec: &Exec, src: &[T], rules: &CastRules) -> Vec<f32> {
     let w = Widen::<T>::new(rules);
-    map(exec, src, move |c| {
-        f32::from_bits(w.decode(c.code() as u32))
-    })
+    let scalar = move |c: T| f32::from_bits(w.decode(c.code() as u32));
+    // Built only where a kernel reads it.
+    let halves = match exec.level.min(SimdLevel::detected()) {
+        SimdLevel::Baseline => None,
+        SimdLevel::Avx2 | SimdLevel::Avx512 => widen64::Halves::new(&w),
+    };
+    // SAFETY: widen64::decode writes its whole output piece.
+    unsafe {
+        run(exec, src, &|mode, s, d| {
+            widen64::decode(mode, s, d, halves.as_ref(), scalar)
+        })
+    }
 }
 
 /// f32, FLOAT16 or BFLOAT16 to FLOAT8E8M0 ([`encode::E8m0`]), the 16-bit sources widened to

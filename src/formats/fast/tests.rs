@@ -366,6 +366,75 @@ fn every_float8_and_float4_code_to_f32() {
     check_widen::<F6E3M2>("FLOAT6E3M2");
 }
 
+/// Every value of the formats of at most 64 codes is a bfloat16 (the f32 the scalar decoder
+/// gives has its low 16 bits zero), and a negative code's value is its positive code's with
+/// the sign bit set: so `widen64.rs` has its tables for FLOAT6E2M3, FLOAT6E3M2 and FLOAT4E2M1
+/// under every rule set, and the arithmetic of both its kernels gives the scalar decoder's
+/// bits for every byte; the float8 formats, with 256 codes, have none.
+#[test]
+fn the_widening_tables_hold_the_scalar_decoders_values() {
+    fn check<T: Target>(rules: &CastRules) {
+        let w = Widen::<T>::new(rules);
+        let name = std::any::type_name::<T>();
+        let h = widen64::Halves::new(&w);
+        if T::ROW.exp_bits + T::ROW.mant_bits > 5 {
+            assert!(h.is_none(), "{name} {rules:?}");
+            return;
+        }
+        let sign = 1u32 << (T::ROW.exp_bits + T::ROW.mant_bits);
+        for c in 0..2 * sign {
+            let (pos, neg) = (w.decode(c & (sign - 1)), w.decode(c | sign));
+            assert_eq!(w.decode(c) & 0xFFFF, 0, "{name} code {c:#x} {rules:?}");
+            assert_eq!(neg, pos | 0x8000_0000, "{name} code {c:#x} {rules:?}");
+        }
+        let h = h.unwrap_or_else(|| panic!("no tables for {name} {rules:?}"));
+        for x in 0..=255u8 {
+            let want = w.decode(T::from_code(u64::from(x)).code() as u32);
+            let what = format!("{name} byte {x:#x} {rules:?}");
+            assert_eq!(h.decode_v3_model(x), want, "v3 {what}");
+            assert_eq!(h.decode_v4_model(x), want, "v4 {what}");
+        }
+    }
+    for rules in all_rules() {
+        check::<F6E2M3>(&rules);
+        check::<F6E3M2>(&rules);
+        check::<F4E2M1>(&rules);
+        check::<F8E4M3FN>(&rules);
+        check::<F8E4M3FNUZ>(&rules);
+        check::<F8E5M2>(&rules);
+        check::<F8E5M2FNUZ>(&rules);
+    }
+}
+
+/// `widen64.rs`'s kernels at every level, with and without streaming, at every output offset
+/// within a line and source offset, so that heads, vector blocks and tails each hold every
+/// code; under every rule set.
+#[test]
+fn the_widening_kernels_decode_every_code_at_every_alignment() {
+    fn check<T: Target>(rules: &CastRules) {
+        let w = Widen::<T>::new(rules);
+        let h = widen64::Halves::new(&w);
+        assert!(h.is_some(), "{}", std::any::type_name::<T>());
+        let scalar = move |c: T| f32::from_bits(w.decode(c.code() as u32));
+        // Every code in scrambled order, many times over, an odd length.
+        let src: Vec<T> = (0..1001u64)
+            .map(|i| T::from_code(i * 37 + i / 64))
+            .collect();
+        let want = as_u64(&src, |c| {
+            u64::from(cast_float::<T, f32>(c, rules).to_bits())
+        });
+        let kernel = |l, s: &[T], d: &mut [_]| widen64::decode(l, s, d, h.as_ref(), scalar);
+        let name = std::any::type_name::<T>().rsplit("::").next().unwrap_or("");
+        let what = format!("{name} -> f32 {rules:?}");
+        at_every_alignment(&what, &src, &want, kernel, |x: f32| u64::from(x.to_bits()));
+    }
+    for rules in all_rules() {
+        check::<F6E2M3>(&rules);
+        check::<F6E3M2>(&rules);
+        check::<F4E2M1>(&rules);
+    }
+}
+
 /// Runs a hardware kernel at every SIMD level on `src` written into every output alignment
 /// (0 to 63 elements past an allocation), the source shifted too, and holds each run to `want`:
 /// the vector bodies start at the first aligned output element, so each offset moves the
