@@ -60,10 +60,10 @@ pub(super) fn encode<S: Wide, T: Target>(
     scalar: impl Fn(S) -> T + Copy,
 ) {
     let level = mode.level.min(SimdLevel::detected());
-    if odd16::takes::<S, T>(level, n) {
-        // SAFETY: `takes` holds `S` to be f32.
+    if let Some(route) = odd16::route::<S, T>(level, n) {
+        // SAFETY: `route` holds `S` to be f32.
         let src = unsafe { std::slice::from_raw_parts(src.as_ptr().cast::<f32>(), src.len()) };
-        return odd16::encode(mode.at(level), src, dst, n);
+        return odd16::encode(mode.at(level), src, dst, n, route);
     }
     encoder(mode.at(level), n, scalar)(src, dst)
 }

@@ -1,4 +1,4 @@
-//! f32 to the one-byte formats through BFLOAT16 rounded to odd ([`takes`]), so that the
+//! f32 to the one-byte formats through BFLOAT16 rounded to odd ([`route`]), so that the
 //! 16-bit-lane encoders, which do twice the lanes per register of the f32-lane ones, encode
 //! f32 sources too. At AVX-512 the rounding is done in the registers of `table16.rs`'s kernel;
 //! at AVX2 each chunk of the source is rounded into a buffer that stays in L1, and the buffer
@@ -29,7 +29,7 @@
 //! never its rounding: every float8, float6 and FLOAT4E2M1 target rounds half to even under
 //! every rule set (`round_mode` is FLOAT8E8M0's alone, which has its own encoder). So the
 //! route is taken for every rule set where the bf16 source runs a vector kernel of its own
-//! ([`takes`]); the tests hold the result to the exact path's at every level.
+//! ([`route`]); the tests hold the result to the exact path's at every level.
 
 use super::encode::{Narrow, Target, Wide};
 use super::kernel::by_level;
@@ -37,7 +37,8 @@ use super::map::{fill_plain, Mode};
 use super::narrow::{self, lanes16_fit, shortcuts_hold};
 #[cfg(target_arch = "x86_64")]
 use super::table16;
-use super::table16::Table16;
+#[cfg(target_arch = "x86_64")]
+use super::table16::{Heights16, Table16};
 use crate::tuning::{simd_fn, SimdLevel};
 use half::bf16;
 use std::any::TypeId;
@@ -59,54 +60,86 @@ pub(super) fn round_to_odd(bits: u32) -> u16 {
     ((bits >> 16) | u32::from(bits & 0xFFFF != 0)) as u16
 }
 
-/// Whether an `S` to `T` call at `level` (at most what the CPU has) under the rules `n` was
-/// made for goes through bf16: `S` is f32, and a bf16 source at that level runs a 16-bit-lane
-/// kernel (where it would run the scalar encoder, so would the f32 source): at AVX-512 only
-/// `table16.rs`'s, which rounds to odd in its own registers; at AVX2 any, through the staging
-/// buffer.
+/// How an f32 source reaches a 16-bit-lane encoder at one level ([`route`]).
+#[derive(Debug)]
+pub(super) enum Route {
+    /// Rounded to odd in the registers of `table16.rs`'s AVX-512 kernel, encoded there by
+    /// bf16's table.
+    #[cfg(target_arch = "x86_64")]
+    Fused512(Table16),
+    /// The same in its AVX2 kernel, with the table by height.
+    #[cfg(target_arch = "x86_64")]
+    Fused256(Table16, Heights16),
+    /// Rounded to odd a chunk at a time into a buffer, which the kernel of a bf16 source of
+    /// the same target and rules encodes (at AVX2 where `table16.rs` does not serve the target:
+    /// the FNUZ ones).
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        expect(dead_code, reason = "no level outside x86-64 has a 16-bit-lane kernel")
+    )]
+    Staged,
+}
+
+/// How an `S` to `T` call at `level` (at most what the CPU has) under the rules `n` was made
+/// for goes through bf16, or `None` where it does not: `S` is f32, and a bf16 source at that
+/// level runs a 16-bit-lane kernel (where it would run the scalar encoder, so would the f32
+/// source). At AVX-512 only `table16.rs`'s, fused; at AVX2 that one fused, else staged.
 ///
 /// At AVX2, measured at 2 threads on 16M elements (Intel Xeon family 6 model 167, 2 vCPUs),
-/// the old and new binaries alternated, five rounds: f32 to FLOAT6E2M3, FLOAT6E3M2,
-/// FLOAT8E4M3FN (saturating or not) and FLOAT4E2M1 went from 5.4-5.7 to 7.6-8.2 Gelem/s
-/// (medians; 0.48-0.52x to 0.67-0.75x memcpy). At AVX-512 the staged route ran no faster
-/// than the f32-lane kernel there (7.7-9.5 Gelem/s against 9.1-9.5): the staging pass, which
-/// alone reads memory, overlaps the reads less than one loop does. Fused into `table16.rs`'s
-/// loop it is faster on the model-207 Xeon (docs/performance.md).
-pub(super) fn takes<S: Wide, T: Target>(level: SimdLevel, n: &Narrow) -> bool {
-    TypeId::of::<S>() == TypeId::of::<f32>()
-        && shortcuts_hold::<T>(n)
-        && lanes16_fit::<bf16, T>()
-        && match level {
-            SimdLevel::Avx2 => true,
-            SimdLevel::Avx512 => Table16::new::<bf16, T>(n).is_some(),
-            _ => false,
+/// the staged route took f32 to FLOAT6E2M3, FLOAT6E3M2, FLOAT8E4M3FN (saturating or not) and
+/// FLOAT4E2M1 from 5.4-5.7 to 7.6-8.2 Gelem/s (medians; 0.48-0.52x to 0.67-0.75x memcpy). At
+/// AVX-512 it ran no faster than the f32-lane kernel there (7.7-9.5 Gelem/s against 9.1-9.5):
+/// the staging pass, which alone reads memory, overlaps the reads less than one loop does.
+/// Fused, at both levels, it is faster on the model-207 Xeon (docs/performance.md).
+pub(super) fn route<S: Wide, T: Target>(level: SimdLevel, n: &Narrow) -> Option<Route> {
+    if TypeId::of::<S>() != TypeId::of::<f32>()
+        || !shortcuts_hold::<T>(n)
+        || !lanes16_fit::<bf16, T>()
+    {
+        return None;
+    }
+    by_level!(level => {
+        x86_64 {
+            SimdLevel::Avx512 => Table16::new::<bf16, T>(n).map(Route::Fused512),
+            SimdLevel::Avx2 => Some(match Table16::new::<bf16, T>(n) {
+                Some(t) => match t.by_height() {
+                    Some(h) => Route::Fused256(t, h),
+                    None => Route::Staged,
+                },
+                None => Route::Staged,
+            }),
         }
+        portable _ => None,
+    })
 }
 
 /// Encodes the f32 `src` into `T` by `n` (as `narrow::encode`), through bf16 rounded to odd,
-/// at `mode.level` (at most what the CPU has, one [`takes`] accepts): in the registers of
-/// `table16.rs`'s kernel where it serves the target, else a chunk at a time through a buffer
-/// (at AVX2, the FNUZ targets).
-pub(super) fn encode<T: Target>(mode: Mode, src: &[f32], dst: &mut [MaybeUninit<T>], n: &Narrow) {
+/// at `mode.level` (at most what the CPU has) by the `route` [`route`] gave for it.
+pub(super) fn encode<T: Target>(
+    mode: Mode,
+    src: &[f32],
+    dst: &mut [MaybeUninit<T>],
+    n: &Narrow,
+    route: Route,
+) {
     #[cfg(target_arch = "x86_64")]
-    {
-        let table = Table16::new::<bf16, T>(n);
-        let scalar = move |x: f32| T::from_code(u64::from(n.encode(x.to_bits())));
-        match (mode.level, &table) {
-            (SimdLevel::Avx512, Some(t)) => {
-                // SAFETY: the level is at most what the CPU has; the function needs only its
-                // features.
-                return unsafe { table16::encode_v4(src, dst, t, scalar, mode.stream) };
-            }
-            (SimdLevel::Avx2, Some(t)) => {
-                if let Some(h) = t.by_height() {
-                    // SAFETY: as above.
-                    return unsafe { table16::encode_v3(src, dst, t, &h, scalar, mode.stream) };
-                }
-            }
-            _ => {}
-        }
+    let scalar = move |x: f32| T::from_code(u64::from(n.encode(x.to_bits())));
+    match route {
+        // SAFETY: `route` gives it at AVX-512 only, at most what the CPU has; the function
+        // needs only that level's features.
+        #[cfg(target_arch = "x86_64")]
+        Route::Fused512(t) => unsafe { table16::encode_v4(src, dst, &t, scalar, mode.stream) },
+        // SAFETY: as above, at AVX2.
+        #[cfg(target_arch = "x86_64")]
+        Route::Fused256(t, h) => unsafe {
+            table16::encode_v3(src, dst, &t, &h, scalar, mode.stream)
+        },
+        Route::Staged => staged(mode, src, dst, n),
     }
+}
+
+/// [`encode`] through the staging buffer.
+fn staged<T: Target>(mode: Mode, src: &[f32], dst: &mut [MaybeUninit<T>], n: &Narrow) {
     let scalar = move |h: bf16| T::from_code(u64::from(n.encode(h.f32_bits())));
     let encode16 = narrow::encoder(mode, n, scalar);
     // The first chunk runs up to a 64-byte boundary of the output and a chunk beyond, so that

@@ -962,7 +962,7 @@ fn check_double_rounding<T: Target>(name: &str) {
     let inputs = as_u64(&bits, u64::from);
     for rules in every_round_mode() {
         let n = Narrow::new::<T>(&rules);
-        let taken = SimdLevel::supported().filter(|&l| odd16::takes::<f32, T>(l, &n));
+        let taken = SimdLevel::supported().filter(|&l| odd16::route::<f32, T>(l, &n).is_some());
         if SimdLevel::detected() >= SimdLevel::Avx2 {
             assert!(
                 taken.count() > 0,
@@ -985,6 +985,54 @@ fn f32_through_bf16_rounded_to_odd_rounds_once() {
     check_double_rounding::<F4E2M1>("FLOAT4E2M1");
     check_double_rounding::<F6E2M3>("FLOAT6E2M3");
     check_double_rounding::<F6E3M2>("FLOAT6E3M2");
+}
+
+/// Which way an f32 source goes through bf16 at each level, under every rule set: fused into
+/// the table kernels wherever `table16.rs` serves the target (every one-byte target but the
+/// FNUZ ones, which have no -0, and the formats without NaN under the rules before Cast-24,
+/// whose NaN codes are not each other with the sign flipped: FLOAT4E2M1's is +6 for both,
+/// docs/semantics.md §3.2; Cast-28's float6 never runs under those), at AVX2 staged for those, at AVX-512 not at all for them
+/// (their f32-lane kernel), and never below AVX2 or from a 16-bit source. A route lost only
+/// costs speed, which no value test sees; this is what does.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn the_f32_route_through_bf16_is_fused_wherever_the_table_serves() {
+    use odd16::Route;
+    fn check<T: Target>(name: &str, no_table: impl Fn(&CastRules) -> bool) {
+        for rules in every_round_mode() {
+            let n = Narrow::new::<T>(&rules);
+            let staged = no_table(&rules);
+            let kind = |level| match odd16::route::<f32, T>(level, &n) {
+                None => "none",
+                Some(Route::Fused512(_)) => "fused512",
+                Some(Route::Fused256(..)) => "fused256",
+                Some(Route::Staged) => "staged",
+            };
+            let want = match staged {
+                false => ["none", "fused256", "fused512"],
+                true => ["none", "staged", "none"],
+            };
+            let levels = [SimdLevel::Baseline, SimdLevel::Avx2, SimdLevel::Avx512];
+            assert_eq!(levels.map(kind), want, "f32 -> {name} {rules:?}");
+            for level in levels {
+                assert!(odd16::route::<f16, T>(level, &n).is_none(), "f16 -> {name}");
+                assert!(
+                    odd16::route::<bf16, T>(level, &n).is_none(),
+                    "bf16 -> {name}"
+                );
+            }
+        }
+    }
+    let never = |_: &CastRules| false;
+    let always = |_: &CastRules| true;
+    check::<F8E4M3FN>("FLOAT8E4M3FN", never);
+    check::<F8E5M2>("FLOAT8E5M2", never);
+    let before24 = |r: &CastRules| r.generation == Generation::Before24;
+    check::<F4E2M1>("FLOAT4E2M1", before24);
+    check::<F6E2M3>("FLOAT6E2M3", before24);
+    check::<F6E3M2>("FLOAT6E3M2", before24);
+    check::<F8E4M3FNUZ>("FLOAT8E4M3FNUZ", always);
+    check::<F8E5M2FNUZ>("FLOAT8E5M2FNUZ", always);
 }
 
 /// Round-to-odd itself: the top 16 bits, the lowest set where a dropped bit is.
