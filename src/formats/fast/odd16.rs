@@ -100,13 +100,11 @@ pub(super) fn route<S: Wide, T: Target>(level: SimdLevel, n: &Narrow) -> Option<
     by_level!(level => {
         x86_64 {
             SimdLevel::Avx512 => Table16::new::<bf16, T>(n).map(Route::Fused512),
-            SimdLevel::Avx2 => Some(match Table16::new::<bf16, T>(n) {
-                Some(t) => match t.by_height() {
-                    Some(h) => Route::Fused256(t, h),
-                    None => Route::Staged,
-                },
-                None => Route::Staged,
-            }),
+            SimdLevel::Avx2 => Some(
+                Table16::new::<bf16, T>(n)
+                    .and_then(|t| t.by_height().map(|h| Route::Fused256(t, h)))
+                    .unwrap_or(Route::Staged),
+            ),
         }
         portable _ => None,
     })
@@ -180,25 +178,19 @@ fn odd(x: f32) -> bf16 {
 }
 
 simd_fn! { avx2:
-/// 32 elements a step: per register of eight f32, the bit below the kept ones set if any
-/// dropped bit is (`(x & 0xFFFF) + 0xFFFF` carries into bit 16 exactly then), the upper halves
-/// shifted down and packed to 16 bits (exact: each is below 2^16).
+/// 32 elements a step: each register of eight f32 rounded by [`round_to_odd_v3`], two of them
+/// packed to 16 bits (exact: each lane is below 2^16).
 fn stage_v3(src: &[f32], staged: &mut [MaybeUninit<bf16>]) {
     const STEP: usize = 32;
     let len = src.len().min(staged.len());
     let whole = len / STEP * STEP;
-    let low = _mm256_set1_epi32(0xFFFF);
-    let round = |x: __m256i| {
-        let sticky = _mm256_add_epi32(_mm256_and_si256(x, low), low);
-        _mm256_srli_epi32::<16>(_mm256_or_si256(x, sticky))
-    };
     for i in (0..whole).step_by(STEP) {
         crate::prefetch::ahead(src, i, STEP);
         // SAFETY: i + STEP <= whole <= the length of both: four loads of eight f32 and two
         // stores of sixteen bf16, unaligned.
         unsafe {
             let (p, d) = (src.as_ptr().add(i), staged.as_mut_ptr().add(i));
-            let x = [0, 1, 2, 3].map(|k| round(_mm256_loadu_si256(p.add(8 * k).cast())));
+            let x = [0, 1, 2, 3].map(|k| round_to_odd_v3(_mm256_loadu_si256(p.add(8 * k).cast())));
             for k in 0..2 {
                 // The pack interleaves 128-bit halves; the permutation restores their order.
                 let v = _mm256_packus_epi32(x[2 * k], x[2 * k + 1]);
@@ -208,5 +200,18 @@ fn stage_v3(src: &[f32], staged: &mut [MaybeUninit<bf16>]) {
         }
     }
     fill_plain(&src[whole..len], &mut staged[whole..len], odd);
+}
+}
+
+simd_fn! { avx2:
+/// [`round_to_odd`] on eight f32 bits: each bf16 in the lower half of its lane, the upper half
+/// zero, so that a `vpackusdw` narrows two registers exactly. `(x & 0xFFFF) + 0xFFFF` carries
+/// into bit 16 exactly when a dropped bit is set. Shared by the staging pass and
+/// `table16.rs`'s fused AVX2 kernel.
+#[inline]
+pub(super) fn round_to_odd_v3(x: __m256i) -> __m256i {
+    let low = _mm256_set1_epi32(0xFFFF);
+    let sticky = _mm256_add_epi32(_mm256_and_si256(x, low), low);
+    _mm256_srli_epi32::<16>(_mm256_or_si256(x, sticky))
 }
 }

@@ -33,6 +33,10 @@ use super::encode::WideFrom;
 #[cfg(target_arch = "x86_64")]
 use super::kernel::{blocks, store};
 #[cfg(target_arch = "x86_64")]
+use super::narrow::unpack_order;
+#[cfg(target_arch = "x86_64")]
+use super::odd16;
+#[cfg(target_arch = "x86_64")]
 use crate::formats::float::TableFormat;
 use crate::tuning::simd_fn;
 #[cfg(target_arch = "x86_64")]
@@ -466,11 +470,9 @@ pub(super) fn encode_v3<S: Wide, T: Target>(
     let inf = w(t.inf);
     let b = |v: u16| _mm256_set1_epi8(v as i8);
     let (over, flip, sign) = (b(t.over), b(t.nan ^ t.over), b(t.sign));
-    // 32 elements from `p` as 16-bit lanes: loaded in order, or rounded from f32 to odd
-    // (`(x & 0xFFFF) + 0xFFFF` carries into bit 16 exactly when a dropped bit is set, as in
-    // `odd16.rs`'s staging) and packed, which leaves them in the order the packs make.
+    // 32 elements from `p` as 16-bit lanes: loaded in order, or rounded from f32 to odd (as
+    // `odd16.rs`'s staging does) and packed, which leaves them in the order the packs make.
     // SAFETY (of each call): `p` is valid for reading 32 elements.
-    let low = _mm256_set1_epi32(0xFFFF);
     let words = |p: *const S| -> [__m256i; 2] {
         let mut h = [_mm256_setzero_si256(); 2];
         match S::FROM {
@@ -479,8 +481,7 @@ pub(super) fn encode_v3<S: Wide, T: Target>(
                 for (k, v) in x.iter_mut().enumerate() {
                     // SAFETY: the call's contract; 8 f32 at 8k, below 32.
                     let f = unsafe { _mm256_loadu_si256(p.add(8 * k).cast()) };
-                    let sticky = _mm256_add_epi32(_mm256_and_si256(f, low), low);
-                    *v = _mm256_srli_epi32::<16>(_mm256_or_si256(f, sticky));
+                    *v = odd16::round_to_odd_v3(f);
                 }
                 for (k, v) in h.iter_mut().enumerate() {
                     // Exact: every lane is below 2^16.
@@ -496,9 +497,11 @@ pub(super) fn encode_v3<S: Wide, T: Target>(
         }
         h
     };
-    // The codes of an f32 source come out of the two packs as the 4-byte groups 0, 2, 4, 6
-    // (lower half) and 1, 3, 5, 7 (upper half).
-    let undo_f32 = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    // An f32 source's codes come out of two rounds of packs, as in `narrow.rs`'s f32 kernel.
+    let undo_f32 = {
+        let o = unpack_order::<8>();
+        _mm256_setr_epi32(o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7])
+    };
     // The magnitude's code, not yet clamped, and the NaN lanes.
     let codes = |h: __m256i| {
         let a = _mm256_and_si256(h, abs);
