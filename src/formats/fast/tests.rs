@@ -988,12 +988,12 @@ fn f32_through_bf16_rounded_to_odd_rounds_once() {
 }
 
 /// Which way an f32 source goes through bf16 at each level, under every rule set: fused into
-/// the table kernels wherever `table16.rs` serves the target (every one-byte target but the
-/// FNUZ ones, which have no -0, and the formats without NaN under the rules before Cast-24,
-/// whose NaN codes are not each other with the sign flipped: FLOAT4E2M1's is +6 for both,
-/// docs/semantics.md §3.2; Cast-28's float6 never runs under those), at AVX2 staged for those, at AVX-512 not at all for them
-/// (their f32-lane kernel), and never below AVX2 or from a 16-bit source. A route lost only
-/// costs speed, which no value test sees; this is what does.
+/// the table kernels wherever `table16.rs` serves the target, which is every one-byte target
+/// but the FNUZ ones (no -0) and the formats without NaN under the rules before Cast-24 (their
+/// NaN codes are not each other with the sign flipped: FLOAT4E2M1's is +6 for both,
+/// docs/semantics.md §3.2; Cast-28's float6 never runs under those rules); for those, staged at
+/// AVX2 and not at all at AVX-512 (their f32-lane kernel); never below AVX2 or from a 16-bit
+/// source. A route lost only costs speed, which no value test sees; this is what does.
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn the_f32_route_through_bf16_is_fused_wherever_the_table_serves() {
