@@ -1,8 +1,10 @@
 //! The on-disk formats shared by `cargo xtask fetch-tests` and the harness: the data index
 //! and the lock file (`index`), the lock's hash (`hash`), the part of `onnx.proto` both read
-//! (`proto`), and where the target directory is (`workspace`). A crate of its own so that
+//! (`proto`), where the target directory is (`workspace`), and how state files are written and
+//! directories locked (`files`). A crate of its own so that
 //! fetching the data does not compile the kernels.
 
+pub mod files;
 pub mod hash;
 pub mod index;
 pub mod proto;
