@@ -48,3 +48,14 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+impl From<schema::files::Error> for Error {
+    fn from(e: schema::files::Error) -> Error {
+        match e {
+            schema::files::Error::Io { op, path, source } => {
+                Error::at(path, format!("cannot {op}: {source}"))
+            }
+            busy @ schema::files::Error::Busy { .. } => Error::msg(busy.to_string()),
+        }
+    }
+}

@@ -11,6 +11,7 @@ use crate::settings::{self, Env};
 use crate::source::Source;
 use crate::trials::{self, Context};
 use libtest_mimic::{Arguments, Completion, FormatSetting, Trial};
+use schema::files::{DirLock, WhenBusy};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -27,6 +28,8 @@ pub(crate) struct Setup {
     /// Setup checks that failed: bad settings, missing or incomplete data, bad lists. They
     /// fail the run whatever the filter.
     pub guards: Vec<Spec>,
+    /// What to do when another run holds the report directory.
+    pub when_busy: WhenBusy,
 }
 
 impl Setup {
@@ -163,6 +166,7 @@ fn run_in_process(layout: &Layout, env: &Env, given: Given) -> Result<Report, cr
     let started = provenance::now();
     let prep = prepare_with(layout, env, Some(given));
     let ctx = &prep.ctx;
+    let _held = lock_reports(&ctx.out_dir, ctx, prep.when_busy)?;
     let specs: Vec<&Spec> = prep.all().collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -207,6 +211,19 @@ fn run_with(
     let started = provenance::now();
     let prep = prepare_with(layout, env, given);
     let listed = prep.cases.len() + prep.guards.len();
+    // Held from before the first trial (whose dumps go there too) until the reports are
+    // written. Under nextest each process appends one record, which needs no lock; listing
+    // writes nothing.
+    let _held = match args.list || run_id.is_some() {
+        true => None,
+        false => match lock_reports(&prep.ctx.out_dir, &prep.ctx, prep.when_busy) {
+            Ok(held) => Some(held),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return false;
+            }
+        },
+    };
     let records: Arc<Mutex<Vec<TrialRecord>>> = Arc::default();
     let ctx = Arc::new(prep.ctx.clone());
     let trials = prep
@@ -250,6 +267,19 @@ fn run_with(
         return false;
     }
     !conclusion.has_failed()
+}
+
+/// Takes the report directory's lock for this run, saying so when it has to wait.
+fn lock_reports(dir: &Path, ctx: &Context, busy: WhenBusy) -> Result<DirLock, crate::Error> {
+    let purpose = format!("a conformance run on {}", ctx.backend.info().name);
+    report::lock(dir, &purpose, busy, |holder| {
+        eprintln!(
+            "waiting for {}: another run writes its reports there ({holder}); set {}=stop to \
+             stop instead",
+            dir.display(),
+            settings::WHEN_BUSY_VAR
+        )
+    })
 }
 
 /// The report of a run: its records under the context it ran in (the in-process and the
@@ -386,6 +416,7 @@ struct Given {
 fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
     let workspace = &layout.root;
     let (mut settings, mut problems) = settings::read(workspace, env);
+    let when_busy = settings.when_busy;
     if let Some(chosen) = given.as_mut().and_then(|g| g.source.take()) {
         // The caller's choice stands; the environment asking for another is a conflict.
         if settings.source != Source::Official && settings.source != chosen {
@@ -495,7 +526,12 @@ fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
         known_list: known_list.filter(|_| source.uses_lists()),
         source: settings.source,
     };
-    Setup { ctx, cases, guards }
+    Setup {
+        ctx,
+        cases,
+        guards,
+        when_busy,
+    }
 }
 
 /// How messages and reports name the list at `path`: relative to the workspace when inside it.

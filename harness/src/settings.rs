@@ -3,6 +3,7 @@
 //! ignored in silence), is a setup problem: it fails the run whatever the filter.
 
 use crate::source::Source;
+use schema::files::WhenBusy;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -28,6 +29,9 @@ pub const SUITE_VAR: &str = "ONNX_CONFORMANCE_SUITE";
 /// Environment variable naming the directory a run writes its reports to, instead of the
 /// backend's own (`cargo xtask scoreboard` sets it, so that its runs never overwrite them).
 pub const REPORT_DIR_VAR: &str = "ONNX_CONFORMANCE_REPORT_DIR";
+/// Environment variable: what a run does when another run holds its report directory:
+/// `wait` (default) or `stop`.
+pub const WHEN_BUSY_VAR: &str = "ONNX_CONFORMANCE_WHEN_BUSY";
 /// The prefix of our own variables; an unknown name with it is an error.
 pub const PREFIX: &str = "ONNX_CONFORMANCE_";
 
@@ -65,6 +69,10 @@ pub const VARIABLES: &[(&str, &str)] = &[
     (
         REPORT_DIR_VAR,
         "the directory the reports are written to, instead of target/onnx-conformance[/backend-<name>]; empty: the backend's own",
+    ),
+    (
+        WHEN_BUSY_VAR,
+        "wait (default) or stop: when another run writes the same report directory, wait for it or stop naming it",
     ),
     // Read by the implementation crate itself (`onnx_conformance::tuning`) when the native
     // backend runs; checked here with its own parsers, so that a bad value fails the run as a
@@ -131,6 +139,9 @@ pub struct Settings {
     /// `ONNX_CONFORMANCE_REPORT_DIR`, resolved against the workspace: where the reports go
     /// instead of the backend's own directory.
     pub report_dir: Option<PathBuf>,
+    /// `ONNX_CONFORMANCE_WHEN_BUSY`: wait for another run that holds the report directory, or
+    /// stop.
+    pub when_busy: WhenBusy,
 }
 
 /// A setup problem: the name of the check that failed and what to do about it.
@@ -178,8 +189,13 @@ pub fn read(workspace: &Path, env: &Env) -> (Settings, Vec<Problem>) {
     });
     #[cfg(feature = "native")]
     tuning_problems(env, &mut problems);
+    let when_busy = when_busy(env).unwrap_or_else(|msg| {
+        problems.push(("settings/when-busy".to_string(), msg));
+        WhenBusy::Stop
+    });
     let source = source(workspace, &target, env, &mut problems);
     let settings = Settings {
+        when_busy,
         source,
         strict,
         target,
@@ -232,6 +248,17 @@ fn source(workspace: &Path, target: &Path, env: &Env, problems: &mut Vec<Problem
 fn path(env: &Env, key: &str, base: Option<&Path>) -> Option<PathBuf> {
     let value = PathBuf::from(env.get(key).filter(|v| !v.is_empty())?);
     Some(base.map_or_else(|| value.clone(), |b| b.join(&value)))
+}
+
+/// What to do about a busy report directory, from `ONNX_CONFORMANCE_WHEN_BUSY`.
+fn when_busy(env: &Env) -> Result<WhenBusy, String> {
+    match env.get(WHEN_BUSY_VAR).map(|v| v.to_str()) {
+        None | Some(Some("" | "wait")) => Ok(WhenBusy::Wait),
+        Some(Some("stop")) => Ok(WhenBusy::Stop),
+        Some(value) => Err(format!(
+            "{WHEN_BUSY_VAR}={value:?}: give wait (for the other run) or stop"
+        )),
+    }
 }
 
 /// The per-data-set deadline from `ONNX_CONFORMANCE_TIMEOUT`.

@@ -51,15 +51,19 @@ pub struct BackendRun {
     pub trials: Vec<TrialRecord>,
 }
 
-/// Writes `scoreboard.{json,md,html}` of `board` into `dir` (created if missing).
+/// Writes `scoreboard.{json,md,html}` of `board` into `dir` (created if missing), as one set:
+/// each written aside, then all renamed into place.
 pub fn write(dir: &Path, board: &Scoreboard) -> Result<(), Box<dyn Error>> {
     std::fs::create_dir_all(dir)?;
-    std::fs::write(
-        dir.join(JSON_FILE),
-        serde_json::to_string_pretty(board)? + "\n",
+    let mut set = schema::files::Staged::new();
+    let json = serde_json::to_string_pretty(board)? + "\n";
+    set.add(&dir.join(JSON_FILE), json.as_bytes())?;
+    set.add(
+        &dir.join("scoreboard.md"),
+        render::markdown(board).as_bytes(),
     )?;
-    std::fs::write(dir.join("scoreboard.md"), render::markdown(board))?;
-    std::fs::write(dir.join("scoreboard.html"), render::html(board))?;
+    set.add(&dir.join("scoreboard.html"), render::html(board).as_bytes())?;
+    set.commit()?;
     Ok(())
 }
 

@@ -8,6 +8,7 @@
 use harness::report::{self, nextest};
 use reports::diff;
 use reports::report_diff::{diff_text, DiffOptions};
+use schema::files::WhenBusy;
 use std::error::Error;
 use std::path::{Path, PathBuf};
 
@@ -36,6 +37,7 @@ pub fn main(_root: &Path, args: &crate::cli::Report) -> Result<(), Box<dyn Error
 fn rerender(json: &Path) -> Result<(), Box<dyn Error>> {
     let report = report::load(json)?;
     let dir = json.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let _held = lock(&dir)?;
     report::render(&dir, &report)?;
     eprintln!("wrote {}/report.{{md,html,junit.xml}}", dir.display());
     Ok(())
@@ -44,6 +46,7 @@ fn rerender(json: &Path) -> Result<(), Box<dyn Error>> {
 /// Assembles one nextest run's JSONL records (`latest` or a run id) into the three reports.
 fn from_nextest(which: &str) -> Result<(), Box<dyn Error>> {
     let dir = default_dir();
+    let _held = lock(&dir)?;
     let jsonl = nextest::find(&dir, Some(which))?;
     let report = nextest::load(&jsonl)?;
     report::write_all(&dir, &report)?;
@@ -59,6 +62,14 @@ fn from_nextest(which: &str) -> Result<(), Box<dyn Error>> {
         report.trials.len()
     );
     Ok(())
+}
+
+/// The report directory's lock, waited for (saying so) while a run writes there.
+fn lock(dir: &Path) -> Result<schema::files::DirLock, Box<dyn Error>> {
+    let held = report::lock(dir, "cargo xtask report", WhenBusy::Wait, |holder| {
+        eprintln!("waiting for {}: in use by {holder}", dir.display())
+    })?;
+    Ok(held)
 }
 
 /// `target/onnx-conformance` of this workspace, honouring `CARGO_TARGET_DIR`.

@@ -18,6 +18,7 @@ pub use dir::ReportDir;
 use crate::backend::{BackendInfo, FailureKind};
 use crate::error::Error;
 use crate::known::Outcome;
+use schema::files::{DirLock, Staged, WhenBusy};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -182,35 +183,70 @@ pub fn opset_label(t: &TrialRecord) -> String {
         .map_or_else(|| "-".to_string(), |o| format!("opset{o}"))
 }
 
-/// Writes `report.json` and the reports rendered from it ([`render`]) into `dir`.
+/// Writes `report.json` and the reports rendered from it ([`render`]) into `dir`, as one set:
+/// each written aside, then all renamed into place, so that a reader (or a run killed half
+/// way) never finds a file cut short or the files of two runs mixed while the writer holds
+/// the directory's [`lock`].
 pub fn write_all(dir: &Path, report: &Report) -> Result<(), Error> {
     std::fs::create_dir_all(dir).map_err(|e| Error::at(dir, format!("cannot create: {e}")))?;
     let json = serde_json::to_string_pretty(report)
         .map_err(|e| Error::msg(format!("cannot serialise the report: {e}")))?;
-    write(&dir.join(JSON_FILE), &json)?;
-    render(dir, report)
+    let mut set = Staged::new();
+    set.add(&dir.join(JSON_FILE), json.as_bytes())?;
+    stage_rendered(&mut set, dir, report)?;
+    Ok(set.commit()?)
 }
 
 /// The reports rendered from `report.json`, beside it.
 pub const RENDERED: [&str; 3] = ["report.md", "report.html", "report.junit.xml"];
 
-/// Writes the [`RENDERED`] reports into `dir` from `report`.
+/// Writes the [`RENDERED`] reports into `dir` from `report`, as one set (see [`write_all`]).
 pub fn render(dir: &Path, report: &Report) -> Result<(), Error> {
-    let [md_file, html_file, junit_file] = RENDERED;
-    write(&dir.join(md_file), &md::render(report))?;
-    write(&dir.join(html_file), &html::render(report))?;
-    write(&dir.join(junit_file), &junit::render(report))
+    let mut set = Staged::new();
+    stage_rendered(&mut set, dir, report)?;
+    Ok(set.commit()?)
 }
 
-/// Reads a `report.json`.
+fn stage_rendered(set: &mut Staged, dir: &Path, report: &Report) -> Result<(), Error> {
+    let [md_file, html_file, junit_file] = RENDERED;
+    set.add(&dir.join(md_file), md::render(report).as_bytes())?;
+    set.add(&dir.join(html_file), html::render(report).as_bytes())?;
+    set.add(&dir.join(junit_file), junit::render(report).as_bytes())?;
+    Ok(())
+}
+
+/// Takes the lock of the report directory `dir` for one writer (a run, or a tool rewriting
+/// its reports), held until dropped: a second one waits, after `on_wait` is told who holds
+/// it, or stops with an error naming the directory and the holder.
+pub fn lock(
+    dir: &Path,
+    purpose: &str,
+    busy: WhenBusy,
+    on_wait: impl FnOnce(&str),
+) -> Result<DirLock, Error> {
+    Ok(DirLock::acquire(dir, purpose, busy, on_wait)?)
+}
+
+/// Reads a `report.json`. A trial recorded twice is refused, naming it: a run records each
+/// trial once, so two records are the files of two runs mixed or a hand edit, and any count
+/// taken from them would be wrong.
 pub fn load(path: &Path) -> Result<Report, Error> {
     let text =
         std::fs::read_to_string(path).map_err(|e| Error::at(path, format!("cannot read: {e}")))?;
-    serde_json::from_str(&text).map_err(|e| Error::at(path, format!("invalid report: {e}")))
-}
-
-fn write(path: &Path, text: &str) -> Result<(), Error> {
-    std::fs::write(path, text).map_err(|e| Error::at(path, format!("cannot write: {e}")))
+    let report: Report =
+        serde_json::from_str(&text).map_err(|e| Error::at(path, format!("invalid report: {e}")))?;
+    let mut seen = std::collections::HashSet::new();
+    if let Some(twice) = report.trials.iter().find(|t| !seen.insert(t.name.as_str())) {
+        return Err(Error::at(
+            path,
+            format!(
+                "invalid report: trial {} is recorded twice (a run records each trial once: \
+                 the files of two runs mixed, or an edit)",
+                twice.name
+            ),
+        ));
+    }
+    Ok(report)
 }
 
 /// How the run was made, for people: from `report.run`, or a note that it is not recorded.

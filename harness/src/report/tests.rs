@@ -399,3 +399,17 @@ fn the_page_shell_escapes_its_title_and_closes_what_it_opens() {
     assert!(open.contains("<style>p{margin:0}</style></head><body>"));
     assert_eq!(super::page::HTML_CLOSE, "</body></html>\n");
 }
+
+#[test]
+fn a_report_that_records_a_trial_twice_is_refused_naming_it() {
+    let dir = scratch("twice");
+    let path = dir.path().join(JSON_FILE);
+    let mut report = sample();
+    let mut again = report.trials[0].clone();
+    again.outcome = Outcome::Fail;
+    report.trials.push(again);
+    std::fs::write(&path, serde_json::to_string(&report).unwrap()).unwrap();
+    let e = load(&path).expect_err("a trial twice");
+    assert!(e.to_string().contains("test_castlike_A_to_B"), "{e}");
+    assert!(e.to_string().contains("twice"), "{e}");
+}

@@ -561,3 +561,68 @@ fn a_runtime_that_predates_a_case_fails_the_run_until_listed() {
     let t = trial(&load(&report_file).expect("report"));
     assert_eq!(t.outcome, Outcome::Fail);
 }
+
+/// A run whose report directory another run holds: with `stop` it fails naming the directory
+/// and the holder, and the earlier reports stay as they were; with `wait` (the default) it
+/// runs once the holder lets go.
+#[cfg(feature = "native")] // runs the own case on the native backend
+#[test]
+fn a_run_on_a_busy_report_directory_stops_or_waits_and_never_mixes() {
+    use schema::files::{DirLock, WhenBusy};
+    let ws_tmp = scratch("busy-reports");
+    let ws = ws_tmp.path();
+    with_own_case(ws);
+    write_index(ws, vec![]);
+    std::fs::write(
+        ws.join(crate::index::LOCK_FILE),
+        r#"{"format":1,"ops":[],"releases":[]}"#,
+    )
+    .expect("lock");
+    let out = ws.join("target/onnx-conformance");
+    let json = out.join(JSON_FILE);
+    assert!(run(ws, &args(ws, &[]), &Env::of(&[]), None));
+    let before = std::fs::read(&json).expect("first report");
+
+    let held = DirLock::acquire(&out, "another run", WhenBusy::Stop, |_| {}).expect("lock");
+    let stop = Env::of(&[(settings::WHEN_BUSY_VAR, "stop")]);
+    assert!(!run(ws, &args(ws, &[]), &stop, None));
+    assert_eq!(std::fs::read(&json).expect("report"), before);
+    let given = Given {
+        backend: BackendHandle(Arc::new(crate::backend::Native)),
+        known_failures: None,
+        source: None,
+    };
+    let e = run_in_process(&Layout::workspace(ws), &stop, given).expect_err("a busy directory");
+    assert!(e.to_string().contains("another run"), "{e}");
+    assert!(e.to_string().contains(&out.display().to_string()), "{e}");
+
+    let waiting = std::thread::spawn({
+        let ws = ws.to_path_buf();
+        move || run(&ws, &args(&ws, &[]), &Env::of(&[]), None)
+    });
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(
+        !waiting.is_finished(),
+        "a waiting run went ahead of the holder"
+    );
+    drop(held);
+    assert!(waiting.join().expect("the waiting run"));
+    let after = load(&json).expect("the waiting run's report");
+    assert_eq!(after.trials.len(), 1);
+}
+
+#[test]
+fn a_bad_when_busy_value_is_a_failing_check() {
+    let ws_tmp = scratch("when-busy");
+    let ws = ws_tmp.path();
+    let prep = prepare_with(
+        &Layout::workspace(ws),
+        &Env::of(&[(settings::WHEN_BUSY_VAR, "later")]),
+        None,
+    );
+    assert!(
+        guard_message(&prep, "settings/when-busy").contains("wait"),
+        "{:?}",
+        names(&prep.guards)
+    );
+}
