@@ -5,8 +5,7 @@
 
 use half::{bf16, f16};
 use npyz::WriterBuilder;
-use std::fs::File;
-use std::io::{self, BufWriter};
+use std::io;
 use std::path::Path;
 use vocab::elements::{
     Complex128, Complex64, F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ,
@@ -31,14 +30,20 @@ fn write_plain<T: npyz::AutoSerialize>(
     shape: &[u64],
     values: impl IntoIterator<Item = T>,
 ) -> io::Result<()> {
-    let out = BufWriter::new(File::create(path)?);
+    let mut out = Vec::new();
     let mut writer = npyz::WriteOptions::new()
         .default_dtype()
         .shape(shape)
-        .writer(out)
+        .writer(&mut out)
         .begin_nd()?;
     writer.extend(values)?;
-    writer.finish()
+    writer.finish()?;
+    write_aside(path, &out)
+}
+
+/// Writes a finished dump aside and renames it into place, as every file the project writes.
+fn write_aside(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    schema::files::write_atomic(path, bytes).map_err(|e| io::Error::other(e.to_string()))
 }
 
 macro_rules! dump_as {
@@ -107,16 +112,17 @@ impl NpyDump for String {
         let type_str: npyz::TypeStr = format!("|S{width}")
             .parse()
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, format!("{e}")))?;
-        let out = BufWriter::new(File::create(path)?);
+        let mut out = Vec::new();
         let mut writer = npyz::WriteOptions::<[u8]>::new()
             .dtype(npyz::DType::Plain(type_str))
             .shape(shape)
-            .writer(out)
+            .writer(&mut out)
             .begin_nd()?;
         for v in values {
             writer.push(v.as_bytes())?;
         }
         writer.finish()?;
+        write_aside(path, &out)?;
         Ok(Some("STRING written as numpy byte strings (dtype S)"))
     }
 }

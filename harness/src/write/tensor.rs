@@ -118,11 +118,11 @@ pub fn encode(name: &str, tensor: &Tensor, encoding: Encoding) -> Vec<u8> {
     }
 }
 
-/// Writes `tensor` as a serialized TensorProto named `name` to `path`, as onnx writes it.
+/// Writes `tensor` as a serialized TensorProto named `name` to `path`, as onnx writes it
+/// (aside, then renamed into place: a reader never finds it cut short).
 pub fn write_tensor(path: &Path, name: &str, tensor: &Tensor) -> Result<(), Error> {
     let bytes = encode(name, tensor, Encoding::Onnx);
-    std::fs::write(path, bytes)
-        .map_err(|e| Error::at(path, format!("cannot write the tensor: {e}")))
+    Ok(schema::files::write_atomic(path, &bytes)?)
 }
 
 #[cfg(test)]
