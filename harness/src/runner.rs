@@ -196,7 +196,7 @@ fn run_in_process(layout: &Layout, env: &Env, given: Given) -> Result<Report, cr
     (run.listed, run.ran) = (specs.len(), trials.len());
     run.judge_complete(prep.guards.is_empty());
     let report = report_of(ctx, run, trials);
-    report::write_all(&ctx.out_dir, &report)?;
+    report::write_all(&report::destination(&ctx.out_dir, &report), &report)?;
     Ok(report)
 }
 
@@ -347,15 +347,23 @@ fn run_filtered_guards<'a>(
     unrun
 }
 
-/// Writes the reports and, unless libtest prints JSON, the per-opset table.
+/// Writes the reports (where [`report::destination`] says) and, unless libtest prints JSON, the
+/// per-opset table.
 fn write_reports(out_dir: &Path, report: &Report, args: &Arguments) -> Result<(), crate::Error> {
-    let written = report::write_all(out_dir, report);
+    let dest = report::destination(out_dir, report);
+    let written = report::write_all(&dest, report);
     if !matches!(args.format, Some(FormatSetting::Json)) {
         print!("{}", report::summary_table(report));
         println!(
             "reports: {}/report.{{json,md,html,junit.xml}}",
-            out_dir.display()
+            dest.display()
         );
+        if dest != out_dir {
+            println!(
+                "(a partial run: the complete run's reports in {} stay as they were)",
+                out_dir.display()
+            );
+        }
     }
     written
 }

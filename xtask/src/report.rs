@@ -49,7 +49,8 @@ fn from_nextest(which: &str) -> Result<(), Box<dyn Error>> {
     let _held = lock(&dir)?;
     let jsonl = nextest::find(&dir, Some(which))?;
     let report = nextest::load(&jsonl)?;
-    report::write_all(&dir, &report)?;
+    let dest = report::destination(&dir, &report);
+    report::write_all(&dest, &report)?;
     nextest::prune(&dir, nextest::KEEP_RUNS)?;
     print!("{}", report::summary_table(&report));
     if let Some(note) = nextest::not_run_note(&report) {
@@ -57,7 +58,7 @@ fn from_nextest(which: &str) -> Result<(), Box<dyn Error>> {
     }
     eprintln!(
         "wrote {}/report.{{json,md,html,junit.xml}} from {} ({} trials)",
-        dir.display(),
+        dest.display(),
         jsonl.display(),
         report.trials.len()
     );

@@ -21,7 +21,7 @@ use crate::known::Outcome;
 use schema::files::{DirLock, Staged, WhenBusy};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use vocab::OpVersion;
 
 /// What one trial did.
@@ -195,6 +195,34 @@ pub fn write_all(dir: &Path, report: &Report) -> Result<(), Error> {
     set.add(&dir.join(JSON_FILE), json.as_bytes())?;
     stage_rendered(&mut set, dir, report)?;
     Ok(set.commit()?)
+}
+
+/// The subdirectory of a report directory where a partial run's reports go when the directory
+/// holds a complete run's ([`destination`]).
+pub const PARTIAL_DIR: &str = "partial";
+
+/// Where the reports of `report` go in the report directory `dir`: `dir` itself, unless the
+/// run is not complete (a filter, other data, a failed setup check) and `dir` holds the reports
+/// of a complete run, which a partial run never replaces: then `dir/partial`. The complete
+/// run's reports are what the known-failures writer, `report --diff` and the scoreboard read.
+pub fn destination(dir: &Path, report: &Report) -> PathBuf {
+    let complete = |r: Option<&RunInfo>| r.is_some_and(|r| r.complete);
+    if complete(report.run.as_ref()) {
+        return dir.to_path_buf();
+    }
+    /// Just enough of a `report.json` to see whether its run was complete.
+    #[derive(Deserialize)]
+    struct Head {
+        #[serde(default)]
+        run: Option<RunInfo>,
+    }
+    let held = std::fs::read_to_string(dir.join(JSON_FILE))
+        .ok()
+        .and_then(|text| serde_json::from_str::<Head>(&text).ok());
+    match held.is_some_and(|h| complete(h.run.as_ref())) {
+        true => dir.join(PARTIAL_DIR),
+        false => dir.to_path_buf(),
+    }
 }
 
 /// The reports rendered from `report.json`, beside it.

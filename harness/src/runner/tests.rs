@@ -300,9 +300,15 @@ fn the_report_records_how_the_run_was_made() {
         r#"{"format":1,"ops":[],"releases":[]}"#,
     )
     .expect("lock");
-    let json = ws.join("target/onnx-conformance").join(JSON_FILE);
+    let out = ws.join("target/onnx-conformance");
+    // After the first, complete run, the partial runs report under partial/.
     let run_info = |a: &[&str], env: &Env| {
         assert!(run(ws, &args(ws, a), env, None));
+        let partial = out.join(crate::report::PARTIAL_DIR).join(JSON_FILE);
+        let json = match partial.exists() {
+            true => partial,
+            false => out.join(JSON_FILE),
+        };
         load(&json).expect("report").run.expect("run info")
     };
     let info = run_info(&[], &Env::of(&[]));
@@ -625,4 +631,61 @@ fn a_bad_when_busy_value_is_a_failing_check() {
         "{:?}",
         names(&prep.guards)
     );
+}
+
+/// A partial run (a filter) never replaces a complete run's reports: it reports under
+/// `partial/`, and the complete run's files stay byte for byte; a later complete run
+/// replaces them, and a partial run with no complete one before it reports in place.
+#[cfg(feature = "native")] // runs the own case on the native backend
+#[test]
+fn a_partial_run_never_replaces_a_complete_runs_reports() {
+    let ws_tmp = scratch("partial-after-complete");
+    let ws = ws_tmp.path();
+    with_own_case(ws);
+    write_index(ws, vec![]);
+    std::fs::write(
+        ws.join(crate::index::LOCK_FILE),
+        r#"{"format":1,"ops":[],"releases":[]}"#,
+    )
+    .expect("lock");
+    let out = ws.join("target/onnx-conformance");
+    let partial = out.join(crate::report::PARTIAL_DIR);
+    assert!(run(ws, &args(ws, &["opset13"]), &Env::of(&[]), None));
+    assert!(!partial.exists(), "nothing complete to keep yet");
+    assert!(
+        !load(&out.join(JSON_FILE))
+            .expect("report")
+            .run
+            .expect("run")
+            .complete
+    );
+
+    assert!(run(ws, &args(ws, &[]), &Env::of(&[]), None));
+    let complete: Vec<Vec<u8>> = [
+        "report.json",
+        "report.md",
+        "report.html",
+        "report.junit.xml",
+    ]
+    .iter()
+    .map(|f| std::fs::read(out.join(f)).expect("complete report"))
+    .collect();
+    assert!(run(ws, &args(ws, &["opset13"]), &Env::of(&[]), None));
+    for (f, before) in [
+        "report.json",
+        "report.md",
+        "report.html",
+        "report.junit.xml",
+    ]
+    .iter()
+    .zip(&complete)
+    {
+        assert_eq!(
+            &std::fs::read(out.join(f)).expect("kept"),
+            before,
+            "{f} changed"
+        );
+    }
+    let filtered = load(&partial.join(JSON_FILE)).expect("the partial run's report");
+    assert_eq!(filtered.run.expect("run").filters, ["opset13"]);
 }
