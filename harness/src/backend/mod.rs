@@ -6,11 +6,13 @@
 
 #[cfg(feature = "native")]
 pub(crate) mod native;
+mod onnx_backend;
 mod select;
 mod workers;
 
 #[cfg(feature = "native")]
 pub use native::Native;
+pub use onnx_backend::OnnxBackend;
 pub use select::{
     backend_name, check_label, link, list_path, python_venv, Linked, Shipped, Start, WorkerLabel,
     MAX_LABEL, SHIPPED,

@@ -3,7 +3,7 @@
 //! known-failures list and its report directory. A backend that cannot start is not replaced
 //! by another: it becomes [`Unavailable`], and every case trial fails naming it.
 
-use super::{BackendHandle, FailureKind, WorkerPool};
+use super::{BackendHandle, FailureKind, OnnxBackend, WorkerPool};
 use crate::report::ReportDir;
 use crate::settings::{Settings, BACKEND_VAR, PYTHON_VAR};
 use crate::worker::WorkerSpec;
@@ -179,6 +179,9 @@ fn setup_hint(name: &str) -> String {
 pub fn select(workspace: &Path, settings: &Settings) -> Selected {
     let value = settings.backend.as_str();
     let target = &settings.target;
+    if let Some(parsed) = OnnxBackend::parse(value) {
+        return select_onnx_backend(workspace, settings, parsed);
+    }
     let (name, known_failures, backend) = match WorkerLabel::parse(value) {
         Some(Ok(worker)) => (
             worker.label.clone(),
@@ -209,6 +212,49 @@ pub fn select(workspace: &Path, settings: &Settings) -> Selected {
         name,
         backend,
         known_failures,
+    }
+}
+
+/// An `onnx-backend:MODULE[:CLASS]` backend: the adapter run by `ONNX_CONFORMANCE_PYTHON` (else
+/// `python3` on `PATH`: the user's Python, where their runtime is installed), its list
+/// `ONNX_CONFORMANCE_KNOWN_FAILURES` (else `tests/known-failures/<label>.json`), its reports
+/// under its label.
+fn select_onnx_backend(
+    workspace: &Path,
+    settings: &Settings,
+    parsed: Result<OnnxBackend, String>,
+) -> Selected {
+    let target = &settings.target;
+    let backend = match parsed {
+        Ok(b) => b,
+        Err(why) => {
+            return Selected {
+                report_dir: ReportDir::of(target, "onnx-backend"),
+                name: "onnx-backend".to_string(),
+                backend: Err(format!("{BACKEND_VAR}={why}")),
+                known_failures: None,
+            }
+        }
+    };
+    let label = backend.label();
+    let python = settings
+        .python
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(super::onnx_backend::DEFAULT_PYTHON));
+    let scripts = ReportDir::root(target).join("python");
+    let started = backend
+        .worker(&python, &scripts, settings.timeout)
+        .and_then(|spec| pool(&backend.name(), spec, target));
+    Selected {
+        report_dir: ReportDir::of(target, &backend.name()),
+        name: backend.name(),
+        backend: started,
+        known_failures: Some(
+            settings
+                .worker_list
+                .clone()
+                .unwrap_or_else(|| list_path(workspace, &label)),
+        ),
     }
 }
 
@@ -289,6 +335,9 @@ pub fn check_label(label: &str) -> Result<(), String> {
 pub fn backend_name(value: &str) -> Result<String, String> {
     if let Some(worker) = WorkerLabel::parse(value) {
         return worker.map(|w| w.label);
+    }
+    if let Some(parsed) = OnnxBackend::parse(value) {
+        return parsed.map(|b| b.name());
     }
     if Shipped::find(value).is_some() {
         return Ok(value.to_string());

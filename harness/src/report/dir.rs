@@ -43,6 +43,9 @@ impl ReportDir {
 
     /// The directory below the root, `None` for native.
     fn subdir(backend: &str) -> Option<String> {
+        if let Some(Ok(b)) = crate::backend::OnnxBackend::parse(backend) {
+            return Some(format!("backend-{}", b.label()));
+        }
         match backend {
             "native" => None,
             _ => Some(format!(

@@ -1,0 +1,146 @@
+//! `onnx-backend:MODULE[:CLASS]`: any `onnx.backend.base.Backend` in the user's Python,
+//! judged with no code of theirs. The adapter is a protocol-1 worker compiled into this
+//! crate (`backends/python/onnx_backend_worker.py` with the shared `worker_loop.py`) and
+//! written out at start, so no checkout of this repository is needed to run it.
+
+use super::select::check_label;
+use crate::worker::WorkerSpec;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The prefix of a backend reached through onnx's backend API.
+pub const PREFIX: &str = "onnx-backend:";
+
+/// The Python interpreter used when none is given: the one on `PATH`.
+pub const DEFAULT_PYTHON: &str = "python3";
+
+/// The adapter and the loop it imports, as compiled in: (file name, text).
+const SCRIPTS: [(&str, &str); 2] = [
+    (
+        "worker_loop.py",
+        include_str!("../../../backends/python/worker_loop.py"),
+    ),
+    (
+        "onnx_backend_worker.py",
+        include_str!("../../../backends/python/onnx_backend_worker.py"),
+    ),
+];
+
+/// A backend `onnx-backend:MODULE[:CLASS]` names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OnnxBackend {
+    /// The Python module to import (`onnxruntime.backend`).
+    pub module: String,
+    /// The `Backend` class inside it; `None`: the module itself is the backend.
+    pub class: Option<String>,
+}
+
+impl OnnxBackend {
+    /// `value` read as an `onnx-backend:` backend: `None` without the prefix, an `Err` saying
+    /// how to write it when the module or class is not a Python dotted name.
+    pub fn parse(value: &str) -> Option<Result<OnnxBackend, String>> {
+        let rest = value.strip_prefix(PREFIX)?;
+        let (module, class) = match rest.split_once(':') {
+            Some((m, c)) => (m, Some(c)),
+            None => (rest, None),
+        };
+        let example = "onnx-backend:MODULE[:CLASS], as in onnx-backend:onnxruntime.backend";
+        if !is_dotted_name(module) {
+            return Some(Err(format!(
+                "{value:?}: {module:?} is not a Python module name; write {example}"
+            )));
+        }
+        if let Some(c) = class.filter(|c| !is_identifier(c)) {
+            return Some(Err(format!(
+                "{value:?}: {c:?} is not a Python class name; write {example}"
+            )));
+        }
+        let backend = OnnxBackend {
+            module: module.to_string(),
+            class: class.map(String::from),
+        };
+        if let Err(why) = check_label(&backend.label()) {
+            return Some(Err(format!("{value:?}: {why}")));
+        }
+        Some(Ok(backend))
+    }
+
+    /// The name it is known by in records and messages: `onnx-backend:MODULE[:CLASS]`.
+    pub fn name(&self) -> String {
+        match &self.class {
+            Some(c) => format!("{PREFIX}{}:{c}", self.module),
+            None => format!("{PREFIX}{}", self.module),
+        }
+    }
+
+    /// The label that names its report directory and default list:
+    /// `onnx-backend.<module>[.<class>]`, lowercase.
+    pub fn label(&self) -> String {
+        let mut label = format!("onnx-backend.{}", self.module);
+        if let Some(c) = &self.class {
+            label.push('.');
+            label.push_str(c);
+        }
+        label.to_ascii_lowercase().replace('_', "-")
+    }
+
+    /// The worker that serves it: `python` running the adapter written under `dir`.
+    pub fn worker(
+        &self,
+        python: &Path,
+        dir: &Path,
+        timeout: Duration,
+    ) -> Result<WorkerSpec, String> {
+        let script = write_scripts(dir).map_err(|e| e.to_string())?;
+        let spec = match &self.class {
+            Some(c) => format!("{}:{c}", self.module),
+            None => self.module.clone(),
+        };
+        Ok(WorkerSpec {
+            argv: vec![
+                python.display().to_string(),
+                script.display().to_string(),
+                spec,
+            ],
+            timeout,
+        })
+    }
+}
+
+/// Writes the adapter into a directory of `dir` named by its content's hash (so that two
+/// versions of this crate never share one), each file aside and renamed; returns the
+/// adapter's path.
+fn write_scripts(dir: &Path) -> Result<PathBuf, crate::Error> {
+    let mut all = String::new();
+    for (name, text) in SCRIPTS {
+        all.push_str(name);
+        all.push_str(text);
+    }
+    let digest = schema::hash::sha256_hex(all.as_bytes());
+    let dir = dir.join(format!("onnx-backend-{}", &digest[..12]));
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| crate::Error::at(&dir, format!("cannot create: {e}")))?;
+    for (name, text) in SCRIPTS {
+        let path = dir.join(name);
+        let same = std::fs::read(&path).is_ok_and(|held| held == text.as_bytes());
+        if !same {
+            schema::files::write_atomic(&path, text.as_bytes())?;
+        }
+    }
+    Ok(dir.join(SCRIPTS[1].0))
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn is_dotted_name(s: &str) -> bool {
+    !s.is_empty() && s.split('.').all(is_identifier)
+}
+
+#[cfg(test)]
+mod tests;
