@@ -7,7 +7,7 @@
 
 use super::error::{Error, Result};
 use super::install::{self, Stamp};
-use super::lock::check_files;
+use super::lock::{check_files, entry_sha256};
 use super::present::Stats;
 use schema::hash::sha256_hex;
 use schema::index::{Generated, LockedRelease};
@@ -35,6 +35,7 @@ pub fn derive(
             release: release.to_string(),
             source: format!("derived from onnx-{}", base.release),
             wheel_sha256: entry.sha256.clone(),
+            lock_entry_sha256: entry_sha256(entry)?,
             ops: ops.to_vec(),
             files: sizes.clone(),
         };

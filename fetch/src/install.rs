@@ -25,6 +25,12 @@ pub struct Stamp {
     pub source: String,
     /// The lock's wheel sha256 the files were verified against (empty when not locked).
     pub wheel_sha256: String,
+    /// The sha256 of the whole lock entry the files were verified against
+    /// (`lock::entry_sha256`): when the lock's entry changes, the next run re-hashes the files
+    /// instead of trusting the sizes. Empty in stamps written before it existed, which is a
+    /// change too.
+    #[serde(default)]
+    pub lock_entry_sha256: String,
     /// The case prefixes extracted.
     pub ops: Vec<String>,
     /// Size of every file, keyed `node/<case>/<file>`.
@@ -56,12 +62,13 @@ pub fn discard(tmp: &Path) {
     }
 }
 
-/// Writes the stamp into `dir` (the temporary directory, before it is renamed into place).
+/// Writes the stamp into `dir`: the temporary directory before it is renamed into place, or
+/// an installed release whose lock entry changed (atomically, so a kill keeps the old stamp).
 pub fn write_stamp(dir: &Path, stamp: &Stamp) -> Result<()> {
     let path = dir.join(STAMP_FILE);
     let text = serde_json::to_string_pretty(stamp)
         .map_err(|e| Error::new(format!("cannot serialize {}: {e}", path.display())))?;
-    fs::write(&path, text).map_err(|e| Error::io("write", &path, e))
+    schema::files::write_atomic(&path, text.as_bytes()).map_err(Error::from)
 }
 
 /// Reads the stamp of an installed release, if there is a readable one.

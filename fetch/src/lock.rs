@@ -53,6 +53,19 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::rename(&tmp, path).map_err(|e| Error::io("rename into place", path, e))
 }
 
+/// The sha256 of one release's lock entry, as a stamp records it: any change to the entry
+/// (a file's hash, the wheel, how it is derived) changes it, and a lock re-formatted or
+/// re-ordered does not (the entry is hashed as serialized here, not as written in the file).
+pub fn entry_sha256(entry: &LockedRelease) -> Result<String> {
+    let bytes = serde_json::to_vec(entry).map_err(|e| {
+        Error::new(format!(
+            "cannot serialize the lock entry of onnx {}: {e}",
+            entry.release
+        ))
+    })?;
+    Ok(schema::hash::sha256_hex(&bytes))
+}
+
 /// Checks a wheel's sha256 against the lock entry.
 pub fn check_wheel(entry: &LockedRelease, wheel: &Path, sha256: &str) -> Result<()> {
     if entry.sha256 == sha256 {

@@ -483,3 +483,85 @@ fn a_full_disk_gets_the_free_space_hint() {
         );
     }
 }
+
+/// The lock with `path`'s sha256 of [`REL`] replaced by that of `bytes`.
+fn relock_file(s: &Setup, path: &str, bytes: &[u8]) {
+    let mut lock = lock::load(&s.paths.lock).expect("load").expect("lock");
+    let e = &mut lock.releases[0];
+    *e.files.get_mut(path).expect("locked file") = sha256_hex(bytes);
+    lock::save(&s.paths.lock, &lock).expect("save");
+}
+
+#[test]
+fn a_changed_lock_entry_is_checked_against_the_files_it_names() {
+    let s = Setup::new().locked();
+    let before = s.snapshot();
+    let input = "node/test_cast_a/test_data_set_0/input_0.pb";
+    relock_file(&s, input, b"input v9");
+    let e = s
+        .run(Options {
+            offline: true,
+            ..Options::default()
+        })
+        .expect_err("the files differ from the changed lock");
+    let (disk, locked) = (sha256_hex(b"input v1"), sha256_hex(b"input v9"));
+    assert!(e.message.contains(input), "{e}");
+    assert!(
+        e.message.contains(&disk) && e.message.contains(&locked),
+        "{e}"
+    );
+    // The refusal is --verify's, word for word.
+    let verify = s
+        .run(Options {
+            offline: true,
+            verify: true,
+            ..Options::default()
+        })
+        .expect_err("--verify refuses too");
+    assert_eq!(e, verify);
+    assert_eq!(s.snapshot(), before);
+    assert!(s.leftovers().is_empty());
+}
+
+#[test]
+fn a_stamp_without_the_lock_entry_re_hashes_once_then_the_cheap_check_returns() {
+    let s = Setup::new().locked();
+    let before = s.snapshot();
+    let stamp_path = s.release_dir().join(STAMP_FILE);
+    let stamp = install::read_stamp(&s.release_dir()).expect("stamp");
+    let lock = lock::load(&s.paths.lock).expect("load").expect("lock");
+    let digest = lock::entry_sha256(&lock.releases[0]).expect("digest");
+    assert_eq!(stamp.lock_entry_sha256, digest);
+    // A stamp written before the field existed, and a same-size change the sizes cannot see.
+    let mut old: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&stamp_path).expect("read")).expect("json");
+    old.as_object_mut()
+        .expect("object")
+        .remove("lock_entry_sha256");
+    fs::write(&stamp_path, old.to_string()).expect("old stamp");
+    let input = s
+        .release_dir()
+        .join("node/test_cast_a/test_data_set_0/input_0.pb");
+    fs::write(&input, b"input XX").expect("tamper");
+    let offline = || Options {
+        offline: true,
+        ..Options::default()
+    };
+    s.run(offline()).expect("re-hashed and repaired");
+    assert_eq!(s.snapshot(), before);
+
+    // A lock entry changed in a way the files still match: re-hashed, then stamped anew.
+    let mut lock = lock;
+    lock.releases[0].wheel = format!("onnx-{REL}-py3-none-any.renamed.whl");
+    lock::save(&s.paths.lock, &lock).expect("save");
+    s.run(offline()).expect("the files match the changed entry");
+    let stamp = install::read_stamp(&s.release_dir()).expect("stamp");
+    assert_eq!(
+        stamp.lock_entry_sha256,
+        lock::entry_sha256(&lock.releases[0]).expect("digest")
+    );
+    // From now on the cheap check again: sizes only, no re-hash.
+    fs::write(&input, b"input XX").expect("tamper");
+    s.run(offline()).expect("cheap check");
+    assert_eq!(fs::read(&input).ok(), Some(b"input XX".to_vec()));
+}
