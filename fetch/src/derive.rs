@@ -96,6 +96,10 @@ fn write_all(
         if let Some(dir) = dest.parent() {
             fs::create_dir_all(dir).map_err(|e| Error::io("create directory", dir, e))?;
         }
+        // Into the release's temporary directory, renamed into place as a whole once every
+        // file matches the lock, as an extracted release is: one file at a time through
+        // `schema::files::write_atomic` would add nothing but a flush per file (676 of them:
+        // 0.2 s became 0.7-2.5 s).
         fs::write(&dest, &bytes).map_err(|e| Error::io("write", &dest, e))?;
         out.insert(path.clone(), (sha256_hex(&bytes), bytes.len() as u64));
     }

@@ -24,6 +24,7 @@ pub use error::{Error, Result};
 
 use present::{Expect, Stats};
 use release::{Ctx, Source};
+use schema::files::{DirLock, WhenBusy};
 use schema::index::{release_cmp, Generated, Lock, LockedRelease, DATA_DIR, LOCK_FILE};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -73,9 +74,25 @@ impl Paths {
 
 /// Runs the task with `opts` on `paths`.
 pub fn run(opts: &Options, paths: &Paths) -> Result<()> {
+    run_waiting(opts, paths, |holder| {
+        eprintln!(
+            "waiting for {} (in use by {holder}); --no-wait stops instead",
+            paths.data.display()
+        );
+    })
+}
+
+/// [`run`], telling `on_wait` who holds the data directory when it waits for it.
+fn run_waiting(opts: &Options, paths: &Paths, on_wait: impl FnOnce(&str)) -> Result<()> {
+    // One fetch at a time per data directory: two would replace each other's trees, write
+    // the index from a half-fetched state, and take each other's temporary directories for
+    // leftovers. Held until the end of the run.
+    let busy = match opts.no_wait {
+        true => WhenBusy::Stop,
+        false => WhenBusy::Wait,
+    };
+    let _lock = DirLock::acquire(&paths.data, "cargo xtask fetch-tests", busy, on_wait)?;
     let start = Instant::now();
-    std::fs::create_dir_all(&paths.data)
-        .map_err(|e| Error::io("create directory", &paths.data, e))?;
     for msg in install::clean_leftovers(&paths.data)? {
         eprintln!("{msg}");
     }

@@ -40,17 +40,7 @@ pub fn save(path: &Path, lock: &Lock) -> Result<()> {
     let mut text = serde_json::to_string_pretty(&lock)
         .map_err(|e| Error::new(format!("cannot serialize the lock: {e}")))?;
     text.push('\n');
-    write_atomic(path, text.as_bytes())
-}
-
-/// Writes `bytes` to `path` through a sibling temporary file and a rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
-    std::fs::write(&tmp, bytes).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::io("write", &tmp, e)
-    })?;
-    std::fs::rename(&tmp, path).map_err(|e| Error::io("rename into place", path, e))
+    schema::files::write_atomic(path, text.as_bytes()).map_err(Error::from)
 }
 
 /// The sha256 of one release's lock entry, as a stamp records it: any change to the entry

@@ -565,3 +565,104 @@ fn a_stamp_without_the_lock_entry_re_hashes_once_then_the_cheap_check_returns() 
     s.run(offline()).expect("cheap check");
     assert_eq!(fs::read(&input).ok(), Some(b"input XX".to_vec()));
 }
+
+#[test]
+fn a_second_fetch_into_the_same_data_directory_waits_or_stops() {
+    use schema::files::{DirLock, WhenBusy};
+    let s = Setup::new().locked();
+    let before = s.snapshot();
+    let held =
+        DirLock::acquire(&s.paths.data, "the test's fetch", WhenBusy::Stop, |_| {}).expect("lock");
+    // Without the lock file a re-fetch would change the tree: any write would show.
+    let input = s
+        .release_dir()
+        .join("node/test_cast_a/test_data_set_0/input_0.pb");
+    fs::remove_file(&input).expect("remove");
+    let e = s
+        .run(Options {
+            offline: true,
+            no_wait: true,
+            ..Options::default()
+        })
+        .expect_err("busy");
+    let data = s.paths.data.display().to_string();
+    assert!(
+        e.message.contains(&data) && e.message.contains("the test's fetch"),
+        "{e}"
+    );
+    assert!(!input.exists(), "a fetch ran beside the holder");
+
+    // Waiting: the second fetch is told who holds the directory, and runs once it is free.
+    let (told, heard) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        let waiting = scope.spawn(|| {
+            let opts = Options {
+                releases: vec![REL.into()],
+                offline: true,
+                ..Options::default()
+            };
+            run_waiting(&opts, &s.paths, move |holder| {
+                told.send(holder.to_string()).expect("send");
+            })
+        });
+        let holder = heard.recv().expect("the fetch waits");
+        assert!(holder.contains("the test's fetch"), "{holder}");
+        assert!(!input.exists(), "a fetch ran beside the holder");
+        drop(held);
+        waiting
+            .join()
+            .expect("join")
+            .expect("the fetch after the holder");
+    });
+    assert_eq!(s.snapshot(), before);
+}
+
+#[test]
+fn a_failed_write_of_the_index_names_it_and_leaves_no_temporary_file() {
+    let s = Setup::new().locked();
+    let index = s.paths.data.join("index.json");
+    fs::remove_file(&index).expect("remove");
+    // A directory in its place: the rename into place fails.
+    fs::create_dir_all(index.join("in-the-way")).expect("mkdir");
+    let names = |s: &Setup| {
+        let mut v: Vec<String> = fs::read_dir(&s.paths.data)
+            .expect("list")
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .collect();
+        v.sort();
+        v
+    };
+    let before = names(&s);
+    let e = s
+        .run(Options {
+            offline: true,
+            ..Options::default()
+        })
+        .expect_err("index.json is a directory");
+    assert!(e.message.contains(&index.display().to_string()), "{e}");
+    assert_eq!(names(&s), before);
+}
+
+#[test]
+fn files_of_a_write_killed_half_way_are_removed_by_the_next_run() {
+    let s = Setup::new().locked();
+    let before = s.snapshot();
+    // What a fetch killed inside `write_atomic` leaves: the index, and a stamp rewritten
+    // after its lock entry changed. pid_max is at most 2^22 on Linux: this one is gone.
+    let dead = format!("{}4000000", schema::files::TEMP_PREFIX);
+    let index = s.paths.data.join(format!("{dead}-0-index.json"));
+    let stamp = s.release_dir().join(format!("{dead}-1-{STAMP_FILE}"));
+    fs::write(&index, b"{\"format\":").expect("half an index");
+    fs::write(&stamp, b"{").expect("half a stamp");
+    // A name a user chose is never touched.
+    let mine = s.paths.data.join("notes.txt");
+    fs::write(&mine, b"mine").expect("user file");
+    s.run(Options {
+        offline: true,
+        ..Options::default()
+    })
+    .expect("run");
+    assert!(!index.exists() && !stamp.exists());
+    fs::remove_file(&mine).expect("the user's file is kept");
+    assert_eq!(s.snapshot(), before);
+}
