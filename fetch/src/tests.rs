@@ -666,3 +666,28 @@ fn files_of_a_write_killed_half_way_are_removed_by_the_next_run() {
     fs::remove_file(&mine).expect("the user's file is kept");
     assert_eq!(s.snapshot(), before);
 }
+
+#[test]
+fn a_release_listed_twice_in_the_lock_is_refused_naming_the_file_and_release() {
+    let s = Setup::new().locked();
+    let before = s.snapshot();
+    // Two locks merged by hand: the release twice, the second with another hash.
+    let mut lock = lock::load(&s.paths.lock).expect("load").expect("lock");
+    let mut other = lock.releases[0].clone();
+    other.sha256 = sha256_hex(b"another wheel");
+    lock.releases.push(other);
+    let text = serde_json::to_string_pretty(&lock).expect("json");
+    fs::write(&s.paths.lock, text).expect("write");
+    let e = s
+        .run(Options {
+            offline: true,
+            ..Options::default()
+        })
+        .expect_err("a release twice");
+    assert!(
+        e.message.contains(&s.paths.lock.display().to_string())
+            && e.message.contains(&format!("onnx {REL} is listed twice")),
+        "{e}"
+    );
+    assert_eq!(s.snapshot(), before);
+}
