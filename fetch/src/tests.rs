@@ -475,6 +475,23 @@ fn a_full_disk_gets_the_free_space_hint() {
         std::io::Error::from(std::io::ErrorKind::NotFound),
     );
     assert!(!other.to_string().contains("hint"), "{other}");
+    // The same for a state file written aside (index.json, a stamp, the lock file), whose
+    // error is schema::files': it names the path and keeps the hint.
+    let dir = tempfile::tempdir().expect("dir");
+    let in_the_way = dir.path().join("index.json");
+    fs::create_dir_all(in_the_way.join("x")).expect("mkdir");
+    let schema_err = schema::files::write_atomic(&in_the_way, b"{}").expect_err("a directory");
+    let e = Error::from(schema_err);
+    assert!(
+        e.message.contains(&in_the_way.display().to_string()) && e.hint.is_none(),
+        "{e}"
+    );
+    let full = Error::from(schema::files::Error::Io {
+        op: "write",
+        path: in_the_way.clone(),
+        source: std::io::Error::from(std::io::ErrorKind::StorageFull),
+    });
+    assert!(full.to_string().contains("free some disk space"), "{full}");
     if cfg!(target_os = "linux") {
         let enospc = Error::io("write", path, std::io::Error::from_raw_os_error(28));
         assert!(
@@ -690,4 +707,109 @@ fn a_release_listed_twice_in_the_lock_is_refused_naming_the_file_and_release() {
         "{e}"
     );
     assert_eq!(s.snapshot(), before);
+}
+
+#[test]
+fn a_file_where_the_data_directory_should_be_is_an_error_naming_it() {
+    let s = Setup::new();
+    fs::remove_dir_all(&s.paths.data).expect("remove");
+    fs::write(&s.paths.data, b"the user's file").expect("a file in the way");
+    let e = s
+        .run(Options {
+            offline: true,
+            update_lock: true,
+            ..Options::default()
+        })
+        .expect_err("not a directory");
+    let data = s.paths.data.display().to_string();
+    assert!(
+        e.message.contains(&data) && e.message.contains("not a directory"),
+        "{e}"
+    );
+    assert_eq!(
+        crate::main(
+            &Options {
+                releases: vec![REL.into()],
+                offline: true,
+                ..Options::default()
+            },
+            &s.paths
+        ),
+        std::process::ExitCode::FAILURE
+    );
+    assert_eq!(
+        fs::read(&s.paths.data).ok(),
+        Some(b"the user's file".to_vec())
+    );
+    assert!(!s.paths.lock.exists());
+}
+
+/// Whether this process can write into a read-only directory (root can): then permission
+/// tests prove nothing.
+fn ignores_permissions(dir: &std::path::Path) -> bool {
+    let probe = dir.join(".probe");
+    let wrote = fs::write(&probe, b"").is_ok();
+    let _ = fs::remove_file(&probe);
+    wrote
+}
+
+#[cfg(unix)]
+#[test]
+fn a_read_only_data_directory_is_an_error_naming_it_and_changes_nothing() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Setup::new().locked();
+    // A file gone: the release must be extracted again, which needs writing.
+    fs::remove_file(s.release_dir().join("node/test_concat_b/model.onnx")).expect("remove");
+    let before = s.snapshot();
+    let mode = |p: &std::path::Path, m: u32| {
+        fs::set_permissions(p, fs::Permissions::from_mode(m)).expect("chmod")
+    };
+    mode(&s.paths.data, 0o555);
+    if ignores_permissions(&s.paths.data) {
+        mode(&s.paths.data, 0o755);
+        eprintln!("skipped: this process ignores permissions (root)");
+        return;
+    }
+    let result = s.run(Options {
+        offline: true,
+        ..Options::default()
+    });
+    mode(&s.paths.data, 0o755);
+    let e = result.expect_err("read-only");
+    assert!(
+        e.message.contains(&s.paths.data.display().to_string()),
+        "{e}"
+    );
+    assert_eq!(s.snapshot(), before);
+    assert!(s.leftovers().is_empty());
+}
+
+#[test]
+fn a_write_that_fails_half_way_names_the_file_and_keeps_the_earlier_data() {
+    let s = Setup::new().locked();
+    let before = s.snapshot();
+    let lock_before = fs::read(&s.paths.lock).expect("lock");
+    // After the good entries, one whose directory would be a file already written: the
+    // write fails as it would on a full disk, after part of the release is extracted.
+    let mut entries = entries(b"input v2");
+    entries.push((
+        format!("{NODE}test_cast_a/model.onnx/inner.pb"),
+        b"x".to_vec(),
+    ));
+    wheel(&s.wheel_path(), &entries);
+    let e = s
+        .run(Options {
+            offline: true,
+            update_lock: true,
+            ..Options::default()
+        })
+        .expect_err("cannot write");
+    assert!(
+        e.message.contains(&s.paths.data.display().to_string())
+            && e.message.contains("test_cast_a/model.onnx"),
+        "{e}"
+    );
+    assert_eq!(s.snapshot(), before);
+    assert_eq!(fs::read(&s.paths.lock).ok(), Some(lock_before));
+    assert!(s.leftovers().is_empty());
 }
