@@ -84,9 +84,6 @@ pub fn run(opts: &Options, paths: &Paths) -> Result<()> {
 
 /// [`run`], telling `on_wait` who holds the data directory when it waits for it.
 fn run_waiting(opts: &Options, paths: &Paths, on_wait: impl FnOnce(&str)) -> Result<()> {
-    // One fetch at a time per data directory: two would replace each other's trees, write
-    // the index from a half-fetched state, and take each other's temporary directories for
-    // leftovers. Held until the end of the run.
     if paths.data.exists() && !paths.data.is_dir() {
         return Err(Error::new(format!(
             "{}: not a directory, but the fetch keeps its data there",
@@ -94,6 +91,9 @@ fn run_waiting(opts: &Options, paths: &Paths, on_wait: impl FnOnce(&str)) -> Res
         ))
         .hint("move that file away, then run the fetch again"));
     }
+    // One fetch at a time per data directory: two would replace each other's trees, write
+    // the index from a half-fetched state, and take each other's temporary directories for
+    // leftovers. Held until the end of the run.
     let busy = match opts.no_wait {
         true => WhenBusy::Stop,
         false => WhenBusy::Wait,
