@@ -30,6 +30,10 @@ pub struct Options {
     /// and sizes recorded when the release was verified)
     #[arg(long)]
     pub verify: bool,
+    /// When another fetch holds the data directory, stop with an error naming it instead of
+    /// waiting for it to finish
+    #[arg(long)]
+    pub no_wait: bool,
     /// Export the cases of onnx V from its Python case generators into
     /// onnx-backend-data/onnx-V-generated/ (needs python3 with venv and pip)
     #[arg(long, value_name = "V", value_parser = release_arg,

@@ -7,7 +7,7 @@
 
 use super::error::{Error, Result};
 use super::install::{self, Stamp};
-use super::lock::check_files;
+use super::lock::{check_files, entry_sha256};
 use super::present::Stats;
 use schema::hash::sha256_hex;
 use schema::index::{Generated, LockedRelease};
@@ -35,6 +35,7 @@ pub fn derive(
             release: release.to_string(),
             source: format!("derived from onnx-{}", base.release),
             wheel_sha256: entry.sha256.clone(),
+            lock_entry_sha256: entry_sha256(entry)?,
             ops: ops.to_vec(),
             files: sizes.clone(),
         };
@@ -95,6 +96,10 @@ fn write_all(
         if let Some(dir) = dest.parent() {
             fs::create_dir_all(dir).map_err(|e| Error::io("create directory", dir, e))?;
         }
+        // Into the release's temporary directory, renamed into place as a whole once every
+        // file matches the lock, as an extracted release is: one file at a time through
+        // `schema::files::write_atomic` would add nothing but a flush per file (676 of them:
+        // 0.2 s became 0.7-2.5 s).
         fs::write(&dest, &bytes).map_err(|e| Error::io("write", &dest, e))?;
         out.insert(path.clone(), (sha256_hex(&bytes), bytes.len() as u64));
     }

@@ -32,11 +32,27 @@ impl Error {
 
     /// An I/O failure on `path`, e.g. a full disk while writing an extracted file.
     pub fn io(what: &str, path: &Path, err: std::io::Error) -> Error {
-        let e = Error::new(format!("cannot {what} {}: {err}", path.display()));
+        Error::new(format!("cannot {what} {}: {err}", path.display())).hint_for(&err)
+    }
+
+    /// The hint an I/O error deserves, if any.
+    fn hint_for(self, err: &std::io::Error) -> Error {
         if err.kind() == std::io::ErrorKind::StorageFull {
-            e.hint("free some disk space and re-run; data fetched before is left as it was")
+            self.hint("free some disk space and re-run; data fetched before is left as it was")
         } else {
-            e
+            self
+        }
+    }
+}
+
+/// A state file written aside and renamed, or the data directory's lock: the message names
+/// the path (`schema::files`), and a full disk gets its hint.
+impl From<schema::files::Error> for Error {
+    fn from(e: schema::files::Error) -> Error {
+        let message = Error::new(e.to_string());
+        match &e {
+            schema::files::Error::Io { source, .. } => message.hint_for(source),
+            schema::files::Error::Busy { .. } => message,
         }
     }
 }

@@ -53,7 +53,7 @@ pub fn generate(paths: &Paths, release: &str, ops: &[String]) -> Result<Exported
         e.hint("check that your package index has this release and that pip can reach it")
     })?;
     let script = venv.join("export_cases.py");
-    std::fs::write(&script, EXPORTER).map_err(|e| Error::io("write", &script, e))?;
+    schema::files::write_atomic(&script, EXPORTER.as_bytes()).map_err(Error::from)?;
     let name = format!("{release}-generated");
     let tmp = install::make_temp_dir(&paths.data, &name)?;
     let exported = run(

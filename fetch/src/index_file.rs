@@ -106,5 +106,5 @@ pub fn write(data: &Path, index: &Index) -> Result<()> {
         return Ok(());
     }
     fs::create_dir_all(data).map_err(|e| Error::io("create directory", data, e))?;
-    super::lock::write_atomic(&path, text.as_bytes())
+    schema::files::write_atomic(&path, text.as_bytes()).map_err(Error::from)
 }

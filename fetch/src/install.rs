@@ -25,6 +25,12 @@ pub struct Stamp {
     pub source: String,
     /// The lock's wheel sha256 the files were verified against (empty when not locked).
     pub wheel_sha256: String,
+    /// The sha256 of the whole lock entry the files were verified against
+    /// (`lock::entry_sha256`): when the lock's entry changes, the next run re-hashes the files
+    /// instead of trusting the sizes. Empty in stamps written before it existed, which is a
+    /// change too.
+    #[serde(default)]
+    pub lock_entry_sha256: String,
     /// The case prefixes extracted.
     pub ops: Vec<String>,
     /// Size of every file, keyed `node/<case>/<file>`.
@@ -56,12 +62,13 @@ pub fn discard(tmp: &Path) {
     }
 }
 
-/// Writes the stamp into `dir` (the temporary directory, before it is renamed into place).
+/// Writes the stamp into `dir`: the temporary directory before it is renamed into place, or
+/// an installed release whose lock entry changed (atomically, so a kill keeps the old stamp).
 pub fn write_stamp(dir: &Path, stamp: &Stamp) -> Result<()> {
     let path = dir.join(STAMP_FILE);
     let text = serde_json::to_string_pretty(stamp)
         .map_err(|e| Error::new(format!("cannot serialize {}: {e}", path.display())))?;
-    fs::write(&path, text).map_err(|e| Error::io("write", &path, e))
+    schema::files::write_atomic(&path, text.as_bytes()).map_err(Error::from)
 }
 
 /// Reads the stamp of an installed release, if there is a readable one.
@@ -93,16 +100,30 @@ pub fn install(data: &Path, release: &str, tmp: &Path) -> Result<()> {
 }
 
 /// Cleans up what a killed run left in `data`: puts a set-aside old tree back when its
-/// release directory is missing, removes partial temporary directories and pip's staging
-/// directories in `.cache`. Directories of a fetch that is still running are an error.
+/// release directory is missing, removes partial temporary directories, pip's staging
+/// directories in `.cache`, and the temporary files of a killed `write_atomic` (the index, a
+/// stamp). Directories of a fetch that is still running are an error.
 /// Returns one message per action.
 pub fn clean_leftovers(data: &Path) -> Result<Vec<String>> {
     let mut messages = clean_downloads(&data.join(".cache"))?;
     let Ok(entries) = fs::read_dir(data) else {
         return Ok(messages);
     };
-    let mut names: Vec<String> = entries
+    let all: Vec<String> = entries
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    messages.extend(clean_temp_files(data, &all)?);
+    for release in all.iter().filter(|n| n.starts_with("onnx-")) {
+        let dir = data.join(release);
+        if let Ok(inside) = fs::read_dir(&dir) {
+            let names: Vec<String> = inside
+                .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .collect();
+            messages.extend(clean_temp_files(&dir, &names)?);
+        }
+    }
+    let mut names: Vec<String> = all
+        .into_iter()
         .filter(|n| n.starts_with(".tmp-onnx-") || n.starts_with(".old-onnx-"))
         .collect();
     // `.old-` before `.tmp-`: restore first, then drop partial extractions.
@@ -127,6 +148,28 @@ pub fn clean_leftovers(data: &Path) -> Result<Vec<String>> {
                 path.display()
             ));
         }
+    }
+    Ok(messages)
+}
+
+/// Removes the files among `names` (in `dir`) that `schema::files::write_atomic` wrote
+/// aside for a process that is gone.
+fn clean_temp_files(dir: &Path, names: &[String]) -> Result<Vec<String>> {
+    let mut messages = Vec::new();
+    for name in names {
+        let Some(pid) = schema::files::temp_owner(name) else {
+            continue;
+        };
+        let path = dir.join(name);
+        if pid == std::process::id() || !path.is_file() {
+            continue;
+        }
+        refuse_if_running(&path, pid)?;
+        fs::remove_file(&path).map_err(|e| Error::io("remove", &path, e))?;
+        messages.push(format!(
+            "removed {} left by an interrupted write",
+            path.display()
+        ));
     }
     Ok(messages)
 }

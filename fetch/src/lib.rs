@@ -24,6 +24,7 @@ pub use error::{Error, Result};
 
 use present::{Expect, Stats};
 use release::{Ctx, Source};
+use schema::files::{DirLock, WhenBusy};
 use schema::index::{release_cmp, Generated, Lock, LockedRelease, DATA_DIR, LOCK_FILE};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -73,9 +74,32 @@ impl Paths {
 
 /// Runs the task with `opts` on `paths`.
 pub fn run(opts: &Options, paths: &Paths) -> Result<()> {
+    run_waiting(opts, paths, |holder| {
+        eprintln!(
+            "waiting for {} (in use by {holder}); --no-wait stops instead",
+            paths.data.display()
+        );
+    })
+}
+
+/// [`run`], telling `on_wait` who holds the data directory when it waits for it.
+fn run_waiting(opts: &Options, paths: &Paths, on_wait: impl FnOnce(&str)) -> Result<()> {
+    if paths.data.exists() && !paths.data.is_dir() {
+        return Err(Error::new(format!(
+            "{}: not a directory, but the fetch keeps its data there",
+            paths.data.display()
+        ))
+        .hint("move that file away, then run the fetch again"));
+    }
+    // One fetch at a time per data directory: two would replace each other's trees, write
+    // the index from a half-fetched state, and take each other's temporary directories for
+    // leftovers. Held until the end of the run.
+    let busy = match opts.no_wait {
+        true => WhenBusy::Stop,
+        false => WhenBusy::Wait,
+    };
+    let _lock = DirLock::acquire(&paths.data, "cargo xtask fetch-tests", busy, on_wait)?;
     let start = Instant::now();
-    std::fs::create_dir_all(&paths.data)
-        .map_err(|e| Error::io("create directory", &paths.data, e))?;
     for msg in install::clean_leftovers(&paths.data)? {
         eprintln!("{msg}");
     }
@@ -128,14 +152,7 @@ pub fn run(opts: &Options, paths: &Paths) -> Result<()> {
     for (i, (release, step)) in releases.iter().zip(plan).enumerate() {
         let tag = format!("[{}/{count}] onnx {release}", i + 1);
         let stats = match step {
-            Step::Present(stats) => {
-                let how = if opts.verify { ", files re-hashed" } else { "" };
-                eprintln!(
-                    "{tag}: present and verified ({}{how})",
-                    plural(stats.cases, "case")
-                );
-                stats
-            }
+            Step::Present(verified) => present(paths, release, &tag, verified, opts.verify)?,
             Step::Fetch(why) => {
                 eprintln!("{tag}: {why}");
                 let source = obtain(opts, paths, release, entry(&lock, release), &mut totals)?;
@@ -199,12 +216,8 @@ fn derive_one(
         rehash: opts.verify,
     };
     match present::check(&paths.data, release, &want(e)) {
-        Ok(stats) => {
-            let how = if opts.verify { ", files re-hashed" } else { "" };
-            eprintln!(
-                "{tag}: present and verified ({}{how})",
-                plural(stats.cases, "case")
-            );
+        Ok(verified) => {
+            let stats = present(paths, release, tag, verified, opts.verify)?;
             return Ok((stats, false));
         }
         Err(why) => eprintln!("{tag}: {why}"),
@@ -235,6 +248,31 @@ fn derive_one(
         generated.opset
     );
     Ok((stats, true))
+}
+
+/// Says that `release` is present and verified, and when its lock entry changed since its
+/// stamp (and its files were re-hashed against the new entry), records the new entry's hash in
+/// the stamp, so that the next run is the cheap check again.
+fn present(
+    paths: &Paths,
+    release: &str,
+    tag: &str,
+    verified: present::Verified,
+    rehashed: bool,
+) -> Result<Stats> {
+    let how = match (&verified.restamp, rehashed) {
+        (Some(_), _) => ", its lock entry changed: files re-hashed",
+        (None, true) => ", files re-hashed",
+        (None, false) => "",
+    };
+    if let Some(stamp) = &verified.restamp {
+        install::write_stamp(&install::release_dir(&paths.data, release), stamp)?;
+    }
+    eprintln!(
+        "{tag}: present and verified ({}{how})",
+        plural(verified.stats.cases, "case")
+    );
+    Ok(verified.stats)
 }
 
 /// How many of `entry`'s files differ from `base`'s (the re-stamped models).
@@ -480,8 +518,8 @@ fn entry<'a>(lock: &'a Lock, release: &str) -> Option<&'a LockedRelease> {
 
 /// What to do for one release.
 enum Step {
-    /// Installed and verified: nothing to do.
-    Present(Stats),
+    /// Installed and verified: nothing to do (but perhaps a new stamp to write).
+    Present(present::Verified),
     /// Needs fetching, and why.
     Fetch(String),
 }
@@ -515,7 +553,7 @@ fn plan(
                 rehash: opts.verify,
             };
             match present::check(&paths.data, r, &want) {
-                Ok(stats) => Step::Present(stats),
+                Ok(verified) => Step::Present(verified),
                 Err(why) => Step::Fetch(why),
             }
         })

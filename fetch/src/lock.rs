@@ -40,17 +40,20 @@ pub fn save(path: &Path, lock: &Lock) -> Result<()> {
     let mut text = serde_json::to_string_pretty(&lock)
         .map_err(|e| Error::new(format!("cannot serialize the lock: {e}")))?;
     text.push('\n');
-    write_atomic(path, text.as_bytes())
+    schema::files::write_atomic(path, text.as_bytes()).map_err(Error::from)
 }
 
-/// Writes `bytes` to `path` through a sibling temporary file and a rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
-    std::fs::write(&tmp, bytes).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::io("write", &tmp, e)
+/// The sha256 of one release's lock entry, as a stamp records it: any change to the entry
+/// (a file's hash, the wheel, how it is derived) changes it, and a lock re-formatted or
+/// re-ordered does not (the entry is hashed as serialized here, not as written in the file).
+pub fn entry_sha256(entry: &LockedRelease) -> Result<String> {
+    let bytes = serde_json::to_vec(entry).map_err(|e| {
+        Error::new(format!(
+            "cannot serialize the lock entry of onnx {}: {e}",
+            entry.release
+        ))
     })?;
-    std::fs::rename(&tmp, path).map_err(|e| Error::io("rename into place", path, e))
+    Ok(schema::hash::sha256_hex(&bytes))
 }
 
 /// Checks a wheel's sha256 against the lock entry.

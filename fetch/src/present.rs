@@ -4,10 +4,13 @@
 //! extracted file matched the lock; the stamp names the lock's wheel sha256 and the same case
 //! prefixes; the stamp's file list under the lock's prefixes equals the lock's; and the files
 //! on disk are exactly the stamp's, with the recorded sizes. That costs a directory walk, not a
-//! re-hash of 33 MB; `--verify` re-hashes every file the lock covers as well.
+//! re-hash of 33 MB, and is trusted only while the lock entry is the one the stamp records:
+//! when the entry changed (a file's hash edited, a merge), every file the lock covers is
+//! re-hashed, as `--verify` always does.
 
 use super::extract::{covered_by, list_files, rehash};
-use super::install::{read_stamp, release_dir};
+use super::install::{read_stamp, release_dir, Stamp};
+use super::lock::entry_sha256;
 use super::plural;
 use schema::index::LockedRelease;
 use std::collections::{BTreeMap, BTreeSet};
@@ -49,8 +52,18 @@ pub struct Expect<'a> {
     pub rehash: bool,
 }
 
-/// `Ok` with the counts if the release is installed and verified, else why it is not.
-pub fn check(data: &Path, release: &str, want: &Expect<'_>) -> Result<Stats, String> {
+/// An installed release found verified.
+#[derive(Debug)]
+pub struct Verified {
+    /// Its counts.
+    pub stats: Stats,
+    /// The stamp to write when the lock entry changed since the stamp and the files were
+    /// re-hashed against the new one: with it, the next run takes the cheap path again.
+    pub restamp: Option<Stamp>,
+}
+
+/// `Ok` if the release is installed and verified, else why it is not.
+pub fn check(data: &Path, release: &str, want: &Expect<'_>) -> Result<Verified, String> {
     let dir = release_dir(data, release);
     if !dir.is_dir() {
         return Err("not fetched yet".into());
@@ -78,7 +91,9 @@ pub fn check(data: &Path, release: &str, want: &Expect<'_>) -> Result<Stats, Str
     if let Some(diff) = first_difference(&stamp.files, &on_disk) {
         return Err(diff);
     }
-    if want.rehash {
+    let digest = entry_sha256(entry).map_err(|e| e.to_string())?;
+    let relocked = stamp.lock_entry_sha256 != digest;
+    if want.rehash || relocked {
         let locked: BTreeMap<String, u64> = on_disk
             .iter()
             .filter(|(p, _)| covered_by(p, want.locked_ops))
@@ -92,7 +107,14 @@ pub fn check(data: &Path, release: &str, want: &Expect<'_>) -> Result<Stats, Str
             }
         }
     }
-    Ok(Stats::of(&on_disk))
+    let restamp = relocked.then_some(Stamp {
+        lock_entry_sha256: digest,
+        ..stamp
+    });
+    Ok(Verified {
+        stats: Stats::of(&on_disk),
+        restamp,
+    })
 }
 
 /// The first file that is missing, extra or of another size on disk than recorded.

@@ -4,7 +4,7 @@
 use super::error::{Error, Result};
 use super::extract::{self, covered_by, Extracted, NODE_PREFIX};
 use super::install::{self, Stamp};
-use super::lock::{check_files, check_wheel, sha256_file};
+use super::lock::{check_files, check_wheel, entry_sha256, sha256_file};
 use super::plural;
 use super::present::Stats;
 use schema::index::LockedRelease;
@@ -49,34 +49,36 @@ pub fn fetch(
 ) -> Result<Fetched> {
     let (source_name, wheel, sha256) = identify(ctx, release, entry, source)?;
     let tmp = install::make_temp_dir(ctx.data, release)?;
-    let extracted = extract_checked(ctx, release, entry, source, &tmp).and_then(|ex| {
+    let fetched = extract_checked(ctx, release, entry, source, &tmp).and_then(|ex| {
+        let locked = LockedRelease {
+            release: release.to_string(),
+            wheel,
+            sha256: sha256.clone(),
+            files: ex.hashes(),
+            generated: None,
+        };
+        // The entry the files were checked against, or the one recorded now.
+        let truth = match entry {
+            Some(e) if !ctx.update_lock => e,
+            _ => &locked,
+        };
         let stamp = Stamp {
             release: release.to_string(),
             source: source_name,
-            wheel_sha256: sha256.clone(),
+            wheel_sha256: sha256,
+            lock_entry_sha256: entry_sha256(truth)?,
             ops: ctx.ops.to_vec(),
             files: ex.sizes(),
         };
         install::write_stamp(&tmp, &stamp)?;
-        Ok(ex)
+        install::install(ctx.data, release, &tmp)?;
+        let stats = Stats::of(&ex.sizes());
+        Ok(Fetched { stats, locked })
     });
-    let extracted =
-        match extracted.and_then(|ex| install::install(ctx.data, release, &tmp).map(|()| ex)) {
-            Ok(ex) => ex,
-            Err(e) => {
-                install::discard(&tmp);
-                return Err(e);
-            }
-        };
-    let stats = Stats::of(&extracted.sizes());
-    let locked = LockedRelease {
-        release: release.to_string(),
-        wheel,
-        sha256,
-        files: extracted.hashes(),
-        generated: None,
-    };
-    Ok(Fetched { stats, locked })
+    if fetched.is_err() {
+        install::discard(&tmp);
+    }
+    fetched
 }
 
 /// Names the source and, for a wheel, hashes it and checks it against the lock.

@@ -475,6 +475,23 @@ fn a_full_disk_gets_the_free_space_hint() {
         std::io::Error::from(std::io::ErrorKind::NotFound),
     );
     assert!(!other.to_string().contains("hint"), "{other}");
+    // The same for a state file written aside (index.json, a stamp, the lock file), whose
+    // error is schema::files': it names the path and keeps the hint.
+    let dir = tempfile::tempdir().expect("dir");
+    let in_the_way = dir.path().join("index.json");
+    fs::create_dir_all(in_the_way.join("x")).expect("mkdir");
+    let schema_err = schema::files::write_atomic(&in_the_way, b"{}").expect_err("a directory");
+    let e = Error::from(schema_err);
+    assert!(
+        e.message.contains(&in_the_way.display().to_string()) && e.hint.is_none(),
+        "{e}"
+    );
+    let full = Error::from(schema::files::Error::Io {
+        op: "write",
+        path: in_the_way.clone(),
+        source: std::io::Error::from(std::io::ErrorKind::StorageFull),
+    });
+    assert!(full.to_string().contains("free some disk space"), "{full}");
     if cfg!(target_os = "linux") {
         let enospc = Error::io("write", path, std::io::Error::from_raw_os_error(28));
         assert!(
@@ -482,4 +499,317 @@ fn a_full_disk_gets_the_free_space_hint() {
             "{enospc}"
         );
     }
+}
+
+/// The lock with `path`'s sha256 of [`REL`] replaced by that of `bytes`.
+fn relock_file(s: &Setup, path: &str, bytes: &[u8]) {
+    let mut lock = lock::load(&s.paths.lock).expect("load").expect("lock");
+    let e = &mut lock.releases[0];
+    *e.files.get_mut(path).expect("locked file") = sha256_hex(bytes);
+    lock::save(&s.paths.lock, &lock).expect("save");
+}
+
+#[test]
+fn a_changed_lock_entry_is_checked_against_the_files_it_names() {
+    let s = Setup::new().locked();
+    let before = s.snapshot();
+    let input = "node/test_cast_a/test_data_set_0/input_0.pb";
+    relock_file(&s, input, b"input v9");
+    let e = s
+        .run(Options {
+            offline: true,
+            ..Options::default()
+        })
+        .expect_err("the files differ from the changed lock");
+    let (disk, locked) = (sha256_hex(b"input v1"), sha256_hex(b"input v9"));
+    assert!(e.message.contains(input), "{e}");
+    assert!(
+        e.message.contains(&disk) && e.message.contains(&locked),
+        "{e}"
+    );
+    // The refusal is --verify's, word for word.
+    let verify = s
+        .run(Options {
+            offline: true,
+            verify: true,
+            ..Options::default()
+        })
+        .expect_err("--verify refuses too");
+    assert_eq!(e, verify);
+    assert_eq!(s.snapshot(), before);
+    assert!(s.leftovers().is_empty());
+}
+
+#[test]
+fn a_stamp_without_the_lock_entry_re_hashes_once_then_the_cheap_check_returns() {
+    let s = Setup::new().locked();
+    let before = s.snapshot();
+    let stamp_path = s.release_dir().join(STAMP_FILE);
+    let stamp = install::read_stamp(&s.release_dir()).expect("stamp");
+    let lock = lock::load(&s.paths.lock).expect("load").expect("lock");
+    let digest = lock::entry_sha256(&lock.releases[0]).expect("digest");
+    assert_eq!(stamp.lock_entry_sha256, digest);
+    // A stamp written before the field existed, and a same-size change the sizes cannot see.
+    let mut old: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&stamp_path).expect("read")).expect("json");
+    old.as_object_mut()
+        .expect("object")
+        .remove("lock_entry_sha256");
+    fs::write(&stamp_path, old.to_string()).expect("old stamp");
+    let input = s
+        .release_dir()
+        .join("node/test_cast_a/test_data_set_0/input_0.pb");
+    fs::write(&input, b"input XX").expect("tamper");
+    let offline = || Options {
+        offline: true,
+        ..Options::default()
+    };
+    s.run(offline()).expect("re-hashed and repaired");
+    assert_eq!(s.snapshot(), before);
+
+    // A lock entry changed in a way the files still match: re-hashed, then stamped anew.
+    let mut lock = lock;
+    lock.releases[0].wheel = format!("onnx-{REL}-py3-none-any.renamed.whl");
+    lock::save(&s.paths.lock, &lock).expect("save");
+    s.run(offline()).expect("the files match the changed entry");
+    let stamp = install::read_stamp(&s.release_dir()).expect("stamp");
+    assert_eq!(
+        stamp.lock_entry_sha256,
+        lock::entry_sha256(&lock.releases[0]).expect("digest")
+    );
+    // From now on the cheap check again: sizes only, no re-hash.
+    fs::write(&input, b"input XX").expect("tamper");
+    s.run(offline()).expect("cheap check");
+    assert_eq!(fs::read(&input).ok(), Some(b"input XX".to_vec()));
+}
+
+#[test]
+fn a_second_fetch_into_the_same_data_directory_waits_or_stops() {
+    use schema::files::{DirLock, WhenBusy};
+    let s = Setup::new().locked();
+    let before = s.snapshot();
+    let held =
+        DirLock::acquire(&s.paths.data, "the test's fetch", WhenBusy::Stop, |_| {}).expect("lock");
+    // Without the lock file a re-fetch would change the tree: any write would show.
+    let input = s
+        .release_dir()
+        .join("node/test_cast_a/test_data_set_0/input_0.pb");
+    fs::remove_file(&input).expect("remove");
+    let e = s
+        .run(Options {
+            offline: true,
+            no_wait: true,
+            ..Options::default()
+        })
+        .expect_err("busy");
+    let data = s.paths.data.display().to_string();
+    assert!(
+        e.message.contains(&data) && e.message.contains("the test's fetch"),
+        "{e}"
+    );
+    assert!(!input.exists(), "a fetch ran beside the holder");
+
+    // Waiting: the second fetch is told who holds the directory, and runs once it is free.
+    let (told, heard) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        let waiting = scope.spawn(|| {
+            let opts = Options {
+                releases: vec![REL.into()],
+                offline: true,
+                ..Options::default()
+            };
+            run_waiting(&opts, &s.paths, move |holder| {
+                told.send(holder.to_string()).expect("send");
+            })
+        });
+        let holder = heard.recv().expect("the fetch waits");
+        assert!(holder.contains("the test's fetch"), "{holder}");
+        assert!(!input.exists(), "a fetch ran beside the holder");
+        drop(held);
+        waiting
+            .join()
+            .expect("join")
+            .expect("the fetch after the holder");
+    });
+    assert_eq!(s.snapshot(), before);
+}
+
+#[test]
+fn a_failed_write_of_the_index_names_it_and_leaves_no_temporary_file() {
+    let s = Setup::new().locked();
+    let index = s.paths.data.join("index.json");
+    fs::remove_file(&index).expect("remove");
+    // A directory in its place: the rename into place fails.
+    fs::create_dir_all(index.join("in-the-way")).expect("mkdir");
+    let names = |s: &Setup| {
+        let mut v: Vec<String> = fs::read_dir(&s.paths.data)
+            .expect("list")
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .collect();
+        v.sort();
+        v
+    };
+    let before = names(&s);
+    let e = s
+        .run(Options {
+            offline: true,
+            ..Options::default()
+        })
+        .expect_err("index.json is a directory");
+    assert!(e.message.contains(&index.display().to_string()), "{e}");
+    assert_eq!(names(&s), before);
+}
+
+#[test]
+fn files_of_a_write_killed_half_way_are_removed_by_the_next_run() {
+    let s = Setup::new().locked();
+    let before = s.snapshot();
+    // What a fetch killed inside `write_atomic` leaves: the index, and a stamp rewritten
+    // after its lock entry changed. pid_max is at most 2^22 on Linux: this one is gone.
+    let dead = format!("{}4000000", schema::files::TEMP_PREFIX);
+    let index = s.paths.data.join(format!("{dead}-0-index.json"));
+    let stamp = s.release_dir().join(format!("{dead}-1-{STAMP_FILE}"));
+    fs::write(&index, b"{\"format\":").expect("half an index");
+    fs::write(&stamp, b"{").expect("half a stamp");
+    // A name a user chose is never touched.
+    let mine = s.paths.data.join("notes.txt");
+    fs::write(&mine, b"mine").expect("user file");
+    s.run(Options {
+        offline: true,
+        ..Options::default()
+    })
+    .expect("run");
+    assert!(!index.exists() && !stamp.exists());
+    fs::remove_file(&mine).expect("the user's file is kept");
+    assert_eq!(s.snapshot(), before);
+}
+
+#[test]
+fn a_release_listed_twice_in_the_lock_is_refused_naming_the_file_and_release() {
+    let s = Setup::new().locked();
+    let before = s.snapshot();
+    // Two locks merged by hand: the release twice, the second with another hash.
+    let mut lock = lock::load(&s.paths.lock).expect("load").expect("lock");
+    let mut other = lock.releases[0].clone();
+    other.sha256 = sha256_hex(b"another wheel");
+    lock.releases.push(other);
+    let text = serde_json::to_string_pretty(&lock).expect("json");
+    fs::write(&s.paths.lock, text).expect("write");
+    let e = s
+        .run(Options {
+            offline: true,
+            ..Options::default()
+        })
+        .expect_err("a release twice");
+    assert!(
+        e.message.contains(&s.paths.lock.display().to_string())
+            && e.message.contains(&format!("onnx {REL} is listed twice")),
+        "{e}"
+    );
+    assert_eq!(s.snapshot(), before);
+}
+
+#[test]
+fn a_file_where_the_data_directory_should_be_is_an_error_naming_it() {
+    let s = Setup::new();
+    fs::remove_dir_all(&s.paths.data).expect("remove");
+    fs::write(&s.paths.data, b"the user's file").expect("a file in the way");
+    let e = s
+        .run(Options {
+            offline: true,
+            update_lock: true,
+            ..Options::default()
+        })
+        .expect_err("not a directory");
+    let data = s.paths.data.display().to_string();
+    assert!(
+        e.message.contains(&data) && e.message.contains("not a directory"),
+        "{e}"
+    );
+    assert_eq!(
+        crate::main(
+            &Options {
+                releases: vec![REL.into()],
+                offline: true,
+                ..Options::default()
+            },
+            &s.paths
+        ),
+        std::process::ExitCode::FAILURE
+    );
+    assert_eq!(
+        fs::read(&s.paths.data).ok(),
+        Some(b"the user's file".to_vec())
+    );
+    assert!(!s.paths.lock.exists());
+}
+
+/// Whether this process can write into a read-only directory (root can): then permission
+/// tests prove nothing.
+fn ignores_permissions(dir: &std::path::Path) -> bool {
+    let probe = dir.join(".probe");
+    let wrote = fs::write(&probe, b"").is_ok();
+    let _ = fs::remove_file(&probe);
+    wrote
+}
+
+#[cfg(unix)]
+#[test]
+fn a_read_only_data_directory_is_an_error_naming_it_and_changes_nothing() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Setup::new().locked();
+    // A file gone: the release must be extracted again, which needs writing.
+    fs::remove_file(s.release_dir().join("node/test_concat_b/model.onnx")).expect("remove");
+    let before = s.snapshot();
+    let mode = |p: &std::path::Path, m: u32| {
+        fs::set_permissions(p, fs::Permissions::from_mode(m)).expect("chmod")
+    };
+    mode(&s.paths.data, 0o555);
+    if ignores_permissions(&s.paths.data) {
+        mode(&s.paths.data, 0o755);
+        eprintln!("skipped: this process ignores permissions (root)");
+        return;
+    }
+    let result = s.run(Options {
+        offline: true,
+        ..Options::default()
+    });
+    mode(&s.paths.data, 0o755);
+    let e = result.expect_err("read-only");
+    assert!(
+        e.message.contains(&s.paths.data.display().to_string()),
+        "{e}"
+    );
+    assert_eq!(s.snapshot(), before);
+    assert!(s.leftovers().is_empty());
+}
+
+#[test]
+fn a_write_that_fails_half_way_names_the_file_and_keeps_the_earlier_data() {
+    let s = Setup::new().locked();
+    let before = s.snapshot();
+    let lock_before = fs::read(&s.paths.lock).expect("lock");
+    // After the good entries, one whose directory would be a file already written: the
+    // write fails as it would on a full disk, after part of the release is extracted.
+    let mut entries = entries(b"input v2");
+    entries.push((
+        format!("{NODE}test_cast_a/model.onnx/inner.pb"),
+        b"x".to_vec(),
+    ));
+    wheel(&s.wheel_path(), &entries);
+    let e = s
+        .run(Options {
+            offline: true,
+            update_lock: true,
+            ..Options::default()
+        })
+        .expect_err("cannot write");
+    assert!(
+        e.message.contains(&s.paths.data.display().to_string())
+            && e.message.contains("test_cast_a/model.onnx"),
+        "{e}"
+    );
+    assert_eq!(s.snapshot(), before);
+    assert_eq!(fs::read(&s.paths.lock).ok(), Some(lock_before));
+    assert!(s.leftovers().is_empty());
 }

@@ -84,6 +84,17 @@ fn temp_sibling(path: &Path) -> PathBuf {
     dir.join(format!("{TEMP_PREFIX}{}-{n}-{name}", std::process::id()))
 }
 
+/// The process id in the name of a temporary file this module wrote (`None` for any other
+/// name), so that a cleaner removes only the leftovers of processes that are gone.
+pub fn temp_owner(file_name: &str) -> Option<u32> {
+    file_name
+        .strip_prefix(TEMP_PREFIX)?
+        .split('-')
+        .next()?
+        .parse()
+        .ok()
+}
+
 /// Writes `bytes` to a temporary file beside `path` and flushes it to the disk; the caller
 /// renames it. On failure the temporary file is removed.
 fn write_aside(path: &Path, bytes: &[u8]) -> Result<PathBuf, Error> {

@@ -1,9 +1,11 @@
 //! The data index (`onnx-backend-data/index.json`) and the committed lock file
 //! (`onnx-backend-data.lock.json`): written by `cargo xtask fetch-tests`, read by the test runner.
 
-use serde::{Deserialize, Serialize};
+use serde::de::{Error as _, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 
 /// Directory (relative to the workspace root) where fetched data lives.
 pub const DATA_DIR: &str = "onnx-backend-data";
@@ -17,7 +19,8 @@ pub const LOCK_FILE: &str = "onnx-backend-data.lock.json";
 pub struct Index {
     /// Schema version of this file; 1.
     pub format: u32,
-    /// Case instances, sorted by release then case.
+    /// Case instances, sorted by release then case; a case of a release at most once.
+    #[serde(deserialize_with = "unique_instances")]
     pub instances: Vec<Instance>,
 }
 
@@ -44,7 +47,8 @@ pub struct Lock {
     pub format: u32,
     /// The case-directory prefixes extracted, as in `["test_cast", "test_concat"]`.
     pub ops: Vec<String>,
-    /// One entry per release.
+    /// One entry per release; a release at most once.
+    #[serde(deserialize_with = "unique_releases")]
     pub releases: Vec<LockedRelease>,
 }
 
@@ -61,7 +65,8 @@ pub struct LockedRelease {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub sha256: String,
     /// sha256 of every extracted file, keyed by path relative to the release directory
-    /// (`node/<case>/model.onnx`).
+    /// (`node/<case>/model.onnx`); a path at most once.
+    #[serde(deserialize_with = "unique_files")]
     pub files: BTreeMap<String, String>,
     /// For a release that ships no data files (onnx 1.23 and later): how its recorded files
     /// were generated and how the default fetch derives them. Absent for a wheel release, so a
@@ -84,6 +89,65 @@ pub struct Generated {
     pub ir_version: i64,
     /// The default-domain opset written into such a model.
     pub opset: i64,
+}
+
+// Project-written JSON read back: an item given twice (two locks merged by hand, an edit
+// gone wrong) is refused by every reader, naming it, rather than one of the two silently
+// winning. serde already refuses a struct field given twice, but not two equal keys of a map,
+// and arrays allow anything.
+
+/// The lock's releases, none twice: readers look an entry up by release, so a second one
+/// would never be checked.
+fn unique_releases<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<LockedRelease>, D::Error> {
+    let releases = Vec::<LockedRelease>::deserialize(d)?;
+    let mut seen = BTreeSet::new();
+    if let Some(twice) = releases.iter().find(|r| !seen.insert(r.release.as_str())) {
+        return Err(D::Error::custom(format!(
+            "onnx {} is listed twice",
+            twice.release
+        )));
+    }
+    Ok(releases)
+}
+
+/// The index's instances, no case of a release twice: it would be two trials of one name.
+fn unique_instances<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Instance>, D::Error> {
+    let instances = Vec::<Instance>::deserialize(d)?;
+    let mut seen = BTreeSet::new();
+    if let Some(twice) = instances
+        .iter()
+        .find(|i| !seen.insert((i.release.as_str(), i.case.as_str())))
+    {
+        return Err(D::Error::custom(format!(
+            "case {} of onnx {} is listed twice",
+            twice.case, twice.release
+        )));
+    }
+    Ok(instances)
+}
+
+/// A lock entry's files, no path twice: with two hashes for one file, the last would win.
+fn unique_files<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
+    struct Files;
+    impl<'de> Visitor<'de> for Files {
+        type Value = BTreeMap<String, String>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a map of file paths to sha256")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut files = BTreeMap::new();
+            while let Some((path, hash)) = map.next_entry::<String, String>()? {
+                if files.contains_key(&path) {
+                    return Err(A::Error::custom(format!("file {path} is listed twice")));
+                }
+                files.insert(path, hash);
+            }
+            Ok(files)
+        }
+    }
+    d.deserialize_map(Files)
 }
 
 impl LockedRelease {

@@ -149,3 +149,31 @@ fn override_tree_and_own_cases_are_walked() {
         "custom/missing"
     );
 }
+
+#[test]
+fn a_case_listed_twice_in_the_index_is_a_failing_trial_naming_it() {
+    let ws_tmp = scratch("twice");
+    let ws = ws_tmp.path();
+    write_index(
+        ws,
+        vec![
+            instance("1.22.0", "test_cast_A", 25),
+            instance("1.22.0", "test_cast_B", 25),
+            instance("1.22.0", "test_cast_A", 25),
+        ],
+    );
+    write_lock(ws, "1.22.0", &["test_cast_A", "test_cast_B"]);
+    let specs = discover(&Layout::workspace(ws), None);
+    let found = guards(&specs);
+    assert_eq!(specs.len(), 1, "{specs:?}");
+    assert_eq!(found[0].0, "onnx-backend-data/index");
+    let index = ws.join(DATA_DIR).join(INDEX_FILE).display().to_string();
+    assert!(
+        found[0].1.contains(&index)
+            && found[0]
+                .1
+                .contains("case test_cast_A of onnx 1.22.0 is listed twice"),
+        "{}",
+        found[0].1
+    );
+}

@@ -105,3 +105,12 @@ fn a_waiting_taker_is_told_who_holds_the_lock_and_gets_it_when_released() {
     got_rx.recv_timeout(Duration::from_secs(10)).unwrap();
     waiter.join().unwrap();
 }
+
+#[test]
+fn a_temporary_file_names_its_writer() {
+    let tmp = temp_sibling(Path::new("dir/index.json"));
+    let name = tmp.file_name().unwrap().to_str().unwrap();
+    assert_eq!(temp_owner(name), Some(std::process::id()));
+    assert_eq!(temp_owner("index.json"), None);
+    assert_eq!(temp_owner(&format!("{TEMP_PREFIX}x-0-index.json")), None);
+}
