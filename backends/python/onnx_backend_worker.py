@@ -18,9 +18,6 @@ import sys
 # First: importing worker_loop moves file descriptor 1 away from the protocol stream.
 from worker_loop import StageError, load, probe_limits, serve, stage
 
-import onnx  # noqa: E402
-from onnx import numpy_helper  # noqa: E402
-
 DEVICE = "CPU"
 
 
@@ -28,6 +25,16 @@ def usage(message):
     sys.stderr.write(f"onnx_backend_worker.py: {message}\n")
     sys.stderr.write("usage: onnx_backend_worker.py MODULE[:CLASS]\n")
     sys.exit(2)
+
+
+try:
+    import onnx  # noqa: E402
+    from onnx import numpy_helper  # noqa: E402
+except ImportError as e:
+    usage(
+        f"{sys.executable} cannot import onnx ({e}): install onnx beside your runtime, or "
+        "point ONNX_CONFORMANCE_PYTHON at a Python that has both"
+    )
 
 
 def backend_of(spec):

@@ -236,7 +236,6 @@ fn select_onnx_backend(
             }
         }
     };
-    let label = backend.label();
     let python = settings
         .python
         .clone()
@@ -253,7 +252,7 @@ fn select_onnx_backend(
             settings
                 .worker_list
                 .clone()
-                .unwrap_or_else(|| list_path(workspace, &label)),
+                .unwrap_or_else(|| list_path(workspace, &backend.name())),
         ),
     }
 }
@@ -350,6 +349,9 @@ pub fn backend_name(value: &str) -> Result<String, String> {
 /// The default known-failures list of the backend called `name`: a shipped backend's own,
 /// or `tests/known-failures/<label>.json` for a worker.
 pub fn list_path(workspace: &Path, name: &str) -> PathBuf {
+    if let Some(Ok(b)) = OnnxBackend::parse(name) {
+        return list_path(workspace, &b.label());
+    }
     match Shipped::find(name) {
         Some(shipped) => workspace.join(shipped.list),
         None => workspace
