@@ -133,8 +133,10 @@ fn load_current(path: &Path) -> Result<Report, Box<dyn Error>> {
         }
         None => return Err(format!("{}: not a report.json (no format)", path.display()).into()),
     }
-    Ok(serde_json::from_value(value)
-        .map_err(|e| format!("{}: invalid report: {e}", path.display()))?)
+    let report: Report = serde_json::from_value(value)
+        .map_err(|e| format!("{}: invalid report: {e}", path.display()))?;
+    report::each_trial_once(path, &report.trials)?;
+    Ok(report)
 }
 
 #[cfg(test)]

@@ -77,8 +77,22 @@ pub fn latest(report_root: &Path) -> PathBuf {
 fn load(path: &Path) -> Result<Scoreboard, Box<dyn Error>> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    Ok(serde_json::from_str(&text)
-        .map_err(|e| format!("{}: not a scoreboard: {e}", path.display()))?)
+    let board: Scoreboard = serde_json::from_str(&text)
+        .map_err(|e| format!("{}: not a scoreboard: {e}", path.display()))?;
+    let mut seen = std::collections::HashSet::new();
+    for run in &board.backends {
+        if !seen.insert(run.backend.name.as_str()) {
+            return Err(format!(
+                "{}: backend {} has two columns (a board holds each backend once)",
+                path.display(),
+                run.backend.name
+            )
+            .into());
+        }
+        harness::report::each_trial_once(path, &run.trials)
+            .map_err(|e| format!("{e} (in the column of {})", run.backend.name))?;
+    }
+    Ok(board)
 }
 
 /// The Markdown diff of two scoreboard files, and how many regressions it holds.

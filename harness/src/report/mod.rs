@@ -263,18 +263,25 @@ pub fn load(path: &Path) -> Result<Report, Error> {
         std::fs::read_to_string(path).map_err(|e| Error::at(path, format!("cannot read: {e}")))?;
     let report: Report =
         serde_json::from_str(&text).map_err(|e| Error::at(path, format!("invalid report: {e}")))?;
+    each_trial_once(path, &report.trials)?;
+    Ok(report)
+}
+
+/// `Ok` when no trial of `trials` (read from `path`) is recorded twice; else an error naming
+/// it. Every reader of a report, or of a column made from one, checks it.
+pub fn each_trial_once(path: &Path, trials: &[TrialRecord]) -> Result<(), Error> {
     let mut seen = std::collections::HashSet::new();
-    if let Some(twice) = report.trials.iter().find(|t| !seen.insert(t.name.as_str())) {
-        return Err(Error::at(
+    match trials.iter().find(|t| !seen.insert(t.name.as_str())) {
+        Some(twice) => Err(Error::at(
             path,
             format!(
                 "invalid report: trial {} is recorded twice (a run records each trial once: \
                  the files of two runs mixed, or an edit)",
                 twice.name
             ),
-        ));
+        )),
+        None => Ok(()),
     }
-    Ok(report)
 }
 
 /// How the run was made, for people: from `report.run`, or a note that it is not recorded.

@@ -162,6 +162,50 @@ fn boards_are_compared_backend_by_backend() {
     assert!(judge(regressions, true).is_ok());
 }
 
+/// A board holding a backend twice, or a trial twice in one column, is refused naming it.
+#[test]
+fn a_board_holding_a_backend_or_a_trial_twice_is_refused() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let base = || vec![t("test_a", Pass, None)];
+    let good = write(
+        tmp.path(),
+        "good.json",
+        &board("a", vec![run("native", "0.1.0", base())]),
+    );
+    let two_columns = board(
+        "a",
+        vec![
+            run("native", "0.1.0", base()),
+            run("native", "0.1.0", base()),
+        ],
+    );
+    let two_columns = write(tmp.path(), "columns.json", &two_columns);
+    let e = crate::scoreboard::diff_files(&good, &two_columns, 60)
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains("columns.json: backend native has two columns"),
+        "{e}"
+    );
+    let twice = vec![t("test_a", Pass, None), t("test_a", Fail, Some(Mismatch))];
+    let trial_twice = write(
+        tmp.path(),
+        "trials.json",
+        &board("a", vec![run("onnxruntime", "1.32.0", twice)]),
+    );
+    let e = crate::scoreboard::diff_files(&trial_twice, &good, 60)
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains("trials.json") && e.contains("recorded twice"),
+        "{e}"
+    );
+    assert!(
+        e.contains("test_a") && e.contains("column of onnxruntime"),
+        "{e}"
+    );
+}
+
 #[test]
 fn a_file_that_is_not_a_scoreboard_is_named() {
     let tmp = tempfile::tempdir().expect("tmp");

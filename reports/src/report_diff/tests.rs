@@ -394,3 +394,28 @@ fn a_failed_setup_check_and_a_change_of_strict_mode_are_named() {
     );
     assert_eq!(regressions, 0);
 }
+
+/// A report that records a trial twice (two runs' files mixed) is refused naming the trial,
+/// as the old or the new side of a diff: with the last record winning, the counts lied.
+#[test]
+fn a_report_holding_a_trial_twice_is_refused_naming_it() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path();
+    let (old, new) = pair(dir, baseline(), baseline());
+    let mut twice = baseline();
+    let again = twice[0].clone();
+    twice.push(again.clone());
+    let doubled = write(dir, "twice.json", &report("onnxruntime", "1.31.0", twice));
+    let doubled = doubled.display().to_string();
+    for (o, n) in [
+        (doubled.as_str(), new.as_str()),
+        (old.as_str(), doubled.as_str()),
+    ] {
+        let e = diff_error(Path::new(o), &["--diff", o, "--new", n]);
+        assert!(e.contains("twice.json"), "{e}");
+        assert!(
+            e.contains(&again.name) && e.contains("recorded twice"),
+            "{e}"
+        );
+    }
+}
