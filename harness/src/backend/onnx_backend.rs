@@ -1,11 +1,11 @@
 //! `onnx-backend:MODULE[:CLASS]`: any `onnx.backend.base.Backend` in the user's Python,
 //! judged with no code of theirs. The adapter is a protocol-1 worker compiled into this
-//! crate (`backends/python/onnx_backend_worker.py` with the shared `worker_loop.py`) and
-//! written out at start, so no checkout of this repository is needed to run it.
+//! crate (`backends/python/onnx_backend_worker.py`, see [`super::python`]), so no checkout of
+//! this repository is needed to run it.
 
 use super::select::check_label;
 use crate::worker::WorkerSpec;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 /// The prefix of a backend reached through onnx's backend API.
@@ -13,18 +13,6 @@ pub const PREFIX: &str = "onnx-backend:";
 
 /// The Python interpreter used when none is given: the one on `PATH`.
 pub const DEFAULT_PYTHON: &str = "python3";
-
-/// The adapter and the loop it imports, as compiled in: (file name, text).
-const SCRIPTS: [(&str, &str); 2] = [
-    (
-        "worker_loop.py",
-        include_str!("../../../backends/python/worker_loop.py"),
-    ),
-    (
-        "onnx_backend_worker.py",
-        include_str!("../../../backends/python/onnx_backend_worker.py"),
-    ),
-];
 
 /// A backend `onnx-backend:MODULE[:CLASS]` names.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,7 +79,8 @@ impl OnnxBackend {
         dir: &Path,
         timeout: Duration,
     ) -> Result<WorkerSpec, String> {
-        let script = write_scripts(dir).map_err(|e| e.to_string())?;
+        let script =
+            super::python::script(dir, "onnx_backend_worker.py").map_err(|e| e.to_string())?;
         let spec = match &self.class {
             Some(c) => format!("{}:{c}", self.module),
             None => self.module.clone(),
@@ -105,29 +94,6 @@ impl OnnxBackend {
             timeout,
         })
     }
-}
-
-/// Writes the adapter into a directory of `dir` named by its content's hash (so that two
-/// versions of this crate never share one), each file aside and renamed; returns the
-/// adapter's path.
-fn write_scripts(dir: &Path) -> Result<PathBuf, crate::Error> {
-    let mut all = String::new();
-    for (name, text) in SCRIPTS {
-        all.push_str(name);
-        all.push_str(text);
-    }
-    let digest = schema::hash::sha256_hex(all.as_bytes());
-    let dir = dir.join(format!("onnx-backend-{}", &digest[..12]));
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| crate::Error::at(&dir, format!("cannot create: {e}")))?;
-    for (name, text) in SCRIPTS {
-        let path = dir.join(name);
-        let same = std::fs::read(&path).is_ok_and(|held| held == text.as_bytes());
-        if !same {
-            schema::files::write_atomic(&path, text.as_bytes())?;
-        }
-    }
-    Ok(dir.join(SCRIPTS[1].0))
 }
 
 fn is_identifier(s: &str) -> bool {

@@ -15,7 +15,8 @@ use std::sync::{Arc, OnceLock};
 pub enum Start {
     /// In this process: the implementation crate (the `native` feature).
     InProcess,
-    /// A script of `backends/python/`, run by the venv's Python (or `ONNX_CONFORMANCE_PYTHON`).
+    /// A script of `backends/python/` (compiled in), run by the venv's Python (or
+    /// `ONNX_CONFORMANCE_PYTHON`).
     Python(&'static str),
     /// A binary built by `cargo xtask backends setup`, at this path below the target directory.
     Binary(&'static str),
@@ -202,7 +203,7 @@ pub fn select(workspace: &Path, settings: &Settings) -> Selected {
             Some(shipped) => (
                 value.to_string(),
                 Some(workspace.join(shipped.list)),
-                start(shipped, workspace, settings),
+                start(shipped, settings),
             ),
             None => (value.to_string(), None, Err(not_a_backend(value))),
         },
@@ -377,11 +378,7 @@ fn not_a_backend(name: &str) -> String {
 }
 
 /// Starts a shipped backend.
-fn start(
-    shipped: &Shipped,
-    workspace: &Path,
-    settings: &Settings,
-) -> Result<BackendHandle, String> {
+fn start(shipped: &Shipped, settings: &Settings) -> Result<BackendHandle, String> {
     let name = shipped.name;
     let target = &settings.target;
     let argv = match shipped.start {
@@ -408,7 +405,9 @@ fn start(
                     ),
                 )?,
             };
-            let script = workspace.join("backends").join("python").join(script);
+            // The copy compiled into this binary, not the checkout's: a run needs none.
+            let script = super::python::script(&ReportDir::root(target).join("python"), script)
+                .map_err(|e| e.to_string())?;
             vec![python.display().to_string(), script.display().to_string()]
         }
         Start::Binary(_) => vec![ready(shipped, target, "")?.display().to_string()],
