@@ -80,6 +80,8 @@ pub struct Suite {
     backend: BackendHandle,
     known_failures: Option<PathBuf>,
     source: Option<Source>,
+    strict: bool,
+    report_dir: Option<PathBuf>,
 }
 
 impl Suite {
@@ -99,7 +101,22 @@ impl Suite {
             backend,
             known_failures: None,
             source: None,
+            strict: false,
+            report_dir: None,
         }
+    }
+
+    /// Strict comparison (bit-exact; any NaN matches any NaN of its type).
+    pub fn strict(mut self, on: bool) -> Suite {
+        self.strict = on;
+        self
+    }
+
+    /// The directory the reports (and a failing trial's dumps) go to, instead of the
+    /// backend's own under the target directory.
+    pub fn report_dir(mut self, dir: impl AsRef<Path>) -> Suite {
+        self.report_dir = Some(self.layout.root.join(dir));
+        self
     }
 
     /// The cases to run instead of the official data: a directory of the caller's, or a
@@ -132,18 +149,29 @@ impl Suite {
     /// Runs (or lists) the trials the process's arguments select, writes the reports, and
     /// says whether the run succeeded.
     pub fn main(self) -> ExitCode {
-        let args = Arguments::from_args();
+        self.main_with(Arguments::from_args())
+    }
+
+    /// [`Suite::main`] with libtest's arguments given (a command of its own parses its
+    /// command line and hands over the filter and libtest's options).
+    pub fn main_with(self, args: Arguments) -> ExitCode {
         let run_id = std::env::var(nextest::RUN_ID_VAR).ok();
         let run_id = nextest::run_id(run_id.as_deref());
-        let given = Given {
+        let env = Env::from_process();
+        let layout = self.layout.clone();
+        match run_with(&layout, &args, &env, run_id, Some(self.given())) {
+            true => ExitCode::SUCCESS,
+            false => ExitCode::FAILURE,
+        }
+    }
+
+    fn given(self) -> Given {
+        Given {
             backend: self.backend,
             known_failures: self.known_failures,
             source: self.source,
-        };
-        let env = Env::from_process();
-        match run_with(&self.layout, &args, &env, run_id, Some(given)) {
-            true => ExitCode::SUCCESS,
-            false => ExitCode::FAILURE,
+            strict: self.strict,
+            report_dir: self.report_dir,
         }
     }
 
@@ -152,12 +180,8 @@ impl Suite {
     /// a failing trial of the report, as in a libtest run; `Err` only when the reports
     /// cannot be written.
     pub fn run(self) -> Result<Report, crate::Error> {
-        let given = Given {
-            backend: self.backend,
-            known_failures: self.known_failures,
-            source: self.source,
-        };
-        run_in_process(&self.layout, &Env::from_process(), given)
+        let layout = self.layout.clone();
+        run_in_process(&layout, &Env::from_process(), self.given())
     }
 }
 
@@ -418,6 +442,10 @@ struct Given {
     backend: BackendHandle,
     known_failures: Option<PathBuf>,
     source: Option<Source>,
+    /// Strict comparison, whatever the environment says.
+    strict: bool,
+    /// The report directory instead of the backend's own.
+    report_dir: Option<PathBuf>,
 }
 
 /// As [`prepare`], with the backend given instead of chosen from the environment.
@@ -439,6 +467,12 @@ fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
             ));
         }
         settings.source = chosen;
+    }
+    if let Some(g) = &mut given {
+        settings.strict |= g.strict;
+        if let Some(dir) = g.report_dir.take() {
+            settings.report_dir = Some(dir);
+        }
     }
     let mut guards: Vec<Spec> = problems
         .into_iter()

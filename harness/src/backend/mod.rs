@@ -15,8 +15,8 @@ mod workers;
 pub use native::Native;
 pub use onnx_backend::OnnxBackend;
 pub use select::{
-    backend_name, check_label, link, list_path, python_venv, Linked, Shipped, Start, WorkerLabel,
-    MAX_LABEL, SHIPPED,
+    backend_name, check_label, link, list_path, python_venv, start_backend, Linked, Shipped, Start,
+    Starting, WorkerLabel, MAX_LABEL, SHIPPED,
 };
 pub(crate) use select::{select, Selected};
 pub(crate) use workers::WorkerPool;

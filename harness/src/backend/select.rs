@@ -174,87 +174,87 @@ fn setup_hint(name: &str) -> String {
     format!("run `cargo xtask backends setup {name}` first")
 }
 
-/// The backend `settings` ask for, started and greeted when it can be; an unknown name, a
-/// `worker:` backend without a valid label, or a backend that is not set up or will not
-/// start is an `Err` saying what to do.
+/// How to start a backend, apart from the environment: what a run's settings give, or what
+/// a caller in-process (a task, the command) chooses.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Starting {
+    /// The directory backends keep their files under: the worker I/O and the compiled-in
+    /// scripts (`onnx-conformance/` below it), the venv and binaries of `cargo xtask backends
+    /// setup` (`backends/` below it). A cargo target directory, or the command's data home.
+    pub target: PathBuf,
+    /// The Python of the Python backends; `None`: the venv under `target` (a shipped one) or
+    /// `python3` on `PATH` (an `onnx-backend:`).
+    pub python: Option<PathBuf>,
+    /// How long a worker may take per data set.
+    pub timeout: std::time::Duration,
+}
+
+impl Starting {
+    /// What a run's settings say.
+    pub fn of(settings: &Settings) -> Starting {
+        Starting {
+            target: settings.target.clone(),
+            python: settings.python.clone(),
+            timeout: settings.timeout,
+        }
+    }
+}
+
+/// Starts the backend `value` names: a shipped backend's name, `worker:<label>=<command
+/// line>` or `onnx-backend:MODULE[:CLASS]`; a worker is greeted before this returns. An
+/// unknown name, a bad label or module, or a backend that is not set up or will not start is
+/// an `Err` saying what to do.
+pub fn start_backend(value: &str, how: &Starting) -> Result<BackendHandle, String> {
+    if let Some(parsed) = OnnxBackend::parse(value) {
+        let backend = parsed.map_err(|why| format!("{BACKEND_VAR}={why}"))?;
+        let python = how
+            .python
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(super::onnx_backend::DEFAULT_PYTHON));
+        let scripts = ReportDir::root(&how.target).join("python");
+        let spec = backend.worker(&python, &scripts, how.timeout)?;
+        return pool(&backend.name(), spec, &how.target);
+    }
+    match WorkerLabel::parse(value) {
+        Some(Ok(worker)) => WorkerSpec::from_command_line(&worker.command, how.timeout)
+            .map_err(|e| format!("{BACKEND_VAR}: {e}"))
+            .and_then(|spec| pool(&worker.label, spec, &how.target)),
+        Some(Err(why)) => Err(why),
+        None => match Shipped::find(value) {
+            Some(shipped) => start(shipped, how),
+            None => Err(not_a_backend(value)),
+        },
+    }
+}
+
+/// The backend `settings` ask for, started and greeted when it can be ([`start_backend`]),
+/// with the name its records and reports go under and its known-failures list.
 pub fn select(workspace: &Path, settings: &Settings) -> Selected {
     let value = settings.backend.as_str();
     let target = &settings.target;
-    if let Some(parsed) = OnnxBackend::parse(value) {
-        return select_onnx_backend(workspace, settings, parsed);
-    }
-    let (name, known_failures, backend) = match WorkerLabel::parse(value) {
-        Some(Ok(worker)) => (
-            worker.label.clone(),
-            Some(
-                settings
-                    .worker_list
-                    .clone()
-                    .unwrap_or_else(|| list_path(workspace, &worker.label)),
-            ),
-            WorkerSpec::from_command_line(&worker.command, settings.timeout)
-                .map_err(|e| format!("{BACKEND_VAR}: {e}"))
-                .and_then(|spec| pool(&worker.label, spec, target)),
-        ),
+    let worker_list = |name: &str| {
+        settings
+            .worker_list
+            .clone()
+            .unwrap_or_else(|| list_path(workspace, name))
+    };
+    let (name, known_failures) = match (OnnxBackend::parse(value), WorkerLabel::parse(value)) {
+        (Some(Ok(b)), _) => (b.name(), Some(worker_list(&b.name()))),
+        (Some(Err(_)), _) => ("onnx-backend".to_string(), None),
+        (None, Some(Ok(worker))) => (worker.label.clone(), Some(worker_list(&worker.label))),
         // A worker without a usable label has no name of its own: its trials fail under
         // `worker`, and nothing is read or written under its command line.
-        Some(Err(why)) => ("worker".to_string(), None, Err(why)),
-        None => match Shipped::find(value) {
-            Some(shipped) => (
-                value.to_string(),
-                Some(workspace.join(shipped.list)),
-                start(shipped, settings),
-            ),
-            None => (value.to_string(), None, Err(not_a_backend(value))),
-        },
+        (None, Some(Err(_))) => ("worker".to_string(), None),
+        (None, None) => (
+            value.to_string(),
+            Shipped::find(value).map(|s| workspace.join(s.list)),
+        ),
     };
     Selected {
         report_dir: ReportDir::of(target, &name),
         name,
-        backend,
+        backend: start_backend(value, &Starting::of(settings)),
         known_failures,
-    }
-}
-
-/// An `onnx-backend:MODULE[:CLASS]` backend: the adapter run by `ONNX_CONFORMANCE_PYTHON` (else
-/// `python3` on `PATH`: the user's Python, where their runtime is installed), its list
-/// `ONNX_CONFORMANCE_KNOWN_FAILURES` (else `tests/known-failures/<label>.json`), its reports
-/// under its label.
-fn select_onnx_backend(
-    workspace: &Path,
-    settings: &Settings,
-    parsed: Result<OnnxBackend, String>,
-) -> Selected {
-    let target = &settings.target;
-    let backend = match parsed {
-        Ok(b) => b,
-        Err(why) => {
-            return Selected {
-                report_dir: ReportDir::of(target, "onnx-backend"),
-                name: "onnx-backend".to_string(),
-                backend: Err(format!("{BACKEND_VAR}={why}")),
-                known_failures: None,
-            }
-        }
-    };
-    let python = settings
-        .python
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(super::onnx_backend::DEFAULT_PYTHON));
-    let scripts = ReportDir::root(target).join("python");
-    let started = backend
-        .worker(&python, &scripts, settings.timeout)
-        .and_then(|spec| pool(&backend.name(), spec, target));
-    Selected {
-        report_dir: ReportDir::of(target, &backend.name()),
-        name: backend.name(),
-        backend: started,
-        known_failures: Some(
-            settings
-                .worker_list
-                .clone()
-                .unwrap_or_else(|| list_path(workspace, &backend.name())),
-        ),
     }
 }
 
@@ -378,9 +378,9 @@ fn not_a_backend(name: &str) -> String {
 }
 
 /// Starts a shipped backend.
-fn start(shipped: &Shipped, settings: &Settings) -> Result<BackendHandle, String> {
+fn start(shipped: &Shipped, how: &Starting) -> Result<BackendHandle, String> {
     let name = shipped.name;
-    let target = &settings.target;
+    let target = &how.target;
     let argv = match shipped.start {
         Start::InProcess => return native(),
         Start::Linked(feature) => {
@@ -394,7 +394,7 @@ fn start(shipped: &Shipped, settings: &Settings) -> Result<BackendHandle, String
             }
         }
         Start::Python(script) => {
-            let python = match &settings.python {
+            let python = match &how.python {
                 Some(p) => p.clone(),
                 None => ready(
                     shipped,
@@ -414,7 +414,7 @@ fn start(shipped: &Shipped, settings: &Settings) -> Result<BackendHandle, String
     };
     let spec = WorkerSpec {
         argv,
-        timeout: settings.timeout,
+        timeout: how.timeout,
     };
     pool(name, spec, target).map_err(|e| format!("{e}\n{}", setup_hint(name)))
 }

@@ -146,6 +146,8 @@ fn a_suite_runs_in_process_and_returns_its_report() {
         backend: BackendHandle(Arc::new(crate::backend::Native)),
         known_failures: None,
         source: Some(source.clone()),
+        strict: false,
+        report_dir: None,
     };
     let layout = Layout::workspace(ws);
     let report = run_in_process(&layout, &Env::of(&[]), given()).expect("reports written");
@@ -400,6 +402,8 @@ fn a_suite_outside_this_repository_reads_only_what_it_is_given() {
             backend: BackendHandle(Arc::new(Unstartable)),
             known_failures: None,
             source: None,
+            strict: false,
+            report_dir: None,
         })
     };
     let prep = prepare_with(&layout("no/such/data"), &Env::of(&[]), given());
@@ -597,6 +601,8 @@ fn a_run_on_a_busy_report_directory_stops_or_waits_and_never_mixes() {
         backend: BackendHandle(Arc::new(crate::backend::Native)),
         known_failures: None,
         source: None,
+        strict: false,
+        report_dir: None,
     };
     let e = run_in_process(&Layout::workspace(ws), &stop, given).expect_err("a busy directory");
     assert!(e.to_string().contains("another run"), "{e}");
@@ -688,4 +694,27 @@ fn a_partial_run_never_replaces_a_complete_runs_reports() {
     }
     let filtered = load(&partial.join(JSON_FILE)).expect("the partial run's report");
     assert_eq!(filtered.run.expect("run").filters, ["opset13"]);
+}
+
+/// A caller's choice of strict comparison and of the report directory stands: the reports go
+/// where it says (none under the target directory), and say strict.
+#[cfg(feature = "native")] // runs the own case on the native backend
+#[test]
+fn a_suite_reports_where_its_caller_says_and_compares_as_it_says() {
+    let ws_tmp = scratch("suite-out");
+    let ws = ws_tmp.path();
+    with_own_case(ws);
+    write_index(ws, vec![]);
+    let out = ws.join("elsewhere/reports");
+    let given = Given {
+        backend: BackendHandle(Arc::new(crate::backend::Native)),
+        known_failures: None,
+        source: None,
+        strict: true,
+        report_dir: Some(out.clone()),
+    };
+    let report = run_in_process(&Layout::workspace(ws), &Env::of(&[]), given).expect("run");
+    assert!(report.strict);
+    assert!(load(&out.join(JSON_FILE)).expect("written there").strict);
+    assert!(!ws.join("target/onnx-conformance").join(JSON_FILE).exists());
 }
