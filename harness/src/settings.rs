@@ -32,6 +32,9 @@ pub const REPORT_DIR_VAR: &str = "ONNX_CONFORMANCE_REPORT_DIR";
 /// Environment variable: what a run does when another run holds its report directory:
 /// `wait` (default) or `stop`.
 pub const WHEN_BUSY_VAR: &str = "ONNX_CONFORMANCE_WHEN_BUSY";
+/// Environment variable: the `onnx-conformance` command's home (its fetched data, lock and own
+/// cases); the suite run by cargo ignores it.
+pub const HOME_VAR: &str = "ONNX_CONFORMANCE_HOME";
 /// The prefix of our own variables; an unknown name with it is an error.
 pub const PREFIX: &str = "ONNX_CONFORMANCE_";
 
@@ -69,6 +72,10 @@ pub const VARIABLES: &[(&str, &str)] = &[
     (
         REPORT_DIR_VAR,
         "the directory the reports are written to, instead of target/onnx-conformance[/backend-<name>]; empty: the backend's own",
+    ),
+    (
+        HOME_VAR,
+        "the onnx-conformance command's home (data, lock, own cases); ignored by cargo test",
     ),
     (
         WHEN_BUSY_VAR,

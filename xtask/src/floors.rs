@@ -18,6 +18,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("deep", 4),
     ("reports", 4),
     ("backends/inproc", 4),
+    ("cli", 5),
     ("xtask", 5),
     ("fuzz", 5),
     ("examples/external-runtime", 5),

@@ -1,0 +1,86 @@
+//! The command line: one parser for every subcommand.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Run the official ONNX node tests of Cast, CastLike and Concat against a runtime.
+#[derive(Debug, Parser)]
+#[command(name = "onnx-conformance", version, about, long_about = None)]
+pub struct Cli {
+    /// Where the fetched data, the lock and the own cases live (default: $ONNX_CONFORMANCE_HOME,
+    /// else the platform's cache directory: $XDG_CACHE_HOME/onnx-conformance or
+    /// ~/.cache/onnx-conformance)
+    #[arg(long, global = true, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+    /// The Python for pip (fetch) and for the Python backends (default: python3 on PATH)
+    #[arg(long, global = true, value_name = "PATH")]
+    pub python: Option<PathBuf>,
+    /// What to do
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Fetch the official node-test data of every onnx release into the home, verified
+    /// against the lock compiled into this binary
+    Fetch(fetch::Options),
+    /// Run the suite on a backend: one line per case, a table by opset, reports under --out
+    Run(RunArgs),
+    /// What moved between two runs of one backend (two report.json files)
+    Diff(DiffArgs),
+    /// Print the home directory
+    Home,
+}
+
+/// `run`'s options.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The runtime: native (this repository's implementation), onnxruntime, reference,
+    /// openvino, onnx-backend:MODULE[:CLASS] (any onnx.backend.base.Backend in --python),
+    /// or worker:<label>=<command line>
+    #[arg(long, default_value = "native", value_name = "B")]
+    pub backend: String,
+    /// Bit-exact comparison (any NaN still matches any NaN of its type)
+    #[arg(long)]
+    pub strict: bool,
+    /// The runtime's known-failures list (a missing file is an error: write an empty list as
+    /// {"format": 2, "entries": []})
+    #[arg(long, value_name = "FILE")]
+    pub known: Option<PathBuf>,
+    /// Where the reports go
+    #[arg(long, value_name = "DIR", default_value = "onnx-conformance-report")]
+    pub out: PathBuf,
+    /// Seconds a worker may take per data set
+    #[arg(long, value_name = "S", default_value_t = 30.0)]
+    pub timeout: f64,
+    /// Run only the cases whose name contains this (end an opset with / to select exactly it:
+    /// opset13/)
+    #[arg(value_name = "FILTER")]
+    pub filter: Option<String>,
+    /// Only list the cases
+    #[arg(long)]
+    pub list: bool,
+    /// Print one character per case instead of one line
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `diff`'s options.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The older report.json
+    pub old: PathBuf,
+    /// The newer report.json
+    pub new: PathBuf,
+    /// Exit non-zero when a case that passed no longer does
+    #[arg(long)]
+    pub fail_on_regression: bool,
+    /// Compare even when the two reports are runs of different backends
+    #[arg(long)]
+    pub any_backend: bool,
+    /// List at most this many cases; count the rest
+    #[arg(long, default_value_t = 60)]
+    pub max_rows: usize,
+}

@@ -1,0 +1,35 @@
+//! `onnx-conformance`: the official ONNX backend node tests of Cast, CastLike and Concat, and
+//! our own cases, run against any runtime from any directory. The data lives in a per-user
+//! home ([`home`]); everything else (the lock, the own cases, the Python workers) is compiled
+//! into this binary.
+
+mod args;
+mod home;
+mod run;
+
+use args::{Cli, Command};
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let home = match home::Home::resolve(cli.home.as_deref()) {
+        Ok(home) => home,
+        Err(e) => return fail(&e),
+    };
+    match &cli.command {
+        Command::Fetch(opts) => home::fetch(&home, opts, cli.python.as_deref()),
+        Command::Run(args) => run::main(&home, args, cli.python.as_deref()),
+        Command::Diff(args) => run::diff(args),
+        Command::Home => {
+            println!("{}", home.dir().display());
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+/// Prints `e` as the command's error and fails.
+fn fail(e: &dyn std::fmt::Display) -> ExitCode {
+    eprintln!("error: {e}");
+    ExitCode::FAILURE
+}

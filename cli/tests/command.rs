@@ -1,0 +1,164 @@
+//! The installed command as a user meets it: started from an empty directory with no
+//! checkout on its path, its home holding the data this workspace fetched.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const EXE: &str = env!("CARGO_BIN_EXE_onnx-conformance");
+
+/// The data `cargo xtask fetch-tests` fetched into this workspace.
+fn fetched_data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../onnx-backend-data")
+}
+
+/// An empty working directory and a home whose data is the workspace's fetched data.
+fn user() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let cwd = tmp.path().join("work");
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&cwd).expect("cwd");
+    std::fs::create_dir_all(&home).expect("home");
+    let data = fetched_data()
+        .canonicalize()
+        .expect("run `cargo xtask fetch-tests` first");
+    std::os::unix::fs::symlink(data, home.join("onnx-backend-data")).expect("link the data");
+    (tmp, cwd, home)
+}
+
+fn run(cwd: &Path, home: &Path, args: &[&str]) -> Output {
+    Command::new(EXE)
+        .current_dir(cwd)
+        .arg("--home")
+        .arg(home)
+        .args(args)
+        .env_remove("ONNX_CONFORMANCE_HOME")
+        .env_remove("ONNX_CONFORMANCE_BACKEND")
+        .env_remove("ONNX_CONFORMANCE_STRICT")
+        .output()
+        .expect("the command starts")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn the_native_suite_runs_green_from_an_empty_directory_with_reports_under_out() {
+    let (_tmp, cwd, home) = user();
+    let out = run(&cwd, &home, &["run", "--quiet", "--strict"]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("all        1773   1759"), "{said}");
+    let reports = cwd.join("onnx-conformance-report");
+    for f in [
+        "report.json",
+        "report.md",
+        "report.html",
+        "report.junit.xml",
+    ] {
+        assert!(reports.join(f).is_file(), "{f}: {said}");
+    }
+    let json = std::fs::read_to_string(reports.join("report.json")).expect("report");
+    assert!(json.contains("\"strict\": true"), "strict was asked for");
+    // The own cases came from the binary into the home, not from a checkout.
+    assert!(home.join("own-cases").is_dir());
+    assert!(json.contains("own/opset28/test_cast28_FLOAT_to_FLOAT6E2M3"));
+}
+
+#[test]
+fn one_filter_selects_the_cases_and_the_run_says_it_is_partial() {
+    let (_tmp, cwd, home) = user();
+    let out = run(&cwd, &home, &["run", "opset13/", "--out", "r"]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("onnx-1.8.1/opset13/test_cast_FLOAT_to_BFLOAT16"),
+        "{said}"
+    );
+    assert!(said.contains("179 passed"), "{said}");
+    assert!(!said.contains("opset19/"), "{said}");
+    let json = std::fs::read_to_string(cwd.join("r/report.json")).expect("report");
+    assert!(json.contains("\"complete\": false"), "{json:.400}");
+}
+
+#[test]
+fn bad_input_is_an_error_naming_what_is_wrong_and_runs_nothing() {
+    let (tmp, cwd, home) = user();
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["run", "--backend", "nosuch"],
+            "\"nosuch\" is not a backend",
+        ),
+        (
+            &["run", "--backend", "onnx-backend:no such"],
+            "is not a Python module name",
+        ),
+        (
+            &["run", "--known", "missing.json"],
+            "missing.json: no such file",
+        ),
+        (&["run", "--timeout", "0"], "--timeout 0"),
+        (&["fetch", "--update-lock"], "lock is compiled in"),
+    ];
+    for (args, says) in cases {
+        let out = run(&cwd, &home, args);
+        let said = text(&out);
+        assert!(!out.status.success(), "{args:?}: {said}");
+        assert!(said.contains(says), "{args:?}: {said}");
+        assert!(
+            !cwd.join("onnx-conformance-report").exists(),
+            "{args:?} wrote reports"
+        );
+    }
+    // --out inside the home.
+    let inside = home.join("reports");
+    let out = run(
+        &cwd,
+        &home,
+        &["run", "--out", &inside.display().to_string()],
+    );
+    assert!(!out.status.success());
+    assert!(text(&out).contains("inside the home"), "{}", text(&out));
+    // A home that is a file, and a home with no data.
+    let file = tmp.path().join("a-file");
+    std::fs::write(&file, "x").expect("file");
+    let out = run(&cwd, &file, &["run"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("is a file, not a directory"),
+        "{}",
+        text(&out)
+    );
+    let empty = tmp.path().join("empty-home");
+    let out = run(&cwd, &empty, &["run"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("run `onnx-conformance fetch` first"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn a_python_backend_that_cannot_start_names_the_python() {
+    let (_tmp, cwd, home) = user();
+    let out = run(
+        &cwd,
+        &home,
+        &[
+            "--python",
+            "/nonexistent/python3",
+            "run",
+            "--backend",
+            "reference",
+        ],
+    );
+    let said = text(&out);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("/nonexistent/python3"), "{said}");
+    assert!(!cwd.join("onnx-conformance-report").exists());
+}
