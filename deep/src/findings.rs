@@ -14,6 +14,7 @@ use harness::known::Outcome;
 use harness::read::{tensor_codes, tensor_from_codes};
 use harness::report::{self, TrialRecord};
 use onnx_conformance::formats::Generation;
+use schema::files::{DirLock, Staged};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::error::Error;
@@ -274,19 +275,25 @@ pub fn of_run(
 }
 
 /// `cargo xtask deep --render-only`: findings.md and findings.html written again from the
-/// findings.json under `out`.
-pub fn render_again(root: &Path, out: &Path) -> Result<(), Box<dyn Error>> {
+/// findings.json in the tree directory `lock` holds, both renamed into place together.
+pub fn render_again(root: &Path, lock: &DirLock) -> Result<(), Box<dyn Error>> {
+    let out = lock.dir();
     let path = out.join("findings.json");
     let text = std::fs::read_to_string(&path)
         .map_err(|e| format!("{}: {e}; run `cargo xtask deep` first", path.display()))?;
     let all: Findings =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let links = super::render::Links::of(root, out);
-    std::fs::write(
-        out.join("findings.md"),
-        super::render::markdown(&all, &links),
+    let mut pages = Staged::new();
+    pages.add(
+        &out.join("findings.md"),
+        super::render::markdown(&all, &links).as_bytes(),
     )?;
-    std::fs::write(out.join("findings.html"), super::render::html(&all, &links))?;
+    pages.add(
+        &out.join("findings.html"),
+        super::render::html(&all, &links).as_bytes(),
+    )?;
+    pages.commit()?;
     eprintln!("wrote {}/findings.{{md,html}}", out.display());
     Ok(())
 }
@@ -297,23 +304,51 @@ pub fn causes_of(findings: &[Finding]) -> Vec<Cause> {
     causes(findings)
 }
 
-/// Writes the reproducers and findings.{json,md,html} of a finished run under `out`: into a
-/// staging directory first, moved into place only once everything is written, so a failure
-/// leaves the last good outputs as they were (and no staging directory).
+/// The prefix of the directory a run builds its reproducers in, beside the findings.
+const STAGING_PREFIX: &str = "findings.new-";
+
+/// Writes the reproducers and findings.{json,md,html} of a finished run into the tree
+/// directory `lock` holds (`cargo xtask deep` holds it for its whole run): the reproducers into
+/// a staging directory, the pages as [`Staged`] files, all moved into place only once
+/// everything is written. So the set on disk is all of one run: a failure leaves the last good
+/// set as it was (and no staging directory), and a second run, waiting for the lock, replaces
+/// it whole after this one.
 pub fn publish(
     root: &Path,
-    out: &Path,
+    lock: &DirLock,
     by_case: &BTreeMap<&str, &CaseEntry>,
     findings: Vec<Finding>,
     runs: Vec<RunSummary>,
     tree_sha256: &str,
 ) -> Result<Findings, Box<dyn Error>> {
-    let staging = out.join(format!("findings.new-{}", std::process::id()));
+    let out = lock.dir();
+    remove_leftovers(out)?;
+    let staging = out.join(format!("{STAGING_PREFIX}{}", std::process::id()));
     let written = write_outputs(root, out, &staging, by_case, findings, runs, tree_sha256);
-    if written.is_err() {
-        let _ = std::fs::remove_dir_all(&staging);
-    }
+    // Holds the old reproducers after a success, the partial new ones after a failure.
+    let _ = std::fs::remove_dir_all(&staging);
     written
+}
+
+/// Removes what a run killed half way left in `out`: its staging directory and the
+/// temporary files of its pages. Only the holder of the lock writes them, so any found by the
+/// holder is a leftover.
+fn remove_leftovers(out: &Path) -> Result<(), Box<dyn Error>> {
+    let Ok(listing) = std::fs::read_dir(out) else {
+        return Ok(());
+    };
+    for entry in listing.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = entry.path();
+        if name.starts_with(STAGING_PREFIX) && path.is_dir() {
+            std::fs::remove_dir_all(&path)
+                .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+        } else if name.starts_with(schema::files::TEMP_PREFIX) && path.is_file() {
+            std::fs::remove_file(&path)
+                .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+        }
+    }
+    Ok(())
 }
 
 fn write_outputs(
@@ -325,11 +360,9 @@ fn write_outputs(
     runs: Vec<RunSummary>,
     tree_sha256: &str,
 ) -> Result<Findings, Box<dyn Error>> {
-    if staging.exists() {
-        std::fs::remove_dir_all(staging)?;
-    }
     let repro = staging.join("findings");
-    std::fs::create_dir_all(&repro)?;
+    std::fs::create_dir_all(&repro)
+        .map_err(|e| format!("cannot create {}: {e}", repro.display()))?;
     let links = super::render::Links::of(root, out);
     super::reproducer::write_all(
         &repro,
@@ -344,23 +377,31 @@ fn write_outputs(
         causes: causes(&findings),
         findings,
     };
-    let files = [
-        ("findings.json", serde_json::to_string_pretty(&all)? + "\n"),
-        ("findings.md", super::render::markdown(&all, &links)),
-        ("findings.html", super::render::html(&all, &links)),
-    ];
-    for (name, text) in &files {
-        std::fs::write(staging.join(name), text)?;
+    let mut pages = Staged::new();
+    let json = serde_json::to_string_pretty(&all)? + "\n";
+    pages.add(&out.join("findings.json"), json.as_bytes())?;
+    pages.add(
+        &out.join("findings.md"),
+        super::render::markdown(&all, &links).as_bytes(),
+    )?;
+    pages.add(
+        &out.join("findings.html"),
+        super::render::html(&all, &links).as_bytes(),
+    )?;
+    // Everything is written: the reproducers' directory is swapped in, then the pages renamed,
+    // five renames in one directory.
+    let place = out.join("findings");
+    let old = staging.join("old");
+    if place.exists() {
+        std::fs::rename(&place, &old)
+            .map_err(|e| format!("cannot move {} aside: {e}", place.display()))?;
     }
-    let old = out.join("findings");
-    if old.exists() {
-        std::fs::remove_dir_all(&old)?;
+    if let Err(e) = std::fs::rename(&repro, &place) {
+        // Back as it was, so the pages and reproducers on disk stay one run's.
+        let _ = std::fs::rename(&old, &place);
+        return Err(format!("cannot move {} into place: {e}", place.display()).into());
     }
-    std::fs::rename(&repro, &old)?;
-    for (name, _) in &files {
-        std::fs::rename(staging.join(name), out.join(name))?;
-    }
-    std::fs::remove_dir_all(staging)?;
+    pages.commit()?;
     Ok(all)
 }
 

@@ -1,4 +1,5 @@
-//! The deep suite as a library: its tree ([`write`], run by `cargo xtask deep-cases`) and the
+//! The deep suite as a library: its tree ([`write`], run by `cargo xtask deep-cases`), the
+//! check that the tree on disk is the one its index describes ([`integrity`]), and the
 //! findings of a run of it ([`findings`], run by `cargo xtask deep`).
 //!
 //! The tree: Every allowed (source, target) pair of every
@@ -17,21 +18,29 @@ mod class_check;
 mod classes;
 pub mod diagnosis;
 pub mod findings;
+pub mod integrity;
 mod model;
 pub mod names;
 pub mod render;
 mod reproducer;
 mod run;
+pub mod runs;
 #[cfg(test)]
 mod testkit;
 mod values;
 
 use harness::deep::{self, CaseEntry, Index};
-use schema::hash::Hasher;
+use schema::hash::{sha256_hex, Hasher};
+use std::collections::BTreeMap;
 use std::error::Error;
 use std::path::{Path, PathBuf};
 
 use harness::deep::CASES_DIR;
+
+/// The lock of a tree's directory, which [`write`] and [`findings::publish`] take as proof that
+/// the caller holds it, and what a second taker does; re-exported, so that a runtime of another
+/// repository takes it without naming another crate.
+pub use schema::files::{DirLock, WhenBusy};
 
 /// What [`write`] wrote.
 #[derive(Debug)]
@@ -46,8 +55,8 @@ pub struct Summary {
     pub content_sha256: String,
 }
 
-/// A case's index entry and files.
-type Written = (CaseEntry, model::Files);
+/// A case's index entry, its files and each file's sha256.
+type Written = (CaseEntry, model::Files, Vec<String>);
 
 /// Every case's index entry and files, in name order, built on all available threads.
 fn generate() -> Result<Vec<Written>, String> {
@@ -68,7 +77,7 @@ fn generate() -> Result<Vec<Written>, String> {
                         .step_by(threads)
                         .map(|(i, (name, plan))| {
                             let (entry, graph) = cases::build(name, plan);
-                            (i, model::files(name, &graph).map(|f| (entry, f)))
+                            (i, model::files(name, &graph).map(|f| hashed(entry, f)))
                         })
                         .collect()
                 })
@@ -82,6 +91,13 @@ fn generate() -> Result<Vec<Written>, String> {
     let mut all: Vec<_> = results.into_iter().flatten().collect();
     all.sort_by_key(|(i, _)| *i);
     all.into_iter().map(|(_, r)| r).collect()
+}
+
+/// A case with the sha256 of each of its files, which the index records for the integrity
+/// check (hashed here, on the generator's threads).
+fn hashed(entry: CaseEntry, files: model::Files) -> Written {
+    let hashes = files.iter().map(|(_, data)| sha256_hex(data)).collect();
+    (entry, files, hashes)
 }
 
 /// The checkout whose sources write the tree, which its fingerprint reads: the workspace
@@ -106,12 +122,24 @@ pub fn source(dir: &Path) -> Result<harness::source::Source, harness::Error> {
     })
 }
 
-/// Writes the tree under `out`, replacing the cases and index there (and nothing else).
-pub fn write(out: &Path) -> Result<Summary, Box<dyn Error>> {
+/// Writes the tree in the directory `lock` holds, replacing the cases and index there (and
+/// nothing else). The lock (`cargo xtask deep-cases` and `deep` take the same one) keeps a
+/// second writer, and a findings run reading the tree, out until the tree is whole.
+pub fn write(lock: &DirLock) -> Result<Summary, Box<dyn Error>> {
     let fingerprint = fingerprint()?;
     let generated = generate()?;
+    store(lock.dir(), fingerprint, generated)
+}
+
+/// Writes `generated` as the tree under `out`, its index recording `fingerprint`.
+fn store(
+    out: &Path,
+    fingerprint: String,
+    generated: Vec<Written>,
+) -> Result<Summary, Box<dyn Error>> {
     let cases_dir = out.join(CASES_DIR);
-    // Index first out: a run during the rewrite finds no tree rather than a mixed one.
+    // Index first out: a run during the rewrite finds no tree rather than a mixed one, and a
+    // writer killed half way leaves none (the index goes back in last, whole).
     let index_path = out.join(deep::INDEX_FILE);
     if index_path.exists() {
         std::fs::remove_file(&index_path)
@@ -121,8 +149,9 @@ pub fn write(out: &Path) -> Result<Summary, Box<dyn Error>> {
     let mut hash = Hasher::default();
     let (mut files, mut bytes) = (0usize, 0u64);
     let mut entries = Vec::new();
-    for (entry, case_files) in generated {
-        for (rel, data) in &case_files {
+    let mut file_hashes = BTreeMap::new();
+    for (entry, case_files, hashes) in generated {
+        for ((rel, data), sha) in case_files.iter().zip(hashes) {
             let rel = format!("{}/{rel}", entry.case);
             hash.update(rel.as_bytes());
             hash.update(&(data.len() as u64).to_le_bytes());
@@ -139,6 +168,7 @@ pub fn write(out: &Path) -> Result<Summary, Box<dyn Error>> {
             }
             files += 1;
             bytes += data.len() as u64;
+            file_hashes.insert(rel, sha);
         }
         entries.push(entry);
     }
@@ -147,10 +177,10 @@ pub fn write(out: &Path) -> Result<Summary, Box<dyn Error>> {
         fingerprint,
         content_sha256: hash.finish(),
         cases: entries,
+        files: file_hashes,
     };
     let text = serde_json::to_string_pretty(&index)? + "\n";
-    std::fs::write(&index_path, &text)
-        .map_err(|e| format!("cannot write {}: {e}", index_path.display()))?;
+    schema::files::write_atomic(&index_path, text.as_bytes())?;
     Ok(Summary {
         cases: index.cases.len(),
         files: files + 1,
@@ -166,7 +196,7 @@ fn remove_extra(cases_dir: &Path, generated: &[Written]) -> Result<(), Box<dyn E
         return Ok(());
     }
     let mut keep = std::collections::BTreeSet::new();
-    for (entry, files) in generated {
+    for (entry, files, _) in generated {
         for (rel, _) in files {
             let mut path = format!("{}/{rel}", entry.case);
             keep.insert(path.clone());

@@ -93,3 +93,26 @@ pub fn root() -> std::path::PathBuf {
     let deep = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     deep.parent().unwrap_or(deep).to_path_buf()
 }
+
+/// The planned cases `names` written as a tree under `out` as [`crate::write`] writes the
+/// whole one (files, per-file hashes, index) by the sources `fingerprint`; returns its index.
+pub fn small_tree(
+    out: &std::path::Path,
+    names: &[&str],
+    fingerprint: &str,
+) -> harness::deep::Index {
+    let plans = crate::cases::plans();
+    let generated = names
+        .iter()
+        .map(|name| {
+            let (name, plan) = plans
+                .iter()
+                .find(|(n, _)| n == name)
+                .expect("a planned case");
+            let (entry, graph) = crate::cases::build(name, plan);
+            crate::hashed(entry, crate::model::files(name, &graph).expect("its files"))
+        })
+        .collect();
+    crate::store(out, fingerprint.into(), generated).expect("the tree is written");
+    harness::deep::read_index_at(out).expect("its index")
+}

@@ -493,3 +493,59 @@ fn every_planned_attribute_is_a_case_attribute() {
     }
     assert!(seen > 1000, "{seen}");
 }
+
+/// Two writers of one tree at once (two threads, each holding the tree's lock as `cargo xtask
+/// deep-cases` does, each writing another tree, as two checkouts sharing a target directory
+/// would), ten rounds: the tree on disk is always one writer's whole tree, its index, its
+/// cases and nothing else, and every file as the index records it.
+#[test]
+fn two_tree_writers_at_once_leave_one_whole_tree() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path();
+    let trees: [(&str, &[&str]); 2] = [
+        (
+            "x",
+            &[
+                "cast19_FLOAT_to_FLOAT8E4M3FN_saturate0",
+                "cast19_FLOAT_to_INT8",
+            ],
+        ),
+        ("y", &["cast13_BOOL_to_INT64", "cast19_FLOAT_to_INT8"]),
+    ];
+    for round in 0..10 {
+        std::thread::scope(|s| {
+            let writers = trees.map(|(sources, cases)| {
+                s.spawn(move || {
+                    let _lock = crate::DirLock::acquire(
+                        out,
+                        &format!("writer {sources}"),
+                        crate::WhenBusy::Wait,
+                        |_| {},
+                    )
+                    .expect("the lock");
+                    crate::testkit::small_tree(out, cases, sources);
+                })
+            });
+            for w in writers {
+                w.join()
+                    .unwrap_or_else(|_| panic!("round {round}: a writer failed"));
+            }
+        });
+        let index = harness::deep::read_index_at(out).expect("the index is whole");
+        crate::integrity::verify(out, &index).unwrap_or_else(|e| panic!("round {round}: {e}"));
+        let (_, cases) = trees
+            .iter()
+            .find(|(sources, _)| *sources == index.fingerprint)
+            .expect("one writer's index");
+        let listed: Vec<&str> = index.cases.iter().map(|c| c.case.as_str()).collect();
+        let mut on_disk: Vec<String> = std::fs::read_dir(out.join(harness::deep::CASES_DIR))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        on_disk.sort();
+        let mut wanted = cases.to_vec();
+        wanted.sort_unstable();
+        assert_eq!(listed, wanted, "round {round}");
+        assert_eq!(on_disk, wanted, "round {round}: cases of another tree");
+    }
+}

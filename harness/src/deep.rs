@@ -9,6 +9,7 @@ use crate::discover::{CaseSpec, Spec, SpecKind};
 use crate::write::Encoding;
 use schema::hash::Hasher;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use vocab::{DataType, OpKind};
@@ -18,8 +19,8 @@ pub const CASES_DIR: &str = "cases";
 /// The index file at the root of the tree.
 pub const INDEX_FILE: &str = "index.json";
 /// The format of [`Index`]; a reader refuses any other (2: every class range names its
-/// authority).
-pub const FORMAT: u32 = 2;
+/// authority; 3: the sha256 of every case file, [`Index::files`]).
+pub const FORMAT: u32 = 3;
 /// The command that writes the tree, named by every guard.
 pub const REGENERATE: &str = "cargo xtask deep-cases";
 
@@ -39,6 +40,9 @@ pub struct Index {
     pub content_sha256: String,
     /// Every case, sorted by name.
     pub cases: Vec<CaseEntry>,
+    /// The sha256 of every case file, by its path under [`CASES_DIR`] (`<case>/model.onnx`):
+    /// what a run checks the files against before it trusts them (`deep::integrity`).
+    pub files: BTreeMap<String, String>,
 }
 
 /// One case of the tree.
@@ -548,7 +552,8 @@ pub const FINGERPRINT_SOURCES: &[&str] = &[
 ];
 
 /// Files under [`FINGERPRINT_SOURCES`] that read a tree but never write one (the findings,
-/// their diagnosis and rendering, and a test), so a change to them leaves the tree current.
+/// their diagnosis and rendering, the integrity check, the task that runs them, and a test),
+/// so a change to them leaves the tree current.
 /// Anything else there counts, new files included.
 pub const FINGERPRINT_EXCLUDED: &[&str] = &[
     "deep/src/findings.rs",
@@ -557,6 +562,8 @@ pub const FINGERPRINT_EXCLUDED: &[&str] = &[
     "deep/src/render.rs",
     "deep/src/reproducer.rs",
     "deep/src/names.rs",
+    "deep/src/integrity.rs",
+    "deep/src/runs.rs",
     "deep/src/class_check.rs",
 ];
 

@@ -251,6 +251,10 @@ pub struct Deep {
     /// Run nothing: write findings.md and findings.html again from findings.json
     #[arg(long, conflicts_with = "backends")]
     pub render_only: bool,
+    /// When another task holds the deep tree (a deep run, deep-cases), stop naming it rather
+    /// than wait for it
+    #[arg(long)]
+    pub no_wait: bool,
 }
 
 impl Deep {
@@ -309,6 +313,10 @@ pub struct DeepCases {
     /// Write the tree here instead of target/onnx-conformance/deep
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// When another task holds the tree (a deep run, deep-cases), stop naming it rather than
+    /// wait for it
+    #[arg(long)]
+    pub no_wait: bool,
 }
 
 /// The options of `cargo xtask deep-audit`.

@@ -1,37 +1,32 @@
 //! `cargo xtask deep`: the deep suite's findings, from the `deep` crate; this module only finds
 //! the paths, runs the suite and prints.
 
-use deep::findings::{self, Findings};
 use deep::names::{self, Chosen};
-use harness::deep::{self as tree, CaseEntry};
-use std::collections::BTreeMap;
+use deep::WhenBusy;
+use deep::{findings, runs};
+use harness::deep as tree;
 use std::error::Error;
 use std::path::Path;
 
-/// Runs `cargo xtask deep [--backends a,b]`. Every backend is checked before anything runs;
-/// the findings and reproducers are written beside the old ones and replace them only once
-/// every backend has run, so a failed run leaves the last good outputs in place.
+/// Runs `cargo xtask deep [--backends a,b] [--no-wait]`. Every backend is checked before
+/// anything runs; then the tree is held to the end (`deep::runs`): a second run waits, or stops
+/// with `--no-wait`, and the findings replace the last ones whole, once every backend has run.
 pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> {
     let target = crate::workspace::target_dir();
     let out = tree::default_dir(&target);
+    let busy = match args.no_wait {
+        true => WhenBusy::Stop,
+        false => WhenBusy::Wait,
+    };
     if args.render_only {
-        return findings::render_again(root, &out);
+        let lock = runs::lock(&out, "cargo xtask deep --render-only", busy)?;
+        return findings::render_again(root, &lock);
     }
     let chosen = names::check(&args.backend_values(), |n| ready(&target, n))?;
-    let index =
-        tree::read_index(&target).map_err(|e| format!("{e}; run `{}`", tree::REGENERATE))?;
-    let by_case: BTreeMap<&str, &CaseEntry> =
-        index.cases.iter().map(|c| (c.case.as_str(), c)).collect();
-    let mut runs = Vec::new();
-    let mut all = Vec::new();
-    for chosen in &chosen {
-        let report = run_suite(root, &target, chosen)?;
-        let dir = chosen.report_dir(&target);
-        let (run, found) = findings::of_run(&out, &by_case, &chosen.label, &report, &dir)?;
-        runs.push(run);
-        all.extend(found);
-    }
-    let all: Findings = findings::publish(root, &out, &by_case, all, runs, &index.content_sha256)?;
+    // The tree's directory, not a report directory: each suite run locks its own report
+    // directory (`deep/reports/backend-<label>`), which this process must not hold.
+    let lock = runs::lock(&out, "cargo xtask deep", busy)?;
+    let all = runs::findings(root, &lock, &chosen, |c| run_suite(root, &target, c))?;
     print!("{}", deep::render::summary(&all));
     eprintln!("wrote {}/findings.{{json,md,html}}", out.display());
     Ok(())

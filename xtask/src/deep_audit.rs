@@ -23,11 +23,13 @@ pub fn main(root: &Path, args: &crate::cli::DeepAudit) -> Result<(), Box<dyn Err
         Some(dir) => dir.clone(),
         None => harness::deep::default_dir(&target),
     };
+    // The audit reads the tree (and writes audit.json into it): held against a writer of it.
+    let lock = deep::runs::lock(&tree, "cargo xtask deep-audit", deep::WhenBusy::Wait)?;
     let mut cmd = Command::new(&python);
     cmd.arg(root.join(SCRIPT)).arg("--tree").arg(&tree);
     if args.self_test {
         if args.tree.is_none() {
-            refresh(&tree)?;
+            refresh(&lock)?;
         }
         let scratch = target.join("onnx-conformance").join("deep-audit-self-test");
         cmd.arg("--self-test").arg("--scratch").arg(&scratch);
@@ -100,9 +102,10 @@ fn venv_has(venv: &Path, name: &str) -> bool {
     })
 }
 
-/// Writes the tree at `tree` again when it is missing or the sources would write it
+/// Writes the tree `lock` holds again when it is missing or the sources would write it
 /// differently (unchanged files stay, so a current tree costs a few seconds).
-fn refresh(tree: &Path) -> Result<(), Box<dyn Error>> {
+fn refresh(lock: &deep::DirLock) -> Result<(), Box<dyn Error>> {
+    let tree = lock.dir();
     let index = tree.join(harness::deep::INDEX_FILE);
     let current = deep::fingerprint()?;
     let fresh = std::fs::read_to_string(&index)
@@ -114,7 +117,7 @@ fn refresh(tree: &Path) -> Result<(), Box<dyn Error>> {
             "deep-audit: writing the deep tree under {} first",
             tree.display()
         );
-        deep::write(tree)?;
+        deep::write(lock)?;
     }
     Ok(())
 }

@@ -6,14 +6,19 @@ use std::error::Error;
 use std::path::Path;
 use std::time::Instant;
 
-/// Runs `cargo xtask deep-cases [--out DIR]`.
+/// Runs `cargo xtask deep-cases [--out DIR] [--no-wait]`, holding the tree while it writes.
 pub fn main(_root: &Path, args: &crate::cli::DeepCases) -> Result<(), Box<dyn Error>> {
     let out = match &args.out {
         Some(dir) => dir.clone(),
         None => tree::default_dir(&crate::workspace::target_dir()),
     };
+    let busy = match args.no_wait {
+        true => deep::WhenBusy::Stop,
+        false => deep::WhenBusy::Wait,
+    };
+    let lock = deep::runs::lock(&out, "cargo xtask deep-cases", busy)?;
     let start = Instant::now();
-    let summary = deep::write(&out)?;
+    let summary = deep::write(&lock)?;
     eprintln!(
         "wrote {} cases ({} files, {:.1} MiB) under {} in {:.1} s; content sha256 {}",
         summary.cases,

@@ -562,3 +562,130 @@ fn a_missing_dump_is_a_named_error_and_a_refusal_is_the_records_first_line() {
         FindingClass::Failure(FailureKind::Unsupported)
     );
 }
+
+/// The findings of run `run` ("a" or "b") of backend `myrt` on the case `entry`: each run its
+/// own classes (a bug for one, a refusal for the other), so that its pages and reproducers
+/// tell which run wrote them.
+fn findings_of_run(run: &str, entry: &CaseEntry) -> (Vec<Finding>, Vec<RunSummary>, String) {
+    let verdict = match run {
+        "a" => Verdict::Disagrees,
+        _ => Verdict::Unsupported,
+    };
+    let mut f = crate::testkit::finding("myrt", "FLOAT", "FLOAT8E4M3FN", verdict);
+    f.runtime_version = format!("run-{run}");
+    f.reproducer = entry.case.clone();
+    if let Some(e) = f.examples.first_mut() {
+        e.index = 1;
+    }
+    let summary = RunSummary {
+        backend: "myrt".into(),
+        runtime_version: format!("run-{run}"),
+        trials: 1,
+        failed: 1,
+    };
+    (vec![f], vec![summary], run.repeat(64))
+}
+
+/// Which run wrote the findings under `out`, after checking that they are whole and all of
+/// that run: findings.json reads, findings.md and findings.html are its rendering, the
+/// reproducers on disk are exactly those it names, and nothing staged is left.
+fn whole_findings_of_one_run(root: &Path, out: &Path) -> String {
+    let json = std::fs::read_to_string(out.join("findings.json")).unwrap();
+    let all: Findings = serde_json::from_str(&json).expect("findings.json is whole");
+    let run = all.tree_sha256[..1].to_string();
+    assert_eq!(all.tree_sha256, run.repeat(64));
+    assert!(all
+        .runs
+        .iter()
+        .all(|r| r.runtime_version == format!("run-{run}")));
+    let links = crate::render::Links::of(root, out);
+    let md = std::fs::read_to_string(out.join("findings.md")).unwrap();
+    assert!(
+        md == crate::render::markdown(&all, &links),
+        "findings.md of another run"
+    );
+    let html = std::fs::read_to_string(out.join("findings.html")).unwrap();
+    assert!(
+        html == crate::render::html(&all, &links),
+        "findings.html of another run"
+    );
+    let named: std::collections::BTreeSet<String> =
+        all.findings.iter().map(|f| f.reproducer.clone()).collect();
+    let on_disk: std::collections::BTreeSet<String> = walkdir::WalkDir::new(out.join("findings"))
+        .min_depth(2)
+        .max_depth(2)
+        .into_iter()
+        .map(|e| {
+            let e = e.unwrap();
+            let rel = e.path().strip_prefix(out.join("findings")).unwrap();
+            rel.to_string_lossy().replace('\\', "/")
+        })
+        .collect();
+    assert_eq!(on_disk, named, "reproducers of another run");
+    for rel in &named {
+        for file in ["run.py", "README.md", "model.onnx"] {
+            assert!(
+                out.join("findings").join(rel).join(file).is_file(),
+                "{rel}/{file}"
+            );
+        }
+    }
+    let left: Vec<String> = std::fs::read_dir(out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("findings.new") || n.starts_with(schema::files::TEMP_PREFIX))
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+    run
+}
+
+/// Two deep runs of one label at once (two threads, each holding the tree's lock as `cargo
+/// xtask deep` does, then publishing), ten rounds: both succeed every round, and the findings
+/// on disk are whole and every file of them is of one run, the one that published last.
+#[test]
+fn two_runs_at_once_leave_the_findings_whole_and_of_one_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path();
+    let name = "cast19_FLOAT_to_FLOAT8E4M3FN_saturate0";
+    let (entry, _, _) = written_case(&out.join(deep::CASES_DIR), name);
+    let by_case: BTreeMap<&str, &CaseEntry> = [(entry.case.as_str(), &entry)].into();
+    let root = crate::testkit::root();
+    let links = crate::render::Links::of(&root, out);
+    let page = |run: &str| {
+        let (found, _, _) = findings_of_run(run, &entry);
+        crate::render::markdown(&crate::testkit::all(&["myrt"], found), &links)
+    };
+    assert_ne!(
+        page("a"),
+        page("b"),
+        "the two runs' pages must tell them apart"
+    );
+    for round in 0..10 {
+        let last = std::sync::Mutex::new(String::new());
+        std::thread::scope(|s| {
+            let runs = ["a", "b"].map(|run| {
+                let (by_case, entry, root, last) = (&by_case, &entry, &root, &last);
+                s.spawn(move || {
+                    let lock = DirLock::acquire(
+                        out,
+                        &format!("run {run}"),
+                        schema::files::WhenBusy::Wait,
+                        |_| {},
+                    )
+                    .map_err(|e| e.to_string())?;
+                    let (found, runs, sha) = findings_of_run(run, entry);
+                    publish(root, &lock, by_case, found, runs, &sha).map_err(|e| e.to_string())?;
+                    *last.lock().unwrap() = run.to_string();
+                    Ok::<(), String>(())
+                })
+            });
+            for (run, h) in ["a", "b"].iter().zip(runs) {
+                h.join()
+                    .unwrap()
+                    .unwrap_or_else(|e| panic!("round {round}: run {run}: {e}"));
+            }
+        });
+        let run = whole_findings_of_one_run(&root, out);
+        assert_eq!(run, *last.lock().unwrap(), "round {round}");
+    }
+}

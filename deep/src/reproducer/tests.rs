@@ -267,12 +267,15 @@ fn outputs_are_replaced_only_after_a_successful_run() {
         v.sort();
         v
     };
+    let lock =
+        schema::files::DirLock::acquire(out, "this test", schema::files::WhenBusy::Stop, |_| {})
+            .unwrap();
     let before = listing(out);
     // A finding whose case is not in the tree: the run fails, nothing changes.
     let mut lost = finding("myrt", "FLOAT", "FLOAT16", Verdict::Disagrees);
     lost.reproducer = "no_such_case".into();
     let root = crate::testkit::root();
-    let failed = findings::publish(&root, out, &by_case, vec![lost], Vec::new(), "ab");
+    let failed = findings::publish(&root, &lock, &by_case, vec![lost], Vec::new(), "ab");
     assert!(failed.is_err());
     assert_eq!(listing(out), before);
     assert_eq!(
@@ -283,7 +286,7 @@ fn outputs_are_replaced_only_after_a_successful_run() {
     let mut f = finding("myrt", "FLOAT", "FLOAT16", Verdict::Disagrees);
     f.reproducer = entry.case.clone();
     f.examples[0].index = 1;
-    let all = findings::publish(&root, out, &by_case, vec![f], Vec::new(), "ab").unwrap();
+    let all = findings::publish(&root, &lock, &by_case, vec![f], Vec::new(), "ab").unwrap();
     assert_eq!(
         all.findings[0].reproducer,
         format!("myrt/{}__tie", entry.case)

@@ -5,6 +5,7 @@
 //! checkout this example lives in (point `Suite::new` at your own copy).
 
 use deep::findings;
+use deep::{DirLock, WhenBusy};
 use harness::backend::{
     Backend, BackendFailure, BackendHandle, BackendInfo, FailureKind, ModelFile, Prepared,
 };
@@ -133,7 +134,12 @@ fn run() -> Result<(), Box<dyn Error>> {
 
     // 2. The deep tree, written by the deep crate (expected values from the implementation).
     let tree = target.join("deep-tree");
-    let written = deep::write(&tree)?;
+    // Held while the tree is written, run and its findings written: another process using the
+    // tree waits, and a second run of this test mixes nothing.
+    let lock = DirLock::acquire(&tree, "external-deep", WhenBusy::Wait, |holder| {
+        eprintln!("{}: in use by {holder}; waiting", tree.display())
+    })?;
+    let written = deep::write(&lock)?;
     println!(
         "deep: wrote {} cases, content sha256 {}",
         written.cases, written.content_sha256
@@ -155,9 +161,10 @@ fn run() -> Result<(), Box<dyn Error>> {
     // again.
     let reports = harness::report::ReportDir::deep(&tree, &name).into_path();
     let (summary, found) = findings::of_run(&tree, &by_case, &name, &report, &reports)?;
+    deep::integrity::verify(&tree, &index)?;
     let all = findings::publish(
         &deep::sources_root(),
-        &tree,
+        &lock,
         &by_case,
         found,
         vec![summary],

@@ -75,6 +75,7 @@ fn with_deep_tree(ws: &Path) -> PathBuf {
             shape: crate::deep::CaseShape::Values,
             classes: Vec::new(),
         }],
+        files: Default::default(),
     };
     let text = serde_json::to_string(&index).expect("json");
     std::fs::write(tree.join(INDEX_FILE), text).expect("index");

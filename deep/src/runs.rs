@@ -1,0 +1,70 @@
+//! `cargo xtask deep` past its command line: the tree held, checked against its index, run
+//! on each backend, each run's failures grouped, the findings published.
+
+use crate::findings::{self, Findings};
+use crate::integrity;
+use crate::names::Chosen;
+use harness::deep::{self as tree, CaseEntry};
+use harness::report::{Report, ReportDir};
+use schema::files::{DirLock, WhenBusy};
+use std::collections::BTreeMap;
+use std::error::Error;
+use std::path::Path;
+
+/// Takes the lock of the deep tree at `dir` for `purpose`. Every task that reads or writes the
+/// tree or its findings holds it (`cargo xtask deep`, `deep-cases`, `deep-audit`), so that no
+/// run reads a tree half rewritten and no two runs mix their findings. Busy, it says on stderr
+/// who holds it and waits ([`WhenBusy::Wait`]), or stops naming the directory and the holder.
+pub fn lock(dir: &Path, purpose: &str, busy: WhenBusy) -> Result<DirLock, Box<dyn Error>> {
+    let on_wait = |holder: &str| {
+        eprintln!("{}: in use by {holder}; waiting for it", dir.display());
+    };
+    DirLock::acquire(dir, purpose, busy, on_wait).map_err(|e| match e {
+        schema::files::Error::Busy { dir, holder } => format!(
+            "{}: in use by another run ({holder}); this one does not wait (--no-wait): run it \
+             again once that one is done",
+            dir.display()
+        )
+        .into(),
+        e => e.into(),
+    })
+}
+
+/// Runs each backend of `chosen` on the tree `lock` holds (`run_suite` runs one and returns its
+/// report, which it leaves in the label's report directory, `reports/backend-<label>`), groups
+/// each run's failures into findings and publishes them ([`findings::publish`]). The tree is
+/// checked against its index ([`integrity::verify`]) before the first backend runs and again
+/// after each, before its failures are judged: a changed file stops the task as a setup
+/// problem, never a finding nor a pass, and the last findings stay.
+pub fn findings(
+    root: &Path,
+    lock: &DirLock,
+    chosen: &[Chosen],
+    mut run_suite: impl FnMut(&Chosen) -> Result<Report, Box<dyn Error>>,
+) -> Result<Findings, Box<dyn Error>> {
+    let out = lock.dir();
+    let index = tree::read_index_at(out).map_err(|e| format!("{e}; run `{}`", tree::REGENERATE))?;
+    integrity::verify(out, &index).map_err(|e| format!("{e}; nothing was run"))?;
+    let by_case: BTreeMap<&str, &CaseEntry> =
+        index.cases.iter().map(|c| (c.case.as_str(), c)).collect();
+    let mut runs = Vec::new();
+    let mut all = Vec::new();
+    for chosen in chosen {
+        let report = run_suite(chosen)?;
+        // The files this run read, and its findings are about to.
+        integrity::verify(out, &index).map_err(|e| {
+            format!(
+                "after the run of {}: {e}; no findings were written",
+                chosen.label
+            )
+        })?;
+        let dir = ReportDir::deep(out, &chosen.label).into_path();
+        let (run, found) = findings::of_run(out, &by_case, &chosen.label, &report, &dir)?;
+        runs.push(run);
+        all.extend(found);
+    }
+    findings::publish(root, lock, &by_case, all, runs, &index.content_sha256)
+}
+
+#[cfg(test)]
+mod tests;
