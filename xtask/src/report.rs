@@ -37,7 +37,7 @@ pub fn main(_root: &Path, args: &crate::cli::Report) -> Result<(), Box<dyn Error
 fn rerender(json: &Path) -> Result<(), Box<dyn Error>> {
     let report = report::load(json)?;
     let dir = json.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let _held = lock(&dir)?;
+    let _held = lock(&dir, "cargo xtask report")?;
     report::render(&dir, &report)?;
     eprintln!("wrote {}/report.{{md,html,junit.xml}}", dir.display());
     Ok(())
@@ -46,7 +46,7 @@ fn rerender(json: &Path) -> Result<(), Box<dyn Error>> {
 /// Assembles one nextest run's JSONL records (`latest` or a run id) into the three reports.
 fn from_nextest(which: &str) -> Result<(), Box<dyn Error>> {
     let dir = default_dir();
-    let _held = lock(&dir)?;
+    let _held = lock(&dir, "cargo xtask report")?;
     let jsonl = nextest::find(&dir, Some(which))?;
     let report = nextest::load(&jsonl)?;
     let dest = report::destination(&dir, &report);
@@ -65,12 +65,11 @@ fn from_nextest(which: &str) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// The report directory's lock, waited for (saying so) while a run writes there.
-fn lock(dir: &Path) -> Result<schema::files::DirLock, Box<dyn Error>> {
-    let held = report::lock(dir, "cargo xtask report", WhenBusy::Wait, |holder| {
-        eprintln!("waiting for {}: in use by {holder}", dir.display())
-    })?;
-    Ok(held)
+/// A report directory's lock for task `purpose`, waited for (saying so) while a run writes
+/// there.
+pub(crate) fn lock(dir: &Path, purpose: &str) -> Result<schema::files::DirLock, Box<dyn Error>> {
+    let on_wait = |holder: &str| eprintln!("waiting for {}: in use by {holder}", dir.display());
+    Ok(report::lock(dir, purpose, WhenBusy::Wait, on_wait)?)
 }
 
 /// `target/onnx-conformance` of this workspace, honouring `CARGO_TARGET_DIR`.

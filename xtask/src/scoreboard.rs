@@ -45,9 +45,7 @@ pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Er
     // One scoreboard run at a time: its backends' runs share `scoreboard/`, and each reads
     // back the report its own run left there.
     let runs_dir = ReportDir::root(&target).join("scoreboard");
-    let _runs = harness::report::lock(&runs_dir, "cargo xtask scoreboard", wait(), |holder| {
-        eprintln!("waiting for {}: in use by {holder}", runs_dir.display())
-    })?;
+    let _runs = crate::report::lock(&runs_dir, "cargo xtask scoreboard")?;
     let data_lock =
         schema::hash::lock_sha256(root).map_err(|e| format!("cannot read the lock file: {e}"))?;
     let mut board = Scoreboard {
@@ -75,16 +73,9 @@ pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Er
     }
     let out = ReportDir::root(&target);
     // The board goes beside native's reports: wait for a native run writing there.
-    let _out = harness::report::lock(&out, "cargo xtask scoreboard", wait(), |holder| {
-        eprintln!("waiting for {}: in use by {holder}", out.display())
-    })?;
+    let _out = crate::report::lock(&out, "cargo xtask scoreboard")?;
     scoreboard::write(&out, &board)?;
     print!("{}", scoreboard::summary(&board));
     eprintln!("wrote {}/scoreboard.{{json,md,html}}", out.display());
     Ok(())
-}
-
-/// A task waits for a run that holds a directory it writes.
-fn wait() -> schema::files::WhenBusy {
-    schema::files::WhenBusy::Wait
 }
