@@ -30,8 +30,26 @@ pub enum Command {
     Run(RunArgs),
     /// What moved between two runs of one backend (two report.json files)
     Diff(DiffArgs),
+    /// Your own worker process (docs/worker-protocol.md)
+    #[command(subcommand)]
+    Worker(WorkerCommand),
     /// Print the home directory
     Home,
+}
+
+/// `worker`'s subcommands.
+#[derive(Debug, Subcommand)]
+pub enum WorkerCommand {
+    /// Check a worker step by step over chosen official cases: every protocol step printed,
+    /// protocol breaks counted apart from wrong answers
+    Check {
+        /// The worker's command line, split as a POSIX shell would (no shell runs it)
+        #[arg(value_name = "COMMAND")]
+        command: String,
+        /// Seconds the worker may take for its hello and for each answer
+        #[arg(long, value_name = "S", default_value_t = 30.0)]
+        timeout: f64,
+    },
 }
 
 /// `run`'s options.

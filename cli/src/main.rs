@@ -7,7 +7,7 @@ mod args;
 mod home;
 mod run;
 
-use args::{Cli, Command};
+use args::{Cli, Command, WorkerCommand};
 use clap::Parser;
 use std::process::ExitCode;
 
@@ -21,6 +21,9 @@ fn main() -> ExitCode {
         Command::Fetch(opts) => home::fetch(&home, opts, cli.python.as_deref()),
         Command::Run(args) => run::main(&home, args, cli.python.as_deref()),
         Command::Diff(args) => run::diff(args),
+        Command::Worker(WorkerCommand::Check { command, timeout }) => {
+            run::check_worker(&home, command, *timeout)
+        }
         Command::Home => {
             println!("{}", home.dir().display());
             ExitCode::SUCCESS
