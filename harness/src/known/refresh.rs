@@ -2,7 +2,7 @@
 //! person to review before committing it (`cargo xtask backends known-failures NAME`).
 
 use crate::backend::FailureKind;
-use crate::known::{names_type, KnownFailure, KnownFailures, Outcome, FORMAT};
+use crate::known::{names_type, Indexed, KnownFailure, KnownFailures, Outcome, FORMAT};
 use crate::report::{self, ReportDir, TrialRecord};
 use std::collections::{BTreeMap, BTreeSet};
 use std::error::Error;
@@ -32,8 +32,12 @@ pub fn run(
         Some(path) => path.to_path_buf(),
         None => crate::backend::list_path(root, &name),
     };
-    let old = KnownFailures::load(&out)?;
-    let data = KnownFailures::data()?;
+    // No list yet: this run writes the first.
+    let old = match out.try_exists() {
+        Ok(false) => KnownFailures::default(),
+        _ => KnownFailures::load(&out)?,
+    };
+    let (old, data) = (Indexed::new(old), Indexed::new(KnownFailures::data()?));
     let root_text = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let list = refresh(
         &old,
@@ -81,12 +85,7 @@ struct Failing<'a> {
 /// reason of an old entry, else the message with its numbers left out). An entry's `expect`
 /// is the part of the message its trials share, up to any debug dump; its reason is the old
 /// entries' reason when they agree, else `REVIEW:`.
-pub fn refresh(
-    old: &KnownFailures,
-    data: &KnownFailures,
-    trials: &[TrialRecord],
-    root: &str,
-) -> KnownFailures {
+pub fn refresh(old: &Indexed, data: &Indexed, trials: &[TrialRecord], root: &str) -> KnownFailures {
     // Setup checks (no release) are about the run, not the runtime: never listed; the data
     // list's trials are judged by it.
     let trials: Vec<&TrialRecord> = trials
@@ -107,6 +106,7 @@ pub fn refresh(
             evidence: evidence(t.message.as_deref().unwrap_or(""), root),
             reviewed: old
                 .find(&t.name)
+                .map(|(_, e)| e)
                 .filter(|e| e.failure_kind.is_none() || e.failure_kind == t.failure_kind)
                 .map(|e| (e.kind.clone(), e.reason.clone())),
         })
