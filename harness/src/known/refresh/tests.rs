@@ -303,3 +303,53 @@ fn predated_cases_are_listed_with_their_kind() {
         );
     }
 }
+
+/// A data type's entry is not written when it would also select trials an earlier entry
+/// holds and say something of them that entry does not check (here: FLOAT4E2M1 refused,
+/// while its pairs with FLOAT6E2M3 fail earlier, at the float6 type): its trials are listed
+/// by case instead, and no two entries contradict.
+#[test]
+fn a_type_entry_never_contradicts_an_earlier_one() {
+    let error = Some(FailureKind::Error);
+    let load_error = "backend rt: error at stage load: FAIL: type not registered";
+    let trials = [
+        ("test_cast_FLOAT_to_FLOAT6E2M3", error, load_error),
+        ("test_cast_FLOAT6E2M3_to_FLOAT", error, load_error),
+        ("test_cast_FLOAT4E2M1_to_FLOAT6E2M3", error, load_error),
+        (
+            "test_cast_FLOAT_to_FLOAT4E2M1",
+            UNSUPPORTED,
+            "backend rt: unsupported (refused at load): NOT_IMPLEMENTED",
+        ),
+        (
+            "test_cast_FLOAT4E2M1_to_FLOAT",
+            UNSUPPORTED,
+            "backend rt: unsupported (refused at load): NOT_IMPLEMENTED",
+        ),
+    ]
+    .map(|(case, kind, message)| {
+        trial(
+            &format!("onnx-1.22.0/opset25/{case}"),
+            Outcome::Fail,
+            kind,
+            message,
+        )
+    });
+    let list = Indexed::new(refresh(&no_data(), &no_data(), &trials, "/r"));
+    let names: Vec<&str> = trials.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(
+        list.contradictions(&names),
+        Vec::<String>::new(),
+        "{list:#?}"
+    );
+    for t in &trials {
+        let (_, entry) = list.find(&t.name).expect("listed");
+        assert_eq!(entry.failure_kind, t.failure_kind, "{}", t.name);
+        assert!(t
+            .message
+            .as_deref()
+            .unwrap_or("")
+            .contains(&entry.expect[0]));
+    }
+    assert_eq!(list.list().entries[0].types, ["FLOAT6E2M3"]);
+}
