@@ -445,8 +445,9 @@ fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
         problem("settings/known-failures-data", e.to_string());
         KnownFailures::default()
     });
-    let backend_path = known_list.clone();
-    let backend_path = backend_path.unwrap_or_else(|| "no known-failures list".into());
+    let backend_path = known_list
+        .clone()
+        .unwrap_or_else(|| "no known-failures list".into());
     let known = Lists::new(data_list, backend_list, backend_path);
     let tolerances = match &layout.tolerances {
         Some(path) => Tolerances::load(path).unwrap_or_else(|e| {
