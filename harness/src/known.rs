@@ -5,11 +5,11 @@
 use crate::backend::FailureKind;
 use crate::error::Error;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
 /// How a pattern selects trials (format 1 entries, and `tests/tolerances.json`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Match {
     /// `pattern` is a whole trial name.
@@ -19,6 +19,14 @@ pub enum Match {
 }
 
 impl Match {
+    /// The file's spelling, as in `exact`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Match::Exact => "exact",
+            Match::Substring => "substring",
+        }
+    }
+
     /// Whether `pattern` selects trial `name`.
     pub fn selects(self, pattern: &str, name: &str) -> bool {
         match self {
@@ -121,32 +129,6 @@ impl KnownFailure {
         }
         parts.join(" ")
     }
-
-    /// The parts of the selector (each `trials` pattern, each type) that select none of
-    /// `names` together with the rest of the entry.
-    fn stale_parts(&self, names: &[&str]) -> Vec<String> {
-        let mut stale = Vec::new();
-        let any = |e: &KnownFailure| names.iter().any(|n| e.selects(n));
-        for g in &self.trials {
-            let one = KnownFailure {
-                trials: vec![g.clone()],
-                ..self.clone()
-            };
-            if !any(&one) {
-                stale.push(format!("trials pattern {g:?}"));
-            }
-        }
-        for t in &self.types {
-            let one = KnownFailure {
-                types: vec![t.clone()],
-                ..self.clone()
-            };
-            if !any(&one) {
-                stale.push(format!("type {t:?}"));
-            }
-        }
-        stale
-    }
 }
 
 /// An entry as the file spells it, format 1 or 2.
@@ -173,7 +155,39 @@ struct RawEntry {
 #[serde(deny_unknown_fields)]
 struct RawList {
     format: u32,
+    #[serde(deserialize_with = "numbered")]
     entries: Vec<RawEntry>,
+}
+
+/// A list's entries, each of which that does not parse (a field twice, a field unknown) named
+/// by its number: `#[serde(deserialize_with = "numbered")]`.
+fn numbered<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct Numbered<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Numbered<T> {
+        type Value = Vec<T>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a list of entries")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            let mut entries = Vec::new();
+            loop {
+                match seq.next_element::<T>() {
+                    Ok(Some(entry)) => entries.push(entry),
+                    Ok(None) => return Ok(entries),
+                    // serde_json moves the position the inner message ends with to the end.
+                    Err(e) => {
+                        let i = entries.len();
+                        return Err(serde::de::Error::custom(format_args!("entry {i}: {e}")));
+                    }
+                }
+            }
+        }
+    }
+    d.deserialize_seq(Numbered(std::marker::PhantomData))
 }
 
 /// The known-failures file.
@@ -210,16 +224,18 @@ pub struct Tolerances {
     /// Schema version; 1.
     pub format: u32,
     /// The overrides; the first that selects a trial applies.
+    #[serde(deserialize_with = "numbered")]
     pub entries: Vec<ToleranceOverride>,
 }
 
 impl KnownFailures {
-    /// Reads the file at `path`; a missing file is an empty list.
+    /// Reads the file at `path`. A list that is named must exist: a missing file is an
+    /// error, never an empty list (an empty list is written as one).
     pub fn load(path: &Path) -> Result<KnownFailures, Error> {
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(KnownFailures::default())
+                return Err(Error::at(path, MISSING_LIST.to_string()))
             }
             Err(e) => return Err(Error::at(path, format!("cannot read: {e}"))),
         };
@@ -247,29 +263,11 @@ impl KnownFailures {
             .enumerate()
             .map(|(i, e)| entry(raw.format, e).map_err(|why| format!("entry {i}: {why}")))
             .collect::<Result<Vec<_>, _>>()?;
+        twice(&entries)?;
         Ok(KnownFailures {
             format: FORMAT,
             entries,
         })
-    }
-
-    /// The first entry selecting trial `name`.
-    pub fn find(&self, name: &str) -> Option<&KnownFailure> {
-        self.entries.iter().find(|e| e.selects(name))
-    }
-
-    /// Entries, or parts of their selectors, that select none of `names` (stale when `names`
-    /// is the full list), each described for a message.
-    pub fn unmatched(&self, names: &[&str]) -> Vec<String> {
-        self.entries
-            .iter()
-            .enumerate()
-            .flat_map(|(i, e)| {
-                e.stale_parts(names)
-                    .into_iter()
-                    .map(move |part| format!("entry {i} ({}): {part}", e.kind))
-            })
-            .collect()
     }
 }
 
@@ -317,6 +315,16 @@ fn entry(format: u32, raw: RawEntry) -> Result<KnownFailure, String> {
     if raw.expect.iter().any(|x| x.is_empty()) {
         return Err("field `expect` holds an empty string".into());
     }
+    for (field, items) in [
+        ("trials", &trials),
+        ("types", &types),
+        ("expect", &raw.expect),
+    ] {
+        let mut seen = BTreeSet::new();
+        if let Some(again) = items.iter().find(|x| !seen.insert(x.as_str())) {
+            return Err(format!("field `{field}` holds {again:?} twice"));
+        }
+    }
     Ok(KnownFailure {
         trials,
         types,
@@ -327,14 +335,37 @@ fn entry(format: u32, raw: RawEntry) -> Result<KnownFailure, String> {
     })
 }
 
+/// An entry whose selector is an earlier entry's (the same `trials` and `types`, in any
+/// order): the same entry twice, of which only the first would ever apply.
+fn twice(entries: &[KnownFailure]) -> Result<(), String> {
+    let mut first: HashMap<(BTreeSet<&str>, BTreeSet<&str>), usize> = HashMap::new();
+    for (i, e) in entries.iter().enumerate() {
+        let trials = e.trials.iter().map(String::as_str).collect();
+        let types = e.types.iter().map(String::as_str).collect();
+        if let Some(earlier) = first.insert((trials, types), i) {
+            return Err(format!(
+                "entry {i} selects what entry {earlier} selects ({}): the same entry twice, of \
+                 which only the first applies; merge them",
+                e.describe()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What a missing list's error says after its path.
+const MISSING_LIST: &str = "no such known-failures list: a list that is named must exist \
+    (an empty list is written as {\"format\": 2, \"entries\": []}; `cargo xtask backends \
+    known-failures NAME` writes a backend's from its run)";
+
 /// The lists a run judges by: the upstream data problems, which apply to every backend, then
 /// the backend's own.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Lists {
     /// `tests/known-failures/data.json`.
-    pub data: KnownFailures,
+    pub data: Indexed,
     /// The backend's list.
-    pub backend: KnownFailures,
+    pub backend: Indexed,
     /// The backend's list as messages name it.
     pub backend_path: String,
 }
@@ -351,62 +382,29 @@ pub struct Listed<'a> {
 }
 
 impl Lists {
+    /// The data list and the backend's list (named `backend_path` in messages), indexed.
+    pub fn new(data: KnownFailures, backend: KnownFailures, backend_path: String) -> Lists {
+        Lists {
+            data: Indexed::new(data),
+            backend: Indexed::new(backend),
+            backend_path,
+        }
+    }
+
     /// The entry that applies to trial `name`: the data list's first, else the backend's.
     pub fn find(&self, name: &str) -> Option<Listed<'_>> {
-        if let Some(entry) = self.data.find(name) {
+        if let Some((_, entry)) = self.data.find(name) {
             return Some(Listed {
                 entry,
                 list: DATA_LIST,
                 data: true,
             });
         }
-        self.backend.find(name).map(|entry| Listed {
+        self.backend.find(name).map(|(_, entry)| Listed {
             entry,
             list: &self.backend_path,
             data: false,
         })
-    }
-
-    /// The stale parts of both lists over the full list of trial `names`: an entry of the
-    /// backend's list that selects only trials of the data list is stale too.
-    pub fn unmatched(&self, names: &[&str]) -> Vec<String> {
-        // The data list is about the official data of every release: an entry about a
-        // release this data does not hold (another tree, a test's workspace) is not judged.
-        let sources: BTreeSet<&str> = names.iter().filter_map(|n| n.split('/').next()).collect();
-        let held = |g: &String| {
-            let source = g.split('/').next().unwrap_or(g);
-            source.contains('*') || sources.contains(source)
-        };
-        let data = KnownFailures {
-            format: FORMAT,
-            entries: self
-                .data
-                .entries
-                .iter()
-                .filter(|e| e.trials.is_empty() || e.trials.iter().any(held))
-                .map(|e| KnownFailure {
-                    trials: e.trials.iter().filter(|g| held(g)).cloned().collect(),
-                    ..e.clone()
-                })
-                .collect(),
-        };
-        let mut stale: Vec<String> = data
-            .unmatched(names)
-            .into_iter()
-            .map(|s| format!("{DATA_LIST} {s}"))
-            .collect();
-        let own: Vec<&str> = names
-            .iter()
-            .copied()
-            .filter(|n| self.data.find(n).is_none())
-            .collect();
-        stale.extend(
-            self.backend
-                .unmatched(&own)
-                .into_iter()
-                .map(|s| format!("{} {s}", self.backend_path)),
-        );
-        stale
     }
 }
 
@@ -420,6 +418,18 @@ impl Tolerances {
             {
                 let what = "needs a pattern, a reason and finite non-negative rtol and atol";
                 return Err(Error::at(path, format!("entry {i} {what}")));
+            }
+        }
+        let mut first: HashMap<(&str, Match), usize> = HashMap::new();
+        for (i, e) in list.entries.iter().enumerate() {
+            if let Some(earlier) = first.insert((&e.pattern, e.how), i) {
+                let msg = format!(
+                    "entry {i} has the pattern of entry {earlier} ({:?}, match {}): the same \
+                     entry twice, of which only the first applies; merge them",
+                    e.pattern,
+                    e.how.label()
+                );
+                return Err(Error::at(path, msg));
             }
         }
         Ok(list)
@@ -593,7 +603,12 @@ pub fn runtime_message(message: &str) -> &str {
     }
 }
 
+mod checks;
+mod index;
 pub mod refresh;
+
+pub use checks::{CONTRADICTION_CHECK, LIST_CHECK, STALE_CHECK};
+pub use index::Indexed;
 
 #[cfg(test)]
 mod tests;

@@ -4,7 +4,7 @@
 use crate::backend::{self, BackendHandle, Selected};
 use crate::diag::RerunEnv;
 use crate::discover::{Layout, Spec, SpecKind};
-use crate::known::{KnownFailures, Lists, Outcome, Tolerances};
+use crate::known::{self, KnownFailures, Lists, Outcome, Tolerances};
 use crate::provenance::{self, RunInfo, Runner};
 use crate::report::{self, nextest, Report, TrialRecord};
 use crate::settings::{self, Env};
@@ -140,7 +140,8 @@ impl Suite {
         self
     }
 
-    /// The runtime's known-failures list (a missing file is an empty list).
+    /// The runtime's known-failures list, which must exist (an empty list is written as
+    /// `{"format": 2, "entries": []}`).
     pub fn known_failures(mut self, path: impl AsRef<Path>) -> Suite {
         self.known_failures = Some(self.layout.root.join(path));
         self
@@ -498,13 +499,16 @@ fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
     if let Err(why) = &selected.backend {
         problem("settings/backend", why.clone());
     }
-    // A list not written yet is empty.
+    // A list that is named must exist (an empty list is written as one); a source that
+    // judges by no list (a deep tree) reads none.
     let backend_list = match &selected.known_failures {
-        Some(path) => KnownFailures::load(path).unwrap_or_else(|e| {
-            problem("settings/known-failures", e.to_string());
-            KnownFailures::default()
-        }),
-        None => KnownFailures::default(),
+        Some(path) if settings.source.uses_lists() => {
+            KnownFailures::load(path).unwrap_or_else(|e| {
+                problem(known::LIST_CHECK, e.to_string());
+                KnownFailures::default()
+            })
+        }
+        _ => KnownFailures::default(),
     };
     let known_list = selected
         .known_failures
@@ -514,13 +518,10 @@ fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
         problem("settings/known-failures-data", e.to_string());
         KnownFailures::default()
     });
-    let known = Lists {
-        data: data_list,
-        backend: backend_list,
-        backend_path: known_list
-            .clone()
-            .unwrap_or_else(|| "no known-failures list".into()),
-    };
+    let backend_path = known_list
+        .clone()
+        .unwrap_or_else(|| "no known-failures list".into());
+    let known = Lists::new(data_list, backend_list, backend_path);
     let tolerances = match &layout.tolerances {
         Some(path) => Tolerances::load(path).unwrap_or_else(|e| {
             problem("settings/tolerances", e.to_string());
@@ -534,16 +535,11 @@ fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
         .discover(layout)
         .into_iter()
         .partition(|s| matches!(s.kind, SpecKind::Case(_)));
-    if source.checks_stale_entries() && found.is_empty() {
-        let names: Vec<&str> = cases.iter().map(|s| s.name.as_str()).collect();
-        let stale = known.unmatched(&names);
-        if !stale.is_empty() {
-            let msg = format!(
-                "known-failure entries that select no trial (remove or fix them): {}",
-                stale.join("; ")
-            );
-            problem("settings/known-failures-stale", msg);
-        }
+    // Over every case, whatever the filter: stale entries only over the whole official data.
+    let names: Vec<&str> = cases.iter().map(|s| s.name.as_str()).collect();
+    let stale = source.checks_stale_entries() && found.is_empty();
+    for (check, msg) in known.checks(&names, stale) {
+        problem(check, msg);
     }
     guards.extend(found);
     let out_dir = match &settings.report_dir {

@@ -46,6 +46,20 @@ impl Source {
         }
     }
 
+    /// The names of every case trial of this source in the workspace at `workspace`, as a run
+    /// lists them before any filter (the data's cases and the own cases); `Err` naming the
+    /// setup check that fails when the source cannot be listed whole (missing data).
+    pub fn case_names(&self, workspace: &Path) -> Result<Vec<String>, String> {
+        let (cases, guards): (Vec<Spec>, Vec<Spec>) = self
+            .discover(&Layout::workspace(workspace))
+            .into_iter()
+            .partition(|s| matches!(s.kind, discover::SpecKind::Case(_)));
+        match guards.first() {
+            Some(g) => Err(format!("{}: {}", g.name, g.guard_text())),
+            None => Ok(cases.into_iter().map(|s| s.name).collect()),
+        }
+    }
+
     /// The directory the trials' case paths are under.
     pub(crate) fn data_root(&self, layout: &Layout) -> PathBuf {
         match self {

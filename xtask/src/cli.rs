@@ -143,7 +143,10 @@ pub enum BackendsCommand {
     /// list (tests/known-failures/data.json) does not hold, grouped by failure kind and cause
     /// (one entry per data type all of whose trials fail alike, then one per cause), each
     /// entry expecting the part of the message its trials share. Entries keep the reason of
-    /// the entries they replace; new ones say REVIEW:. Review it before committing it.
+    /// the entries they replace; new ones say REVIEW:. Review it before committing it. The
+    /// report must be of a whole run (no filter, every listed trial run): a list written
+    /// from a partial run would drop the entries of the trials it did not run, unless
+    /// --merge keeps them.
     KnownFailures {
         /// The backend: a shipped name, or a worker's label (or its whole
         /// worker:<label>=<command line>)
@@ -155,6 +158,11 @@ pub enum BackendsCommand {
         /// tests/known-failures/NAME.json)
         #[arg(long, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Accept a partial run (a filter, trials that did not run): the old list's entries
+        /// for the trials it did not run are kept (narrowed to those trials when some of
+        /// theirs ran)
+        #[arg(long)]
+        merge: bool,
     },
     /// Build examples/external-runtime and run its in-process conformance test
     ///

@@ -2,24 +2,32 @@
 //! person to review before committing it (`cargo xtask backends known-failures NAME`).
 
 use crate::backend::FailureKind;
-use crate::known::{names_type, KnownFailure, KnownFailures, Outcome, FORMAT};
+use crate::known::{names_type, Indexed, KnownFailure, KnownFailures, Outcome, FORMAT};
 use crate::report::{self, ReportDir, TrialRecord};
 use std::collections::{BTreeMap, BTreeSet};
 use std::error::Error;
 use std::path::{Path, PathBuf};
+
+mod merge;
+
+pub use merge::{merge, partial, Kept};
 
 /// A group needs at least this many characters in common to pin them as `expect`.
 const MIN_EXPECT: usize = 8;
 
 /// Writes the list of backend `name` (a shipped name, a worker's label, or
 /// `worker:<label>=<command line>`) from its report: to `output`, or to the backend's own
-/// list path, and nowhere else.
+/// list path, and nowhere else. A report of a partial run (a filter, trials that did not
+/// run, another source, a broken setup) is refused, since the list written from it would
+/// lose the entries of every trial it did not run, unless `merge`: then the old list's
+/// entries for those trials are kept.
 pub fn run(
     root: &Path,
     target: &Path,
     name: &str,
     report: Option<&Path>,
     output: Option<&Path>,
+    merge: bool,
 ) -> Result<(), Box<dyn Error>> {
     let name = crate::backend::backend_name(name)?;
     let report_path = match report {
@@ -28,33 +36,61 @@ pub fn run(
     };
     let report = report::load(&report_path)?;
     report.of_backend(&report_path, &name)?;
+    let partial = partial(&report);
+    if let (Some(why), false) = (&partial, merge) {
+        return Err(format!(
+            "{}: a partial run ({why}): a list written from it would drop the entries of every \
+             trial it did not run. Run the whole suite on {name} (no filter) and write the \
+             list again, or pass --merge to keep the old list's entries for the trials this \
+             run did not run",
+            report_path.display()
+        )
+        .into());
+    }
     let out = match output {
         Some(path) => path.to_path_buf(),
         None => crate::backend::list_path(root, &name),
     };
-    let old = KnownFailures::load(&out)?;
-    let data = KnownFailures::data()?;
+    // No list yet: this run writes the first.
+    let old = match out.try_exists() {
+        Ok(false) => KnownFailures::default(),
+        _ => KnownFailures::load(&out)?,
+    };
+    let (old, data) = (Indexed::new(old), Indexed::new(KnownFailures::data()?));
     let root_text = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    let list = refresh(
-        &old,
-        &data,
-        &report.trials,
-        &root_text.display().to_string(),
-    );
+    let root_text = root_text.display().to_string();
+    let (list, kept) = match merge {
+        true => {
+            let universe = merge::universe(root, &report)
+                .map_err(|e| format!("{}: cannot merge: {e}", report_path.display()))?;
+            let universe: Vec<&str> = universe.iter().map(String::as_str).collect();
+            let (list, kept) = merge::merge(&old, &data, &report.trials, &universe, &root_text);
+            (list, Some(kept))
+        }
+        false => (refresh(&old, &data, &report.trials, &root_text), None),
+    };
     let dir = out.parent().filter(|p| !p.as_os_str().is_empty());
     if let Some(dir) = dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     let json = serde_json::to_string_pretty(&list)? + "\n";
-    std::fs::write(&out, json).map_err(|e| format!("{}: {e}", out.display()))?;
+    schema::files::write_atomic(&out, json.as_bytes())?;
     let review = list
         .entries
         .iter()
         .filter(|e| e.reason.starts_with("REVIEW:"))
         .count();
+    let kept = match kept {
+        Some(k) => format!(
+            "; kept {} entries of the old list for trials this run did not run, {} of them \
+             narrowed to those trials",
+            k.kept, k.narrowed
+        ),
+        None => String::new(),
+    };
     eprintln!(
         "wrote {} ({} entries, {review} to review: replace their REVIEW: reason before \
-         committing)",
+         committing{kept})",
         out.display(),
         list.entries.len()
     );
@@ -81,20 +117,32 @@ struct Failing<'a> {
 /// reason of an old entry, else the message with its numbers left out). An entry's `expect`
 /// is the part of the message its trials share, up to any debug dump; its reason is the old
 /// entries' reason when they agree, else `REVIEW:`.
-pub fn refresh(
-    old: &KnownFailures,
-    data: &KnownFailures,
+pub fn refresh(old: &Indexed, data: &Indexed, trials: &[TrialRecord], root: &str) -> KnownFailures {
+    let all: Vec<&str> = trials
+        .iter()
+        .filter(|t| t.release.is_some())
+        .map(|t| t.name.as_str())
+        .collect();
+    refresh_over(old, data, trials, &all, root)
+}
+
+/// As [`refresh`], over the trials `all` (those of `trials` that ran, and others that did
+/// not): an entry selects only trials of `trials` that failed, never one of `all` that did
+/// not run or passed.
+fn refresh_over(
+    old: &Indexed,
+    data: &Indexed,
     trials: &[TrialRecord],
+    all: &[&str],
     root: &str,
 ) -> KnownFailures {
     // Setup checks (no release) are about the run, not the runtime: never listed; the data
     // list's trials are judged by it.
-    let trials: Vec<&TrialRecord> = trials
-        .iter()
-        .filter(|t| t.release.is_some() && data.find(&t.name).is_none())
-        .collect();
+    let ours = |name: &str| data.find(name).is_none();
+    let all: Vec<&str> = all.iter().copied().filter(|n| ours(n)).collect();
     let failing: Vec<Failing<'_>> = trials
         .iter()
+        .filter(|t| t.release.is_some() && ours(&t.name))
         .filter(|t| {
             matches!(
                 t.outcome,
@@ -107,51 +155,71 @@ pub fn refresh(
             evidence: evidence(t.message.as_deref().unwrap_or(""), root),
             reviewed: old
                 .find(&t.name)
+                .map(|(_, e)| e)
                 .filter(|e| e.failure_kind.is_none() || e.failure_kind == t.failure_kind)
                 .map(|e| (e.kind.clone(), e.reason.clone())),
         })
         .collect();
     let by_name: BTreeMap<&str, &Failing<'_>> = failing.iter().map(|f| (f.name, f)).collect();
-    let mut claimed: BTreeSet<&str> = BTreeSet::new();
+    // The trials each entry written so far holds, by the entry's number.
+    let mut claimed: BTreeMap<&str, usize> = BTreeMap::new();
     let mut entries = Vec::new();
 
-    // One entry per data type all of whose unclaimed trials fail the same way.
+    // One entry per data type all of whose unclaimed trials fail the same way, and which
+    // says nothing of the claimed trials it selects too that their entry, the first to
+    // select them, does not check.
     loop {
-        let mut best: Option<(usize, &str, Vec<&Failing<'_>>)> = None;
+        let mut best: Option<(usize, &str, KnownFailure, Vec<&Failing<'_>>)> = None;
         for dtype in vocab_names() {
-            let selected: Vec<&&TrialRecord> = trials
+            let named: Vec<&str> = all
                 .iter()
-                .filter(|t| !claimed.contains(t.name.as_str()) && names_type(&t.name, dtype))
+                .copied()
+                .filter(|n| names_type(n, dtype))
+                .collect();
+            let selected: Vec<&str> = named
+                .iter()
+                .copied()
+                .filter(|n| !claimed.contains_key(n))
                 .collect();
             let group: Vec<&Failing<'_>> = selected
                 .iter()
-                .filter_map(|t| by_name.get(t.name.as_str()).copied())
+                .filter_map(|n| by_name.get(n).copied())
                 .collect();
             let uniform = group.len() == selected.len()
                 && group.len() >= 2
                 && one(group.iter().map(|f| f.kind))
                 && one(group.iter().map(|f| f.reviewed.clone()));
-            if uniform && best.as_ref().is_none_or(|(n, ..)| group.len() > *n) {
-                best = Some((group.len(), dtype, group));
+            if !uniform || best.as_ref().is_some_and(|(n, ..)| group.len() <= *n) {
+                continue;
+            }
+            let candidate = entry(Vec::new(), vec![dtype.to_string()], &group);
+            let agrees = named
+                .iter()
+                .filter_map(|n| claimed.get(n))
+                .all(|&i| super::checks::unchecked(&entries[i], &candidate).is_none());
+            if agrees {
+                best = Some((group.len(), dtype, candidate, group));
             }
         }
-        let Some((_, dtype, group)) = best else { break };
-        claimed.extend(group.iter().map(|f| f.name));
-        entries.push(entry(Vec::new(), vec![dtype.to_string()], &group));
+        let Some((_, _, candidate, group)) = best else {
+            break;
+        };
+        claimed.extend(group.iter().map(|f| (f.name, entries.len())));
+        entries.push(candidate);
     }
 
     // The rest, one entry per (failure kind, cause).
     let mut rest: BTreeMap<(Option<FailureKind>, String), Vec<&Failing<'_>>> = BTreeMap::new();
-    for f in failing.iter().filter(|f| !claimed.contains(f.name)) {
+    for f in failing.iter().filter(|f| !claimed.contains_key(f.name)) {
         let cause = match &f.reviewed {
             Some((kind, reason)) => format!("{kind}\n{reason}"),
             None => digits_out(&f.evidence),
         };
         rest.entry((f.kind, cause)).or_default().push(f);
     }
-    let all: Vec<&str> = trials.iter().map(|t| t.name.as_str()).collect();
     for group in rest.values() {
-        entries.push(entry(trial_patterns(group, &all), Vec::new(), group));
+        let names: BTreeSet<&str> = group.iter().map(|f| f.name).collect();
+        entries.push(entry(trial_patterns(&names, &all), Vec::new(), group));
     }
     KnownFailures {
         format: FORMAT,
@@ -206,9 +274,10 @@ fn entry(trials: Vec<String>, types: Vec<String>, group: &[&Failing<'_>]) -> Kno
     }
 }
 
-/// The `trials` patterns of a group: `onnx-*/<case>` (or `own/*/<case>`) when the group holds
-/// every trial of that case name, else the trial's name.
-fn trial_patterns(group: &[&Failing<'_>], all: &[&str]) -> Vec<String> {
+/// The `trials` patterns selecting exactly `names` of `all`: `onnx-*/<case>` (or
+/// `own/*/<case>`) when `names` holds every trial of `all` with that case name, else the
+/// trial's name.
+fn trial_patterns(names: &BTreeSet<&str>, all: &[&str]) -> Vec<String> {
     let split = |n: &str| -> (String, String) {
         let (source, _) = n.split_once('/').unwrap_or((n, ""));
         let family = match source.strip_prefix("onnx-") {
@@ -218,15 +287,14 @@ fn trial_patterns(group: &[&Failing<'_>], all: &[&str]) -> Vec<String> {
         let case = n.rsplit('/').next().unwrap_or(n).to_string();
         (family, case)
     };
-    let mine: BTreeSet<&str> = group.iter().map(|f| f.name).collect();
     let mut patterns = BTreeSet::new();
-    for name in &mine {
+    for name in names {
         let (family, case) = split(name);
         let pattern = format!("{family}/{case}");
         let every = all
             .iter()
             .filter(|n| crate::known::glob_matches(&pattern, n))
-            .all(|n| mine.contains(n));
+            .all(|n| names.contains(n));
         patterns.insert(match every {
             true => pattern,
             false => name.to_string(),

@@ -59,10 +59,10 @@ fn entries_select_by_trials_and_types_together() {
     assert!(!both.selects("onnx-1.16.2/opset21/test_cast_FLOAT_to_INT8"));
     let typed = entry(&[], &["BFLOAT16"], &[]);
     assert!(typed.selects("own/opset13/test_concat13_axis_1_BFLOAT16"));
-    let list = KnownFailures {
+    let list = Indexed::new(KnownFailures {
         format: FORMAT,
         entries: vec![both, typed],
-    };
+    });
     let names = [
         "onnx-1.16.2/opset21/test_cast_FLOAT_to_INT4",
         "own/opset13/test_concat13_axis_1_BFLOAT16",
@@ -86,6 +86,7 @@ fn format_1_is_read_as_format_2() {
     assert_eq!(list.entries[0].trials, ["a/b"]);
     assert_eq!(list.entries[1].trials, ["*opset25/*"]);
     assert_eq!(list.entries[1].failure_kind, Some(FailureKind::Error));
+    let list = Indexed::new(list);
     assert!(list.find("onnx-1.22.0/opset25/x").is_some());
     assert!(list.find("a/bc").is_none());
 }
@@ -122,17 +123,18 @@ fn a_bad_list_names_the_entry_and_the_field() {
 
 #[test]
 fn the_data_list_parses_and_comes_first() {
-    let data = KnownFailures::data().expect("tests/known-failures/data.json");
+    let data = Indexed::new(KnownFailures::data().expect("tests/known-failures/data.json"));
     let corrupt = "onnx-1.4.1/opset9/test_cast_FLOAT_to_STRING";
     assert!(data.find(corrupt).is_some());
-    let lists = Lists {
-        data,
-        backend: KnownFailures {
-            format: FORMAT,
-            entries: vec![entry(&[corrupt], &[], &[])],
-        },
-        backend_path: "tests/known-failures/rt.json".into(),
+    let backend = KnownFailures {
+        format: FORMAT,
+        entries: vec![entry(&[corrupt], &[], &[])],
     };
+    let lists = Lists::new(
+        data.list().clone(),
+        backend,
+        "tests/known-failures/rt.json".into(),
+    );
     let listed = lists.find(corrupt).expect("listed");
     assert!(listed.data);
     assert_eq!(listed.list, DATA_LIST);
@@ -246,15 +248,29 @@ fn a_known_failure_of_another_kind_is_another_failure() {
     assert_eq!(runtime_message(&message), "boom");
 }
 
+/// A list that is named must exist: a missing file is an error naming it, never an empty
+/// list, which is written as one.
 #[test]
-fn loading_rejects_bad_entries_and_tolerates_absence() {
+fn loading_rejects_bad_entries_and_a_missing_list() {
     let dir_tmp = tempfile::Builder::new()
         .prefix("known")
         .tempdir()
         .expect("temp dir");
     let dir = dir_tmp.path();
     let path = dir.join("k.json");
-    assert_eq!(KnownFailures::load(&path), Ok(KnownFailures::default()));
+    let e = KnownFailures::load(&path).expect_err("missing").to_string();
+    assert!(
+        e.contains(&path.display().to_string()) && e.contains("no such known-failures list"),
+        "{e}"
+    );
+    std::fs::write(&path, r#"{"format": 2, "entries": []}"#).expect("write");
+    assert_eq!(
+        KnownFailures::load(&path),
+        Ok(KnownFailures {
+            format: FORMAT,
+            entries: vec![]
+        })
+    );
     let bad = r#"{"format":1,"entries":[{"pattern":"x","match":"exact","kind":"k","reason":" "}]}"#;
     std::fs::write(&path, bad).expect("write");
     let e = KnownFailures::load(&path)
@@ -334,4 +350,77 @@ fn a_predated_trial_is_predates_only_when_listed() {
     )
     .expect("a list");
     assert_eq!(list.entries[0].failure_kind, Some(FailureKind::Predates));
+}
+
+/// An entry (or a tolerance) twice, an item twice within an entry, or a field twice: each is
+/// refused, naming the entry.
+#[test]
+fn a_list_refuses_what_it_holds_twice() {
+    let bad = |entries: &str| {
+        let text = format!(r#"{{"format":2,"entries":[{entries}]}}"#);
+        KnownFailures::parse(&text).expect_err("refused")
+    };
+    let a = r#"{"trials":["a","b"],"types":["INT4"],"kind":"k","reason":"r"}"#;
+    let again = r#"{"trials":["b","a"],"types":["INT4"],"kind":"other","reason":"s"}"#;
+    let e = bad(&format!("{a},{again}"));
+    assert!(
+        e.contains("entry 1 selects what entry 0 selects") && e.contains("twice"),
+        "{e}"
+    );
+    let narrower = r#"{"trials":["a"],"types":["INT4"],"kind":"k","reason":"r"}"#;
+    assert!(KnownFailures::parse(&format!(r#"{{"format":2,"entries":[{a},{narrower}]}}"#)).is_ok());
+    for (field, entry) in [
+        ("trials", r#"{"trials":["a","a"],"kind":"k","reason":"r"}"#),
+        (
+            "types",
+            r#"{"types":["INT4","INT4"],"kind":"k","reason":"r"}"#,
+        ),
+        (
+            "expect",
+            r#"{"trials":["a"],"kind":"k","reason":"r","expect":["x","x"]}"#,
+        ),
+    ] {
+        let e = bad(&format!("{a},{entry}"));
+        assert!(
+            e.starts_with("entry 1: ")
+                && e.contains(&format!("field `{field}`"))
+                && e.contains("twice"),
+            "{e}"
+        );
+    }
+    let e = bad(&format!(
+        r#"{a},{{"trials":["c"],"kind":"k","kind":"k2","reason":"r"}}"#
+    ));
+    assert!(e.contains("entry 1: duplicate field `kind`"), "{e}");
+
+    let dir_tmp = tempfile::Builder::new()
+        .prefix("known")
+        .tempdir()
+        .expect("temp dir");
+    let path = dir_tmp.path().join("t.json");
+    let tol = |p: &str| {
+        format!(r#"{{"pattern":"{p}","match":"substring","rtol":0,"atol":0,"reason":"r"}}"#)
+    };
+    let text = format!(
+        r#"{{"format":1,"entries":[{},{},{}]}}"#,
+        tol("x"),
+        tol("y"),
+        tol("x")
+    );
+    std::fs::write(&path, text).expect("write");
+    let e = Tolerances::load(&path).expect_err("twice").to_string();
+    assert!(
+        e.contains("t.json") && e.contains("entry 2 has the pattern of entry 0"),
+        "{e}"
+    );
+    let text = format!(
+        r#"{{"format":1,"entries":[{},{}]}}"#,
+        tol("x"),
+        tol("x").replace("\"reason\"", "\"rtol\":1,\"reason\"")
+    );
+    std::fs::write(&path, text).expect("write");
+    let e = Tolerances::load(&path)
+        .expect_err("field twice")
+        .to_string();
+    assert!(e.contains("entry 1: duplicate field `rtol`"), "{e}");
 }

@@ -28,6 +28,13 @@ fn args(ws: &Path, list: &[&str]) -> Arguments {
     Arguments::from_iter(argv.map(String::from))
 }
 
+/// Writes native's known-failures list, empty, in the workspace `ws`: a list must exist.
+fn with_empty_list(ws: &Path) {
+    std::fs::create_dir_all(ws.join("tests/known-failures")).expect("dir");
+    let empty = r#"{"format": 2, "entries": []}"#;
+    std::fs::write(ws.join("tests/known-failures/native.json"), empty).expect("write");
+}
+
 /// A workspace with one own case copied from the real `tests/cases`.
 fn with_own_case(ws: &Path) {
     copy_dir(
@@ -176,6 +183,7 @@ fn a_suite_runs_in_process_and_returns_its_report() {
 fn settings_come_from_the_environment() {
     let ws_tmp = scratch("prepare");
     let ws = ws_tmp.path();
+    with_empty_list(ws);
     let prep = prepare(ws, &Env::of(&[]));
     assert!(!prep.ctx.strict && prep.ctx.source == crate::source::Source::Official);
     assert_eq!(prep.ctx.out_dir, ws.join("target/onnx-conformance"));
@@ -237,11 +245,67 @@ fn bad_lists_and_stale_entries_are_failing_checks() {
     );
 }
 
+/// A list that is named must exist: native's default list missing, or the list
+/// `ONNX_CONFORMANCE_KNOWN_FAILURES` names for a worker, is a failing check naming the file,
+/// never an empty list; a deep tree, which judges by no list, reads none.
+#[test]
+fn a_missing_list_is_a_failing_check_naming_it() {
+    let ws_tmp = scratch("missing-list");
+    let ws = ws_tmp.path();
+    let data = (DATA_VAR, "tests/cases");
+    let prep = prepare(ws, &Env::of(&[data]));
+    let msg = guard_message(&prep, known::LIST_CHECK);
+    assert!(
+        msg.contains("tests/known-failures/native.json")
+            && msg.contains("no such known-failures list"),
+        "{msg}"
+    );
+    let env = Env::of(&[
+        data,
+        (BACKEND_VAR, "worker:w=sh -c 'exit 1'"),
+        (KNOWN_VAR, "lists/typo.json"),
+    ]);
+    let msg = guard_message(&prepare(ws, &env), known::LIST_CHECK).to_string();
+    assert!(msg.contains("lists/typo.json"), "{msg}");
+    with_empty_list(ws);
+    let prep = prepare(ws, &Env::of(&[data]));
+    assert_eq!(guard_message(&prep, known::LIST_CHECK), "");
+}
+
+/// Two entries selecting the same trial that cannot both hold (a mismatch and a refusal at
+/// load) fail the run whatever the filter, naming both entries, though the trial would judge
+/// green by the first.
+#[cfg(feature = "native")] // runs the own case on the native backend
+#[test]
+fn contradicting_entries_fail_the_run_whatever_the_filter() {
+    let ws_tmp = scratch("contradiction");
+    let ws = ws_tmp.path();
+    with_own_case(ws);
+    let list = r#"{"format": 2, "entries": [
+        {"trials": ["own/*/test_cast13_BOOL_to_INT64"], "kind": "wrong", "reason": "r",
+         "failure_kind": "mismatch", "expect": ["differ"]},
+        {"types": ["BOOL"], "kind": "refused", "reason": "r",
+         "failure_kind": "unsupported", "expect": ["refused at load"]}]}"#;
+    std::fs::create_dir_all(ws.join("tests/known-failures")).expect("dir");
+    std::fs::write(ws.join("tests/known-failures/native.json"), list).expect("write");
+    let env = Env::of(&[(DATA_VAR, "tests/cases")]);
+    let msg = guard_message(&prepare(ws, &env), known::CONTRADICTION_CHECK).to_string();
+    for want in [
+        "native.json entries 0 (\"wrong\"",
+        "and 1 (\"refused\"",
+        "cannot both hold",
+    ] {
+        assert!(msg.contains(want), "{want:?} not in {msg}");
+    }
+    assert!(!run(ws, &args(ws, &["--skip", "own"]), &env, None));
+}
+
 #[cfg(feature = "native")] // runs the own case on the native backend
 #[test]
 fn a_filter_cannot_switch_off_the_missing_data_check() {
     let ws_tmp = scratch("guard-filter");
     let ws = ws_tmp.path();
+    with_empty_list(ws);
     with_own_case(ws);
     // The own case alone passes.
     let env = Env::of(&[(DATA_VAR, "tests/cases")]);
@@ -271,6 +335,7 @@ fn a_filter_cannot_switch_off_the_missing_data_check() {
 fn a_filter_cannot_switch_off_a_bad_variable() {
     let ws_tmp = scratch("guard-env");
     let ws = ws_tmp.path();
+    with_empty_list(ws);
     with_own_case(ws);
     let data = (DATA_VAR, "tests/cases");
     for bad in [(STRICT_VAR, "yes"), ("ONNX_CONFORMANCE_STRCT", "1")] {
@@ -296,6 +361,7 @@ fn a_filter_cannot_switch_off_a_bad_variable() {
 fn the_report_records_how_the_run_was_made() {
     let ws_tmp = scratch("provenance-run");
     let ws = ws_tmp.path();
+    with_empty_list(ws);
     with_own_case(ws);
     write_index(ws, vec![]);
     std::fs::write(
@@ -583,6 +649,7 @@ fn a_run_on_a_busy_report_directory_stops_or_waits_and_never_mixes() {
     let ws_tmp = scratch("busy-reports");
     let ws = ws_tmp.path();
     with_own_case(ws);
+    with_empty_list(ws);
     write_index(ws, vec![]);
     std::fs::write(
         ws.join(crate::index::LOCK_FILE),
@@ -649,6 +716,7 @@ fn a_partial_run_never_replaces_a_complete_runs_reports() {
     let ws_tmp = scratch("partial-after-complete");
     let ws = ws_tmp.path();
     with_own_case(ws);
+    with_empty_list(ws);
     write_index(ws, vec![]);
     std::fs::write(
         ws.join(crate::index::LOCK_FILE),

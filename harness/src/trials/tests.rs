@@ -1,7 +1,7 @@
 //! Unit tests of one trial: setup guards, known failures and the comparison rule.
 
 use super::*;
-use crate::known::{KnownFailure, Match, Outcome, ToleranceOverride};
+use crate::known::{KnownFailure, KnownFailures, Lists, Match, Outcome, ToleranceOverride, FORMAT};
 use crate::testkit::scratch;
 
 fn case_spec(name: &str, dir: PathBuf, indexed: bool) -> Spec {
@@ -61,7 +61,18 @@ fn known_failure_entries_apply_to_failing_trials() {
         expect: vec![expect.into()],
         failure_kind: None,
     };
-    ctx.known.backend.entries.push(entry("test_x"));
+    let lists = |data: Vec<KnownFailure>, backend: Vec<KnownFailure>| {
+        let list = |entries| KnownFailures {
+            format: FORMAT,
+            entries,
+        };
+        Lists::new(
+            list(data),
+            list(backend),
+            "tests/known-failures/rt.json".into(),
+        )
+    };
+    ctx.known = lists(vec![], vec![entry("test_x")]);
     let spec = case_spec("own/test_x", dir.join("test_x"), false);
     let judged = run(&ctx, &spec);
     assert_eq!(judged.record.outcome, Outcome::KnownFailure);
@@ -70,15 +81,14 @@ fn known_failure_entries_apply_to_failing_trials() {
         Some("known failure: upstream data corrupt")
     );
     // The same entry in the data list makes it a data problem, counted apart.
-    ctx.known.data.entries.push(entry("test_x"));
+    ctx.known = lists(vec![entry("test_x")], vec![entry("test_x")]);
     let judged = run(&ctx, &spec);
     assert_eq!(judged.record.outcome, Outcome::DataProblem);
     assert_eq!(
         judged.ignored_note.as_deref(),
         Some("upstream data problem: upstream data corrupt")
     );
-    ctx.known.data.entries.clear();
-    ctx.known.backend.entries[0] = entry("some other reason");
+    ctx.known = lists(vec![], vec![entry("some other reason")]);
     let judged = run(&ctx, &spec);
     assert_eq!(
         (judged.record.outcome, judged.ignored_note),

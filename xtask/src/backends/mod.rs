@@ -49,9 +49,15 @@ pub fn main(root: &Path, args: &crate::cli::Backends) -> Result<(), Box<dyn Erro
             name,
             report,
             output,
-        } => {
-            harness::known::refresh::run(root, &target, name, report.as_deref(), output.as_deref())
-        }
+            merge,
+        } => harness::known::refresh::run(
+            root,
+            &target,
+            name,
+            report.as_deref(),
+            output.as_deref(),
+            *merge,
+        ),
         Command::CheckExample => example::run(root, &target),
         Command::CheckJunit { dirs } => junit::run(root, &target, dirs),
         Command::NewWorker { name, out } => new_worker::run(root, &target, name, out.as_deref()),

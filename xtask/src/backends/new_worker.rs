@@ -134,6 +134,13 @@ pub fn run(
         "  {}='worker:{name}={command}' cargo test --test onnx_backend",
         harness::runner::BACKEND_VAR
     );
+    let list = harness::backend::list_path(root, name);
+    println!(
+        "then write its known-failures list, {}, from that run (the run fails until the list \
+         exists):",
+        list.strip_prefix(root).unwrap_or(&list).display()
+    );
+    println!("  cargo xtask backends known-failures {name}");
     if !venv.exists() {
         println!(
             "(python3 needs onnx installed; `cargo xtask backends setup reference` makes a venv \

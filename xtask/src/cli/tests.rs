@@ -198,9 +198,13 @@ fn documented_command_lines_parse() {
     ));
     assert!(matches!(
         backends(&["known-failures", "tract", "--report", "f.json", "--output", "o.json"]),
-        BackendsCommand::KnownFailures { name, report, output }
+        BackendsCommand::KnownFailures { name, report, output, merge: false }
             if name == "tract" && report == Some(PathBuf::from("f.json"))
                 && output == Some(PathBuf::from("o.json"))
+    ));
+    assert!(matches!(
+        backends(&["known-failures", "tract", "--merge"]),
+        BackendsCommand::KnownFailures { merge: true, .. }
     ));
     assert!(parse(&["fuzz", "ops", "--seconds", "1800"]).is_ok());
     assert!(parse(&["fuzz", "--smoke", "tensor"]).is_ok());
