@@ -163,8 +163,8 @@ fn store(
             }
             // Unchanged files stay: rewriting ~30k files costs far more than reading them.
             if std::fs::read(&path).ok().as_deref() != Some(data.as_slice()) {
-                std::fs::write(&path, data)
-                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                // Aside and renamed: a killed writer leaves no file cut short.
+                schema::files::replace(&path, data).map_err(|e| e.to_string())?;
             }
             files += 1;
             bytes += data.len() as u64;

@@ -147,6 +147,36 @@ pub fn run(
     result
 }
 
+/// [`run`] for a command line's `--timeout SECS`, writing under `work/worker-io/check-<pid>`:
+/// `Err` also when the worker broke the protocol (each break marked PROTOCOL in `out`). The
+/// xtask's `backends check-worker` and the command's `worker check` both end here.
+pub fn check(
+    data_root: &Path,
+    command: &str,
+    timeout_secs: f64,
+    work: &Path,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    if !(timeout_secs.is_finite() && timeout_secs > 0.0 && timeout_secs <= 86_400.0) {
+        return Err(format!(
+            "--timeout {timeout_secs}: give seconds above 0, at most 86400"
+        ));
+    }
+    let io_dir = work
+        .join("worker-io")
+        .join(format!("check-{}", std::process::id()));
+    let timeout = Duration::from_secs_f64(timeout_secs);
+    let summary = run(data_root, command, timeout, &io_dir, out)?;
+    match summary.ok() {
+        true => Ok(()),
+        false => Err(format!(
+            "the worker broke the protocol ({} problem(s), each marked PROTOCOL above; see \
+             docs/worker-protocol.md)",
+            summary.broken
+        )),
+    }
+}
+
 fn read_index(data_root: &Path) -> Result<Index, String> {
     if !data_root.is_dir() {
         return Err(format!(

@@ -98,12 +98,17 @@ pub fn temp_owner(file_name: &str) -> Option<u32> {
 /// Writes `bytes` to a temporary file beside `path` and flushes it to the disk; the caller
 /// renames it. On failure the temporary file is removed.
 fn write_aside(path: &Path, bytes: &[u8]) -> Result<PathBuf, Error> {
+    write_aside_with(path, bytes, true)
+}
+
+/// [`write_aside`], flushing to the disk only when `sync`.
+fn write_aside_with(path: &Path, bytes: &[u8], sync: bool) -> Result<PathBuf, Error> {
     let tmp = temp_sibling(path);
     let written = File::create(&tmp)
         .map_err(|e| Error::io("create", &tmp, e))
         .and_then(|mut f| {
             f.write_all(bytes)
-                .and_then(|()| f.sync_all())
+                .and_then(|()| if sync { f.sync_all() } else { Ok(()) })
                 .map_err(|e| Error::io("write", &tmp, e))
         });
     match written {
@@ -119,6 +124,18 @@ fn write_aside(path: &Path, bytes: &[u8]) -> Result<PathBuf, Error> {
 /// mixture, and a process killed half way leaves the old file as it was.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     let tmp = write_aside(path, bytes)?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io("rename into place", path, e)
+    })
+}
+
+/// [`write_atomic`] without the flush to the disk: a reader, or a process killed half way,
+/// still never sees a file cut short, but a power loss may. For the many files of a tree that
+/// a check of their hashes guards (the deep tree: tens of thousands of files, where a flush
+/// each costs tens of seconds).
+pub fn replace(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let tmp = write_aside_with(path, bytes, false)?;
     std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         Error::io("rename into place", path, e)
@@ -185,6 +202,17 @@ pub enum WhenBusy {
     Wait,
     /// Stop with [`Error::Busy`], naming the directory and the holder.
     Stop,
+}
+
+impl WhenBusy {
+    /// What a `--no-wait` flag asks for: [`WhenBusy::Stop`] when given, else
+    /// [`WhenBusy::Wait`].
+    pub fn no_wait(given: bool) -> WhenBusy {
+        match given {
+            true => WhenBusy::Stop,
+            false => WhenBusy::Wait,
+        }
+    }
 }
 
 /// An advisory lock on a directory, held until dropped: one run at a time writes there.

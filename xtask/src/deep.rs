@@ -2,7 +2,6 @@
 //! the paths, runs the suite and prints.
 
 use deep::names::{self, Chosen};
-use deep::WhenBusy;
 use deep::{findings, runs};
 use harness::deep as tree;
 use std::error::Error;
@@ -14,10 +13,7 @@ use std::path::Path;
 pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> {
     let target = crate::workspace::target_dir();
     let out = tree::default_dir(&target);
-    let busy = match args.no_wait {
-        true => WhenBusy::Stop,
-        false => WhenBusy::Wait,
-    };
+    let busy = deep::WhenBusy::no_wait(args.no_wait);
     if args.render_only {
         let lock = runs::lock(&out, "cargo xtask deep --render-only", busy)?;
         return findings::render_again(root, &lock);

@@ -12,10 +12,7 @@ pub fn main(_root: &Path, args: &crate::cli::DeepCases) -> Result<(), Box<dyn Er
         Some(dir) => dir.clone(),
         None => tree::default_dir(&crate::workspace::target_dir()),
     };
-    let busy = match args.no_wait {
-        true => deep::WhenBusy::Stop,
-        false => deep::WhenBusy::Wait,
-    };
+    let busy = deep::WhenBusy::no_wait(args.no_wait);
     let lock = deep::runs::lock(&out, "cargo xtask deep-cases", busy)?;
     let start = Instant::now();
     let summary = deep::write(&lock)?;

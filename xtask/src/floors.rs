@@ -184,7 +184,7 @@ fn the_xtask_stays_a_set_of_thin_commands() {
         .map(|e| std::fs::read_to_string(e.path()).map_or(0, |t| t.lines().count()))
         .sum();
     assert!(
-        lines < XTASK_MAX_LINES,
+        lines <= XTASK_MAX_LINES,
         "xtask/src holds {lines} lines of Rust, at most {XTASK_MAX_LINES}: move the logic into a \
          library crate and leave the task its command line and printing"
     );

@@ -8,7 +8,7 @@
 use harness::report::{self, nextest};
 use reports::diff;
 use reports::report_diff::{diff_text, DiffOptions};
-use schema::files::WhenBusy;
+use schema::files::{DirLock, WhenBusy};
 use std::error::Error;
 use std::path::{Path, PathBuf};
 
@@ -65,9 +65,8 @@ fn from_nextest(which: &str) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// A report directory's lock for task `purpose`, waited for (saying so) while a run writes
-/// there.
-pub(crate) fn lock(dir: &Path, purpose: &str) -> Result<schema::files::DirLock, Box<dyn Error>> {
+/// A report directory's lock for task `purpose`, waited for (saying so).
+pub(crate) fn lock(dir: &Path, purpose: &str) -> Result<DirLock, Box<dyn Error>> {
     let on_wait = |holder: &str| eprintln!("waiting for {}: in use by {holder}", dir.display());
     Ok(report::lock(dir, purpose, WhenBusy::Wait, on_wait)?)
 }

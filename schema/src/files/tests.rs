@@ -114,3 +114,15 @@ fn a_temporary_file_names_its_writer() {
     assert_eq!(temp_owner("index.json"), None);
     assert_eq!(temp_owner(&format!("{TEMP_PREFIX}x-0-index.json")), None);
 }
+
+#[test]
+fn replace_puts_the_new_file_in_place_and_leaves_no_temporary() {
+    let dir = scratch();
+    let path = dir.path().join("output_0.pb");
+    std::fs::write(&path, b"old").unwrap();
+    replace(&path, b"new").unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), b"new");
+    assert!(leftovers(dir.path()).is_empty());
+    let e = replace(&dir.path().join("missing/x.pb"), b"x").unwrap_err();
+    assert!(e.to_string().contains("missing"), "{e}");
+}
