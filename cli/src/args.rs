@@ -30,6 +30,9 @@ pub enum Command {
     Run(RunArgs),
     /// What moved between two runs of one backend (two report.json files)
     Diff(DiffArgs),
+    /// Write (or rewrite) a runtime's known-failures list from a whole run's report, grouped by
+    /// failure kind and cause; entries you reviewed keep their reasons
+    KnownFailures(KnownArgs),
     /// Your own worker process (docs/worker-protocol.md)
     #[command(subcommand)]
     Worker(WorkerCommand),
@@ -83,6 +86,24 @@ pub struct RunArgs {
     /// Print one character per case instead of one line
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// `known-failures`' options.
+#[derive(Debug, Args)]
+pub struct KnownArgs {
+    /// The backend the run judged, as `run --backend` named it
+    #[arg(long, value_name = "B")]
+    pub backend: String,
+    /// The run's report
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "onnx-conformance-report/report.json"
+    )]
+    pub report: PathBuf,
+    /// The list to write (its reviewed entries are kept where they still hold)
+    #[arg(long, value_name = "FILE")]
+    pub known: PathBuf,
 }
 
 /// `diff`'s options.

@@ -1,7 +1,7 @@
 //! `onnx-conformance run` and `diff`: the suite through the harness's `Suite`, on a backend
 //! started by name, with the data, lock and own cases of the home.
 
-use crate::args::{DiffArgs, RunArgs};
+use crate::args::{DiffArgs, KnownArgs, RunArgs};
 use crate::home::Home;
 use harness::backend::{start_backend, Starting};
 use harness::runner::Suite;
@@ -109,6 +109,24 @@ pub fn diff(args: &DiffArgs) -> ExitCode {
 pub fn check_worker(home: &Home, command: &str, timeout: f64) -> ExitCode {
     let mut out = std::io::stdout().lock();
     match harness::worker_check::check(&home.data(), command, timeout, home.dir(), &mut out) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => crate::fail(&e),
+    }
+}
+
+/// `known-failures`: the list at `--known` written from a whole run's report (a partial run
+/// is refused: a list written from it would drop the entries of every case it did not run).
+/// Paths under the home are written relative to it, so the list holds on any machine.
+pub fn known_failures(home: &Home, args: &KnownArgs) -> ExitCode {
+    let written = harness::known::refresh::run(
+        home.dir(),
+        home.dir(),
+        &args.backend,
+        Some(&args.report),
+        Some(&args.known),
+        false,
+    );
+    match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => crate::fail(&e),
     }

@@ -162,3 +162,43 @@ fn a_python_backend_that_cannot_start_names_the_python() {
     assert!(said.contains("/nonexistent/python3"), "{said}");
     assert!(!cwd.join("onnx-conformance-report").exists());
 }
+
+#[test]
+fn a_list_is_written_from_a_whole_run_and_refused_from_a_partial_one() {
+    let (_tmp, cwd, home) = user();
+    let out = run(
+        &cwd,
+        &home,
+        &["run", "--quiet", "opset13/", "--out", "part"],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let known = [
+        "known-failures",
+        "--backend",
+        "native",
+        "--known",
+        "mine.json",
+    ];
+    let refused = run(
+        &cwd,
+        &home,
+        &[&known[..], &["--report", "part/report.json"]].concat(),
+    );
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused).contains("a partial run"),
+        "{}",
+        text(&refused)
+    );
+    assert!(!cwd.join("mine.json").exists());
+
+    let out = run(&cwd, &home, &["run", "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let written = run(&cwd, &home, &known);
+    assert!(written.status.success(), "{}", text(&written));
+    let list = std::fs::read_to_string(cwd.join("mine.json")).expect("the list");
+    assert!(list.contains("\"entries\": []"), "{list}");
+    // The list it wrote is one the next run takes.
+    let out = run(&cwd, &home, &["run", "--quiet", "--known", "mine.json"]);
+    assert!(out.status.success(), "{}", text(&out));
+}
