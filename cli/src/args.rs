@@ -76,10 +76,14 @@ pub struct RunArgs {
     /// Seconds a worker may take per data set
     #[arg(long, value_name = "S", default_value_t = 30.0)]
     pub timeout: f64,
-    /// Run only the cases whose name contains this (end an opset with / to select exactly it:
-    /// opset13/)
+    /// Run only the cases whose name contains any of these (end an opset with / to select
+    /// exactly it: opset13/)
     #[arg(value_name = "FILTER")]
-    pub filter: Option<String>,
+    pub filters: Vec<String>,
+    /// How many cases run at once, each on its own worker process for a worker backend
+    /// (default: the available cores)
+    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
     /// Only list the cases
     #[arg(long)]
     pub list: bool,

@@ -67,7 +67,8 @@ fn prepare(
         .lock_file(lock)
         .own_cases(own)
         .strict(args.strict)
-        .report_dir(&out);
+        .report_dir(&out)
+        .filters(args.filters.iter().cloned());
     if let Some(k) = known {
         suite = suite.known_failures(k);
     }
@@ -78,7 +79,9 @@ fn prepare(
     if args.quiet {
         argv.push("--quiet".into());
     }
-    argv.extend(args.filter.clone());
+    if let Some(jobs) = args.jobs {
+        argv.extend(["--test-threads".to_string(), jobs.to_string()]);
+    }
     Ok((suite, libtest_mimic::Arguments::from_iter(argv)))
 }
 

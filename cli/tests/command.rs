@@ -86,9 +86,40 @@ fn one_filter_selects_the_cases_and_the_run_says_it_is_partial() {
 }
 
 #[test]
+fn several_filters_select_the_cases_any_of_them_names() {
+    let (_tmp, cwd, home) = user();
+    let out = run(
+        &cwd,
+        &home,
+        &[
+            "run", "-q", "--jobs", "1", "opset6/", "opset7/", "--out", "r",
+        ],
+    );
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    let json = std::fs::read_to_string(cwd.join("r/report.json")).expect("report");
+    let report: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let names: Vec<&str> = report["trials"]
+        .as_array()
+        .expect("trials")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert!(names.iter().any(|n| n.contains("/opset6/")), "{names:?}");
+    assert!(names.iter().any(|n| n.contains("/opset7/")), "{names:?}");
+    assert!(names
+        .iter()
+        .all(|n| n.contains("/opset6/") || n.contains("/opset7/")));
+    assert_eq!(
+        report["run"]["filters"],
+        serde_json::json!(["opset6/", "opset7/"])
+    );
+}
+
+#[test]
 fn bad_input_is_an_error_naming_what_is_wrong_and_runs_nothing() {
     let (tmp, cwd, home) = user();
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (
             &["run", "--backend", "nosuch"],
             "\"nosuch\" is not a backend",
@@ -102,6 +133,7 @@ fn bad_input_is_an_error_naming_what_is_wrong_and_runs_nothing() {
             "missing.json: no such file",
         ),
         (&["run", "--timeout", "0"], "--timeout 0"),
+        (&["run", "--jobs", "0"], "--jobs"),
         (&["fetch", "--update-lock"], "lock is compiled in"),
     ];
     for (args, says) in cases {

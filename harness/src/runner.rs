@@ -30,6 +30,19 @@ pub(crate) struct Setup {
     pub guards: Vec<Spec>,
     /// What to do when another run holds the report directory.
     pub when_busy: WhenBusy,
+    /// The caller's filters: a case runs when its name holds any of them (none: every case).
+    pub filters: Vec<String>,
+}
+
+impl Setup {
+    /// The trials this run starts: the cases the caller's filters select, then the failed
+    /// setup checks (which no filter leaves out).
+    fn selected(&self) -> impl Iterator<Item = &Spec> {
+        let chosen = |s: &&Spec| {
+            self.filters.is_empty() || self.filters.iter().any(|f| s.name.contains(f.as_str()))
+        };
+        self.cases.iter().filter(chosen).chain(&self.guards)
+    }
 }
 
 impl Setup {
@@ -82,6 +95,7 @@ pub struct Suite {
     source: Option<Source>,
     strict: bool,
     report_dir: Option<PathBuf>,
+    filters: Vec<String>,
 }
 
 impl Suite {
@@ -103,7 +117,16 @@ impl Suite {
             source: None,
             strict: false,
             report_dir: None,
+            filters: Vec::new(),
         }
+    }
+
+    /// Runs only the cases whose name holds any of `filters` (substrings, as libtest's one
+    /// filter: `opset13/`, `FLOAT8`); the failed setup checks run whatever they say, and the
+    /// report records them as filters (a partial run).
+    pub fn filters(mut self, filters: impl IntoIterator<Item = String>) -> Suite {
+        self.filters.extend(filters);
+        self
     }
 
     /// Strict comparison (bit-exact; any NaN matches any NaN of its type).
@@ -173,6 +196,7 @@ impl Suite {
             source: self.source,
             strict: self.strict,
             report_dir: self.report_dir,
+            filters: self.filters,
         }
     }
 
@@ -192,7 +216,8 @@ fn run_in_process(layout: &Layout, env: &Env, given: Given) -> Result<Report, cr
     let prep = prepare_with(layout, env, Some(given));
     let ctx = &prep.ctx;
     let _held = lock_reports(&ctx.out_dir, ctx, prep.when_busy)?;
-    let specs: Vec<&Spec> = prep.all().collect();
+    let specs: Vec<&Spec> = prep.selected().collect();
+    let listed = prep.all().count();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut trials: Vec<TrialRecord> = std::thread::scope(|s| {
@@ -218,7 +243,8 @@ fn run_in_process(layout: &Layout, env: &Env, given: Given) -> Result<Report, cr
     });
     trials.sort_by(|a, b| a.name.cmp(&b.name));
     let mut run = provenance_of(layout, ctx, &Arguments::default(), None, started);
-    (run.listed, run.ran) = (specs.len(), trials.len());
+    run.filters.extend(prep.filters.iter().cloned());
+    (run.listed, run.ran) = (listed, trials.len());
     run.judge_complete(prep.guards.is_empty());
     let report = report_of(ctx, run, trials);
     report::write_all(&report::destination(&ctx.out_dir, &report), &report)?;
@@ -252,7 +278,7 @@ fn run_with(
     let records: Arc<Mutex<Vec<TrialRecord>>> = Arc::default();
     let ctx = Arc::new(prep.ctx.clone());
     let trials = prep
-        .all()
+        .selected()
         .cloned()
         .map(|spec| libtest_trial(spec, Arc::clone(&ctx), Arc::clone(&records)))
         .collect();
@@ -268,6 +294,7 @@ fn run_with(
     let unrun = run_filtered_guards(&ctx, &prep.guards, &mut trials);
     trials.sort_by(|a, b| a.name.cmp(&b.name));
     let mut run = provenance_of(layout, &ctx, args, run_id.as_deref(), started);
+    run.filters.extend(prep.filters.iter().cloned());
     (run.listed, run.ran) = (listed, ran);
     run.judge_complete(prep.guards.is_empty());
     let report = report_of(&ctx, run, trials);
@@ -447,6 +474,8 @@ struct Given {
     strict: bool,
     /// The report directory instead of the backend's own.
     report_dir: Option<PathBuf>,
+    /// Run only the cases whose name holds any of these.
+    filters: Vec<String>,
 }
 
 /// As [`prepare`], with the backend given instead of chosen from the environment.
@@ -454,6 +483,10 @@ fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
     let workspace = &layout.root;
     let (mut settings, mut problems) = settings::read(workspace, env);
     let when_busy = settings.when_busy;
+    let filters = given
+        .as_mut()
+        .map(|g| std::mem::take(&mut g.filters))
+        .unwrap_or_default();
     if let Some(chosen) = given.as_mut().and_then(|g| g.source.take()) {
         // The caller's choice stands; the environment asking for another is a conflict.
         if settings.source != Source::Official && settings.source != chosen {
@@ -569,6 +602,7 @@ fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
         cases,
         guards,
         when_busy,
+        filters,
     }
 }
 

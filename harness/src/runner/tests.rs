@@ -156,6 +156,7 @@ fn a_suite_runs_in_process_and_returns_its_report() {
         source: Some(source.clone()),
         strict: false,
         report_dir: None,
+        filters: Vec::new(),
     };
     let layout = Layout::workspace(ws);
     let report = run_in_process(&layout, &Env::of(&[]), given()).expect("reports written");
@@ -471,6 +472,7 @@ fn a_suite_outside_this_repository_reads_only_what_it_is_given() {
             source: None,
             strict: false,
             report_dir: None,
+            filters: Vec::new(),
         })
     };
     let prep = prepare_with(&layout("no/such/data"), &Env::of(&[]), given());
@@ -671,6 +673,7 @@ fn a_run_on_a_busy_report_directory_stops_or_waits_and_never_mixes() {
         source: None,
         strict: false,
         report_dir: None,
+        filters: Vec::new(),
     };
     let e = run_in_process(&Layout::workspace(ws), &stop, given).expect_err("a busy directory");
     assert!(e.to_string().contains("another run"), "{e}");
@@ -781,9 +784,60 @@ fn a_suite_reports_where_its_caller_says_and_compares_as_it_says() {
         source: None,
         strict: true,
         report_dir: Some(out.clone()),
+        filters: Vec::new(),
     };
     let report = run_in_process(&Layout::workspace(ws), &Env::of(&[]), given).expect("run");
     assert!(report.strict);
     assert!(load(&out.join(JSON_FILE)).expect("written there").strict);
     assert!(!ws.join("target/onnx-conformance").join(JSON_FILE).exists());
+}
+
+/// A caller's filters select the cases holding any of them; the report records them and is
+/// partial, and a failed setup check still runs.
+#[cfg(feature = "native")] // runs the own cases on the native backend
+#[test]
+fn a_suites_filters_select_cases_by_any_of_them() {
+    let ws_tmp = scratch("suite-filters");
+    let ws = ws_tmp.path();
+    with_own_case(ws);
+    copy_dir(
+        &own_case().with_file_name("test_cast13_INT32_to_FLOAT"),
+        &ws.join("tests/cases/test_cast13_INT32_to_FLOAT"),
+    );
+    write_index(ws, vec![]);
+    let given = |filters: &[&str]| Given {
+        backend: BackendHandle(Arc::new(crate::backend::Native)),
+        known_failures: None,
+        source: None,
+        strict: false,
+        report_dir: None,
+        filters: filters.iter().map(|f| f.to_string()).collect(),
+    };
+    let layout = Layout::workspace(ws);
+    let ran = |filters: &[&str]| {
+        let report = run_in_process(&layout, &Env::of(&[]), given(filters)).expect("run");
+        let names: Vec<String> = report.trials.iter().map(|t| t.name.clone()).collect();
+        (names, report.run.expect("run info"))
+    };
+    let (names, run) = ran(&["BOOL_to_INT64", "nothing-holds-this"]);
+    assert!(
+        names
+            .iter()
+            .any(|n| n.ends_with("test_cast13_BOOL_to_INT64")),
+        "{names:?}"
+    );
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.ends_with("test_cast13_INT32_to_FLOAT")),
+        "{names:?}"
+    );
+    assert_eq!(run.filters, ["BOOL_to_INT64", "nothing-holds-this"]);
+    assert!(!run.complete);
+    let (names, _) = ran(&["BOOL_to_INT64", "INT32_to_FLOAT"]);
+    assert_eq!(
+        names.iter().filter(|n| n.starts_with("own/")).count(),
+        2,
+        "{names:?}"
+    );
 }
