@@ -89,6 +89,34 @@ pub const CASES: &[(&str, &str, &str)] = &[
     ),
     (
         BUILT,
+        "test_cast_FLOAT_to_DOUBLE_scalar",
+        "a 0-d tensor: shape [], one element (dims absent from the files; built in memory)",
+    ),
+    (
+        BUILT,
+        "test_cast_FLOAT_to_INT4_even",
+        "INT4 of an even length, 4: two whole bytes, no padding nibble (the official INT4 \
+         cases hold 25 elements; built in memory)",
+    ),
+    (
+        BUILT,
+        "test_cast_UINT4_to_FLOAT_even",
+        "a UINT4 input of an even length, 6 (built in memory)",
+    ),
+    (
+        BUILT,
+        "test_cast_UINT4_to_FLOAT_odd",
+        "a UINT4 input of an odd length, 5: the last byte holds one code and a zero nibble \
+         (built in memory)",
+    ),
+    (
+        BUILT,
+        "test_concat_COMPLEX64",
+        "COMPLEX64, which few runtimes hold: refuse it at load (answer stage \"load\", kind \
+         unsupported) rather than fail or crash (Concat-13; built in memory)",
+    ),
+    (
+        BUILT,
         "test_castlike_FLOAT_to_BFLOAT16",
         "BFLOAT16; `like` is declared [3, 4] but the data holds shape [1] (as in onnx 1.12.0 \
          to 1.14.1, whose files the suite's reader refuses; built in memory)",
@@ -453,10 +481,103 @@ impl Check<'_> {
 /// The [`BUILT`] case `case`, written to `dir` as a case directory (model.onnx and
 /// test_data_set_0) and returned as the reader would return it.
 fn built_case(dir: &Path, case: &str) -> Result<Case, String> {
+    let codes = |dtype: DataType, shape: Vec<usize>, codes: &[u128]| {
+        crate::read::tensor_from_codes(dtype, shape, codes)
+            .map_err(|e| format!("the built {case}: {e}"))
+    };
+    let exact = |t: Result<Tensor, vocab::Error>| t.map_err(|e| format!("the built {case}: {e}"));
     match case {
         "test_cast_FLOAT_to_FLOAT6E2M3" => built_float6(dir),
+        "test_cast_FLOAT_to_DOUBLE_scalar" => {
+            let input = exact(Tensor::from_vec(vec![], vec![-1.5f32]))?;
+            let output = exact(Tensor::from_vec(vec![], vec![-1.5f64]))?;
+            built_cast(dir, case, 21, input, output)
+        }
+        // INT4 is two's complement in four bits: -8 is 0x8, -1 is 0xF (docs/semantics.md).
+        "test_cast_FLOAT_to_INT4_even" => {
+            let input = exact(Tensor::from_vec(vec![4], vec![-8.0f32, -1.0, 0.0, 7.0]))?;
+            let output = codes(DataType::Int4, vec![4], &[0x8, 0xF, 0x0, 0x7])?;
+            built_cast(dir, case, 21, input, output)
+        }
+        "test_cast_UINT4_to_FLOAT_even" | "test_cast_UINT4_to_FLOAT_odd" => {
+            let values: &[u128] = match case.ends_with("even") {
+                true => &[0, 1, 7, 8, 14, 15],
+                false => &[15, 0, 9, 1, 6],
+            };
+            let input = codes(DataType::Uint4, vec![values.len()], values)?;
+            let floats = values.iter().map(|&v| v as f32).collect();
+            let output = exact(Tensor::from_vec(vec![values.len()], floats))?;
+            built_cast(dir, case, 21, input, output)
+        }
+        "test_concat_COMPLEX64" => built_complex_concat(dir),
         _ => built_shape_mismatch(dir),
     }
+}
+
+/// A Cast of `input` into the type of `output` at `opset` (IR 10), one data set.
+fn built_cast(
+    dir: &Path,
+    case: &str,
+    opset: i64,
+    input: Tensor,
+    output: Tensor,
+) -> Result<Case, String> {
+    let to = vocab::Attribute {
+        name: "to".into(),
+        value: vocab::AttrValue::Int(output.dtype().code().into()),
+    };
+    let written = model::Model {
+        name: case.into(),
+        ir_version: 10,
+        producer: "onnx-conformance check-worker".into(),
+        opset,
+        nodes: vec![Node {
+            op_type: "Cast".into(),
+            inputs: vec!["input".into()],
+            outputs: vec!["output".into()],
+            attributes: vec![to],
+        }],
+        inputs: vec![("input".into(), input.dtype(), input.shape().to_vec())],
+        initializers: Vec::new(),
+        outputs: vec![("output".into(), output.dtype(), output.shape().to_vec())],
+    };
+    write_built(dir, &written, vec![input], vec![output])
+}
+
+/// Concat-13 of two COMPLEX64 tensors along axis 0: the output is the inputs' elements in
+/// order, (1+2i), (-0.5+0i) then (0-3i).
+fn built_complex_concat(dir: &Path) -> Result<Case, String> {
+    let c = |re: f32, im: f32| u128::from(re.to_bits()) | u128::from(im.to_bits()) << 32;
+    let tensor = |shape: Vec<usize>, codes: &[u128]| {
+        crate::read::tensor_from_codes(DataType::Complex64, shape, codes)
+            .map_err(|e| format!("the built COMPLEX64 case: {e}"))
+    };
+    let a = tensor(vec![2], &[c(1.0, 2.0), c(-0.5, 0.0)])?;
+    let b = tensor(vec![1], &[c(0.0, -3.0)])?;
+    let out = tensor(vec![3], &[c(1.0, 2.0), c(-0.5, 0.0), c(0.0, -3.0)])?;
+    let axis = vocab::Attribute {
+        name: "axis".into(),
+        value: vocab::AttrValue::Int(0),
+    };
+    let written = model::Model {
+        name: "test_concat_COMPLEX64".into(),
+        ir_version: 8,
+        producer: "onnx-conformance check-worker".into(),
+        opset: 13,
+        nodes: vec![Node {
+            op_type: "Concat".into(),
+            inputs: vec!["a".into(), "b".into()],
+            outputs: vec!["output".into()],
+            attributes: vec![axis],
+        }],
+        inputs: vec![
+            ("a".into(), DataType::Complex64, vec![2]),
+            ("b".into(), DataType::Complex64, vec![1]),
+        ],
+        initializers: Vec::new(),
+        outputs: vec![("output".into(), DataType::Complex64, vec![3])],
+    };
+    write_built(dir, &written, vec![a, b], vec![out])
 }
 
 /// Cast-28 FLOAT -> FLOAT6E2M3 over five values that FLOAT6E2M3 holds exactly, so the
