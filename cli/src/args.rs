@@ -28,6 +28,8 @@ pub enum Command {
     Fetch(fetch::Options),
     /// Run the suite on a backend: one line per case, a table by opset, reports under --out
     Run(RunArgs),
+    /// The official cases on several backends and one board of their outcomes side by side
+    Scoreboard(ScoreboardArgs),
     /// What moved between two runs of one backend (two report.json files)
     Diff(DiffArgs),
     /// Write (or rewrite) a runtime's known-failures list from a whole run's report, grouped by
@@ -90,6 +92,27 @@ pub struct RunArgs {
     /// Print one character per case instead of one line
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// `scoreboard`'s options.
+#[derive(Debug, Args)]
+pub struct ScoreboardArgs {
+    /// A backend, as `run --backend` takes it (repeat for each column)
+    #[arg(long = "backend", value_name = "B", required = true)]
+    pub backends: Vec<String>,
+    /// A backend's known-failures list, as NAME=FILE (NAME as the board names the backend)
+    #[arg(long, value_name = "NAME=FILE")]
+    pub known: Vec<String>,
+    /// Where the board and each backend's reports go
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "onnx-conformance-scoreboard"
+    )]
+    pub out: PathBuf,
+    /// Seconds a worker may take per data set
+    #[arg(long, value_name = "S", default_value_t = 30.0)]
+    pub timeout: f64,
 }
 
 /// `known-failures`' options.

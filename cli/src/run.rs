@@ -1,7 +1,7 @@
 //! `onnx-conformance run` and `diff`: the suite through the harness's `Suite`, on a backend
 //! started by name, with the data, lock and own cases of the home.
 
-use crate::args::{DiffArgs, KnownArgs, RunArgs};
+use crate::args::{DiffArgs, KnownArgs, RunArgs, ScoreboardArgs};
 use crate::home::Home;
 use harness::backend::{start_backend, Starting};
 use harness::runner::Suite;
@@ -23,55 +23,17 @@ fn prepare(
     args: &RunArgs,
     python: Option<&Path>,
 ) -> Result<(Suite, libtest_mimic::Arguments), String> {
-    let cwd =
-        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
-    let data = home.data();
-    if !data.join(schema::index::INDEX_FILE).is_file() {
-        return Err(format!(
-            "{}: no fetched data here; run `onnx-conformance fetch` first",
-            data.display()
-        ));
-    }
-    let out = std::path::absolute(cwd.join(&args.out)).unwrap_or_else(|_| cwd.join(&args.out));
-    if out.starts_with(home.dir()) {
-        return Err(format!(
-            "--out {}: inside the home {}, whose data a report must not mix with; give a \
-             directory outside it",
-            out.display(),
-            home.dir().display()
-        ));
-    }
-    if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 86_400.0) {
-        return Err(format!("--timeout {}: give seconds above 0", args.timeout));
-    }
-    let known = args.known.as_ref().map(|k| cwd.join(k));
-    if let Some(k) = &known {
-        if !k.is_file() {
-            return Err(format!(
-                "--known {}: no such file (an empty list is written as {{\"format\": 2, \
-                 \"entries\": []}})",
-                k.display()
-            ));
-        }
-    }
-    let how = Starting {
-        target: home.dir().to_path_buf(),
-        python: Some(python.map_or_else(|| PathBuf::from("python3"), Path::to_path_buf)),
-        timeout: Duration::from_secs_f64(args.timeout),
+    let cwd = current_dir()?;
+    let given = Given {
+        backend: &args.backend,
+        python,
+        timeout: args.timeout,
+        known: args.known.as_ref().map(|k| cwd.join(k)),
+        out: cwd.join(&args.out),
     };
-    let lock = home.lock()?;
-    let own = home.own_cases()?;
-    let backend =
-        start_backend(&args.backend, &how).map_err(|e| format!("backend {}: {e}", args.backend))?;
-    let mut suite = Suite::new(&cwd, &data, backend)
-        .lock_file(lock)
-        .own_cases(own)
+    let suite = suite(home, &given)?
         .strict(args.strict)
-        .report_dir(&out)
         .filters(args.filters.iter().cloned());
-    if let Some(k) = known {
-        suite = suite.known_failures(k);
-    }
     let mut argv = vec!["onnx-conformance".to_string()];
     if args.list {
         argv.push("--list".into());
@@ -83,6 +45,132 @@ fn prepare(
         argv.extend(["--test-threads".to_string(), jobs.to_string()]);
     }
     Ok((suite, libtest_mimic::Arguments::from_iter(argv)))
+}
+
+/// What one run of the suite is given on the command line.
+struct Given<'a> {
+    backend: &'a str,
+    python: Option<&'a Path>,
+    timeout: f64,
+    known: Option<PathBuf>,
+    out: PathBuf,
+}
+
+fn current_dir() -> Result<PathBuf, String> {
+    std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))
+}
+
+/// The suite on the backend `given` names, over the home's data, lock and own cases, with
+/// its reports under `given.out`; or why it cannot start (before any case runs).
+fn suite(home: &Home, given: &Given<'_>) -> Result<Suite, String> {
+    let data = home.data();
+    if !data.join(schema::index::INDEX_FILE).is_file() {
+        return Err(format!(
+            "{}: no fetched data here; run `onnx-conformance fetch` first",
+            data.display()
+        ));
+    }
+    let out = std::path::absolute(&given.out).unwrap_or_else(|_| given.out.clone());
+    if out.starts_with(home.dir()) {
+        return Err(format!(
+            "--out {}: inside the home {}, whose data a report must not mix with; give a \
+             directory outside it",
+            out.display(),
+            home.dir().display()
+        ));
+    }
+    if !(given.timeout.is_finite() && given.timeout > 0.0 && given.timeout <= 86_400.0) {
+        return Err(format!("--timeout {}: give seconds above 0", given.timeout));
+    }
+    if let Some(k) = &given.known {
+        if !k.is_file() {
+            return Err(format!(
+                "--known {}: no such file (an empty list is written as {{\"format\": 2, \
+                 \"entries\": []}})",
+                k.display()
+            ));
+        }
+    }
+    let how = Starting {
+        target: home.dir().to_path_buf(),
+        python: Some(
+            given
+                .python
+                .map_or_else(|| PathBuf::from("python3"), Path::to_path_buf),
+        ),
+        timeout: Duration::from_secs_f64(given.timeout),
+    };
+    let lock = home.lock()?;
+    let own = home.own_cases()?;
+    let backend = start_backend(given.backend, &how)
+        .map_err(|e| format!("backend {}: {e}", given.backend))?;
+    let mut suite = Suite::new(current_dir()?, &data, backend)
+        .lock_file(lock)
+        .own_cases(own)
+        .report_dir(&out);
+    if let Some(k) = &given.known {
+        suite = suite.known_failures(k);
+    }
+    Ok(suite)
+}
+
+/// `scoreboard`: the official cases on each backend, in-process one after the other (each
+/// backend's reports under `--out/<name>/`), then one board of their outcomes side by side,
+/// `scoreboard.{json,md,html}` under `--out`.
+pub fn scoreboard(home: &Home, args: &ScoreboardArgs, python: Option<&Path>) -> ExitCode {
+    match board(home, args, python) {
+        Ok(out) => {
+            eprintln!("wrote {}/scoreboard.{{json,md,html}}", out.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => crate::fail(&e),
+    }
+}
+
+fn board(home: &Home, args: &ScoreboardArgs, python: Option<&Path>) -> Result<PathBuf, String> {
+    let cwd = current_dir()?;
+    let out = cwd.join(&args.out);
+    let mut lists = std::collections::BTreeMap::new();
+    for pair in &args.known {
+        let (name, file) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("--known {pair}: write NAME=FILE"))?;
+        lists.insert(name.to_string(), cwd.join(file));
+    }
+    let lock = home.lock()?;
+    let data_lock = std::fs::read(&lock)
+        .map(|b| schema::hash::sha256_hex(&b))
+        .map_err(|e| format!("{}: {e}", lock.display()))?;
+    let mut board = reports::scoreboard::Scoreboard {
+        data_lock,
+        backends: Vec::new(),
+        not_set_up: Vec::new(),
+    };
+    for value in &args.backends {
+        let name = harness::backend::backend_name(value)?;
+        let dir = out.join(name.replace([':', '/'], "-"));
+        let given = Given {
+            backend: value,
+            python,
+            timeout: args.timeout,
+            known: lists.get(&name).cloned(),
+            out: dir.clone(),
+        };
+        eprintln!(
+            "scoreboard: the official cases on {name} (reports in {})",
+            dir.display()
+        );
+        let report = suite(home, &given)?
+            .filters(["onnx-".to_string()])
+            .run()
+            .map_err(|e| e.to_string())?;
+        let json = dir.join(harness::report::JSON_FILE);
+        let run = reports::scoreboard::run_of(report, &name, &json).map_err(|e| e.to_string())?;
+        board.backends.push(run);
+    }
+    reports::scoreboard::write(&out, &board).map_err(|e| e.to_string())?;
+    print!("{}", reports::scoreboard::summary(&board));
+    Ok(out)
 }
 
 /// `diff OLD NEW`: what moved, as Markdown; non-zero under `--fail-on-regression` when a case

@@ -234,3 +234,32 @@ fn a_list_is_written_from_a_whole_run_and_refused_from_a_partial_one() {
     let out = run(&cwd, &home, &["run", "--quiet", "--known", "mine.json"]);
     assert!(out.status.success(), "{}", text(&out));
 }
+
+#[test]
+fn a_scoreboard_runs_each_backend_in_process_and_writes_one_board() {
+    let (_tmp, cwd, home) = user();
+    let out = run(
+        &cwd,
+        &home,
+        &["scoreboard", "--backend", "native", "--out", "board"],
+    );
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    let json = std::fs::read_to_string(cwd.join("board/scoreboard.json")).expect("board");
+    let board: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let column = &board["backends"][0];
+    assert_eq!(column["name"], "native", "{json:.300}");
+    let trials = column["trials"].as_array().expect("trials");
+    assert!(trials.len() > 1600, "{}", trials.len());
+    assert!(trials
+        .iter()
+        .all(|t| t["name"].as_str().is_some_and(|n| n.starts_with("onnx-"))));
+    assert!(cwd.join("board/native/report.json").is_file());
+    let bad = run(
+        &cwd,
+        &home,
+        &["scoreboard", "--backend", "native", "--known", "native"],
+    );
+    assert!(!bad.status.success());
+    assert!(text(&bad).contains("write NAME=FILE"), "{}", text(&bad));
+}
