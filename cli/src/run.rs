@@ -33,7 +33,8 @@ fn prepare(
     };
     let suite = suite(home, &given)?
         .strict(args.strict)
-        .filters(args.filters.iter().cloned());
+        .filters(args.filters.iter().cloned())
+        .progress(!args.quiet);
     let mut argv = vec!["onnx-conformance".to_string()];
     if args.list {
         argv.push("--list".into());

@@ -32,6 +32,8 @@ pub(crate) struct Setup {
     pub when_busy: WhenBusy,
     /// The caller's filters: a case runs when its name holds any of them (none: every case).
     pub filters: Vec<String>,
+    /// Print progress and an estimate of the time left to stderr while trials run.
+    pub progress: bool,
 }
 
 impl Setup {
@@ -96,6 +98,7 @@ pub struct Suite {
     strict: bool,
     report_dir: Option<PathBuf>,
     filters: Vec<String>,
+    progress: bool,
 }
 
 impl Suite {
@@ -118,7 +121,16 @@ impl Suite {
             strict: false,
             report_dir: None,
             filters: Vec::new(),
+            progress: false,
         }
+    }
+
+    /// Every few seconds while the trials run, one line on stderr: how many ran, of how many,
+    /// and an estimate of the time left from the pace so far (only when stderr is a terminal,
+    /// so a CI log holds none of it).
+    pub fn progress(mut self, on: bool) -> Suite {
+        self.progress = on;
+        self
     }
 
     /// Runs only the cases whose name holds any of `filters` (substrings, as libtest's one
@@ -197,6 +209,7 @@ impl Suite {
             strict: self.strict,
             report_dir: self.report_dir,
             filters: self.filters,
+            progress: self.progress,
         }
     }
 
@@ -282,7 +295,10 @@ fn run_with(
         .cloned()
         .map(|spec| libtest_trial(spec, Arc::clone(&ctx), Arc::clone(&records)))
         .collect();
+    let progress = (prep.progress && !args.list)
+        .then(|| progress::Progress::start(prep.selected().count(), Arc::clone(&records)));
     let conclusion = libtest_mimic::run(args, trials);
+    drop(progress);
     if args.list {
         for g in &prep.guards {
             eprintln!("warning: setup check {} fails: {}", g.name, g.guard_text());
@@ -476,6 +492,8 @@ struct Given {
     report_dir: Option<PathBuf>,
     /// Run only the cases whose name holds any of these.
     filters: Vec<String>,
+    /// Print progress while trials run.
+    progress: bool,
 }
 
 /// As [`prepare`], with the backend given instead of chosen from the environment.
@@ -487,6 +505,7 @@ fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
         .as_mut()
         .map(|g| std::mem::take(&mut g.filters))
         .unwrap_or_default();
+    let progress = given.as_ref().is_some_and(|g| g.progress);
     if let Some(chosen) = given.as_mut().and_then(|g| g.source.take()) {
         // The caller's choice stands; the environment asking for another is a conflict.
         if settings.source != Source::Official && settings.source != chosen {
@@ -603,6 +622,7 @@ fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
         guards,
         when_busy,
         filters,
+        progress,
     }
 }
 
@@ -613,6 +633,8 @@ fn list_name(workspace: &Path, path: &Path) -> String {
         .display()
         .to_string()
 }
+
+mod progress;
 
 #[cfg(test)]
 mod tests;

@@ -157,6 +157,7 @@ fn a_suite_runs_in_process_and_returns_its_report() {
         strict: false,
         report_dir: None,
         filters: Vec::new(),
+        progress: false,
     };
     let layout = Layout::workspace(ws);
     let report = run_in_process(&layout, &Env::of(&[]), given()).expect("reports written");
@@ -473,6 +474,7 @@ fn a_suite_outside_this_repository_reads_only_what_it_is_given() {
             strict: false,
             report_dir: None,
             filters: Vec::new(),
+            progress: false,
         })
     };
     let prep = prepare_with(&layout("no/such/data"), &Env::of(&[]), given());
@@ -674,6 +676,7 @@ fn a_run_on_a_busy_report_directory_stops_or_waits_and_never_mixes() {
         strict: false,
         report_dir: None,
         filters: Vec::new(),
+        progress: false,
     };
     let e = run_in_process(&Layout::workspace(ws), &stop, given).expect_err("a busy directory");
     assert!(e.to_string().contains("another run"), "{e}");
@@ -785,6 +788,7 @@ fn a_suite_reports_where_its_caller_says_and_compares_as_it_says() {
         strict: true,
         report_dir: Some(out.clone()),
         filters: Vec::new(),
+        progress: false,
     };
     let report = run_in_process(&Layout::workspace(ws), &Env::of(&[]), given).expect("run");
     assert!(report.strict);
@@ -812,6 +816,7 @@ fn a_suites_filters_select_cases_by_any_of_them() {
         strict: false,
         report_dir: None,
         filters: filters.iter().map(|f| f.to_string()).collect(),
+        progress: false,
     };
     let layout = Layout::workspace(ws);
     let ran = |filters: &[&str]| {
