@@ -86,6 +86,10 @@ pub struct RunArgs {
     /// (default: the available cores)
     #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
+    /// Resume the run that last stopped half way on this --out (same backend, mode, data,
+    /// filters and list): only the cases it had not finished run
+    #[arg(long)]
+    pub resume: bool,
     /// Only list the cases
     #[arg(long)]
     pub list: bool,

@@ -34,7 +34,8 @@ fn prepare(
     let suite = suite(home, &given)?
         .strict(args.strict)
         .filters(args.filters.iter().cloned())
-        .progress(!args.quiet);
+        .progress(!args.quiet)
+        .journal(args.resume);
     let mut argv = vec!["onnx-conformance".to_string()];
     if args.list {
         argv.push("--list".into());

@@ -263,3 +263,57 @@ fn a_scoreboard_runs_each_backend_in_process_and_writes_one_board() {
     assert!(!bad.status.success());
     assert!(text(&bad).contains("write NAME=FILE"), "{}", text(&bad));
 }
+
+#[test]
+fn a_run_killed_half_way_is_resumed_where_it_stopped() {
+    let (_tmp, cwd, home) = user();
+    // A whole run's journal goes with its reports.
+    let out = run(&cwd, &home, &["run", "-q", "--out", "r", "opset7/"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(!cwd.join("r/journal.jsonl").exists());
+    // A journal of an interrupted run: its header and one finished case.
+    let first = run(
+        &cwd,
+        &home,
+        &["run", "-q", "--out", "k", "--list", "opset7/"],
+    );
+    assert!(first.status.success());
+    let out = run(&cwd, &home, &["run", "-q", "--out", "k", "opset7/"]);
+    assert!(out.status.success());
+    let report = std::fs::read_to_string(cwd.join("k/report.json")).expect("report");
+    let report: serde_json::Value = serde_json::from_str(&report).expect("json");
+    let total = report["trials"].as_array().expect("trials").len();
+    let one = report["trials"][0].clone();
+    let header = serde_json::json!({
+        "backend": "native (onnx-conformance 0.1.0)",
+        "strict": false,
+        "data": report["data"],
+        "filters": ["opset7/"],
+        "known_failures": null,
+    });
+    std::fs::write(cwd.join("k/journal.jsonl"), format!("{header}\n{one}\n")).expect("journal");
+    let out = run(&cwd, &home, &["run", "--out", "k", "--resume", "opset7/"]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains(&format!(
+            "resuming: 1 cases ran before the last run stopped; running the other {}",
+            total - 1
+        )),
+        "{said}"
+    );
+    assert!(!cwd.join("k/journal.jsonl").exists());
+    // Resuming with another mode is refused, naming the journal.
+    std::fs::write(cwd.join("k/journal.jsonl"), format!("{header}\n{one}\n")).expect("journal");
+    let out = run(
+        &cwd,
+        &home,
+        &["run", "--out", "k", "--resume", "--strict", "opset7/"],
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("journal.jsonl: the journal is of another run"),
+        "{}",
+        text(&out)
+    );
+}

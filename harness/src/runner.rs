@@ -34,6 +34,8 @@ pub(crate) struct Setup {
     pub filters: Vec<String>,
     /// Print progress and an estimate of the time left to stderr while trials run.
     pub progress: bool,
+    /// Keep a journal of the trials as they end: `Some(true)` resumes the one there.
+    pub journal: Option<bool>,
 }
 
 impl Setup {
@@ -99,6 +101,7 @@ pub struct Suite {
     report_dir: Option<PathBuf>,
     filters: Vec<String>,
     progress: bool,
+    journal: Option<bool>,
 }
 
 impl Suite {
@@ -122,7 +125,17 @@ impl Suite {
             report_dir: None,
             filters: Vec::new(),
             progress: false,
+            journal: None,
         }
+    }
+
+    /// Keeps a journal of the trials as they end in the report directory
+    /// (`journal.jsonl`, removed once the reports are written); with `resume`, a journal left
+    /// there by an interrupted run of the same backend, mode, data, filters and list is
+    /// resumed: only the trials it lacks run, and the report holds them all.
+    pub fn journal(mut self, resume: bool) -> Suite {
+        self.journal = Some(resume);
+        self
     }
 
     /// Every few seconds while the trials run, one line on stderr: how many ran, of how many,
@@ -210,6 +223,7 @@ impl Suite {
             report_dir: self.report_dir,
             filters: self.filters,
             progress: self.progress,
+            journal: self.journal,
         }
     }
 
@@ -290,13 +304,45 @@ fn run_with(
     };
     let records: Arc<Mutex<Vec<TrialRecord>>> = Arc::default();
     let ctx = Arc::new(prep.ctx.clone());
-    let trials = prep
-        .selected()
-        .cloned()
-        .map(|spec| libtest_trial(spec, Arc::clone(&ctx), Arc::clone(&records)))
+    let (journal, earlier) = match prep.journal.filter(|_| !args.list && run_id.is_none()) {
+        Some(resume) => match open_journal(layout, &prep, resume) {
+            Ok((j, earlier)) => (Some(Arc::new(j)), earlier),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return false;
+            }
+        },
+        None => (None, Vec::new()),
+    };
+    // A guard always runs again; a case the journal holds does not.
+    let cases: BTreeSet<&str> = prep.cases.iter().map(|c| c.name.as_str()).collect();
+    let done: BTreeSet<String> = earlier
+        .iter()
+        .map(|r| r.name.clone())
+        .filter(|n| cases.contains(n.as_str()))
         .collect();
+    let trials: Vec<Trial> = prep
+        .selected()
+        .filter(|spec| !done.contains(&spec.name))
+        .cloned()
+        .map(|spec| {
+            libtest_trial(
+                spec,
+                Arc::clone(&ctx),
+                Arc::clone(&records),
+                journal.clone(),
+            )
+        })
+        .collect();
+    if !done.is_empty() {
+        eprintln!(
+            "resuming: {} cases ran before the last run stopped; running the other {}",
+            done.len(),
+            trials.len()
+        );
+    }
     let progress = (prep.progress && !args.list)
-        .then(|| progress::Progress::start(prep.selected().count(), Arc::clone(&records)));
+        .then(|| progress::Progress::start(trials.len(), Arc::clone(&records)));
     let conclusion = libtest_mimic::run(args, trials);
     drop(progress);
     if args.list {
@@ -306,6 +352,7 @@ fn run_with(
         return !conclusion.has_failed();
     }
     let mut trials = std::mem::take(&mut *records.lock().unwrap_or_else(|p| p.into_inner()));
+    trials.extend(earlier.into_iter().filter(|r| done.contains(&r.name)));
     let ran = trials.len();
     let unrun = run_filtered_guards(&ctx, &prep.guards, &mut trials);
     trials.sort_by(|a, b| a.name.cmp(&b.name));
@@ -324,6 +371,9 @@ fn run_with(
         eprintln!("error: {e}");
         return false;
     }
+    if let Some(j) = journal.and_then(|j| Arc::into_inner(j)) {
+        j.finish();
+    }
     if !unrun.is_empty() {
         eprintln!(
             "error: the setup is broken, so this run fails whatever the filter; \
@@ -335,6 +385,31 @@ fn run_with(
         return false;
     }
     !conclusion.has_failed()
+}
+
+/// The journal of this run in its report directory, and the records of the run it resumes.
+fn open_journal(
+    layout: &Layout,
+    prep: &Setup,
+    resume: bool,
+) -> Result<(journal::Journal, Vec<TrialRecord>), crate::Error> {
+    let ctx = &prep.ctx;
+    let info = ctx.backend.info();
+    let known_failures = match &ctx.known_list {
+        Some(name) => {
+            let bytes = std::fs::read(layout.root.join(name)).unwrap_or_default();
+            Some((name.clone(), schema::hash::sha256_hex(&bytes)))
+        }
+        None => None,
+    };
+    let header = journal::Header {
+        backend: format!("{} ({} {})", info.name, info.runtime, info.version),
+        strict: ctx.strict,
+        data: ctx.data_root.display().to_string(),
+        filters: prep.filters.clone(),
+        known_failures,
+    };
+    journal::Journal::open(&ctx.out_dir, &header, resume)
 }
 
 /// Takes the report directory's lock for this run, saying so when it has to wait.
@@ -456,11 +531,19 @@ fn append_for_nextest(out_dir: &Path, run_id: &str, report: Report) -> Result<()
 
 /// Wraps one spec as a libtest trial that records its result. A known failure shows as
 /// ignored (with its kind), so the libtest summary counts it neither as passed nor failed.
-fn libtest_trial(spec: Spec, ctx: Arc<Context>, records: Arc<Mutex<Vec<TrialRecord>>>) -> Trial {
+fn libtest_trial(
+    spec: Spec,
+    ctx: Arc<Context>,
+    records: Arc<Mutex<Vec<TrialRecord>>>,
+    journal: Option<Arc<journal::Journal>>,
+) -> Trial {
     let name = spec.name.clone();
     Trial::ignorable_test(name, move || {
         let judged = trials::run(&ctx, &spec);
         let rec = judged.record;
+        if let Some(j) = &journal {
+            j.record(&rec);
+        }
         let (outcome, message) = (rec.outcome, rec.message.clone());
         records.lock().unwrap_or_else(|p| p.into_inner()).push(rec);
         match (outcome, judged.ignored_note) {
@@ -494,6 +577,8 @@ struct Given {
     filters: Vec<String>,
     /// Print progress while trials run.
     progress: bool,
+    /// Keep a journal; `Some(true)`: resume the one in the report directory.
+    journal: Option<bool>,
 }
 
 /// As [`prepare`], with the backend given instead of chosen from the environment.
@@ -506,6 +591,7 @@ fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
         .map(|g| std::mem::take(&mut g.filters))
         .unwrap_or_default();
     let progress = given.as_ref().is_some_and(|g| g.progress);
+    let journal = given.as_ref().and_then(|g| g.journal);
     if let Some(chosen) = given.as_mut().and_then(|g| g.source.take()) {
         // The caller's choice stands; the environment asking for another is a conflict.
         if settings.source != Source::Official && settings.source != chosen {
@@ -623,6 +709,7 @@ fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
         when_busy,
         filters,
         progress,
+        journal,
     }
 }
 
@@ -634,6 +721,7 @@ fn list_name(workspace: &Path, path: &Path) -> String {
         .to_string()
 }
 
+mod journal;
 mod progress;
 
 #[cfg(test)]
