@@ -371,7 +371,7 @@ fn run_with(
         eprintln!("error: {e}");
         return false;
     }
-    if let Some(j) = journal.and_then(|j| Arc::into_inner(j)) {
+    if let Some(j) = journal.and_then(Arc::into_inner) {
         j.finish();
     }
     if !unrun.is_empty() {
