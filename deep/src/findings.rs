@@ -56,6 +56,45 @@ pub struct Cause {
     pub pairs: Vec<String>,
     /// The operator versions, as `Cast-24`.
     pub versions: Vec<String>,
+    /// When the defect is onnx's own, which this runtime shows by running what onnx wrote (a
+    /// function body): reported against onnx, once, and listed as inherited here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inherited: Option<Inherited>,
+}
+
+/// A defect of onnx's own that a runtime inherits.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Inherited {
+    /// Whose defect it is: `onnx`.
+    pub from: String,
+    /// The defect, with what onnx wrote quoted.
+    pub text: String,
+}
+
+/// CastLike-24's and CastLike-25's function body in onnx (1.23.2, as
+/// `onnx.defs.get_schema("CastLike", 25).get_context_dependent_function` builds it for a
+/// FLOAT8E8M0 `target_type`) passes `saturate` to Cast and drops `round_mode`.
+const CASTLIKE_BODY: &str = "onnx's function body of CastLike-24 and CastLike-25 passes \
+`saturate` to Cast but not `round_mode`: `output = Cast <to: int = 24, saturate: int = \
+@saturate> (input)` (onnx 1.23.2). A runtime that runs CastLike as this body rounds every \
+round_mode as the default `up`, while its own Cast honours round_mode.";
+
+/// Whether `f` is onnx's defect inherited: a CastLike ignoring `round_mode` on a backend
+/// whose own Cast honours it (no Cast finding of that backend ignores it), which is what
+/// running onnx's CastLike function body gives.
+fn inherited(f: &Finding, all: &[Finding]) -> Option<Inherited> {
+    let ignores = |g: &Finding| {
+        g.diagnosis
+            .as_ref()
+            .is_some_and(|d| d.behaviour == Behaviour::RoundModeIgnored)
+    };
+    let own_cast_ignores = all
+        .iter()
+        .any(|g| g.backend == f.backend && g.op == OpKind::Cast && ignores(g));
+    (f.op == OpKind::CastLike && ignores(f) && !own_cast_ignores).then(|| Inherited {
+        from: "onnx".into(),
+        text: CASTLIKE_BODY.into(),
+    })
 }
 
 /// What a finding says of the runtime.
@@ -913,18 +952,21 @@ fn causes(findings: &[Finding]) -> Vec<Cause> {
             order.push(&f.backend);
         }
     }
-    type Key = (usize, u8, Verdict, u8, Option<Behaviour>);
+    type Key = (usize, u8, Verdict, u8, Option<Behaviour>, Option<Inherited>);
     let mut groups: BTreeMap<Key, Cause> = BTreeMap::new();
     for (i, f) in findings.iter().enumerate() {
         let backend = order.iter().position(|b| *b == f.backend).unwrap_or(0);
         let authority = f.authority.map_or(u8::MAX, |a| a as u8);
         let behaviour = f.diagnosis.as_ref().map(|d| d.behaviour);
+        // onnx's defect is a cause of its own, never merged with the runtime's.
+        let inherited = inherited(f, findings);
         let key = (
             backend,
             authority,
             f.verdict,
             u8::from(behaviour.is_none()),
             behaviour,
+            inherited.clone(),
         );
         let c = groups.entry(key).or_insert_with(|| Cause {
             backend: f.backend.clone(),
@@ -942,6 +984,7 @@ fn causes(findings: &[Finding]) -> Vec<Cause> {
             elements: 0,
             pairs: Vec::new(),
             versions: Vec::new(),
+            inherited,
         });
         c.findings.push(i);
         c.elements += f.elements;

@@ -350,12 +350,22 @@ fn counts(all: &Findings) -> Vec<Count> {
 /// A sentence per backend: its bugs, or that it has none here.
 fn sentences(all: &Findings) -> Vec<String> {
     let mut out = Vec::new();
+    let onnxs: Vec<usize> = all
+        .causes
+        .iter()
+        .filter(|c| c.inherited.is_some())
+        .flat_map(|c| c.findings.iter().copied())
+        .collect();
     for run in &all.runs {
-        let mine: Vec<&Finding> = all
+        // onnx's own defects are not the runtime's bugs: counted apart.
+        type Indexed<'a> = Vec<(usize, &'a Finding)>;
+        let (inherited, mine): (Indexed<'_>, Indexed<'_>) = all
             .findings
             .iter()
-            .filter(|f| f.backend == run.backend)
-            .collect();
+            .enumerate()
+            .filter(|(_, f)| f.backend == run.backend)
+            .partition(|(i, _)| onnxs.contains(i));
+        let mine: Vec<&Finding> = mine.into_iter().map(|(_, f)| f).collect();
         let n = |v: Verdict| mine.iter().filter(|f| f.verdict == v).count();
         let elements = |v: Verdict| {
             mine.iter()
@@ -409,6 +419,15 @@ fn sentences(all: &Findings) -> Vec<String> {
                 " It did not run {refused} classes (refused, failed or died)."
             );
         }
+        if !inherited.is_empty() {
+            let elements: usize = inherited.iter().map(|(_, f)| f.elements).sum();
+            let _ = write!(
+                s,
+                " {} classes ({elements} elements) are onnx's own defect, which it inherits by \
+                 running onnx's function body (see Defects of onnx).",
+                inherited.len()
+            );
+        }
         out.push(s);
     }
     out
@@ -422,13 +441,43 @@ fn ordered_causes(all: &Findings) -> Vec<&Cause> {
 }
 
 fn cause_title(c: &Cause) -> String {
+    let from = match &c.inherited {
+        Some(i) => format!(" (inherited from {})", i.from),
+        None => String::new(),
+    };
     format!(
-        "{} · {} · {}: {}",
+        "{} · {}{from} · {}: {}",
         c.verdict.label(),
         c.backend,
         authority_label(c.authority),
         c.text
     )
+}
+
+/// onnx's own defects, once each, with the backends that inherit them and their classes.
+fn upstream(all: &Findings) -> Vec<(&super::findings::Inherited, Vec<(&str, usize)>)> {
+    let mut out: Vec<(&super::findings::Inherited, Vec<(&str, usize)>)> = Vec::new();
+    for c in &all.causes {
+        let Some(i) = &c.inherited else { continue };
+        let at = match out.iter().position(|(j, _)| *j == i) {
+            Some(at) => at,
+            None => {
+                out.push((i, Vec::new()));
+                out.len() - 1
+            }
+        };
+        out[at].1.push((c.backend.as_str(), c.findings.len()));
+    }
+    out
+}
+
+/// "inherited by onnxruntime (202 classes), ..."
+fn inheritors(by: &[(&str, usize)]) -> String {
+    let each: Vec<String> = by
+        .iter()
+        .map(|(b, n)| format!("{b} ({n} classes)"))
+        .collect();
+    format!("inherited by {}", each.join(", "))
 }
 
 /// Pairs shown in a cause's one-line summary; the rest are counted.
@@ -515,6 +564,19 @@ pub fn markdown(all: &Findings, links: &Links) -> String {
         let _ = writeln!(s, "- {}", md_text(&line));
     }
     let _ = writeln!(s, "\n{LEGEND}");
+    let upstream = upstream(all);
+    if !upstream.is_empty() {
+        s.push_str("\n## Defects of onnx\n\n");
+        for (i, by) in &upstream {
+            let _ = writeln!(
+                s,
+                "- **{}**: {} ({}; the causes below marked inherited).",
+                md_text(&i.from),
+                md_text(&i.text),
+                md_text(&inheritors(by))
+            );
+        }
+    }
     s.push_str("\n## Causes\n\n");
     for c in ordered_causes(all) {
         let _ = writeln!(
@@ -633,6 +695,20 @@ pub fn html(all: &Findings, links: &Links) -> String {
         .collect();
     types.sort();
     types.dedup();
+    let upstream = upstream(all);
+    if !upstream.is_empty() {
+        s.push_str("<h2>Defects of onnx</h2><ul class=sentences>");
+        for (i, by) in &upstream {
+            let _ = write!(
+                s,
+                "<li><b>{}</b>: {} ({}; the causes below marked inherited)</li>",
+                escape(&i.from),
+                escape(&i.text),
+                escape(&inheritors(by))
+            );
+        }
+        s.push_str("</ul>");
+    }
     let _ = write!(
         s,
         "<h2>Causes</h2><form id=filters>{}{}{}{}<span id=shown></span></form>",
@@ -647,7 +723,10 @@ pub fn html(all: &Findings, links: &Links) -> String {
             "<details class=cause data-total={}><summary><span class=\"v v-{v}\">{v}</span> \
              <b>{}</b> · {} · {}<span class=shown></span><div class=detail>{}</div></summary>",
             c.findings.len(),
-            escape(&c.backend),
+            escape(&match &c.inherited {
+                Some(i) => format!("{} (inherited from {})", c.backend, i.from),
+                None => c.backend.clone(),
+            }),
             authority_label(c.authority),
             escape(&c.text),
             escape(&cause_detail(c, true)),

@@ -199,3 +199,62 @@ fn versions_are_listed_per_operator_in_order() {
     .collect();
     assert_eq!(version_list(&v), "Cast-6,13,24; CastLike-15,19");
 }
+
+/// A CastLike that ignores round_mode on a runtime whose own Cast honours it is onnx's defect
+/// (its CastLike function body drops round_mode): a cause of its own, listed once under the
+/// defects of onnx with the runtimes that inherit it, and not counted among the runtime's
+/// bugs. A runtime whose own Cast ignores round_mode too keeps it as its own.
+#[test]
+fn castlike_ignoring_round_mode_is_onnxs_defect_when_the_runtimes_cast_honours_it() {
+    let castlike = |backend: &str| {
+        let mut f = finding(backend, "FLOAT", "FLOAT8E8M0", Verdict::Disagrees);
+        f.op = vocab::OpKind::CastLike;
+        f.op_versions = vec![24, 25];
+        diagnosed(f, Behaviour::RoundModeIgnored)
+    };
+    let mut own_cast = finding("myrt", "FLOAT", "FLOAT8E8M0", Verdict::Disagrees);
+    own_cast.op_versions = vec![24, 25];
+    let own_cast = diagnosed(own_cast, Behaviour::RoundModeIgnored);
+    let findings = all(
+        &["onnxruntime", "myrt"],
+        vec![
+            castlike("onnxruntime"),
+            diagnosed(
+                finding("onnxruntime", "DOUBLE", "FLOAT16", Verdict::Disagrees),
+                Behaviour::RoundedTwiceThroughFloat,
+            ),
+            castlike("myrt"),
+            own_cast,
+        ],
+    );
+    let inherited: Vec<(&str, usize)> = findings
+        .causes
+        .iter()
+        .filter(|c| c.inherited.is_some())
+        .map(|c| (c.backend.as_str(), c.findings.len()))
+        .collect();
+    assert_eq!(inherited, [("onnxruntime", 1)]);
+    let md = markdown(&findings, &links());
+    assert_eq!(md.matches("## Defects of onnx").count(), 1, "{md}");
+    assert!(md.contains("inherited by onnxruntime (1 classes)"), "{md}");
+    assert!(
+        md.contains("passes `saturate` to Cast but not `round_mode`"),
+        "{md}"
+    );
+    assert!(md.contains("onnxruntime (inherited from onnx)"), "{md}");
+    let sentences = sentences(&findings);
+    assert!(
+        sentences[0].contains("has bugs here: 1 classes"),
+        "{}",
+        sentences[0]
+    );
+    assert!(sentences[0].contains("1 classes (4 elements) are onnx's own defect"));
+    assert!(
+        sentences[1].contains("has bugs here: 2 classes"),
+        "{}",
+        sentences[1]
+    );
+    assert!(!sentences[1].contains("onnx's own"), "{}", sentences[1]);
+    let html = html(&findings, &links());
+    assert!(html.contains("<h2>Defects of onnx</h2>"));
+}
