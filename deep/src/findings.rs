@@ -74,10 +74,10 @@ pub struct Inherited {
 /// CastLike-24's and CastLike-25's function body in onnx (1.23.2, as
 /// `onnx.defs.get_schema("CastLike", 25).get_context_dependent_function` builds it for a
 /// FLOAT8E8M0 `target_type`) passes `saturate` to Cast and drops `round_mode`.
-const CASTLIKE_BODY: &str = "onnx's function body of CastLike-24 and CastLike-25 passes \
-`saturate` to Cast but not `round_mode`: `output = Cast <to: int = 24, saturate: int = \
-@saturate> (input)` (onnx 1.23.2). A runtime that runs CastLike as this body rounds every \
-round_mode as the default `up`, while its own Cast honours round_mode.";
+const CASTLIKE_BODY: &str = "onnx's function body of CastLike-24 and CastLike-25 is one \
+Cast with the attributes `to` (the target type) and `saturate = @saturate`, and no \
+`round_mode` (onnx 1.23.2): a runtime that runs CastLike as this body rounds every round_mode \
+as the default `up`, while its own Cast honours round_mode.";
 
 /// Whether `f` is onnx's defect inherited: a CastLike ignoring `round_mode` on a backend
 /// whose own Cast honours it (no Cast finding of that backend ignores it), which is what

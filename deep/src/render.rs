@@ -466,7 +466,11 @@ fn upstream(all: &Findings) -> Vec<(&super::findings::Inherited, Vec<(&str, usiz
                 out.len() - 1
             }
         };
-        out[at].1.push((c.backend.as_str(), c.findings.len()));
+        let by = &mut out[at].1;
+        match by.iter_mut().find(|(b, _)| *b == c.backend) {
+            Some((_, n)) => *n += c.findings.len(),
+            None => by.push((c.backend.as_str(), c.findings.len())),
+        }
     }
     out
 }
