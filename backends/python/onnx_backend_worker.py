@@ -33,7 +33,7 @@ try:
 except ImportError as e:
     usage(
         f"{sys.executable} cannot import onnx ({e}): install onnx beside your runtime, or "
-        "point ONNX_CONFORMANCE_PYTHON at a Python that has both"
+        "give a Python that has both (--python, or ONNX_CONFORMANCE_PYTHON under cargo test)"
     )
 
 
