@@ -19,3 +19,7 @@ pub use error::Error;
 pub use vocab::{dtype, tensor};
 pub use vocab::{for_each_dtype, with_storage};
 pub use vocab::{DataType, Element, Storage, Tensor, TypeKind, TypedField};
+
+/// sha256 of this crate's sources, tests aside, taken when it was built (build.rs): a crate
+/// whose files hold what this code computes (the deep tree) records it to tell a stale file.
+pub const SOURCES_SHA256: &str = env!("SOURCES_SHA256");

@@ -7,7 +7,7 @@
 //! rounding rule. The generator groups a class's elements by authority, so every class range
 //! of the index carries one.
 
-use harness::deep::{Authority, Citation, InputClass, Section};
+use crate::index::{Authority, Citation, InputClass, Section};
 use vocab::{DataType, OpKind, TypeKind};
 
 /// The exact value of a source element, as the rules need it.

@@ -6,7 +6,7 @@
 use super::authority::{self, Mode, Step, Val};
 use super::model::Graph;
 use super::values::{self, Input, Size};
-use harness::deep::{
+use crate::index::{
     Authority, CaseAttribute, CaseEntry, CaseShape, Citation, ClassRange, InputClass,
 };
 use harness::read::tensor_from_codes;

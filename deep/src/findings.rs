@@ -6,10 +6,10 @@
 use super::diagnosis;
 use super::diagnosis::Behaviour;
 use super::run;
-use harness::backend::FailureKind;
-use harness::deep::{
+use crate::index::{
     self, Authority, CaseAttribute, CaseEntry, CaseShape, Citation, InputClass, Section,
 };
+use harness::backend::FailureKind;
 use harness::known::Outcome;
 use harness::read::{tensor_codes, tensor_from_codes};
 use harness::report::{self, TrialRecord};
@@ -300,7 +300,7 @@ pub fn of_run(
         let Some(entry) = t.case.as_deref().and_then(|c| by_case.get(c)) else {
             continue;
         };
-        let dir = out.join(deep::CASES_DIR).join(&entry.case);
+        let dir = out.join(index::CASES_DIR).join(&entry.case);
         let dumps = harness::report::failure_dir(report_dir, &t.name);
         let judged = judge(&dir, &dumps, entry, t).map_err(|e| format!("backend {name}: {e}"))?;
         for judged in judged {
@@ -405,7 +405,7 @@ fn write_outputs(
     let links = super::render::Links::of(root, out);
     super::reproducer::write_all(
         &repro,
-        &out.join(deep::CASES_DIR),
+        &out.join(index::CASES_DIR),
         by_case,
         &mut findings,
         &links,

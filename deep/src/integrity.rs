@@ -8,7 +8,7 @@
 //! only the failing ones, since a pass is as wrong as a finding on a changed file, and the
 //! whole tree (about 145 MB) hashes in well under a second.
 
-use harness::deep::{Index, CASES_DIR, INDEX_FILE, REGENERATE};
+use crate::index::{Index, CASES_DIR, INDEX_FILE, REGENERATE};
 use schema::hash::sha256_read;
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -9,7 +9,9 @@
 //! runtimes and never counts as a test of ours.
 //!
 //! Layout: `<out>/cases/<case>/{model.onnx, test_data_set_0/{input,output}_K.pb}` and
-//! `<out>/index.json` ([`harness::deep::Index`]).
+//! `<out>/index.json` ([`index::Index`]). The tree reaches a harness run as a neutral indexed
+//! source ([`source()`], [`indexed_source`]), checked against the [`fingerprint`] of the
+//! sources that write it.
 
 mod authority;
 mod cases;
@@ -18,6 +20,10 @@ mod class_check;
 mod classes;
 pub mod diagnosis;
 pub mod findings;
+// Read by build.rs, which hashes the files it names; here only for the tests.
+#[cfg(test)]
+mod generator_files;
+pub mod index;
 pub mod integrity;
 mod model;
 pub mod names;
@@ -25,17 +31,18 @@ pub mod render;
 mod reproducer;
 mod run;
 pub mod runs;
+mod source;
 #[cfg(test)]
 mod testkit;
 mod values;
 
-use harness::deep::{self, CaseEntry, Index};
+use index::{CaseEntry, Index, CASES_DIR};
 use schema::hash::{sha256_hex, Hasher};
 use std::collections::BTreeMap;
 use std::error::Error;
 use std::path::{Path, PathBuf};
 
-use harness::deep::CASES_DIR;
+pub use source::{fingerprint, indexed_source, is_current, source, SOURCES};
 
 /// The lock of a tree's directory, which [`write`] and [`findings::publish`] take as proof that
 /// the caller holds it, and what a second taker does; re-exported, so that a runtime of another
@@ -100,33 +107,18 @@ fn hashed(entry: CaseEntry, files: model::Files) -> Written {
     (entry, files, hashes)
 }
 
-/// The checkout whose sources write the tree, which its fingerprint reads: the workspace
-/// this crate sits in (so a runtime of another repository that depends on this crate by path
-/// or git gets the fingerprint of the sources it compiled).
+/// The checkout this crate sits in, whose docs/semantics.md the findings link
+/// ([`findings::publish`]).
 pub fn sources_root() -> PathBuf {
     let deep = Path::new(env!("CARGO_MANIFEST_DIR"));
     deep.parent().unwrap_or(deep).to_path_buf()
-}
-
-/// The fingerprint of the sources that write the tree ([`sources_root`]).
-pub fn fingerprint() -> Result<String, harness::Error> {
-    deep::fingerprint(&sources_root())
-}
-
-/// The tree at `dir` as the cases of a harness run (`harness::runner::Suite::source`): the
-/// run checks that these sources wrote it, and fails on a stale guard otherwise.
-pub fn source(dir: &Path) -> Result<harness::source::Source, harness::Error> {
-    Ok(harness::source::Source::Deep {
-        dir: dir.to_path_buf(),
-        fingerprint: fingerprint()?,
-    })
 }
 
 /// Writes the tree in the directory `lock` holds, replacing the cases and index there (and
 /// nothing else). The lock (`cargo xtask deep-cases` and `deep` take the same one) keeps a
 /// second writer, and a findings run reading the tree, out until the tree is whole.
 pub fn write(lock: &DirLock) -> Result<Summary, Box<dyn Error>> {
-    let fingerprint = fingerprint()?;
+    let fingerprint = fingerprint();
     let generated = generate()?;
     store(lock.dir(), fingerprint, generated)
 }
@@ -140,7 +132,7 @@ fn store(
     let cases_dir = out.join(CASES_DIR);
     // Index first out: a run during the rewrite finds no tree rather than a mixed one, and a
     // writer killed half way leaves none (the index goes back in last, whole).
-    let index_path = out.join(deep::INDEX_FILE);
+    let index_path = out.join(index::INDEX_FILE);
     if index_path.exists() {
         std::fs::remove_file(&index_path)
             .map_err(|e| format!("cannot remove {}: {e}", index_path.display()))?;
@@ -173,7 +165,7 @@ fn store(
         entries.push(entry);
     }
     let index = Index {
-        format: deep::FORMAT,
+        format: index::FORMAT,
         fingerprint,
         content_sha256: hash.finish(),
         cases: entries,

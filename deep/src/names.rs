@@ -20,7 +20,7 @@ impl Chosen {
     /// Where the deep run of this backend reports: `deep/reports/backend-<label>` (`native`
     /// for the built-in backend), the directory the conformance binary writes for that label.
     pub fn report_dir(&self, target: &Path) -> PathBuf {
-        ReportDir::deep(&harness::deep::default_dir(target), &self.label).into_path()
+        ReportDir::deep(&crate::index::default_dir(target), &self.label).into_path()
     }
 }
 

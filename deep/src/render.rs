@@ -3,7 +3,7 @@
 //! per backend, then the causes, each with its findings, one line each.
 
 use super::findings::{Cause, Finding, Findings, Value, Verdict};
-use harness::deep::Authority;
+use crate::index::Authority;
 use harness::report::page::{escape, md_cell as cell, md_text};
 use std::collections::BTreeMap;
 use std::fmt::Write;

@@ -6,7 +6,7 @@
 
 use super::findings::{self, Finding, Verdict};
 use super::render::{self, Links};
-use harness::deep::CaseEntry;
+use crate::index::CaseEntry;
 use harness::report::page::md_text;
 use std::collections::BTreeMap;
 use std::error::Error;

@@ -2,9 +2,9 @@
 //! on each backend, each run's failures grouped, the findings published.
 
 use crate::findings::{self, Findings};
+use crate::index::{self as tree, CaseEntry};
 use crate::integrity;
 use crate::names::Chosen;
-use harness::deep::{self as tree, CaseEntry};
 use harness::report::{Report, ReportDir};
 use schema::files::{DirLock, WhenBusy};
 use std::collections::BTreeMap;

@@ -3,7 +3,7 @@
 use crate::findings::{
     Diagnosis, Example, Finding, FindingClass, Findings, RunSummary, Value, Verdict,
 };
-use harness::deep::{Authority, Citation, Section};
+use crate::index::{Authority, Citation, Section};
 
 /// A value whose bits and decoded form are given.
 pub fn value(bits: &str, decoded: &str) -> Value {
@@ -30,7 +30,7 @@ pub fn finding(backend: &str, from: &str, to: &str, verdict: Verdict) -> Finding
         op_versions: vec![19, 21],
         from: vocab::DataType::from_name(from).expect("a type name"),
         to: vocab::DataType::from_name(to).expect("a type name"),
-        attributes: vec![harness::deep::CaseAttribute::Saturate(false)],
+        attributes: vec![crate::index::CaseAttribute::Saturate(false)],
         input_class: FindingClass::parse(if ran { "tie" } else { verdict.label() })
             .expect("a finding class"),
         elements: usize::from(ran) * 4,
@@ -96,11 +96,7 @@ pub fn root() -> std::path::PathBuf {
 
 /// The planned cases `names` written as a tree under `out` as [`crate::write`] writes the
 /// whole one (files, per-file hashes, index) by the sources `fingerprint`; returns its index.
-pub fn small_tree(
-    out: &std::path::Path,
-    names: &[&str],
-    fingerprint: &str,
-) -> harness::deep::Index {
+pub fn small_tree(out: &std::path::Path, names: &[&str], fingerprint: &str) -> crate::index::Index {
     let plans = crate::cases::plans();
     let generated = names
         .iter()
@@ -114,5 +110,5 @@ pub fn small_tree(
         })
         .collect();
     crate::store(out, fingerprint.into(), generated).expect("the tree is written");
-    harness::deep::read_index_at(out).expect("its index")
+    crate::index::read_index_at(out).expect("its index")
 }

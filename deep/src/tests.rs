@@ -395,7 +395,7 @@ fn encoding_variant_cases_read_back_as_the_onnx_encoded_case() {
     let mut variants = BTreeMap::new();
     for (name, plan) in &plans {
         let (entry, graph) = cases::build(name, plan);
-        let harness::deep::CaseShape::Encoded {
+        let crate::index::CaseShape::Encoded {
             encoding,
             initializer,
         } = entry.shape
@@ -472,7 +472,7 @@ fn every_planned_class_is_an_input_class() {
     }
     for name in seen {
         assert!(
-            harness::deep::InputClass::from_label(name).is_some(),
+            crate::index::InputClass::from_label(name).is_some(),
             "{name} is no InputClass"
         );
     }
@@ -531,14 +531,14 @@ fn two_tree_writers_at_once_leave_one_whole_tree() {
                     .unwrap_or_else(|_| panic!("round {round}: a writer failed"));
             }
         });
-        let index = harness::deep::read_index_at(out).expect("the index is whole");
+        let index = crate::index::read_index_at(out).expect("the index is whole");
         crate::integrity::verify(out, &index).unwrap_or_else(|e| panic!("round {round}: {e}"));
         let (_, cases) = trees
             .iter()
             .find(|(sources, _)| *sources == index.fingerprint)
             .expect("one writer's index");
         let listed: Vec<&str> = index.cases.iter().map(|c| c.case.as_str()).collect();
-        let mut on_disk: Vec<String> = std::fs::read_dir(out.join(harness::deep::CASES_DIR))
+        let mut on_disk: Vec<String> = std::fs::read_dir(out.join(crate::index::CASES_DIR))
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();

@@ -304,9 +304,9 @@ pub fn rerun_command(trial: &str, env: &RerunEnv) -> String {
             shell_quote(&list.display().to_string())
         );
     }
-    let deep = matches!(env.source, Source::Deep { .. });
+    let deep = matches!(env.source, Source::Indexed(_));
     if deep {
-        let _ = write!(cmd, "{SUITE_VAR}=deep ");
+        let _ = write!(cmd, "{SUITE_VAR}={} ", crate::source::DEEP);
     } else if env.strict {
         let _ = write!(cmd, "{STRICT_VAR}=1 ");
     }

@@ -13,7 +13,6 @@
 
 pub mod backend;
 pub mod case;
-pub mod deep;
 pub mod expected_error;
 pub mod known;
 pub mod read;
@@ -49,3 +48,8 @@ pub use schema::{index, proto};
 /// The shared vocabulary (data types, tensors, attributes, operator versions), re-exported so
 /// that an in-process backend needs only this crate.
 pub use vocab;
+
+/// sha256 of the code that decides a case's bytes and what it computes ([`read`], [`write`]
+/// and the executor), tests aside, taken when this crate was built (build.rs): a crate whose
+/// files are written and read by it (the deep tree) records it to tell a stale file.
+pub const CASE_CODE_SHA256: &str = env!("SOURCES_SHA256");

@@ -167,9 +167,9 @@ impl Suite {
         self
     }
 
-    /// The cases to run instead of the official data: a directory of the caller's, or a
-    /// deep tree with the fingerprint of the sources that must have written it (the `deep`
-    /// crate's `deep::source`). The environment may not ask for another source.
+    /// The cases to run instead of the official data: a directory of the caller's, or an
+    /// indexed tree as its writer listed it (the `deep` crate's `deep::source`). The
+    /// environment may not ask for another source.
     pub fn source(mut self, source: Source) -> Suite {
         self.source = Some(source);
         self

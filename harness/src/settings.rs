@@ -2,7 +2,7 @@
 //! A bad value, or an `ONNX_CONFORMANCE_*` name we do not know (a typo would otherwise be
 //! ignored in silence), is a setup problem: it fails the run whatever the filter.
 
-use crate::source::Source;
+use crate::source::{DeepSource, Source};
 use schema::files::WhenBusy;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -129,7 +129,8 @@ impl Env {
 pub struct Settings {
     /// `ONNX_CONFORMANCE_STRICT`: bit-exact comparison.
     pub strict: bool,
-    /// The cases: `ONNX_CONFORMANCE_SUITE=deep` (the deep tree under the target directory),
+    /// The cases: `ONNX_CONFORMANCE_SUITE=deep` (the deep tree the binary linked, under the
+    /// target directory),
     /// `ONNX_BACKEND_DATA` (resolved against the workspace), or the official data.
     pub source: Source,
     /// The cargo target directory (`CARGO_TARGET_DIR`, default `<workspace>/target`).
@@ -156,6 +157,15 @@ pub type Problem = (String, String);
 
 /// Reads the settings from `env`; every bad value or unknown name is a problem.
 pub fn read(workspace: &Path, env: &Env) -> (Settings, Vec<Problem>) {
+    read_with(workspace, env, crate::source::linked_deep())
+}
+
+/// [`read`], with the deep suite `deep` (the one this binary linked, or none).
+pub(crate) fn read_with(
+    workspace: &Path,
+    env: &Env,
+    deep: Option<DeepSource>,
+) -> (Settings, Vec<Problem>) {
     let mut problems = Vec::new();
     for (key, _) in &env.0 {
         let key = key.to_string_lossy();
@@ -200,7 +210,7 @@ pub fn read(workspace: &Path, env: &Env) -> (Settings, Vec<Problem>) {
         problems.push(("settings/when-busy".to_string(), msg));
         WhenBusy::Stop
     });
-    let source = source(workspace, &target, env, &mut problems);
+    let source = source(workspace, &target, env, deep, &mut problems);
     let settings = Settings {
         when_busy,
         source,
@@ -217,7 +227,13 @@ pub fn read(workspace: &Path, env: &Env) -> (Settings, Vec<Problem>) {
 
 /// The one choice of the cases, from `ONNX_CONFORMANCE_SUITE` and `ONNX_BACKEND_DATA`. Both
 /// at once is a problem: a deep tree is not a data directory, and half of each would run.
-fn source(workspace: &Path, target: &Path, env: &Env, problems: &mut Vec<Problem>) -> Source {
+fn source(
+    workspace: &Path,
+    target: &Path,
+    env: &Env,
+    linked: Option<DeepSource>,
+    problems: &mut Vec<Problem>,
+) -> Source {
     let data = path(env, DATA_VAR, Some(workspace));
     let deep = match env.get(SUITE_VAR).map(|v| v.to_str()) {
         None | Some(Some("" | "official")) => false,
@@ -238,14 +254,17 @@ fn source(workspace: &Path, target: &Path, env: &Env, problems: &mut Vec<Problem
             problems.push(("settings/suite".to_string(), msg));
             Source::Custom(dir)
         }
-        (true, None) => Source::deep_at_default(workspace, target).unwrap_or_else(|e| {
-            let msg = format!("cannot fingerprint the deep tree's sources: {e}");
-            problems.push(("settings/deep-fingerprint".to_string(), msg));
-            Source::Deep {
-                dir: crate::deep::default_dir(target),
-                fingerprint: String::new(),
+        (true, None) => match linked {
+            Some(indexed_source) => Source::Indexed(indexed_source(target)),
+            None => {
+                let msg = format!(
+                    "{SUITE_VAR}=deep, but this binary links no deep suite: its main must call \
+                     harness::source::link_deep(deep::indexed_source)"
+                );
+                problems.push(("settings/suite".to_string(), msg));
+                Source::Official
             }
-        }),
+        },
         (false, Some(dir)) => Source::Custom(dir),
         (false, None) => Source::Official,
     }

@@ -1,13 +1,25 @@
-//! Which cases a run judges: the official data, a directory of the caller's, or a deep tree.
-//! Chosen once (from the environment in `settings`, or by an in-process caller), it decides
-//! everything that differs between them: discovery, the data root, the report directory, the
-//! lists, the comparison rule, the lock check and the provenance.
+//! Which cases a run judges: the official data, a directory of the caller's, or an indexed
+//! tree (the deep suite's). Chosen once (from the environment in `settings`, or by an
+//! in-process caller), it decides everything that differs between them: discovery, the data
+//! root, the report directory, the lists, the comparison rule, the lock check and the
+//! provenance.
+//!
+//! An indexed tree is its writer's: the `deep` crate reads its index, decides whether it is
+//! stale and hands the harness the listing ([`IndexedTree`]); the harness knows neither the
+//! index's format nor the tree's files. `ONNX_CONFORMANCE_SUITE=deep` runs the tree the
+//! binary linked ([`link_deep`]).
 
-use crate::discover::{self, Layout, Spec};
+use crate::discover::{self, CaseSpec, Layout, Spec, SpecKind};
 use crate::known::Lists;
 use crate::provenance::{self, DeepTree};
 use crate::report::ReportDir;
+use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The name of the indexed suite: its trials are `deep/opset<N>/<case>`, its guards
+/// `deep/<check>`, and `ONNX_CONFORMANCE_SUITE=deep` asks for it.
+pub const DEEP: &str = "deep";
 
 /// The cases of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,15 +29,104 @@ pub enum Source {
     /// A tree laid out like the official data (`ONNX_BACKEND_DATA`), plus the layout's own
     /// cases: no index, no lock.
     Custom(PathBuf),
-    /// A deep tree (`index.json` and `cases/`, written by the `deep` crate) at `dir`, which
-    /// must have been written by the sources whose fingerprint is `fingerprint`: a tree
-    /// written by other sources is stale, a failing guard.
-    Deep {
-        /// The tree's root.
-        dir: PathBuf,
-        /// The fingerprint of the sources that must have written it.
-        fingerprint: String,
-    },
+    /// A tree of cases in the node-test layout listed by its writer's index (the deep suite's,
+    /// from the `deep` crate): compared bit for bit, by no known-failures list, reported
+    /// under the tree; a tree its writer cannot vouch for is one failing guard.
+    Indexed(IndexedTree),
+}
+
+/// A tree of cases in the node-test layout as its writer listed it from its index: the cases
+/// the run judges, or why the tree cannot run (missing, unreadable, stale). The writer
+/// decides; the harness only runs what it is handed.
+#[derive(Clone, PartialEq, Eq)]
+pub struct IndexedTree {
+    /// The tree's root: the reports go under it ([`ReportDir::deep`]).
+    pub root: PathBuf,
+    /// The directory of the case directories.
+    pub cases: PathBuf,
+    /// The tree's content hash, for the run's provenance, when its index could be read.
+    pub content_sha256: Option<String>,
+    /// Every case, or why none can run.
+    pub listing: Result<Vec<IndexedCase>, Unusable>,
+}
+
+/// One case of an indexed tree: the directory `<cases>/<case>`, its trial
+/// `deep/opset<opset>/<case>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexedCase {
+    /// The case directory's name.
+    pub case: String,
+    /// The operator under test.
+    pub op_type: String,
+    /// The model's opset.
+    pub opset: i64,
+}
+
+/// Why an indexed tree cannot run: the failing guard `deep/<check>` with its message, which
+/// says what to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unusable {
+    /// The guard's name under `deep/`: `missing`, `index` or `stale`.
+    pub check: String,
+    /// What is wrong and how to mend it.
+    pub why: String,
+}
+
+// Without the listing, which holds thousands of cases: messages print a source.
+impl fmt::Debug for IndexedTree {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = f.debug_struct("IndexedTree");
+        s.field("root", &self.root);
+        match &self.listing {
+            Ok(cases) => s.field("cases", &cases.len()),
+            Err(unusable) => s.field("unusable", &unusable.check),
+        };
+        s.finish_non_exhaustive()
+    }
+}
+
+impl IndexedTree {
+    /// The trials: one per case, or the one guard that stands for the tree.
+    fn discover(&self) -> Vec<Spec> {
+        let cases = match &self.listing {
+            Ok(cases) => cases,
+            Err(unusable) => {
+                return vec![Spec {
+                    name: format!("{DEEP}/{}", unusable.check),
+                    kind: SpecKind::Guard(unusable.why.clone()),
+                }]
+            }
+        };
+        let spec = |c: &IndexedCase| Spec {
+            name: format!("{DEEP}/opset{}/{}", c.opset, c.case),
+            kind: SpecKind::Case(CaseSpec {
+                dir: self.cases.join(&c.case),
+                release: DEEP.into(),
+                case: c.case.clone(),
+                op_type: Some(c.op_type.clone()),
+                opset: Some(c.opset),
+                indexed: true,
+            }),
+        };
+        cases.iter().map(spec).collect()
+    }
+}
+
+/// Makes the deep suite's tree from the cargo target directory (`deep::indexed_source`).
+pub type DeepSource = fn(&Path) -> IndexedTree;
+
+static DEEP_SOURCE: OnceLock<DeepSource> = OnceLock::new();
+
+/// Makes the deep suite available to `ONNX_CONFORMANCE_SUITE=deep`: the conformance binary's
+/// main calls it with `deep::indexed_source`, as it links runtimes with
+/// [`crate::backend::link`]. A second call is ignored.
+pub fn link_deep(source: DeepSource) {
+    let _ = DEEP_SOURCE.set(source);
+}
+
+/// The deep suite this binary linked, if any.
+pub(crate) fn linked_deep() -> Option<DeepSource> {
+    DEEP_SOURCE.get().copied()
 }
 
 impl Default for Source {
@@ -42,7 +143,7 @@ impl Source {
         match self {
             Source::Official => discover::discover(layout, None),
             Source::Custom(dir) => discover::discover(layout, Some(dir)),
-            Source::Deep { dir, fingerprint } => crate::deep::discover(dir, fingerprint),
+            Source::Indexed(tree) => tree.discover(),
         }
     }
 
@@ -65,7 +166,7 @@ impl Source {
         match self {
             Source::Official => layout.data.clone(),
             Source::Custom(dir) => dir.clone(),
-            Source::Deep { dir, .. } => dir.join(crate::deep::CASES_DIR),
+            Source::Indexed(tree) => tree.cases.clone(),
         }
     }
 
@@ -73,15 +174,15 @@ impl Source {
     /// backend's own directory (`official` and `custom`), or the tree's `reports/`.
     pub(crate) fn report_dir(&self, own: &ReportDir, backend: &str) -> PathBuf {
         match self {
-            Source::Deep { dir, .. } => ReportDir::deep(dir, backend).into_path(),
+            Source::Indexed(tree) => ReportDir::deep(&tree.root, backend).into_path(),
             _ => own.path().to_path_buf(),
         }
     }
 
-    /// Whether known-failure lists apply: not to a deep tree, which exists to list
+    /// Whether known-failure lists apply: not to an indexed tree, which exists to list
     /// disagreements, not to stay green.
     pub(crate) fn uses_lists(&self) -> bool {
-        !matches!(self, Source::Deep { .. })
+        !matches!(self, Source::Indexed(_))
     }
 
     /// The known-failure lists that apply ([`Source::uses_lists`]).
@@ -99,9 +200,9 @@ impl Source {
     }
 
     /// Whether outputs are compared bit for bit (any NaN matches any NaN of the type):
-    /// when asked, and always for a deep tree, whose expected values are exact.
+    /// when asked, and always for an indexed tree, whose expected values are exact.
     pub(crate) fn strict(&self, asked: bool) -> bool {
-        asked || matches!(self, Source::Deep { .. })
+        asked || matches!(self, Source::Indexed(_))
     }
 
     /// The lock file a failing case's files are checked against: the official data's only.
@@ -117,29 +218,19 @@ impl Source {
         match self {
             Source::Official => provenance::Source::Official,
             Source::Custom(_) => provenance::Source::Custom,
-            Source::Deep { .. } => provenance::Source::Deep,
+            Source::Indexed(_) => provenance::Source::Deep,
         }
     }
 
-    /// The deep tree's path and content hash, for the provenance (`None` for other sources,
-    /// or when the index cannot be read: the run then fails on its guard).
+    /// The indexed tree's path and content hash, for the provenance (`None` for other
+    /// sources, or when its index could not be read: the run then fails on its guard).
     pub(crate) fn deep_tree(&self) -> Option<DeepTree> {
-        let Source::Deep { dir, .. } = self else {
+        let Source::Indexed(tree) = self else {
             return None;
         };
-        let index = crate::deep::read_index_at(dir).ok()?;
         Some(DeepTree {
-            path: dir.display().to_string(),
-            content_sha256: index.content_sha256,
-        })
-    }
-
-    /// The deep tree at its default place under `target`, fingerprinted from the sources of
-    /// the workspace at `workspace`.
-    pub fn deep_at_default(workspace: &Path, target: &Path) -> Result<Source, crate::Error> {
-        Ok(Source::Deep {
-            dir: crate::deep::default_dir(target),
-            fingerprint: crate::deep::fingerprint(workspace)?,
+            path: tree.root.display().to_string(),
+            content_sha256: tree.content_sha256.clone()?,
         })
     }
 }

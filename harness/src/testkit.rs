@@ -5,6 +5,7 @@ use crate::backend::FailureKind;
 use crate::index::{Index, Instance, Lock, LockedRelease, DATA_DIR, INDEX_FILE, LOCK_FILE};
 use crate::known::Outcome;
 use crate::report::{RuleName, TrialRecord};
+use crate::source::{IndexedCase, IndexedTree, Unusable};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -102,18 +103,30 @@ pub(crate) fn spread_codes(dtype: vocab::DataType, n: usize) -> Vec<u128> {
         .collect()
 }
 
-/// A workspace holding every source the deep tree's fingerprint reads, empty.
-pub fn deep_workspace() -> tempfile::TempDir {
-    let ws = tempfile::tempdir().unwrap();
-    for source in crate::deep::FINGERPRINT_SOURCES {
-        let path = ws.path().join(source);
-        match source.ends_with(".rs") {
-            true => {
-                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-                std::fs::write(&path, "").unwrap();
-            }
-            false => std::fs::create_dir_all(&path).unwrap(),
-        }
+/// An indexed tree at `root` as its writer hands it over: one current case `c` (Cast at
+/// opset 13) under `cases/`, with content hash `abc`.
+pub(crate) fn indexed(root: &Path) -> IndexedTree {
+    IndexedTree {
+        root: root.to_path_buf(),
+        cases: root.join("cases"),
+        content_sha256: Some("abc".into()),
+        listing: Ok(vec![IndexedCase {
+            case: "c".into(),
+            op_type: "Cast".into(),
+            opset: 13,
+        }]),
     }
-    ws
+}
+
+/// The deep suite as a test links it ([`crate::source::link_deep`]): [`indexed`] at the
+/// tree's place under the target directory, stale while a file `stale` sits in it.
+pub(crate) fn deep_source(target: &Path) -> IndexedTree {
+    let mut tree = indexed(&target.join("onnx-conformance/deep"));
+    if tree.root.join("stale").exists() {
+        tree.listing = Err(Unusable {
+            check: "stale".into(),
+            why: "written by other sources; write it again".into(),
+        });
+    }
+    tree
 }

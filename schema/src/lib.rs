@@ -10,6 +10,10 @@ pub mod index;
 pub mod proto;
 pub mod workspace;
 
+/// sha256 of [`proto`], taken when this crate was built (build.rs): a crate whose files are
+/// encoded with these messages (the deep tree) records it to tell a stale file.
+pub const PROTO_SHA256: &str = env!("SOURCES_SHA256");
+
 /// Whether `domain` names the default operator set (`""` or `"ai.onnx"`).
 pub fn is_default_domain(domain: &str) -> bool {
     domain.is_empty() || domain == "ai.onnx"

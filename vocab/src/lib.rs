@@ -22,3 +22,7 @@ pub use op::{AttrValue, Attribute, OpKind, OpVersion};
 pub use tensor::Tensor;
 pub use types::TypeSet;
 pub use version::{VersionSpec, NEWEST_KNOWN_OPSET, VERSIONS};
+
+/// sha256 of this crate's sources, tests aside, taken when it was built (build.rs): a crate
+/// whose files are written in this vocabulary (the deep tree) records it to tell a stale file.
+pub const SOURCES_SHA256: &str = env!("SOURCES_SHA256");

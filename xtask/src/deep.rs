@@ -1,9 +1,9 @@
 //! `cargo xtask deep`: the deep suite's findings, from the `deep` crate; this module only finds
 //! the paths, runs the suite and prints.
 
+use deep::index as tree;
 use deep::names::{self, Chosen};
 use deep::{findings, runs};
-use harness::deep as tree;
 use std::error::Error;
 use std::path::Path;
 

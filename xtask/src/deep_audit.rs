@@ -19,10 +19,7 @@ const PACKAGES: [&str; 3] = ["onnx", "ml_dtypes", "numpy"];
 pub fn main(root: &Path, args: &crate::cli::DeepAudit) -> Result<(), Box<dyn Error>> {
     let target = crate::workspace::target_dir();
     let python = interpreter(&target)?;
-    let tree = match &args.tree {
-        Some(dir) => dir.clone(),
-        None => harness::deep::default_dir(&target),
-    };
+    let tree = (args.tree.clone()).unwrap_or_else(|| deep::index::default_dir(&target));
     // The audit reads the tree (and writes audit.json into it): held against a writer of it.
     let lock = deep::runs::lock(&tree, "cargo xtask deep-audit", deep::WhenBusy::Wait)?;
     let mut cmd = Command::new(&python);
@@ -34,14 +31,8 @@ pub fn main(root: &Path, args: &crate::cli::DeepAudit) -> Result<(), Box<dyn Err
         let scratch = target.join("onnx-conformance").join("deep-audit-self-test");
         cmd.arg("--self-test").arg("--scratch").arg(&scratch);
     } else {
-        if !tree.join(harness::deep::INDEX_FILE).exists() {
-            return Err(format!(
-                "no deep tree at {} (no {}): run `{}` first, or give --tree",
-                tree.display(),
-                harness::deep::INDEX_FILE,
-                harness::deep::REGENERATE
-            )
-            .into());
+        if let Some(why) = deep::index::missing(&tree) {
+            return Err(format!("{why}, or give --tree").into());
         }
         let json = args.json.clone().unwrap_or_else(|| tree.join("audit.json"));
         cmd.arg("--json").arg(json);
@@ -102,21 +93,12 @@ fn venv_has(venv: &Path, name: &str) -> bool {
     })
 }
 
-/// Writes the tree `lock` holds again when it is missing or the sources would write it
-/// differently (unchanged files stay, so a current tree costs a few seconds).
+/// Writes the tree `lock` holds again unless these sources wrote it (unchanged files stay, so
+/// a current tree costs a few seconds).
 fn refresh(lock: &deep::DirLock) -> Result<(), Box<dyn Error>> {
-    let tree = lock.dir();
-    let index = tree.join(harness::deep::INDEX_FILE);
-    let current = deep::fingerprint()?;
-    let fresh = std::fs::read_to_string(&index)
-        .ok()
-        .and_then(|text| serde_json::from_str::<harness::deep::Index>(&text).ok())
-        .is_some_and(|i| i.fingerprint == current);
-    if !fresh {
-        eprintln!(
-            "deep-audit: writing the deep tree under {} first",
-            tree.display()
-        );
+    if !deep::is_current(lock.dir()) {
+        let tree = lock.dir().display();
+        eprintln!("deep-audit: writing the deep tree under {tree} first");
         deep::write(lock)?;
     }
     Ok(())

@@ -1,17 +1,15 @@
 //! `cargo xtask deep-cases`: the deep suite's tree, written by the `deep` crate; this module
 //! only picks the directory and prints.
 
-use harness::deep as tree;
+use deep::index as tree;
 use std::error::Error;
 use std::path::Path;
 use std::time::Instant;
 
 /// Runs `cargo xtask deep-cases [--out DIR] [--no-wait]`, holding the tree while it writes.
 pub fn main(_root: &Path, args: &crate::cli::DeepCases) -> Result<(), Box<dyn Error>> {
-    let out = match &args.out {
-        Some(dir) => dir.clone(),
-        None => tree::default_dir(&crate::workspace::target_dir()),
-    };
+    let out =
+        (args.out.clone()).unwrap_or_else(|| tree::default_dir(&crate::workspace::target_dir()));
     let busy = deep::WhenBusy::no_wait(args.no_wait);
     let lock = deep::runs::lock(&out, "cargo xtask deep-cases", busy)?;
     let start = Instant::now();

@@ -395,12 +395,12 @@ fn a_reproducer_keeps_the_examples_elements() {
 #[test]
 fn a_refused_case_reproducer_keeps_a_few_elements_one_per_input_class() {
     let mut e = entry("Cast", 19, "FLOAT", "FLOAT8E5M2", "a");
-    let range = |class: &str, start, end| harness::deep::ClassRange {
+    let range = |class: &str, start, end| crate::index::ClassRange {
         class: InputClass::from_label(class).unwrap(),
         start,
         end,
-        authority: harness::deep::Authority::Page,
-        citation: harness::deep::Citation {
+        authority: crate::index::Authority::Page,
+        citation: crate::index::Citation {
             section: Section::NarrowerFloat,
             rule: String::new(),
             source: String::new(),
@@ -669,7 +669,7 @@ fn two_runs_at_once_leave_the_findings_whole_and_of_one_run() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path();
     let name = "cast19_FLOAT_to_FLOAT8E4M3FN_saturate0";
-    let (entry, _, _) = written_case(&out.join(deep::CASES_DIR), name);
+    let (entry, _, _) = written_case(&out.join(crate::index::CASES_DIR), name);
     let by_case: BTreeMap<&str, &CaseEntry> = [(entry.case.as_str(), &entry)].into();
     let root = crate::testkit::root();
     let links = crate::render::Links::of(&root, out);

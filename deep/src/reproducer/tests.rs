@@ -22,7 +22,7 @@ fn case(op: &str, version: u32, from: &str, to: &str) -> CaseEntry {
         from: vocab::DataType::from_name(from).unwrap(),
         to: vocab::DataType::from_name(to).unwrap(),
         attributes: Vec::new(),
-        shape: harness::deep::CaseShape::Values,
+        shape: crate::index::CaseShape::Values,
         classes: Vec::new(),
     }
 }
@@ -103,8 +103,8 @@ fn classes_that_ran_get_their_own_reproducer_under_their_backend_label() {
     let mut a = finding("myrt", "FLOAT", "FLOAT16", Verdict::Disagrees);
     let mut b = a.clone();
     b.verdict = Verdict::DiffersFromReading;
-    a.input_class = crate::findings::FindingClass::Input(harness::deep::InputClass::Tie);
-    b.input_class = crate::findings::FindingClass::Input(harness::deep::InputClass::Tie);
+    a.input_class = crate::findings::FindingClass::Input(crate::index::InputClass::Tie);
+    b.input_class = crate::findings::FindingClass::Input(crate::index::InputClass::Tie);
     let c = finding("myrt", "DOUBLE", "FLOAT16", Verdict::Disagrees);
     let p = plan(&[a, b, c], &BTreeMap::new());
     let rels: Vec<&str> = p.iter().map(|p| p.rel.as_str()).collect();
@@ -246,7 +246,7 @@ fn write_all_writes_each_reproducer_with_run_py_and_readme_and_points_the_findin
 fn outputs_are_replaced_only_after_a_successful_run() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path();
-    let cases = out.join(harness::deep::CASES_DIR);
+    let cases = out.join(crate::index::CASES_DIR);
     let name = super::super::cases::plans()
         .into_iter()
         .map(|(n, _)| n)

@@ -146,7 +146,7 @@ fn run() -> Result<(), Box<dyn Error>> {
     );
 
     // 3. The deep suite on the toy runtime: the tree as the run's source.
-    let report = suite(&here).source(deep::source(&tree)?).run()?;
+    let report = suite(&here).source(deep::source(&tree)).run()?;
     let (counts, broken) = tally(&report);
     println!("deep: {counts:?}");
     if !broken.is_empty() {
@@ -154,7 +154,7 @@ fn run() -> Result<(), Box<dyn Error>> {
     }
 
     // 4. Its findings, from that run's report, written beside the tree.
-    let index = harness::deep::read_index_at(&tree)?;
+    let index = deep::index::read_index_at(&tree)?;
     let by_case = index.cases.iter().map(|c| (c.case.as_str(), c)).collect();
     let name = report.backend.name.clone();
     // From the run's report and failure dumps (under its report directory): nothing runs

@@ -184,10 +184,7 @@ fn a_rerun_line_parsed_back_names_every_setting() {
     assert_eq!(&words[..3], ["cargo", "test", "--release"]);
     // A deep trial reruns in the deep suite (which is strict by itself).
     let deep = RerunEnv {
-        source: Source::Deep {
-            dir: PathBuf::from("/t/deep"),
-            fingerprint: "f".into(),
-        },
+        source: Source::Indexed(crate::testkit::indexed(Path::new("/t/deep"))),
         strict: true,
         ..RerunEnv::default()
     };

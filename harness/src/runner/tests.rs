@@ -60,32 +60,13 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// A deep tree under `ws`'s target directory holding the own case as its one case `c`,
-/// written by the sources of `ws` (their fingerprint); returns the tree's root.
+/// The tree of the linked test deep suite (`testkit::deep_source`) under `ws`'s target
+/// directory, holding the own case as its one case `c`; returns the tree's root.
 #[cfg(feature = "native")] // only the tests that run the case use it
 fn with_deep_tree(ws: &Path) -> PathBuf {
-    use crate::deep::{CaseEntry, Index, FORMAT, INDEX_FILE};
-    let tree = crate::deep::default_dir(&ws.join("target"));
+    crate::source::link_deep(crate::testkit::deep_source);
+    let tree = ws.join("target/onnx-conformance/deep");
     copy_dir(&own_case(), &tree.join("cases/c"));
-    let index = Index {
-        format: FORMAT,
-        fingerprint: crate::deep::fingerprint(ws).expect("fingerprint"),
-        content_sha256: "abc".into(),
-        cases: vec![CaseEntry {
-            case: "c".into(),
-            op: vocab::OpKind::Cast,
-            version: 13,
-            opset: 13,
-            from: vocab::DataType::Bool,
-            to: vocab::DataType::Int64,
-            attributes: Vec::new(),
-            shape: crate::deep::CaseShape::Values,
-            classes: Vec::new(),
-        }],
-        files: Default::default(),
-    };
-    let text = serde_json::to_string(&index).expect("json");
-    std::fs::write(tree.join(INDEX_FILE), text).expect("index");
     tree
 }
 
@@ -95,7 +76,7 @@ fn with_deep_tree(ws: &Path) -> PathBuf {
 #[cfg(feature = "native")] // runs the case on the native backend
 #[test]
 fn a_deep_tree_is_its_own_source() {
-    let ws_tmp = crate::testkit::deep_workspace();
+    let ws_tmp = scratch("deep-source");
     let ws = ws_tmp.path();
     with_own_case(ws);
     let tree = with_deep_tree(ws);
@@ -130,8 +111,8 @@ fn a_deep_tree_is_its_own_source() {
         info.data_lock_sha256, None,
         "the official data's lock says nothing of it"
     );
-    // Other sources than those that wrote it: one stale guard, and the run fails.
-    std::fs::write(ws.join("src/lib.rs"), "// changed").expect("write");
+    // A tree its writer calls stale: one stale guard, and the run fails.
+    std::fs::write(tree.join("stale"), "").expect("write");
     let prep = prepare(ws, &env);
     assert_eq!(names(&prep.guards), ["deep/stale"]);
     assert!(!run(ws, &args(ws, &[]), &env, None));
@@ -143,13 +124,10 @@ fn a_deep_tree_is_its_own_source() {
 #[cfg(feature = "native")]
 #[test]
 fn a_suite_runs_in_process_and_returns_its_report() {
-    let ws_tmp = crate::testkit::deep_workspace();
+    let ws_tmp = scratch("in-process");
     let ws = ws_tmp.path();
     let tree = with_deep_tree(ws);
-    let source = crate::source::Source::Deep {
-        dir: tree.clone(),
-        fingerprint: crate::deep::fingerprint(ws).expect("fingerprint"),
-    };
+    let source = crate::source::Source::Indexed(crate::testkit::indexed(&tree));
     let given = || Given {
         backend: BackendHandle(Arc::new(crate::backend::Native)),
         known_failures: None,

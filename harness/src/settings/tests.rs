@@ -56,42 +56,40 @@ fn the_report_directory_can_be_moved() {
 
 #[test]
 fn the_suite_is_official_or_deep() {
-    let ws_tmp = crate::testkit::deep_workspace();
-    let ws = ws_tmp.path();
-    let is_deep = |s: &Source| matches!(s, Source::Deep { .. });
-    for (value, deep) in [("deep", true), ("official", false), ("", false)] {
-        let (s, problems) = read(ws, &Env::of(&[(SUITE_VAR, value)]));
-        assert_eq!((is_deep(&s.source), problems.len()), (deep, 0), "{value}");
+    let ws = Path::new("/w");
+    let deep = Some(crate::testkit::deep_source as crate::source::DeepSource);
+    let is_deep = |s: &Source| matches!(s, Source::Indexed(_));
+    for (value, want) in [("deep", true), ("official", false), ("", false)] {
+        let (s, problems) = read_with(ws, &Env::of(&[(SUITE_VAR, value)]), deep);
+        assert_eq!((is_deep(&s.source), problems.len()), (want, 0), "{value}");
     }
-    // The deep source is the tree under the target directory, with these sources' fingerprint.
-    let (s, _) = read(ws, &Env::of(&[(SUITE_VAR, "deep")]));
+    // The deep source is the linked suite's tree, made from the target directory.
+    let (s, _) = read_with(ws, &Env::of(&[(SUITE_VAR, "deep")]), deep);
+    let tree = crate::testkit::deep_source(Path::new("/w/target"));
+    assert_eq!(s.source, Source::Indexed(tree));
     assert_eq!(
-        s.source,
-        Source::Deep {
-            dir: ws.join("target/onnx-conformance/deep"),
-            fingerprint: crate::deep::fingerprint(ws).unwrap(),
-        }
+        read_with(ws, &Env::default(), deep).0.source,
+        Source::Official
     );
-    assert_eq!(read(ws, &Env::default()).0.source, Source::Official);
     for bad in ["Deep", "all", "1"] {
-        let (s, problems) = read(ws, &Env::of(&[(SUITE_VAR, bad)]));
+        let (s, problems) = read_with(ws, &Env::of(&[(SUITE_VAR, bad)]), deep);
         assert_eq!(s.source, Source::Official);
         assert_eq!(problems.len(), 1, "{bad}");
         assert_eq!(problems[0].0, "settings/suite");
     }
-    // Without the generator's sources, the deep suite cannot tell a stale tree: a problem.
-    let (_, problems) = read(Path::new("/w"), &Env::of(&[(SUITE_VAR, "deep")]));
-    assert_eq!(names_of(&problems), ["settings/deep-fingerprint"]);
+    // A binary that links no deep suite cannot run one: a problem that says how to link it.
+    let (_, problems) = read_with(ws, &Env::of(&[(SUITE_VAR, "deep")]), None);
+    assert_eq!(names_of(&problems), ["settings/suite"]);
+    assert!(problems[0].1.contains("link_deep"), "{}", problems[0].1);
 }
 
 /// A deep tree is not a data directory: asking for both is a setup problem, never half of
 /// each.
 #[test]
 fn the_deep_suite_and_a_data_directory_conflict() {
-    let ws_tmp = crate::testkit::deep_workspace();
-    let ws = ws_tmp.path();
+    let deep = Some(crate::testkit::deep_source as crate::source::DeepSource);
     let env = Env::of(&[(SUITE_VAR, "deep"), (DATA_VAR, "mine")]);
-    let (_, problems) = read(ws, &env);
+    let (_, problems) = read_with(Path::new("/w"), &env, deep);
     assert_eq!(names_of(&problems), ["settings/suite"]);
     assert!(problems[0].1.contains(DATA_VAR) && problems[0].1.contains("deep"));
 }

@@ -1,13 +1,9 @@
-//! The deep suite's tree (written by `cargo xtask deep-cases`): its index, and the fingerprint
-//! that tells whether the tree on disk is what the current generator would write.
-//!
-//! The expected outputs of deep cases come from this repository's implementation, so the tree
-//! depends on the generator, the kernels and the writers. The fingerprint hashes their sources:
-//! after any change to them the tree is stale and a run fails until it is regenerated.
+//! The deep tree's index (`index.json`, written by [`crate::write`]): what each case holds, the
+//! vocabulary it is written in (case shapes, attributes, input classes, authorities and the
+//! sections of docs/semantics.md they cite), and where the tree and its parts are.
 
-use crate::discover::{CaseSpec, Spec, SpecKind};
-use crate::write::Encoding;
-use schema::hash::Hasher;
+use harness::write::Encoding;
+use harness::Error;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -29,19 +25,29 @@ pub fn default_dir(target: &Path) -> PathBuf {
     target.join("onnx-conformance").join("deep")
 }
 
+/// Why there is no tree at `root` to read (no index), naming the command that writes one;
+/// `None` when there is one.
+pub fn missing(root: &Path) -> Option<String> {
+    let no_index = !root.join(INDEX_FILE).exists();
+    no_index.then(|| {
+        let root = root.display();
+        format!("no deep tree at {root} (no {INDEX_FILE}): run `{REGENERATE}` first")
+    })
+}
+
 /// `index.json`: what each case holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Index {
     /// [`FORMAT`].
     pub format: u32,
-    /// [`fingerprint`] of the sources that wrote the tree.
+    /// [`crate::fingerprint`] of the sources that wrote the tree.
     pub fingerprint: String,
     /// sha256 over every case file, in case order (each relative path, then its bytes).
     pub content_sha256: String,
     /// Every case, sorted by name.
     pub cases: Vec<CaseEntry>,
     /// The sha256 of every case file, by its path under [`CASES_DIR`] (`<case>/model.onnx`):
-    /// what a run checks the files against before it trusts them (`deep::integrity`).
+    /// what a run checks the files against before it trusts them ([`crate::integrity`]).
     pub files: BTreeMap<String, String>,
 }
 
@@ -537,146 +543,17 @@ impl CaseEntry {
     }
 }
 
-/// The source files whose change changes the tree, relative to the workspace: the generator,
-/// the implementation, the vocabulary and the harness's readers and writers. Tests are left
-/// out, since they cannot change what is written.
-pub const FINGERPRINT_SOURCES: &[&str] = &[
-    "deep/src",
-    "src",
-    "vocab/src",
-    "harness/src/read",
-    "harness/src/exec.rs",
-    "harness/src/deep.rs",
-    "harness/src/write",
-    "schema/src/proto.rs",
-];
-
-/// Files under [`FINGERPRINT_SOURCES`] that read a tree but never write one (the findings,
-/// their diagnosis and rendering, the integrity check, the task that runs them, and a test),
-/// so a change to them leaves the tree current.
-/// Anything else there counts, new files included.
-pub const FINGERPRINT_EXCLUDED: &[&str] = &[
-    "deep/src/findings.rs",
-    "deep/src/findings/",
-    "deep/src/diagnosis.rs",
-    "deep/src/render.rs",
-    "deep/src/reproducer.rs",
-    "deep/src/names.rs",
-    "deep/src/integrity.rs",
-    "deep/src/runs.rs",
-    "deep/src/class_check.rs",
-];
-
-/// sha256 over the generator's sources ([`FINGERPRINT_SOURCES`], every `.rs` file outside
-/// tests and [`FINGERPRINT_EXCLUDED`], by relative path and content) in `workspace`.
-pub fn fingerprint(workspace: &Path) -> Result<String, crate::Error> {
-    let mut files = Vec::new();
-    for source in FINGERPRINT_SOURCES {
-        let path = workspace.join(source);
-        for entry in walkdir::WalkDir::new(&path).sort_by_file_name() {
-            let entry = entry.map_err(|e| crate::Error::at(&path, format!("cannot list: {e}")))?;
-            let rel = entry.path().strip_prefix(workspace).unwrap_or(entry.path());
-            let rel = rel.to_string_lossy().replace('\\', "/");
-            let is_test =
-                rel.ends_with("/tests.rs") || rel.contains("/tests/") || rel.contains("/testkit");
-            let excluded = FINGERPRINT_EXCLUDED.iter().any(|x| rel.starts_with(x));
-            if entry.file_type().is_file() && rel.ends_with(".rs") && !is_test && !excluded {
-                files.push((rel, entry.into_path()));
-            }
-        }
-    }
-    let mut hash = Hasher::default();
-    for (rel, path) in files {
-        let bytes = std::fs::read(&path)
-            .map_err(|e| crate::Error::at(&path, format!("cannot read: {e}")))?;
-        hash.update(rel.as_bytes());
-        hash.update(&(bytes.len() as u64).to_le_bytes());
-        hash.update(&bytes);
-    }
-    Ok(hash.finish())
-}
-
-/// Trials for the deep tree at `root` (`deep/opset<N>/<case>`), listed from its index (no
-/// model is opened). No tree, an unreadable index, or a tree written by other sources than
-/// those whose fingerprint is `expected` is a single failing guard that names the command to
-/// run.
-pub fn discover(root: &Path, expected: &str) -> Vec<Spec> {
-    let index_path = root.join(INDEX_FILE);
-    let guard = |name: &str, why: String| {
-        vec![Spec {
-            name: format!("deep/{name}"),
-            kind: SpecKind::Guard(format!("{why}; run `{REGENERATE}`")),
-        }]
-    };
-    let text = match std::fs::read_to_string(&index_path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return guard(
-                "missing",
-                format!("no deep tree: {} not found", index_path.display()),
-            );
-        }
-        Err(e) => {
-            return guard(
-                "index",
-                format!("{}: cannot read: {e}", index_path.display()),
-            )
-        }
-    };
-    let index: Index = match serde_json::from_str(&text) {
-        Ok(index) => index,
-        Err(e) => {
-            return guard(
-                "index",
-                format!("{}: invalid index: {e}", index_path.display()),
-            )
-        }
-    };
-    if index.format != FORMAT {
-        let why = format!(
-            "{}: format {}, this harness reads {FORMAT}",
-            index_path.display(),
-            index.format
-        );
-        return guard("stale", why);
-    }
-    if index.fingerprint != expected {
-        let why = format!(
-            "{} was written by other sources than these (the generator, the implementation or \
-             the writers changed since), so its expected outputs may be stale",
-            root.display()
-        );
-        return guard("stale", why);
-    }
-    let cases = root.join(CASES_DIR);
-    index
-        .cases
-        .iter()
-        .map(|c| Spec {
-            name: format!("deep/opset{}/{}", c.opset, c.case),
-            kind: SpecKind::Case(CaseSpec {
-                dir: cases.join(&c.case),
-                release: "deep".into(),
-                case: c.case.clone(),
-                op_type: Some(c.op.name().into()),
-                opset: Some(c.opset),
-                indexed: true,
-            }),
-        })
-        .collect()
-}
-
 /// The index of the tree at its default place under `target`, if it can be read.
-pub fn read_index(target: &Path) -> Result<Index, crate::Error> {
+pub fn read_index(target: &Path) -> Result<Index, Error> {
     read_index_at(&default_dir(target))
 }
 
 /// The index of the tree at `root`, if it can be read.
-pub fn read_index_at(root: &Path) -> Result<Index, crate::Error> {
+pub fn read_index_at(root: &Path) -> Result<Index, Error> {
     let path = root.join(INDEX_FILE);
     let text = std::fs::read_to_string(&path)
-        .map_err(|e| crate::Error::at(&path, format!("cannot read: {e}")))?;
-    serde_json::from_str(&text).map_err(|e| crate::Error::at(&path, format!("invalid index: {e}")))
+        .map_err(|e| Error::at(&path, format!("cannot read: {e}")))?;
+    serde_json::from_str(&text).map_err(|e| Error::at(&path, format!("invalid index: {e}")))
 }
 
 #[cfg(test)]
