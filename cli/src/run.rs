@@ -31,11 +31,18 @@ fn prepare(
         known: args.known.as_ref().map(|k| cwd.join(k)),
         out: cwd.join(&args.out),
     };
+    if args.resume && !cwd.join(&args.out).join("journal.jsonl").is_file() {
+        eprintln!(
+            "--resume: no run stopped half way in {}; running every case",
+            cwd.join(&args.out).display()
+        );
+    }
     let suite = suite(home, &given)?
         .strict(args.strict)
         .filters(args.filters.iter().cloned())
         .progress(!args.quiet)
-        .journal(args.resume);
+        .journal(args.resume)
+        .rerun_with(rerun_line(args));
     let mut argv = vec!["onnx-conformance".to_string()];
     if args.list {
         argv.push("--list".into());
@@ -47,6 +54,21 @@ fn prepare(
         argv.extend(["--test-threads".to_string(), jobs.to_string()]);
     }
     Ok((suite, libtest_mimic::Arguments::from_iter(argv)))
+}
+
+/// How a failing case's message says to rerun it: this command with the options that shaped
+/// the run, the case's name appended by the harness.
+fn rerun_line(args: &RunArgs) -> String {
+    let mut words = vec!["onnx-conformance".to_string(), "run".into()];
+    words.extend(["--backend".into(), args.backend.clone()]);
+    if args.strict {
+        words.push("--strict".into());
+    }
+    if let Some(k) = &args.known {
+        words.extend(["--known".into(), k.display().to_string()]);
+    }
+    words.extend(["--out".into(), args.out.display().to_string()]);
+    shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" "))
 }
 
 /// What one run of the suite is given on the command line.

@@ -64,6 +64,11 @@ fn the_native_suite_runs_green_from_an_empty_directory_with_reports_under_out() 
     }
     let json = std::fs::read_to_string(reports.join("report.json")).expect("report");
     assert!(json.contains("\"strict\": true"), "strict was asked for");
+    // A failing case's rerun line is this command's, not cargo's (the data problems fail).
+    assert!(
+        json.contains("rerun: onnx-conformance run --backend native --strict --out onnx-conformance-report 'onnx-1."),
+        "{json:.2000}"
+    );
     // The own cases came from the binary into the home, not from a checkout.
     assert!(home.join("own-cases").is_dir());
     assert!(json.contains("own/opset28/test_cast28_FLOAT_to_FLOAT6E2M3"));
@@ -119,7 +124,7 @@ fn several_filters_select_the_cases_any_of_them_names() {
 #[test]
 fn bad_input_is_an_error_naming_what_is_wrong_and_runs_nothing() {
     let (tmp, cwd, home) = user();
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 7] = [
         (
             &["run", "--backend", "nosuch"],
             "\"nosuch\" is not a backend",
@@ -134,6 +139,7 @@ fn bad_input_is_an_error_naming_what_is_wrong_and_runs_nothing() {
         ),
         (&["run", "--timeout", "0"], "--timeout 0"),
         (&["run", "--jobs", "0"], "--jobs"),
+        (&["run", "opset77/"], "no case matches opset77/"),
         (&["fetch", "--update-lock"], "lock is compiled in"),
     ];
     for (args, says) in cases {

@@ -236,6 +236,9 @@ pub struct RerunEnv {
     pub profile: Option<String>,
     /// The test target's name (`onnx_backend`, or a runtime's own `conformance`).
     pub test: String,
+    /// The command line that reruns a trial when it is not `cargo test` (the
+    /// `onnx-conformance` command's `run` with its options), the trial's name appended.
+    pub command: Option<String>,
 }
 
 impl Default for RerunEnv {
@@ -248,6 +251,7 @@ impl Default for RerunEnv {
             known_failures: None,
             profile: None,
             test: "onnx_backend".into(),
+            command: None,
         }
     }
 }
@@ -293,6 +297,9 @@ pub fn binary_facts(exe: &Path) -> (Option<String>, Option<String>) {
 /// The shell command that reruns exactly `trial` under `env`: the same backend, list, data,
 /// comparison rule, profile and test target.
 pub fn rerun_command(trial: &str, env: &RerunEnv) -> String {
+    if let Some(command) = &env.command {
+        return format!("{command} {}", shell_quote(trial));
+    }
     let mut cmd = String::new();
     if let Some(backend) = env.backend.as_deref().filter(|b| *b != "native") {
         let _ = write!(cmd, "{BACKEND_VAR}={} ", shell_word(backend));

@@ -102,6 +102,7 @@ pub struct Suite {
     filters: Vec<String>,
     progress: bool,
     journal: Option<bool>,
+    rerun: Option<String>,
 }
 
 impl Suite {
@@ -126,7 +127,15 @@ impl Suite {
             filters: Vec::new(),
             progress: false,
             journal: None,
+            rerun: None,
         }
+    }
+
+    /// The command line a failing trial's message gives to rerun it (the trial's name is
+    /// appended), for a caller that is not run by `cargo test`.
+    pub fn rerun_with(mut self, command: impl Into<String>) -> Suite {
+        self.rerun = Some(command.into());
+        self
     }
 
     /// Keeps a journal of the trials as they end in the report directory
@@ -224,6 +233,7 @@ impl Suite {
             filters: self.filters,
             progress: self.progress,
             journal: self.journal,
+            rerun: self.rerun,
         }
     }
 
@@ -289,6 +299,18 @@ fn run_with(
     let started = provenance::now();
     let prep = prepare_with(layout, env, given);
     let listed = prep.cases.len() + prep.guards.len();
+    // A filter of the caller's that selects no case is a typo, never a green run of nothing.
+    if !prep.filters.is_empty()
+        && !prep.cases.is_empty()
+        && prep.selected().count() == prep.guards.len()
+    {
+        eprintln!(
+            "error: no case matches {} (a case runs when its name holds any of them; \
+             --list shows the names)",
+            prep.filters.join(" ")
+        );
+        return false;
+    }
     // Held from before the first trial (whose dumps go there too) until the reports are
     // written. Under nextest each process appends one record, which needs no lock; listing
     // writes nothing.
@@ -579,6 +601,8 @@ struct Given {
     progress: bool,
     /// Keep a journal; `Some(true)`: resume the one in the report directory.
     journal: Option<bool>,
+    /// How a failing trial's message says to rerun it, when not with `cargo test`.
+    rerun: Option<String>,
 }
 
 /// As [`prepare`], with the backend given instead of chosen from the environment.
@@ -592,6 +616,7 @@ fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
         .unwrap_or_default();
     let progress = given.as_ref().is_some_and(|g| g.progress);
     let journal = given.as_ref().and_then(|g| g.journal);
+    let rerun = given.as_mut().and_then(|g| g.rerun.take());
     if let Some(chosen) = given.as_mut().and_then(|g| g.source.take()) {
         // The caller's choice stands; the environment asking for another is a conflict.
         if settings.source != Source::Official && settings.source != chosen {
@@ -696,6 +721,7 @@ fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
             backend: from_variable,
             source: source.clone(),
             known_failures: settings.worker_list,
+            command: rerun,
             ..RerunEnv::of_this_binary()
         },
         // A source without lists names none (the deep suite).

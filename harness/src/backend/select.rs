@@ -372,7 +372,8 @@ fn shipped_names() -> String {
 
 fn not_a_backend(name: &str) -> String {
     format!(
-        "{BACKEND_VAR}={name:?} is not a backend: use {} or worker:<label>=<command line>",
+        "{name:?} is not a backend: use {}, onnx-backend:MODULE[:CLASS] (any \
+         onnx.backend.base.Backend) or worker:<label>=<command line>",
         shipped_names()
     )
 }

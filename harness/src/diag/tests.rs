@@ -158,6 +158,7 @@ fn a_rerun_line_parsed_back_names_every_setting() {
         known_failures: Some(PathBuf::from("/lists/mine's.json")),
         profile: Some("bench-lto".into()),
         test: "conformance".into(),
+        command: None,
     };
     let words = shlex::split(&rerun_command(trial, &env)).expect("a shell line");
     let want = [
@@ -225,4 +226,17 @@ fn dumps_both_sides_with_notes() {
     // The .pb keeps the type npy cannot: float8 reads back as float8, bit for bit.
     let back = crate::read::read_tensor(&dir.join("output_0.actual.pb"), None).expect("pb");
     assert_eq!(back, e);
+}
+
+#[test]
+fn a_caller_s_own_command_reruns_a_trial_by_its_name() {
+    let env = RerunEnv {
+        command: Some("onnx-conformance run --backend 'onnx-backend:my_rt'".into()),
+        strict: true,
+        ..RerunEnv::default()
+    };
+    assert_eq!(
+        rerun_command("onnx-1.22.0/opset25/test_cast_FLOAT_to_DOUBLE", &env),
+        "onnx-conformance run --backend 'onnx-backend:my_rt' 'onnx-1.22.0/opset25/test_cast_FLOAT_to_DOUBLE'"
+    );
 }

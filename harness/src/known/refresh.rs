@@ -41,8 +41,8 @@ pub fn run(
         return Err(format!(
             "{}: a partial run ({why}): a list written from it would drop the entries of every \
              trial it did not run. Run the whole suite on {name} (no filter) and write the \
-             list again, or pass --merge to keep the old list's entries for the trials this \
-             run did not run",
+             list again (in a checkout, `cargo xtask backends known-failures --merge` keeps the \
+             old list's entries for the trials this run did not run)",
             report_path.display()
         )
         .into());

@@ -137,6 +137,7 @@ fn a_suite_runs_in_process_and_returns_its_report() {
         filters: Vec::new(),
         progress: false,
         journal: None,
+        rerun: None,
     };
     let layout = Layout::workspace(ws);
     let report = run_in_process(&layout, &Env::of(&[]), given()).expect("reports written");
@@ -455,6 +456,7 @@ fn a_suite_outside_this_repository_reads_only_what_it_is_given() {
             filters: Vec::new(),
             progress: false,
             journal: None,
+            rerun: None,
         })
     };
     let prep = prepare_with(&layout("no/such/data"), &Env::of(&[]), given());
@@ -658,6 +660,7 @@ fn a_run_on_a_busy_report_directory_stops_or_waits_and_never_mixes() {
         filters: Vec::new(),
         progress: false,
         journal: None,
+        rerun: None,
     };
     let e = run_in_process(&Layout::workspace(ws), &stop, given).expect_err("a busy directory");
     assert!(e.to_string().contains("another run"), "{e}");
@@ -771,6 +774,7 @@ fn a_suite_reports_where_its_caller_says_and_compares_as_it_says() {
         filters: Vec::new(),
         progress: false,
         journal: None,
+        rerun: None,
     };
     let report = run_in_process(&Layout::workspace(ws), &Env::of(&[]), given).expect("run");
     assert!(report.strict);
@@ -800,6 +804,7 @@ fn a_suites_filters_select_cases_by_any_of_them() {
         filters: filters.iter().map(|f| f.to_string()).collect(),
         progress: false,
         journal: None,
+        rerun: None,
     };
     let layout = Layout::workspace(ws);
     let ran = |filters: &[&str]| {
@@ -853,6 +858,7 @@ fn a_resumed_run_runs_only_what_its_journal_lacks() {
         filters: Vec::new(),
         progress: false,
         journal: Some(resume),
+        rerun: None,
     };
     let layout = Layout::workspace(ws);
     // An interrupted run left the BOOL case in its journal, failed (a record no run of
