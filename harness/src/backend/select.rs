@@ -417,7 +417,15 @@ fn start(shipped: &Shipped, how: &Starting) -> Result<BackendHandle, String> {
         argv,
         timeout: how.timeout,
     };
-    pool(name, spec, target).map_err(|e| format!("{e}\n{}", setup_hint(name)))
+    let hint = match (&how.python, shipped.start) {
+        // A Python of the caller's: its packages are the caller's to install.
+        (Some(python), Start::Python(_)) => format!(
+            "does {} have the packages of backends/python/requirements.txt ({name} and onnx)?",
+            python.display()
+        ),
+        _ => setup_hint(name),
+    };
+    pool(name, spec, target).map_err(|e| format!("{e}\n{hint}"))
 }
 
 /// What `shipped` needs under `target`, or an error saying how to set it up.
