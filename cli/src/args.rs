@@ -28,6 +28,9 @@ pub enum Command {
     Fetch(fetch::Options),
     /// Run the suite on a backend: one line per case, a table by opset, reports under --out
     Run(RunArgs),
+    /// The deep suite (every value class of every Cast pair at every version, expected values
+    /// from this binary's implementation) on backends, grouped into findings by cause
+    Findings(FindingsArgs),
     /// The official cases on several backends and one board of their outcomes side by side
     Scoreboard(ScoreboardArgs),
     /// What moved between two runs of one backend (two report.json files)
@@ -96,6 +99,17 @@ pub struct RunArgs {
     /// Print one character per case instead of one line
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// `findings`' options.
+#[derive(Debug, Args)]
+pub struct FindingsArgs {
+    /// A backend, as `run --backend` takes it (repeat for each; all go on one page)
+    #[arg(long = "backend", value_name = "B", required = true)]
+    pub backends: Vec<String>,
+    /// Seconds a worker may take per data set
+    #[arg(long, value_name = "S", default_value_t = 30.0)]
+    pub timeout: f64,
 }
 
 /// `scoreboard`'s options.

@@ -22,6 +22,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run::main(&home, args, cli.python.as_deref()),
         Command::Diff(args) => run::diff(args),
         Command::Scoreboard(args) => run::scoreboard(&home, args, cli.python.as_deref()),
+        Command::Findings(args) => run::findings(&home, args, cli.python.as_deref()),
         Command::KnownFailures(args) => run::known_failures(&home, args),
         Command::Worker(WorkerCommand::Check { command, timeout }) => {
             run::check_worker(&home, command, *timeout)

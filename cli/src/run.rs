@@ -1,7 +1,7 @@
 //! `onnx-conformance run` and `diff`: the suite through the harness's `Suite`, on a backend
 //! started by name, with the data, lock and own cases of the home.
 
-use crate::args::{DiffArgs, KnownArgs, RunArgs, ScoreboardArgs};
+use crate::args::{DiffArgs, FindingsArgs, KnownArgs, RunArgs, ScoreboardArgs};
 use crate::home::Home;
 use harness::backend::{start_backend, Starting};
 use harness::runner::Suite;
@@ -29,7 +29,7 @@ fn prepare(
         python,
         timeout: args.timeout,
         known: args.known.as_ref().map(|k| cwd.join(k)),
-        out: cwd.join(&args.out),
+        out: Some(cwd.join(&args.out)),
     };
     if args.resume && !cwd.join(&args.out).join("journal.jsonl").is_file() {
         eprintln!(
@@ -77,7 +77,8 @@ struct Given<'a> {
     python: Option<&'a Path>,
     timeout: f64,
     known: Option<PathBuf>,
-    out: PathBuf,
+    /// The report directory; `None`: the source's own (a deep run reports under its tree).
+    out: Option<PathBuf>,
 }
 
 fn current_dir() -> Result<PathBuf, String> {
@@ -94,8 +95,11 @@ fn suite(home: &Home, given: &Given<'_>) -> Result<Suite, String> {
             data.display()
         ));
     }
-    let out = std::path::absolute(&given.out).unwrap_or_else(|_| given.out.clone());
-    if out.starts_with(home.dir()) {
+    let out = given
+        .out
+        .as_ref()
+        .map(|o| std::path::absolute(o).unwrap_or_else(|_| o.clone()));
+    if let Some(out) = out.as_ref().filter(|o| o.starts_with(home.dir())) {
         return Err(format!(
             "--out {}: inside the home {}, whose data a report must not mix with; give a \
              directory outside it",
@@ -130,8 +134,10 @@ fn suite(home: &Home, given: &Given<'_>) -> Result<Suite, String> {
         .map_err(|e| format!("backend {}: {e}", given.backend))?;
     let mut suite = Suite::new(current_dir()?, &data, backend)
         .lock_file(lock)
-        .own_cases(own)
-        .report_dir(&out);
+        .own_cases(own);
+    if let Some(out) = out {
+        suite = suite.report_dir(out);
+    }
     if let Some(k) = &given.known {
         suite = suite.known_failures(k);
     }
@@ -178,7 +184,7 @@ fn board(home: &Home, args: &ScoreboardArgs, python: Option<&Path>) -> Result<Pa
             python,
             timeout: args.timeout,
             known: lists.get(&name).cloned(),
-            out: dir.clone(),
+            out: Some(dir.clone()),
         };
         eprintln!(
             "scoreboard: the official cases on {name} (reports in {})",
@@ -195,6 +201,72 @@ fn board(home: &Home, args: &ScoreboardArgs, python: Option<&Path>) -> Result<Pa
     reports::scoreboard::write(&out, &board).map_err(|e| e.to_string())?;
     print!("{}", reports::scoreboard::summary(&board));
     Ok(out)
+}
+
+/// `findings`: the deep tree in the home (written from this binary when missing or stale),
+/// run on each backend in this process, its failures grouped into findings by cause, written
+/// beside the tree: `findings.{json,md,html}` and a reproducer per class.
+pub fn findings(home: &Home, args: &FindingsArgs, python: Option<&Path>) -> ExitCode {
+    match deep_findings(home, args, python) {
+        Ok(out) => {
+            eprintln!("wrote {}/findings.{{json,md,html}}", out.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => crate::fail(&e),
+    }
+}
+
+fn deep_findings(
+    home: &Home,
+    args: &FindingsArgs,
+    python: Option<&Path>,
+) -> Result<PathBuf, String> {
+    let tree = home.dir().join("deep");
+    let mut chosen = Vec::new();
+    for value in &args.backends {
+        // The label names the backend's reports and reproducers: a path on every system.
+        let label = match harness::backend::OnnxBackend::parse(value) {
+            Some(Ok(b)) => b.label(),
+            _ => harness::backend::backend_name(value)?,
+        };
+        if chosen
+            .iter()
+            .any(|c: &deep::names::Chosen| c.label == label)
+        {
+            return Err(format!("--backend {value}: asked for twice"));
+        }
+        chosen.push(deep::names::Chosen {
+            value: value.clone(),
+            label,
+        });
+    }
+    let lock = deep::runs::lock(&tree, "onnx-conformance findings", deep::WhenBusy::Wait)
+        .map_err(|e| e.to_string())?;
+    if !deep::is_current(&tree) {
+        eprintln!(
+            "findings: writing the deep tree into {} (once per version of this command)",
+            tree.display()
+        );
+        deep::write(&lock).map_err(|e| e.to_string())?;
+    }
+    let run_suite =
+        |c: &deep::names::Chosen| -> Result<harness::report::Report, Box<dyn std::error::Error>> {
+            eprintln!("findings: the deep cases on {}", c.label);
+            let given = Given {
+                backend: &c.value,
+                python,
+                timeout: args.timeout,
+                known: None,
+                // A deep run reports under its tree (`reports/<label>`), where findings read it.
+                out: None,
+            };
+            let suite = suite(home, &given)?.source(deep::source(&tree));
+            Ok(suite.run()?)
+        };
+    let all = deep::runs::findings(&deep::sources_root(), &lock, &chosen, run_suite)
+        .map_err(|e| e.to_string())?;
+    print!("{}", deep::render::summary(&all));
+    Ok(tree)
 }
 
 /// `diff OLD NEW`: what moved, as Markdown; non-zero under `--fail-on-regression` when a case

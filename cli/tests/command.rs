@@ -323,3 +323,36 @@ fn a_run_killed_half_way_is_resumed_where_it_stopped() {
         text(&out)
     );
 }
+
+/// The deep suite from the installed command: the tree written into the home from this binary,
+/// run in-process, findings written beside it. Native agrees with every value (the tree's
+/// expected values are its own), so the page says so; a second call reuses the tree.
+#[test]
+fn findings_write_the_deep_tree_into_the_home_and_judge_a_backend() {
+    let (_tmp, cwd, home) = user();
+    let out = run(&cwd, &home, &["findings", "--backend", "native"]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("writing the deep tree"), "{said}");
+    assert!(
+        said.contains("native 0.1.0 agrees with every expected value of the"),
+        "{said}"
+    );
+    let json = std::fs::read_to_string(home.join("deep/findings.json")).expect("findings");
+    let findings: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(findings["findings"].as_array().map(Vec::len), Some(0));
+    let again = run(&cwd, &home, &["findings", "--backend", "native"]);
+    assert!(again.status.success());
+    assert!(
+        !text(&again).contains("writing the deep tree"),
+        "{}",
+        text(&again)
+    );
+    let bad = run(
+        &cwd,
+        &home,
+        &["findings", "--backend", "native", "--backend", "native"],
+    );
+    assert!(!bad.status.success());
+    assert!(text(&bad).contains("asked for twice"), "{}", text(&bad));
+}
