@@ -224,11 +224,9 @@ fn deep_findings(
     let tree = home.dir().join("deep");
     let mut chosen = Vec::new();
     for value in &args.backends {
-        // The label names the backend's reports and reproducers: a path on every system.
-        let label = match harness::backend::OnnxBackend::parse(value) {
-            Some(Ok(b)) => b.label(),
-            _ => harness::backend::backend_name(value)?,
-        };
+        // The name the run's report records: findings check it, and it names the report
+        // directory (ReportDir::deep) and the reproducers.
+        let label = harness::backend::backend_name(value)?;
         if chosen
             .iter()
             .any(|c: &deep::names::Chosen| c.label == label)

@@ -295,6 +295,23 @@ pub fn of_run(
         trials: report.trials.len(),
         failed: failed.len(),
     };
+    // A mismatch whose dump is missing is judged by its message; but when no mismatch left
+    // one, the dumps are being looked for in the wrong place: stop rather than judge the run
+    // by its messages alone.
+    let mismatches: Vec<&&TrialRecord> = failed
+        .iter()
+        .filter(|t| t.failure_kind == Some(FailureKind::Mismatch))
+        .collect();
+    let dumped = |t: &&&TrialRecord| harness::report::failure_dir(report_dir, &t.name).is_dir();
+    if !mismatches.is_empty() && !mismatches.iter().any(dumped) {
+        return Err(format!(
+            "backend {name}: none of its {} mismatches left a dump under {}: is that the \
+             report directory of this run?",
+            mismatches.len(),
+            report_dir.display()
+        )
+        .into());
+    }
     let mut classes = Classes::new();
     for t in failed {
         let Some(entry) = t.case.as_deref().and_then(|c| by_case.get(c)) else {

@@ -711,3 +711,33 @@ fn two_runs_at_once_leave_the_findings_whole_and_of_one_run() {
         assert_eq!(run, *last.lock().unwrap(), "round {round}");
     }
 }
+
+/// Mismatches none of which left a dump where findings look: the dumps are looked for in the
+/// wrong directory (not this run's), and judging the run by its messages alone would pass off
+/// wrong findings: an error naming the directory. One dump among them is enough to go on.
+#[test]
+fn mismatches_none_of_which_left_a_dump_are_an_error_naming_the_directory() {
+    let scratch = tempfile::tempdir().unwrap();
+    let name = "cast19_FLOAT_to_FLOAT8E4M3FN_saturate0";
+    let (entry, _, _) = written_case(scratch.path(), name);
+    let by_case: BTreeMap<&str, &CaseEntry> = [(entry.case.as_str(), &entry)].into();
+    let t = mismatch(name);
+    let report: report::Report = serde_json::from_value(serde_json::json!({
+        "format": report::FORMAT,
+        "strict": true,
+        "data": "",
+        "backend": {"name": "myrt", "runtime": "myrt", "version": "1"},
+        "trials": [t.clone()],
+    }))
+    .unwrap();
+    let elsewhere = scratch.path().join("another-run");
+    let e = of_run(scratch.path(), &by_case, "myrt", &report, &elsewhere)
+        .err()
+        .expect("an error")
+        .to_string();
+    assert!(e.contains("none of its 1 mismatches left a dump"), "{e}");
+    assert!(e.contains("another-run"), "{e}");
+    std::fs::create_dir_all(harness::report::failure_dir(&elsewhere, &t.name)).unwrap();
+    let judged = of_run(scratch.path(), &by_case, "myrt", &report, &elsewhere);
+    assert!(judged.is_ok(), "{:?}", judged.err().map(|e| e.to_string()));
+}
