@@ -732,8 +732,7 @@ fn mismatches_none_of_which_left_a_dump_are_an_error_naming_the_directory() {
     .unwrap();
     let elsewhere = scratch.path().join("another-run");
     let e = of_run(scratch.path(), &by_case, "myrt", &report, &elsewhere)
-        .err()
-        .expect("an error")
+        .expect_err("an error")
         .to_string();
     assert!(e.contains("none of its 1 mismatches left a dump"), "{e}");
     assert!(e.contains("another-run"), "{e}");
