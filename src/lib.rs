@@ -15,6 +15,11 @@ pub(crate) mod testkit;
 pub mod tuning;
 
 pub use error::Error;
+
+/// The lock of the official data this version is judged on (`onnx-backend-data.lock.json`,
+/// beside this crate's manifest, where `cargo xtask fetch-tests` keeps it): compiled in here, by
+/// the crate whose directory holds it, for the installed `onnx-conformance` command.
+pub const DATA_LOCK: &str = include_str!("../onnx-backend-data.lock.json");
 // The shared vocabulary, re-exported so that callers of this crate need only this crate.
 pub use vocab::{dtype, tensor};
 pub use vocab::{for_each_dtype, with_storage};

@@ -30,7 +30,7 @@ def expected(trial):
     outcome = trial["outcome"]
     if outcome == "pass":
         return classname, case, None, None
-    # A data problem (tests/known-failures/data.json) and a case the runtime predates, as its
+    # A data problem (harness/known-failures/data.json) and a case the runtime predates, as its
     # list expects, are skipped like a known failure.
     if outcome in ("known-failure", "data-problem", "predates"):
         return classname, case, Skipped, None

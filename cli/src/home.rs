@@ -9,8 +9,9 @@ use std::process::ExitCode;
 /// The variable naming the home, before the platform's cache directory.
 pub use harness::runner::HOME_VAR;
 
-/// The lock this binary verifies the data against.
-const LOCK: &str = include_str!("../../onnx-backend-data.lock.json");
+/// The lock this binary verifies the data against: the repository's, compiled into the
+/// implementation crate (the one whose directory holds it, so its package carries it).
+const LOCK: &str = onnx_conformance::DATA_LOCK;
 
 /// The home directory, resolved and checked to be a directory (created if missing).
 #[derive(Clone, Debug)]

@@ -53,9 +53,9 @@ pub const DATA_LIST_NAME: &str = "data";
 
 /// The list of upstream data problems, relative to the workspace: it applies to every
 /// backend, and is compiled in, so that a runtime judged from another repository gets it too.
-pub const DATA_LIST: &str = "tests/known-failures/data.json";
+pub const DATA_LIST: &str = "harness/known-failures/data.json";
 
-const DATA_LIST_TEXT: &str = include_str!("../../tests/known-failures/data.json");
+const DATA_LIST_TEXT: &str = include_str!("../known-failures/data.json");
 
 /// Whether glob `pattern` (`*` matches any run of characters, nothing else is special)
 /// matches the whole of `name`.
@@ -362,7 +362,7 @@ const MISSING_LIST: &str = "no such known-failures list: a list that is named mu
 /// the backend's own.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Lists {
-    /// `tests/known-failures/data.json`.
+    /// `harness/known-failures/data.json`.
     pub data: Indexed,
     /// The backend's list.
     pub backend: Indexed,
@@ -464,7 +464,7 @@ pub enum Outcome {
     KnownFailure,
     /// Listed as a known failure but passed: a failure of the run.
     UnexpectedPass,
-    /// The official data of the trial is wrong (`tests/known-failures/data.json`), and it
+    /// The official data of the trial is wrong (`harness/known-failures/data.json`), and it
     /// failed as that list says: counted apart, neither the backend's pass nor its failure.
     DataProblem,
     /// The runtime predates the case's IR version or opset (failure kind `predates`), and its

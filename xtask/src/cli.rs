@@ -140,7 +140,7 @@ pub enum BackendsCommand {
     /// Write a backend's known-failures list from its last run
     ///
     /// Writes tests/known-failures/NAME.json (or FILE): every failing trial that the data
-    /// list (tests/known-failures/data.json) does not hold, grouped by failure kind and cause
+    /// list (harness/known-failures/data.json) does not hold, grouped by failure kind and cause
     /// (one entry per data type all of whose trials fail alike, then one per cause), each
     /// entry expecting the part of the message its trials share. Entries keep the reason of
     /// the entries they replace; new ones say REVIEW:. Review it before committing it. The
@@ -184,7 +184,7 @@ pub enum BackendsCommand {
     /// Write a skeleton Python worker to start a runtime's worker from
     ///
     /// Writes backends/workers/NAME_worker.py (or PATH; an existing file is never
-    /// overwritten): the protocol loop of backends/python/worker_loop.py over onnx's reference
+    /// overwritten): the protocol loop of harness/python/worker_loop.py over onnx's reference
     /// evaluator, with `# TODO: your runtime` at each spot to replace. Prints the commands that
     /// check it (check-worker) and run the suite with it. NAME is the worker's label.
     NewWorker {

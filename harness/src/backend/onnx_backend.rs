@@ -1,6 +1,6 @@
 //! `onnx-backend:MODULE[:CLASS]`: any `onnx.backend.base.Backend` in the user's Python,
 //! judged with no code of theirs. The adapter is a protocol-1 worker compiled into this
-//! crate (`backends/python/onnx_backend_worker.py`, see [`super::python`]), so no checkout of
+//! crate (`harness/python/onnx_backend_worker.py`, see [`super::python`]), so no checkout of
 //! this repository is needed to run it.
 
 use super::select::check_label;

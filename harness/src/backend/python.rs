@@ -10,23 +10,23 @@ use std::path::{Path, PathBuf};
 const SCRIPTS: [(&str, &str); 5] = [
     (
         "worker_loop.py",
-        include_str!("../../../backends/python/worker_loop.py"),
+        include_str!("../../python/worker_loop.py"),
     ),
     (
         "onnxruntime_worker.py",
-        include_str!("../../../backends/python/onnxruntime_worker.py"),
+        include_str!("../../python/onnxruntime_worker.py"),
     ),
     (
         "reference_worker.py",
-        include_str!("../../../backends/python/reference_worker.py"),
+        include_str!("../../python/reference_worker.py"),
     ),
     (
         "openvino_worker.py",
-        include_str!("../../../backends/python/openvino_worker.py"),
+        include_str!("../../python/openvino_worker.py"),
     ),
     (
         "onnx_backend_worker.py",
-        include_str!("../../../backends/python/onnx_backend_worker.py"),
+        include_str!("../../python/onnx_backend_worker.py"),
     ),
 ];
 

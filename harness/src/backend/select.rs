@@ -15,7 +15,7 @@ use std::sync::{Arc, OnceLock};
 pub enum Start {
     /// In this process: the implementation crate (the `native` feature).
     InProcess,
-    /// A script of `backends/python/` (compiled in), run by the venv's Python (or
+    /// A script of `harness/python/` (compiled in), run by the venv's Python (or
     /// `ONNX_CONFORMANCE_PYTHON`).
     Python(&'static str),
     /// A binary built by `cargo xtask backends setup`, at this path below the target directory.
@@ -324,7 +324,7 @@ pub fn check_label(label: &str) -> Result<(), String> {
     if reserved(label) {
         return Err(format!(
             "the label {label:?} is taken (by a shipped backend or the data list \
-             tests/known-failures/data.json): pick another"
+             harness/known-failures/data.json): pick another"
         ));
     }
     Ok(())

@@ -123,7 +123,7 @@ fn a_bad_list_names_the_entry_and_the_field() {
 
 #[test]
 fn the_data_list_parses_and_comes_first() {
-    let data = Indexed::new(KnownFailures::data().expect("tests/known-failures/data.json"));
+    let data = Indexed::new(KnownFailures::data().expect("harness/known-failures/data.json"));
     let corrupt = "onnx-1.4.1/opset9/test_cast_FLOAT_to_STRING";
     assert!(data.find(corrupt).is_some());
     let backend = KnownFailures {

@@ -95,7 +95,7 @@ fn header(out: &mut String, report: &Report) {
          <ul class=\"legend\">\
          <li><span class=\"key pass\">2/2</span> every trial passes</li>\
          <li><span class=\"key known\">0/1</span> a known failure ({listed}) or an upstream \
-         data problem (<code>tests/known-failures/data.json</code>), no other \
+         data problem (<code>harness/known-failures/data.json</code>), no other \
          failure</li>\
          <li><span class=\"key predates\">0/1</span> the runtime predates the case (a newer \
          IR version or opset than it declares; not run, as its list expects), nothing else \

@@ -137,7 +137,7 @@ pub struct Tally {
     pub failed: usize,
     /// Known failures.
     pub known: usize,
-    /// Upstream data problems (`tests/known-failures/data.json`): neither passed nor failed.
+    /// Upstream data problems (`harness/known-failures/data.json`): neither passed nor failed.
     pub data: usize,
     /// Cases the runtime predates (newer IR version or opset), as its list expects: not run,
     /// neither passed nor failed.

@@ -355,7 +355,7 @@ fn a_worker_flooding_stderr_still_passes() {
     }
 }
 
-// `backends/python/worker_loop.py` keeps the protocol stream clean when a runtime writes to
+// `harness/python/worker_loop.py` keeps the protocol stream clean when a runtime writes to
 // file descriptor 1 itself (a native library's banner or printf, a child process), not only
 // through Python's `print`. A fake runtime module does all three, at import and during a run,
 // and the harness must still read a valid hello and valid answers. Needs `python3` (or
@@ -413,10 +413,7 @@ fn python() -> String {
 }
 
 fn worker_loop_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("backends")
-        .join("python")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("python")
 }
 
 #[test]

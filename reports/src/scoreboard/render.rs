@@ -24,7 +24,7 @@ pub struct Counts {
     pub unsupported: usize,
     /// Errors, crashes and timeouts.
     pub other: usize,
-    /// Upstream data problems (`tests/known-failures/data.json`): counted apart, neither a
+    /// Upstream data problems (`harness/known-failures/data.json`): counted apart, neither a
     /// pass nor a failure of the backend.
     pub data: usize,
     /// Cases the runtime predates (a newer IR version or opset than it declares), listed or

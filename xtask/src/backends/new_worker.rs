@@ -39,7 +39,7 @@ fn relative(from: &Path, to: &Path) -> Option<PathBuf> {
 }
 
 /// Writes the skeleton of worker `name` to `out` (refusing an existing file), finding
-/// `worker_loop.py` in `<root>/backends/python`; returns the path written, absolute.
+/// `worker_loop.py` in `<root>/harness/python`; returns the path written, absolute.
 pub fn write(root: &Path, name: &str, out: Option<&Path>) -> Result<PathBuf, String> {
     harness::backend::check_label(name).map_err(|why| format!("new-worker: {why}"))?;
     let cwd = std::env::current_dir().map_err(|e| format!("new-worker: {e}"))?;
@@ -53,7 +53,7 @@ pub fn write(root: &Path, name: &str, out: Option<&Path>) -> Result<PathBuf, Str
     let dir = out
         .parent()
         .ok_or_else(|| format!("new-worker: {} has no directory", out.display()))?;
-    let loop_dir = root.join("backends").join("python");
+    let loop_dir = root.join("harness").join("python");
     // Relative when the skeleton is inside the repository (it moves with it), else absolute.
     let inside = dir.starts_with(root) && !dir.components().any(|c| c == Component::ParentDir);
     let loop_rel = match inside {

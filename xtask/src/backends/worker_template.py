@@ -9,9 +9,9 @@ The protocol: docs/worker-protocol.md. As written, it runs onnx's reference eval
 import os
 import sys
 
-# worker_loop.py is the repository's shared loop (backends/python). It is found from this
+# worker_loop.py is the repository's shared loop (harness/python). It is found from this
 # file's own location, so keep this file where it was written, or fix the path below. The
-# alternative: copy backends/python/worker_loop.py beside this file (it needs only the
+# alternative: copy harness/python/worker_loop.py beside this file (it needs only the
 # standard library) and drop the sys.path line: Python puts a script's own directory first.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "{{WORKER_LOOP_DIR}}"))
 

@@ -10,7 +10,7 @@ fn the_skeleton_is_written_with_its_name_and_never_overwritten() {
     assert!(text.contains("RUNTIME = \"myrt\""));
     assert!(text.contains("new-worker myrt`"));
     assert!(
-        text.contains("\"../python\""),
+        text.contains("\"../../harness/python\""),
         "worker_loop is found beside it:\n{text}"
     );
     assert!(text.contains("# TODO: your runtime"));
@@ -28,13 +28,13 @@ fn out_places_it_and_finds_worker_loop_from_there() {
     let path = write(root.path(), "rt", Some(&out)).unwrap();
     assert_eq!(path, out);
     let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains("\"../../backends/python\""), "{text}");
+    assert!(text.contains("\"../../harness/python\""), "{text}");
 
     let elsewhere = tempfile::tempdir().unwrap();
     let out = elsewhere.path().join("rt_worker.py");
     write(root.path(), "rt", Some(&out)).unwrap();
     let text = std::fs::read_to_string(&out).unwrap();
-    let absolute = root.path().join("backends/python");
+    let absolute = root.path().join("harness/python");
     assert!(
         text.contains(&format!("\"{}\"", absolute.display())),
         "{text}"
