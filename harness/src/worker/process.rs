@@ -230,7 +230,7 @@ impl WorkerProcess {
             Err(RecvTimeoutError::Timeout) => {
                 let _ = self.child.kill();
                 Err(self.with_tail(Failure::Timeout(format!(
-                    "{what} did not come within {} s (ONNX_CONFORMANCE_TIMEOUT); the worker was killed",
+                    "{what} did not come within {} s (the timeout: ONNX_CONFORMANCE_TIMEOUT, or the command's --timeout); the worker was killed",
                     self.timeout.as_secs_f64()
                 ))))
             }
