@@ -83,7 +83,7 @@ pub fn main_with_backend(
 ) -> ExitCode {
     let mut suite = Suite::new(workspace, workspace.join(crate::index::DATA_DIR), backend);
     suite.layout = Layout::workspace(workspace);
-    suite.known_failures = known_failures;
+    suite.given.known_failures = known_failures;
     suite.main()
 }
 
@@ -94,15 +94,7 @@ pub fn main_with_backend(
 /// (or under `CARGO_TARGET_DIR`).
 pub struct Suite {
     layout: Layout,
-    backend: BackendHandle,
-    known_failures: Option<PathBuf>,
-    source: Option<Source>,
-    strict: bool,
-    report_dir: Option<PathBuf>,
-    filters: Vec<String>,
-    progress: bool,
-    journal: Option<bool>,
-    rerun: Option<String>,
+    given: Given,
 }
 
 impl Suite {
@@ -119,22 +111,14 @@ impl Suite {
                 own_cases: None,
                 tolerances: None,
             },
-            backend,
-            known_failures: None,
-            source: None,
-            strict: false,
-            report_dir: None,
-            filters: Vec::new(),
-            progress: false,
-            journal: None,
-            rerun: None,
+            given: Given::new(backend),
         }
     }
 
     /// The command line a failing trial's message gives to rerun it (the trial's name is
     /// appended), for a caller that is not run by `cargo test`.
     pub fn rerun_with(mut self, command: impl Into<String>) -> Suite {
-        self.rerun = Some(command.into());
+        self.given.rerun = Some(command.into());
         self
     }
 
@@ -143,7 +127,7 @@ impl Suite {
     /// there by an interrupted run of the same backend, mode, data, filters and list is
     /// resumed: only the trials it lacks run, and the report holds them all.
     pub fn journal(mut self, resume: bool) -> Suite {
-        self.journal = Some(resume);
+        self.given.journal = Some(resume);
         self
     }
 
@@ -151,7 +135,7 @@ impl Suite {
     /// and an estimate of the time left from the pace so far (only when stderr is a terminal,
     /// so a CI log holds none of it).
     pub fn progress(mut self, on: bool) -> Suite {
-        self.progress = on;
+        self.given.progress = on;
         self
     }
 
@@ -159,20 +143,20 @@ impl Suite {
     /// filter: `opset13/`, `FLOAT8`); the failed setup checks run whatever they say, and the
     /// report records them as filters (a partial run).
     pub fn filters(mut self, filters: impl IntoIterator<Item = String>) -> Suite {
-        self.filters.extend(filters);
+        self.given.filters.extend(filters);
         self
     }
 
     /// Strict comparison (bit-exact; any NaN matches any NaN of its type).
     pub fn strict(mut self, on: bool) -> Suite {
-        self.strict = on;
+        self.given.strict = on;
         self
     }
 
     /// The directory the reports (and a failing trial's dumps) go to, instead of the
     /// backend's own under the target directory.
     pub fn report_dir(mut self, dir: impl AsRef<Path>) -> Suite {
-        self.report_dir = Some(self.layout.root.join(dir));
+        self.given.report_dir = Some(self.layout.root.join(dir));
         self
     }
 
@@ -180,7 +164,7 @@ impl Suite {
     /// indexed tree as its writer listed it (the `deep` crate's `deep::source`). The
     /// environment may not ask for another source.
     pub fn source(mut self, source: Source) -> Suite {
-        self.source = Some(source);
+        self.given.source = Some(source);
         self
     }
 
@@ -200,7 +184,7 @@ impl Suite {
     /// The runtime's known-failures list, which must exist (an empty list is written as
     /// `{"format": 2, "entries": []}`).
     pub fn known_failures(mut self, path: impl AsRef<Path>) -> Suite {
-        self.known_failures = Some(self.layout.root.join(path));
+        self.given.known_failures = Some(self.layout.root.join(path));
         self
     }
 
@@ -216,34 +200,18 @@ impl Suite {
         let run_id = std::env::var(nextest::RUN_ID_VAR).ok();
         let run_id = nextest::run_id(run_id.as_deref());
         let env = Env::from_process();
-        let layout = self.layout.clone();
-        match run_with(&layout, &args, &env, run_id, Some(self.given())) {
+        match run_with(&self.layout, &args, &env, run_id, Some(self.given)) {
             true => ExitCode::SUCCESS,
             false => ExitCode::FAILURE,
         }
     }
 
-    fn given(self) -> Given {
-        Given {
-            backend: self.backend,
-            known_failures: self.known_failures,
-            source: self.source,
-            strict: self.strict,
-            report_dir: self.report_dir,
-            filters: self.filters,
-            progress: self.progress,
-            journal: self.journal,
-            rerun: self.rerun,
-        }
-    }
-
-    /// Runs every trial in this process, without libtest and without a filter, writes the
+    /// Runs every trial in this process (those of the caller's filters), without libtest, writes the
     /// reports (and a failing trial's dumps) and returns the report. A failed setup check is
     /// a failing trial of the report, as in a libtest run; `Err` only when the reports
     /// cannot be written.
     pub fn run(self) -> Result<Report, crate::Error> {
-        let layout = self.layout.clone();
-        run_in_process(&layout, &Env::from_process(), self.given())
+        run_in_process(&self.layout, &Env::from_process(), self.given)
     }
 }
 
@@ -603,6 +571,24 @@ struct Given {
     journal: Option<bool>,
     /// How a failing trial's message says to rerun it, when not with `cargo test`.
     rerun: Option<String>,
+}
+
+impl Given {
+    /// `backend`, with nothing else chosen: the environment's source and mode, the backend's
+    /// own report directory, every case, no progress, journal or rerun line of the caller's.
+    fn new(backend: BackendHandle) -> Given {
+        Given {
+            backend,
+            known_failures: None,
+            source: None,
+            strict: false,
+            report_dir: None,
+            filters: Vec::new(),
+            progress: false,
+            journal: None,
+            rerun: None,
+        }
+    }
 }
 
 /// As [`prepare`], with the backend given instead of chosen from the environment.

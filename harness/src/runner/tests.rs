@@ -129,15 +129,8 @@ fn a_suite_runs_in_process_and_returns_its_report() {
     let tree = with_deep_tree(ws);
     let source = crate::source::Source::Indexed(crate::testkit::indexed(&tree));
     let given = || Given {
-        backend: BackendHandle(Arc::new(crate::backend::Native)),
-        known_failures: None,
         source: Some(source.clone()),
-        strict: false,
-        report_dir: None,
-        filters: Vec::new(),
-        progress: false,
-        journal: None,
-        rerun: None,
+        ..Given::new(BackendHandle(Arc::new(crate::backend::Native)))
     };
     let layout = Layout::workspace(ws);
     let report = run_in_process(&layout, &Env::of(&[]), given()).expect("reports written");
@@ -446,19 +439,7 @@ fn a_suite_outside_this_repository_reads_only_what_it_is_given() {
     let ws = ws_tmp.path();
     with_own_case(ws);
     let layout = |data: &str| Suite::new(ws, data, BackendHandle(Arc::new(Unstartable))).layout;
-    let given = || {
-        Some(Given {
-            backend: BackendHandle(Arc::new(Unstartable)),
-            known_failures: None,
-            source: None,
-            strict: false,
-            report_dir: None,
-            filters: Vec::new(),
-            progress: false,
-            journal: None,
-            rerun: None,
-        })
-    };
+    let given = || Some(Given::new(BackendHandle(Arc::new(Unstartable))));
     let prep = prepare_with(&layout("no/such/data"), &Env::of(&[]), given());
     assert_eq!(names(&prep.guards), [crate::discover::MISSING_TRIAL]);
     let SpecKind::Guard(msg) = &prep.guards[0].kind else {
@@ -651,17 +632,7 @@ fn a_run_on_a_busy_report_directory_stops_or_waits_and_never_mixes() {
     let stop = Env::of(&[(settings::WHEN_BUSY_VAR, "stop")]);
     assert!(!run(ws, &args(ws, &[]), &stop, None));
     assert_eq!(std::fs::read(&json).expect("report"), before);
-    let given = Given {
-        backend: BackendHandle(Arc::new(crate::backend::Native)),
-        known_failures: None,
-        source: None,
-        strict: false,
-        report_dir: None,
-        filters: Vec::new(),
-        progress: false,
-        journal: None,
-        rerun: None,
-    };
+    let given = Given::new(BackendHandle(Arc::new(crate::backend::Native)));
     let e = run_in_process(&Layout::workspace(ws), &stop, given).expect_err("a busy directory");
     assert!(e.to_string().contains("another run"), "{e}");
     assert!(e.to_string().contains(&out.display().to_string()), "{e}");
@@ -766,15 +737,9 @@ fn a_suite_reports_where_its_caller_says_and_compares_as_it_says() {
     write_index(ws, vec![]);
     let out = ws.join("elsewhere/reports");
     let given = Given {
-        backend: BackendHandle(Arc::new(crate::backend::Native)),
-        known_failures: None,
-        source: None,
         strict: true,
         report_dir: Some(out.clone()),
-        filters: Vec::new(),
-        progress: false,
-        journal: None,
-        rerun: None,
+        ..Given::new(BackendHandle(Arc::new(crate::backend::Native)))
     };
     let report = run_in_process(&Layout::workspace(ws), &Env::of(&[]), given).expect("run");
     assert!(report.strict);
@@ -796,15 +761,8 @@ fn a_suites_filters_select_cases_by_any_of_them() {
     );
     write_index(ws, vec![]);
     let given = |filters: &[&str]| Given {
-        backend: BackendHandle(Arc::new(crate::backend::Native)),
-        known_failures: None,
-        source: None,
-        strict: false,
-        report_dir: None,
         filters: filters.iter().map(|f| f.to_string()).collect(),
-        progress: false,
-        journal: None,
-        rerun: None,
+        ..Given::new(BackendHandle(Arc::new(crate::backend::Native)))
     };
     let layout = Layout::workspace(ws);
     let ran = |filters: &[&str]| {
@@ -850,15 +808,9 @@ fn a_resumed_run_runs_only_what_its_journal_lacks() {
     write_index(ws, vec![]);
     let out = ws.join("out");
     let given = |resume: bool| Given {
-        backend: BackendHandle(Arc::new(crate::backend::Native)),
-        known_failures: None,
-        source: None,
-        strict: false,
         report_dir: Some(out.clone()),
-        filters: Vec::new(),
-        progress: false,
         journal: Some(resume),
-        rerun: None,
+        ..Given::new(BackendHandle(Arc::new(crate::backend::Native)))
     };
     let layout = Layout::workspace(ws);
     // An interrupted run left the BOOL case in its journal, failed (a record no run of
