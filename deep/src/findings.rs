@@ -341,14 +341,7 @@ pub fn render_again(root: &Path, lock: &DirLock) -> Result<(), Box<dyn Error>> {
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let links = super::render::Links::of(root, out);
     let mut pages = Staged::new();
-    pages.add(
-        &out.join("findings.md"),
-        super::render::markdown(&all, &links).as_bytes(),
-    )?;
-    pages.add(
-        &out.join("findings.html"),
-        super::render::html(&all, &links).as_bytes(),
-    )?;
+    stage_pages(&mut pages, out, &all, &links)?;
     pages.commit()?;
     eprintln!("wrote {}/findings.{{md,html}}", out.display());
     Ok(())
@@ -358,6 +351,23 @@ pub fn render_again(root: &Path, lock: &DirLock) -> Result<(), Box<dyn Error>> {
 #[cfg(test)]
 pub fn causes_of(findings: &[Finding]) -> Vec<Cause> {
     causes(findings)
+}
+
+/// findings.md and findings.html of `all`, written aside into `pages` for `out`.
+fn stage_pages(
+    pages: &mut Staged,
+    out: &Path,
+    all: &Findings,
+    links: &super::render::Links,
+) -> Result<(), schema::files::Error> {
+    pages.add(
+        &out.join("findings.md"),
+        super::render::markdown(all, links).as_bytes(),
+    )?;
+    pages.add(
+        &out.join("findings.html"),
+        super::render::html(all, links).as_bytes(),
+    )
 }
 
 /// The prefix of the directory a run builds its reproducers in, beside the findings.
@@ -436,14 +446,7 @@ fn write_outputs(
     let mut pages = Staged::new();
     let json = serde_json::to_string_pretty(&all)? + "\n";
     pages.add(&out.join("findings.json"), json.as_bytes())?;
-    pages.add(
-        &out.join("findings.md"),
-        super::render::markdown(&all, &links).as_bytes(),
-    )?;
-    pages.add(
-        &out.join("findings.html"),
-        super::render::html(&all, &links).as_bytes(),
-    )?;
+    stage_pages(&mut pages, out, &all, &links)?;
     // Everything is written: the reproducers' directory is swapped in, then the pages renamed,
     // five renames in one directory.
     let place = out.join("findings");

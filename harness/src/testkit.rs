@@ -130,3 +130,19 @@ pub(crate) fn deep_source(target: &Path) -> IndexedTree {
     }
     tree
 }
+
+/// The data list and a backend list `tests/known-failures/rt.json` of these entries.
+pub(crate) fn lists(
+    data: Vec<crate::known::KnownFailure>,
+    backend: Vec<crate::known::KnownFailure>,
+) -> crate::known::Lists {
+    let list = |entries| crate::known::KnownFailures {
+        format: crate::known::FORMAT,
+        entries,
+    };
+    crate::known::Lists::new(
+        list(data),
+        list(backend),
+        "tests/known-failures/rt.json".into(),
+    )
+}

@@ -1,8 +1,8 @@
 //! Unit tests of one trial: setup guards, known failures and the comparison rule.
 
 use super::*;
-use crate::known::{KnownFailure, KnownFailures, Lists, Match, Outcome, ToleranceOverride, FORMAT};
-use crate::testkit::scratch;
+use crate::known::{KnownFailure, Match, Outcome, ToleranceOverride};
+use crate::testkit::{lists, scratch};
 
 fn case_spec(name: &str, dir: PathBuf, indexed: bool) -> Spec {
     Spec {
@@ -60,17 +60,6 @@ fn known_failure_entries_apply_to_failing_trials() {
         reason: "evidence".into(),
         expect: vec![expect.into()],
         failure_kind: None,
-    };
-    let lists = |data: Vec<KnownFailure>, backend: Vec<KnownFailure>| {
-        let list = |entries| KnownFailures {
-            format: FORMAT,
-            entries,
-        };
-        Lists::new(
-            list(data),
-            list(backend),
-            "tests/known-failures/rt.json".into(),
-        )
     };
     ctx.known = lists(vec![], vec![entry("test_x")]);
     let spec = case_spec("own/test_x", dir.join("test_x"), false);

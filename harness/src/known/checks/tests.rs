@@ -2,7 +2,8 @@
 
 use super::*;
 use crate::backend::FailureKind;
-use crate::known::{KnownFailures, FORMAT};
+use crate::known::KnownFailures;
+use crate::testkit::lists;
 use std::path::Path;
 
 fn entry(trials: &[&str], kind: Option<FailureKind>, expect: &[&str]) -> KnownFailure {
@@ -14,18 +15,6 @@ fn entry(trials: &[&str], kind: Option<FailureKind>, expect: &[&str]) -> KnownFa
         expect: expect.iter().map(|s| s.to_string()).collect(),
         failure_kind: kind,
     }
-}
-
-fn lists(data: Vec<KnownFailure>, backend: Vec<KnownFailure>) -> Lists {
-    let list = |entries| KnownFailures {
-        format: FORMAT,
-        entries,
-    };
-    Lists::new(
-        list(data),
-        list(backend),
-        "tests/known-failures/rt.json".into(),
-    )
 }
 
 const A: &str = "onnx-1.22.0/opset25/test_cast_FLOAT_to_INT4";
