@@ -7,7 +7,6 @@ use harness::backend::{start_backend, Starting};
 use harness::runner::Suite;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
 /// Runs the suite as `args` say; the exit status is the run's.
 pub fn main(home: &Home, args: &RunArgs, python: Option<&Path>) -> ExitCode {
@@ -107,9 +106,8 @@ fn suite(home: &Home, given: &Given<'_>) -> Result<Suite, String> {
             home.dir().display()
         ));
     }
-    if !(given.timeout.is_finite() && given.timeout > 0.0 && given.timeout <= 86_400.0) {
-        return Err(format!("--timeout {}: give seconds above 0", given.timeout));
-    }
+    let timeout = harness::runner::worker_timeout(given.timeout)
+        .ok_or_else(|| format!("--timeout {}: give seconds above 0", given.timeout))?;
     if let Some(k) = &given.known {
         if !k.is_file() {
             return Err(format!(
@@ -126,7 +124,7 @@ fn suite(home: &Home, given: &Given<'_>) -> Result<Suite, String> {
                 .python
                 .map_or_else(|| PathBuf::from("python3"), Path::to_path_buf),
         ),
-        timeout: Duration::from_secs_f64(given.timeout),
+        timeout,
     };
     let lock = home.lock()?;
     let own = home.own_cases()?;
@@ -168,9 +166,8 @@ fn board(home: &Home, args: &ScoreboardArgs, python: Option<&Path>) -> Result<Pa
         lists.insert(name.to_string(), cwd.join(file));
     }
     let lock = home.lock()?;
-    let data_lock = std::fs::read(&lock)
-        .map(|b| schema::hash::sha256_hex(&b))
-        .map_err(|e| format!("{}: {e}", lock.display()))?;
+    let data_lock =
+        schema::hash::lock_sha256(home.dir()).map_err(|e| format!("{}: {e}", lock.display()))?;
     let mut board = reports::scoreboard::Scoreboard {
         data_lock,
         backends: Vec::new(),

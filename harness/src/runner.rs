@@ -17,7 +17,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-pub use crate::settings::{BACKEND_VAR, DATA_VAR, HOME_VAR, KNOWN_VAR, REPORT_DIR_VAR, STRICT_VAR};
+pub use crate::settings::{
+    worker_timeout, BACKEND_VAR, DATA_VAR, HOME_VAR, KNOWN_VAR, REPORT_DIR_VAR, STRICT_VAR,
+};
 
 /// What a run needs before its first trial.
 pub(crate) struct Setup {

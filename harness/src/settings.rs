@@ -287,15 +287,21 @@ fn when_busy(env: &Env) -> Result<WhenBusy, String> {
     }
 }
 
+/// `secs` as a worker's deadline per data set: above 0 and at most a day, else `None`. The one
+/// rule for `ONNX_CONFORMANCE_TIMEOUT` and every `--timeout`.
+pub fn worker_timeout(secs: f64) -> Option<Duration> {
+    (secs.is_finite() && secs > 0.0 && secs <= 86_400.0).then(|| Duration::from_secs_f64(secs))
+}
+
 /// The per-data-set deadline from `ONNX_CONFORMANCE_TIMEOUT`.
 fn timeout(env: &Env) -> Result<Duration, String> {
     let Some(value) = env.get(TIMEOUT_VAR).filter(|v| !v.is_empty()) else {
         return Ok(DEFAULT_TIMEOUT);
     };
     let text = value.to_string_lossy();
-    match text.parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Ok(Duration::from_secs_f64(s)),
-        _ => Err(format!(
+    match text.parse::<f64>().ok().and_then(worker_timeout) {
+        Some(t) => Ok(t),
+        None => Err(format!(
             "{TIMEOUT_VAR}={text:?}: give the seconds a worker may take per data set, a number \
              above 0 (default 30)"
         )),

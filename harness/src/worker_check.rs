@@ -185,15 +185,11 @@ pub fn check(
     work: &Path,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    if !(timeout_secs.is_finite() && timeout_secs > 0.0 && timeout_secs <= 86_400.0) {
-        return Err(format!(
-            "--timeout {timeout_secs}: give seconds above 0, at most 86400"
-        ));
-    }
+    let timeout = crate::settings::worker_timeout(timeout_secs)
+        .ok_or_else(|| format!("--timeout {timeout_secs}: give seconds above 0, at most 86400"))?;
     let io_dir = work
         .join("worker-io")
         .join(format!("check-{}", std::process::id()));
-    let timeout = Duration::from_secs_f64(timeout_secs);
     let summary = run(data_root, command, timeout, &io_dir, out)?;
     match summary.ok() {
         true => Ok(()),

@@ -123,7 +123,11 @@ fn write_aside_with(path: &Path, bytes: &[u8], sync: bool) -> Result<PathBuf, Er
 /// Writes `bytes` to `path` atomically: a reader sees the old file or the new one, never a
 /// mixture, and a process killed half way leaves the old file as it was.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    let tmp = write_aside(path, bytes)?;
+    rename_into_place(write_aside(path, bytes)?, path)
+}
+
+/// Renames the temporary file `tmp` to `path`, removing it when the rename fails.
+fn rename_into_place(tmp: PathBuf, path: &Path) -> Result<(), Error> {
     std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         Error::io("rename into place", path, e)
@@ -135,11 +139,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 /// a check of their hashes guards (the deep tree: tens of thousands of files, where a flush
 /// each costs tens of seconds).
 pub fn replace(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    let tmp = write_aside_with(path, bytes, false)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::io("rename into place", path, e)
-    })
+    rename_into_place(write_aside_with(path, bytes, false)?, path)
 }
 
 /// A set of files that belong together (a run's reports, a findings page and its data):
