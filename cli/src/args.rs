@@ -48,6 +48,17 @@ pub enum Command {
 /// `worker`'s subcommands.
 #[derive(Debug, Subcommand)]
 pub enum WorkerCommand {
+    /// Write a new worker to start from: NAME_worker.py (Python, protocol 1), running onnx's
+    /// reference evaluator until you put your runtime at its `# TODO: your runtime` spots,
+    /// and the protocol loop it imports, worker_loop.py, beside it
+    New {
+        /// The worker's label: 1 to 40 of a-z, 0-9, '.', '_' and '-', no shipped backend's name
+        #[arg(value_name = "NAME")]
+        name: String,
+        /// Where to write it (default: ./NAME_worker.py); never over an existing file
+        #[arg(long, value_name = "PATH")]
+        out: Option<PathBuf>,
+    },
     /// Check a worker step by step over chosen official cases: every protocol step printed,
     /// protocol breaks counted apart from wrong answers
     Check {
@@ -64,7 +75,7 @@ pub enum WorkerCommand {
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// The runtime: native (this repository's implementation), onnxruntime, reference,
-    /// openvino, onnx-backend:MODULE[:CLASS] (any onnx.backend.base.Backend in --python),
+    /// openvino, iree, onnx-backend:MODULE[:CLASS] (any onnx.backend.base.Backend in --python),
     /// or worker:<label>=<command line>
     #[arg(long, default_value = "native", value_name = "B")]
     pub backend: String,
@@ -110,6 +121,17 @@ pub struct FindingsArgs {
     /// Seconds a worker may take per data set
     #[arg(long, value_name = "S", default_value_t = 30.0)]
     pub timeout: f64,
+    /// Run only the deep cases whose name contains any of these (opset13/, FLOAT8E4M3FN): the
+    /// findings then cover those cases alone, and the page says so
+    #[arg(value_name = "FILTER")]
+    pub filters: Vec<String>,
+    /// How many cases run at once, each on its own worker process for a worker backend
+    /// (default: the available cores)
+    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+    /// No progress lines
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// `scoreboard`'s options.

@@ -24,6 +24,9 @@ fn main() -> ExitCode {
         Command::Scoreboard(args) => run::scoreboard(&home, args, cli.python.as_deref()),
         Command::Findings(args) => run::findings(&home, args, cli.python.as_deref()),
         Command::KnownFailures(args) => run::known_failures(&home, args),
+        Command::Worker(WorkerCommand::New { name, out }) => {
+            run::new_worker(name, out.as_deref(), cli.python.as_deref())
+        }
         Command::Worker(WorkerCommand::Check { command, timeout }) => {
             run::check_worker(&home, command, *timeout)
         }

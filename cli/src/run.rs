@@ -255,7 +255,13 @@ fn deep_findings(
                 // A deep run reports under its tree (`reports/<label>`), where findings read it.
                 out: None,
             };
-            let suite = suite(home, &given)?.source(deep::source(&tree));
+            let mut suite = suite(home, &given)?
+                .source(deep::source(&tree))
+                .filters(args.filters.iter().cloned())
+                .progress(!args.quiet);
+            if let Some(jobs) = args.jobs {
+                suite = suite.threads(jobs.into());
+            }
             Ok(suite.run()?)
         };
     let all = deep::runs::findings(&deep::sources_root(), &lock, &chosen, run_suite)
@@ -284,6 +290,46 @@ pub fn diff(args: &DiffArgs) -> ExitCode {
         }
         Err(e) => crate::fail(&e),
     }
+}
+
+/// `worker new NAME`: the skeleton worker and its protocol loop written (never over a file of
+/// the user's), then the commands that check it, run the suite with it and write its list.
+pub fn new_worker(name: &str, out: Option<&Path>, python: Option<&Path>) -> ExitCode {
+    match write_worker(name, out, python) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => crate::fail(&format!("worker new: {e}")),
+    }
+}
+
+fn write_worker(name: &str, out: Option<&Path>, python: Option<&Path>) -> Result<(), String> {
+    use harness::worker_skeleton::{quoted, write, LoopAt, Words};
+    let cwd = current_dir()?;
+    let out = match out {
+        Some(path) => cwd.join(path),
+        None => cwd.join(format!("{name}_worker.py")),
+    };
+    let python = python.map_or_else(|| "python3".to_string(), |p| p.display().to_string());
+    let command = format!("{} {}", quoted(&python), quoted(&out.display().to_string()));
+    let check = format!("onnx-conformance worker check {}", quoted(&command));
+    let words = Words {
+        written_by: &format!("onnx-conformance worker new {name}"),
+        check: &check,
+    };
+    let written = write(name, &out, &LoopAt::Beside, &words)?;
+    println!("wrote {}", written.worker.display());
+    if let Some(copy) = &written.worker_loop {
+        println!("wrote {} (the protocol loop it imports)", copy.display());
+    }
+    let backend = quoted(&format!("worker:{name}={command}"));
+    println!("check it step by step:\n  {check}");
+    println!("run the suite with it:\n  onnx-conformance run --backend {backend}");
+    println!(
+        "then keep what still fails, with its reasons, in a known-failures list that the next \
+         runs take with --known:\n  onnx-conformance known-failures --backend {backend} --known \
+         {name}.json"
+    );
+    println!("({python} needs onnx installed, and numpy; the skeleton runs onnx's reference evaluator until you change it)");
+    Ok(())
 }
 
 /// `worker check COMMAND`: the harness's step-by-step check over the home's data, printed;

@@ -355,4 +355,104 @@ fn findings_write_the_deep_tree_into_the_home_and_judge_a_backend() {
     );
     assert!(!bad.status.success());
     assert!(text(&bad).contains("asked for twice"), "{}", text(&bad));
+
+    // Filtered: the findings cover the cases run, and say so.
+    let all_trials = findings["runs"][0]["trials"].as_u64().expect("trials");
+    let some = run(
+        &cwd,
+        &home,
+        &[
+            "findings",
+            "--backend",
+            "native",
+            "--jobs",
+            "1",
+            "opset13/",
+            "opset24/",
+        ],
+    );
+    let said = text(&some);
+    assert!(some.status.success(), "{said}");
+    let scope = "(only the cases matching opset13/ or opset24/)";
+    assert!(said.contains(scope), "{said}");
+    let json = std::fs::read_to_string(home.join("deep/findings.json")).expect("findings");
+    let filtered: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let run0 = &filtered["runs"][0];
+    assert_eq!(run0["filters"], serde_json::json!(["opset13/", "opset24/"]));
+    let trials = run0["trials"].as_u64().expect("trials");
+    assert!(
+        trials > 0 && trials < all_trials,
+        "{trials} of {all_trials}"
+    );
+    let md = std::fs::read_to_string(home.join("deep/findings.md")).expect("md");
+    assert!(md.contains(scope), "{md}");
+
+    // A filter that selects nothing is a typo: an error, and the findings stay.
+    let typo = run(
+        &cwd,
+        &home,
+        &["findings", "--backend", "native", "opset99/"],
+    );
+    assert!(!typo.status.success());
+    assert!(
+        text(&typo).contains("no case matches opset99/"),
+        "{}",
+        text(&typo)
+    );
+    let kept = std::fs::read_to_string(home.join("deep/findings.json")).expect("kept");
+    assert_eq!(kept, json);
+}
+
+#[test]
+fn worker_new_writes_a_skeleton_and_its_loop_and_never_overwrites() {
+    let (_tmp, cwd, home) = user();
+    let out = run(&cwd, &home, &["worker", "new", "myrt"]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    let worker = std::fs::read_to_string(cwd.join("myrt_worker.py")).expect("the skeleton");
+    assert!(worker.contains("RUNTIME = \"myrt\""), "{worker}");
+    assert!(worker.contains("written by `onnx-conformance worker new myrt`"));
+    let beside = std::fs::read_to_string(cwd.join("worker_loop.py")).expect("the loop");
+    assert!(beside.contains("def serve("), "{beside}");
+    // What to type next names the file written.
+    let path = cwd.join("myrt_worker.py").display().to_string();
+    assert!(
+        said.contains(&format!("onnx-conformance worker check 'python3 {path}'")),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!("run --backend 'worker:myrt=python3 {path}'")),
+        "{said}"
+    );
+
+    std::fs::write(cwd.join("myrt_worker.py"), "mine").expect("edit");
+    let again = run(&cwd, &home, &["worker", "new", "myrt"]);
+    assert!(!again.status.success());
+    assert!(
+        text(&again).contains("is not overwritten"),
+        "{}",
+        text(&again)
+    );
+    assert_eq!(
+        std::fs::read_to_string(cwd.join("myrt_worker.py")).unwrap(),
+        "mine"
+    );
+
+    let placed = run(
+        &cwd,
+        &home,
+        &["worker", "new", "rt2", "--out", "sub/rt2_worker.py"],
+    );
+    assert!(placed.status.success(), "{}", text(&placed));
+    assert!(cwd.join("sub/worker_loop.py").is_file());
+
+    for bad in ["MyRt", "onnxruntime", "a/b"] {
+        let refused = run(&cwd, &home, &["worker", "new", bad]);
+        assert!(!refused.status.success(), "{bad}");
+        assert!(
+            text(&refused).starts_with("error: worker new: "),
+            "{}",
+            text(&refused)
+        );
+    }
 }

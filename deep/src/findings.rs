@@ -176,6 +176,20 @@ pub struct RunSummary {
     pub trials: usize,
     /// Trials that did not pass.
     pub failed: usize,
+    /// The filters the run was given: its findings hold only the cases they select. Empty for
+    /// a run of the whole tree.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub filters: Vec<String>,
+}
+
+impl RunSummary {
+    /// ` (only the cases matching opset13/ or opset24/)` for a filtered run; empty otherwise.
+    pub fn scope(&self) -> String {
+        match self.filters.is_empty() {
+            true => String::new(),
+            false => format!(" (only the cases matching {})", self.filters.join(" or ")),
+        }
+    }
 }
 
 /// One class of disagreement on one backend.
@@ -294,6 +308,11 @@ pub fn of_run(
         runtime_version: report.backend.version.clone(),
         trials: report.trials.len(),
         failed: failed.len(),
+        filters: report
+            .run
+            .as_ref()
+            .map(|r| r.filters.clone())
+            .unwrap_or_default(),
     };
     // A mismatch whose dump is missing is judged by its message; but when no mismatch left
     // one, the dumps are being looked for in the wrong place: stop rather than judge the run

@@ -539,8 +539,12 @@ pub fn markdown(all: &Findings, links: &Links) -> String {
         .iter()
         .map(|r| {
             format!(
-                "{} {} ({} trials, {} did not pass)",
-                r.backend, r.runtime_version, r.trials, r.failed
+                "{} {} ({} trials, {} did not pass){}",
+                r.backend,
+                r.runtime_version,
+                r.trials,
+                r.failed,
+                r.scope()
             )
         })
         .collect();
@@ -653,11 +657,12 @@ pub fn html(all: &Findings, links: &Links) -> String {
     for r in &all.runs {
         let _ = write!(
             s,
-            " {} {}: {} trials, {} did not pass.",
+            " {} {}: {} trials, {} did not pass{}.",
             escape(&r.backend),
             escape(&r.runtime_version),
             r.trials,
-            r.failed
+            r.failed,
+            escape(&r.scope())
         );
     }
     s.push_str(
@@ -786,6 +791,9 @@ pub fn summary(all: &Findings) -> String {
     }
     for line in sentences(all) {
         let _ = writeln!(s, "{line}");
+    }
+    for r in all.runs.iter().filter(|r| !r.filters.is_empty()) {
+        let _ = writeln!(s, "{}: {} trials{}", r.backend, r.trials, r.scope());
     }
     s
 }

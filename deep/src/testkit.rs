@@ -81,6 +81,7 @@ pub fn all(runs: &[&str], findings: Vec<Finding>) -> Findings {
                 runtime_version: "1.0".into(),
                 trials: 100,
                 failed: findings.iter().filter(|f| f.backend == *b).count(),
+                filters: Vec::new(),
             })
             .collect(),
         causes: crate::findings::causes_of(&findings),

@@ -20,6 +20,7 @@ pub mod report;
 pub mod runner;
 pub mod source;
 pub mod worker_check;
+pub mod worker_skeleton;
 pub mod write;
 
 pub(crate) mod compare;

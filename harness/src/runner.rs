@@ -36,11 +36,28 @@ pub(crate) struct Setup {
     pub filters: Vec<String>,
     /// Print progress and an estimate of the time left to stderr while trials run.
     pub progress: bool,
+    /// Trials at once in an in-process run; `None`: the available cores.
+    pub threads: Option<usize>,
     /// Keep a journal of the trials as they end: `Some(true)` resumes the one there.
     pub journal: Option<bool>,
 }
 
 impl Setup {
+    /// Why the run must not start when the caller's filters select no case: a typo, never a
+    /// green run of nothing.
+    fn unmatched_filters(&self) -> Option<String> {
+        let none = !self.filters.is_empty()
+            && !self.cases.is_empty()
+            && self.selected().count() == self.guards.len();
+        none.then(|| {
+            format!(
+                "no case matches {} (a case runs when its name holds any of them; --list \
+                 shows the names)",
+                self.filters.join(" ")
+            )
+        })
+    }
+
     /// The trials this run starts: the cases the caller's filters select, then the failed
     /// setup checks (which no filter leaves out).
     fn selected(&self) -> impl Iterator<Item = &Spec> {
@@ -141,6 +158,14 @@ impl Suite {
         self
     }
 
+    /// How many trials [`Suite::run`] runs at once, each on its own worker process for a worker
+    /// backend (default: the available cores). A libtest run ([`Suite::main_with`]) takes its
+    /// `--test-threads` instead.
+    pub fn threads(mut self, n: usize) -> Suite {
+        self.given.threads = Some(n.max(1));
+        self
+    }
+
     /// Runs only the cases whose name holds any of `filters` (substrings, as libtest's one
     /// filter: `opset13/`, `FLOAT8`); the failed setup checks run whatever they say, and the
     /// report records them as filters (a partial run).
@@ -221,33 +246,42 @@ impl Suite {
 fn run_in_process(layout: &Layout, env: &Env, given: Given) -> Result<Report, crate::Error> {
     let started = provenance::now();
     let prep = prepare_with(layout, env, Some(given));
+    if let Some(typo) = prep.unmatched_filters() {
+        return Err(crate::Error::msg(typo));
+    }
     let ctx = &prep.ctx;
     let _held = lock_reports(&ctx.out_dir, ctx, prep.when_busy)?;
     let specs: Vec<&Spec> = prep.selected().collect();
     let listed = prep.all().count();
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut trials: Vec<TrialRecord> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut records = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(spec) = specs.get(i) else {
-                            return records;
-                        };
-                        records.push(trials::run(ctx, spec).record);
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            // A trial catches its backend's panics (trials::run), so a thread ends normally.
-            .flat_map(|w| w.join().unwrap_or_default())
-            .collect()
+    let threads = prep
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let records = Arc::new(Mutex::new(Vec::with_capacity(specs.len())));
+    let progress = prep.progress.then(|| {
+        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+        let estimate = || progress::estimate(&ctx.out_dir, &names, threads);
+        progress::Progress::start(specs.len(), Arc::clone(&records), estimate)
     });
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(spec) = specs.get(i) else {
+                    return;
+                };
+                // A trial catches its backend's panics (trials::run), so a thread ends
+                // normally, and the lock is never poisoned by one.
+                let record = trials::run(ctx, spec).record;
+                records
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push(record);
+            });
+        }
+    });
+    drop(progress);
+    let mut trials = std::mem::take(&mut *records.lock().unwrap_or_else(|p| p.into_inner()));
     trials.sort_by(|a, b| a.name.cmp(&b.name));
     let mut run = provenance_of(layout, ctx, &Arguments::default(), None, started);
     run.filters.extend(prep.filters.iter().cloned());
@@ -269,16 +303,8 @@ fn run_with(
     let started = provenance::now();
     let prep = prepare_with(layout, env, given);
     let listed = prep.cases.len() + prep.guards.len();
-    // A filter of the caller's that selects no case is a typo, never a green run of nothing.
-    if !prep.filters.is_empty()
-        && !prep.cases.is_empty()
-        && prep.selected().count() == prep.guards.len()
-    {
-        eprintln!(
-            "error: no case matches {} (a case runs when its name holds any of them; \
-             --list shows the names)",
-            prep.filters.join(" ")
-        );
+    if let Some(typo) = prep.unmatched_filters() {
+        eprintln!("error: {typo}");
         return false;
     }
     // Held from before the first trial (whose dumps go there too) until the reports are
@@ -333,8 +359,14 @@ fn run_with(
             trials.len()
         );
     }
-    let progress = (prep.progress && !args.list)
-        .then(|| progress::Progress::start(trials.len(), Arc::clone(&records)));
+    let threads = args
+        .test_threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let progress = (prep.progress && !args.list).then(|| {
+        let names: Vec<&str> = trials.iter().map(|t| t.name()).collect();
+        let estimate = || progress::estimate(&ctx.out_dir, &names, threads);
+        progress::Progress::start(trials.len(), Arc::clone(&records), estimate)
+    });
     let conclusion = libtest_mimic::run(args, trials);
     drop(progress);
     if args.list {
@@ -569,6 +601,8 @@ struct Given {
     filters: Vec<String>,
     /// Print progress while trials run.
     progress: bool,
+    /// Trials at once in [`Suite::run`]; `None`: the available cores.
+    threads: Option<usize>,
     /// Keep a journal; `Some(true)`: resume the one in the report directory.
     journal: Option<bool>,
     /// How a failing trial's message says to rerun it, when not with `cargo test`.
@@ -587,6 +621,7 @@ impl Given {
             report_dir: None,
             filters: Vec::new(),
             progress: false,
+            threads: None,
             journal: None,
             rerun: None,
         }
@@ -603,6 +638,7 @@ fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
         .map(|g| std::mem::take(&mut g.filters))
         .unwrap_or_default();
     let progress = given.as_ref().is_some_and(|g| g.progress);
+    let threads = given.as_ref().and_then(|g| g.threads);
     let journal = given.as_ref().and_then(|g| g.journal);
     let rerun = given.as_mut().and_then(|g| g.rerun.take());
     if let Some(chosen) = given.as_mut().and_then(|g| g.source.take()) {
@@ -723,6 +759,7 @@ fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
         when_busy,
         filters,
         progress,
+        threads,
         journal,
     }
 }

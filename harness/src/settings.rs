@@ -55,7 +55,7 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ),
     (
         BACKEND_VAR,
-        "native (default), onnxruntime, reference, tract, openvino or worker:<label>=<command line>",
+        "native (default), onnxruntime, reference, tract, openvino, iree or worker:<label>=<command line>",
     ),
     (
         TIMEOUT_VAR,
@@ -63,7 +63,7 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ),
     (
         PYTHON_VAR,
-        "the Python for the onnxruntime, reference and openvino workers; default the venv of `cargo xtask backends setup`",
+        "the Python for the onnxruntime, reference, openvino and iree workers; default the venv of `cargo xtask backends setup`",
     ),
     (
         KNOWN_VAR,

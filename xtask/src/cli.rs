@@ -125,14 +125,14 @@ pub enum BackendsCommand {
     List,
     /// Prepare backends
     ///
-    /// onnxruntime, reference and openvino: one venv in target/backends/venv with the pinned
+    /// onnxruntime, reference, openvino and iree: one venv in target/backends/venv with the pinned
     /// packages of backends/python/requirements.txt, installed by your own pip ($PYTHON,
     /// default python3).
     /// tract: builds backends/tract-worker (several minutes).
     /// rten, candle: build the conformance binary with that feature (minutes; candle installs
     /// protoc with apt-get when there is none).
     Setup {
-        /// Backends to prepare (default: onnxruntime reference openvino; `all` adds tract, rten
+        /// Backends to prepare (default: onnxruntime reference openvino iree; `all` adds tract, rten
         /// and candle)
         #[arg(value_name = "NAME")]
         names: Vec<String>,

@@ -604,6 +604,7 @@ fn findings_of_run(run: &str, entry: &CaseEntry) -> (Vec<Finding>, Vec<RunSummar
         runtime_version: format!("run-{run}"),
         trials: 1,
         failed: 1,
+        filters: Vec::new(),
     };
     (vec![f], vec![summary], run.repeat(64))
 }

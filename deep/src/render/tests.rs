@@ -260,3 +260,16 @@ fn castlike_ignoring_round_mode_is_onnxs_defect_when_the_runtimes_cast_honours_i
     let html = html(&findings, &links());
     assert!(html.contains("<h2>Defects of onnx</h2>"));
 }
+
+#[test]
+fn a_filtered_run_says_which_cases_its_findings_cover() {
+    let mut a = sample();
+    a.runs[1].filters = vec!["opset13/".into(), "opset24/".into()];
+    let scope = "(only the cases matching opset13/ or opset24/)";
+    let md = markdown(&a, &links());
+    assert!(md.contains(&format!("did not pass) {scope}")), "{md}");
+    assert!(html(&a, &links()).contains(scope));
+    assert!(summary(&a).contains(&format!("myrt: 100 trials {scope}")));
+    // A whole run says nothing of the kind, in any of the three.
+    assert_eq!(md.matches("only the cases").count(), 1);
+}

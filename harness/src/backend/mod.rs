@@ -7,7 +7,7 @@
 #[cfg(feature = "native")]
 pub(crate) mod native;
 mod onnx_backend;
-mod python;
+pub(crate) mod python;
 mod select;
 mod workers;
 

@@ -7,7 +7,7 @@ use crate::error::Error;
 use std::path::{Path, PathBuf};
 
 /// Every script a Python backend runs, as (file name, text): the shared protocol loop first.
-const SCRIPTS: [(&str, &str); 5] = [
+const SCRIPTS: [(&str, &str); 6] = [
     (
         "worker_loop.py",
         include_str!("../../python/worker_loop.py"),
@@ -25,10 +25,19 @@ const SCRIPTS: [(&str, &str); 5] = [
         include_str!("../../python/openvino_worker.py"),
     ),
     (
+        "iree_worker.py",
+        include_str!("../../python/iree_worker.py"),
+    ),
+    (
         "onnx_backend_worker.py",
         include_str!("../../python/onnx_backend_worker.py"),
     ),
 ];
+
+/// The protocol loop every Python worker imports (`worker_loop.py`), as compiled in.
+pub(crate) fn worker_loop() -> &'static str {
+    SCRIPTS[0].1
+}
 
 /// The path of worker `script` (a file name of [`SCRIPTS`]) after writing every script into a
 /// directory of `dir` named by their content's hash (two builds of this crate never share

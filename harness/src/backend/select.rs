@@ -64,6 +64,11 @@ pub const SHIPPED: &[Shipped] = &[
         list: "tests/known-failures/openvino.json",
     },
     Shipped {
+        name: "iree",
+        start: Start::Python("iree_worker.py"),
+        list: "tests/known-failures/iree.json",
+    },
+    Shipped {
         name: "rten",
         start: Start::Linked("rten"),
         list: "tests/known-failures/rten.json",

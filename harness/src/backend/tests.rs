@@ -338,6 +338,7 @@ fn every_shipped_backend_has_its_own_list_and_report_directory() {
             "reference",
             "tract",
             "openvino",
+            "iree",
             "rten",
             "candle"
         ]

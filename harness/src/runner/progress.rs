@@ -1,8 +1,11 @@
 //! A line on stderr every few seconds while a long run's trials go: how many ran, of how
 //! many, and the time left at the pace so far. Only on a terminal: a CI log gets none.
 
-use crate::report::TrialRecord;
+use crate::report::{TrialRecord, JSON_FILE};
+use serde::Deserialize;
+use std::collections::HashMap;
 use std::io::IsTerminal;
+use std::path::Path;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -19,13 +22,21 @@ pub(crate) struct Progress {
 
 impl Progress {
     /// Starts printing, unless stderr is not a terminal, for `total` trials whose records
-    /// land in `records`.
-    pub(crate) fn start(total: usize, records: Arc<Mutex<Vec<TrialRecord>>>) -> Progress {
+    /// land in `records`; first the time `estimate` gives, when it gives one (it is asked only
+    /// on a terminal).
+    pub(crate) fn start(
+        total: usize,
+        records: Arc<Mutex<Vec<TrialRecord>>>,
+        estimate: impl FnOnce() -> Option<Duration>,
+    ) -> Progress {
         if !std::io::stderr().is_terminal() {
             return Progress {
                 stop: None,
                 thread: None,
             };
+        }
+        if let Some(time) = estimate() {
+            eprintln!("{}", opening(total, time));
         }
         let (stop, stopped) = mpsc::channel::<()>();
         let started = Instant::now();
@@ -65,6 +76,45 @@ pub(crate) fn line(done: usize, total: usize, elapsed: Duration) -> String {
         out.push_str(&format!("; about {} left", span(left.round() as u64)));
     }
     out
+}
+
+/// `progress: 1773 cases to run; about 6 min 10 s at the pace of the last run here`.
+pub(crate) fn opening(total: usize, estimate: Duration) -> String {
+    format!(
+        "progress: {total} cases to run; about {} at the pace of the last run here",
+        span(estimate.as_secs().max(1))
+    )
+}
+
+/// How long the trials called `names` take on `threads` threads, by the last run reported in
+/// `dir`: the time its records of them took, spread over the threads, scaled up for those it
+/// has no record of. `None` when there is no report there or it holds none of them.
+pub(crate) fn estimate(dir: &Path, names: &[&str], threads: usize) -> Option<Duration> {
+    /// Just the trials' names and times of a `report.json`.
+    #[derive(Deserialize)]
+    struct Held {
+        trials: Vec<Timed>,
+    }
+    #[derive(Deserialize)]
+    struct Timed {
+        name: String,
+        duration_ms: f64,
+    }
+    let text = std::fs::read_to_string(dir.join(JSON_FILE)).ok()?;
+    let held: Held = serde_json::from_str(&text).ok()?;
+    let took: HashMap<&str, f64> = held
+        .trials
+        .iter()
+        .map(|t| (t.name.as_str(), t.duration_ms))
+        .collect();
+    let known: Vec<f64> = names.iter().filter_map(|n| took.get(n).copied()).collect();
+    if known.is_empty() {
+        return None;
+    }
+    let ms = known.iter().sum::<f64>() * names.len() as f64 / known.len() as f64;
+    Some(Duration::from_secs_f64(
+        (ms / 1e3 / threads.max(1) as f64).max(0.0),
+    ))
 }
 
 fn span(secs: u64) -> String {

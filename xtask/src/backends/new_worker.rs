@@ -2,11 +2,9 @@
 //! `worker_template.py`, with NAME substituted) that runs out of the box on onnx's reference
 //! evaluator, and prints the commands that check it and run the suite with it.
 
+use harness::worker_skeleton::{self, quoted, LoopAt, Words};
 use std::error::Error;
-use std::path::{Component, Path, PathBuf};
-
-/// The skeleton, with `{{NAME}}` and `{{WORKER_LOOP_DIR}}` to substitute.
-const TEMPLATE: &str = include_str!("worker_template.py");
+use std::path::{Path, PathBuf};
 
 /// Where a worker called `name` is written by default: `backends/workers/<name>_worker.py`,
 /// beside none of the shipped ones.
@@ -16,94 +14,25 @@ pub fn default_path(root: &Path, name: &str) -> PathBuf {
         .join(format!("{name}_worker.py"))
 }
 
-/// The skeleton for worker `name`, finding `worker_loop.py` in `loop_dir` (a path relative to
-/// the skeleton's own directory, or absolute).
-pub fn render(name: &str, loop_dir: &str) -> String {
-    TEMPLATE
-        .replace("{{NAME}}", name)
-        .replace("{{WORKER_LOOP_DIR}}", loop_dir)
-}
-
-/// `to` relative to directory `from`, both absolute and without `..`; `None` when they share
-/// no root.
-fn relative(from: &Path, to: &Path) -> Option<PathBuf> {
-    let from: Vec<Component<'_>> = from.components().collect();
-    let to: Vec<Component<'_>> = to.components().collect();
-    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
-    if common == 0 {
-        return None;
-    }
-    let mut path: PathBuf = from[common..].iter().map(|_| "..").collect();
-    path.extend(&to[common..]);
-    Some(path)
-}
-
 /// Writes the skeleton of worker `name` to `out` (refusing an existing file), finding
 /// `worker_loop.py` in `<root>/harness/python`; returns the path written, absolute.
 pub fn write(root: &Path, name: &str, out: Option<&Path>) -> Result<PathBuf, String> {
-    harness::backend::check_label(name).map_err(|why| format!("new-worker: {why}"))?;
     let cwd = std::env::current_dir().map_err(|e| format!("new-worker: {e}"))?;
     let out = match out {
         Some(path) => cwd.join(path),
         None => default_path(root, name),
     };
-    if out.extension().and_then(|e| e.to_str()) != Some("py") {
-        return Err(format!("new-worker: {} does not end in .py", out.display()));
-    }
-    let dir = out
-        .parent()
-        .ok_or_else(|| format!("new-worker: {} has no directory", out.display()))?;
-    let loop_dir = root.join("harness").join("python");
-    // Relative when the skeleton is inside the repository (it moves with it), else absolute.
-    let inside = dir.starts_with(root) && !dir.components().any(|c| c == Component::ParentDir);
-    let loop_rel = match inside {
-        true => relative(dir, &loop_dir),
-        false => None,
+    let at = LoopAt::Dir {
+        dir: root.join("harness").join("python"),
+        root: root.to_path_buf(),
     };
-    let loop_rel = loop_rel.unwrap_or(loop_dir);
-    let loop_rel = loop_rel
-        .to_str()
-        .ok_or("new-worker: a path that is not UTF-8")?;
-    std::fs::create_dir_all(dir).map_err(|e| format!("new-worker: {}: {e}", dir.display()))?;
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&out);
-    let mut file = match file {
-        Ok(file) => file,
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            return Err(format!(
-                "new-worker: {} exists; it is not overwritten (remove it, or give --out PATH)",
-                out.display()
-            ))
-        }
-        Err(e) => return Err(format!("new-worker: {}: {e}", out.display())),
+    let words = Words {
+        written_by: &format!("cargo xtask backends new-worker {name}"),
+        check: "cargo xtask backends check-worker '<python> <this file>'",
     };
-    std::io::Write::write_all(&mut file, render(name, loop_rel).as_bytes())
-        .map_err(|e| format!("new-worker: {}: {e}", out.display()))?;
-    Ok(out)
-}
-
-/// A word of a shell command line, quoted when it needs to be.
-fn quoted(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@".contains(c));
-    match plain {
-        true => word.to_string(),
-        false => {
-            let mut out = String::from("\"");
-            for c in word.chars() {
-                if "\"\\$`".contains(c) {
-                    out.push('\\');
-                }
-                out.push(c);
-            }
-            out.push('"');
-            out
-        }
-    }
+    let written =
+        worker_skeleton::write(name, &out, &at, &words).map_err(|e| format!("new-worker: {e}"))?;
+    Ok(written.worker)
 }
 
 /// The task: writes the skeleton and prints how to check it and run the suite with it.
@@ -128,11 +57,12 @@ pub fn run(
     );
     println!("wrote {}", path.display());
     println!("check it step by step:");
-    println!("  cargo xtask backends check-worker '{command}'");
+    println!("  cargo xtask backends check-worker {}", quoted(&command));
     println!("run the suite with it:");
     println!(
-        "  {}='worker:{name}={command}' cargo test --test onnx_backend",
-        harness::runner::BACKEND_VAR
+        "  {}={} cargo test --test onnx_backend",
+        harness::runner::BACKEND_VAR,
+        quoted(&format!("worker:{name}={command}"))
     );
     let list = harness::backend::list_path(root, name);
     println!(

@@ -34,6 +34,7 @@ fn python_module(name: &str) -> Option<&'static str> {
         "onnxruntime" => Some("onnxruntime"),
         "reference" => Some("onnx"),
         "openvino" => Some("openvino"),
+        "iree" => Some("iree/runtime"),
         _ => None,
     }
 }
@@ -57,7 +58,7 @@ fn venv_has(target: &Path, module: &str) -> bool {
 pub fn run(root: &Path, target: &Path, names: &[String]) -> Result<(), Box<dyn Error>> {
     let mut wanted: Vec<&str> = names.iter().map(String::as_str).collect();
     if wanted.is_empty() {
-        wanted = vec!["onnxruntime", "reference", "openvino"];
+        wanted = vec!["onnxruntime", "reference", "openvino", "iree"];
     }
     if wanted == ["all"] {
         wanted = super::shipped();
@@ -123,10 +124,11 @@ fn python_venv_setup(root: &Path, target: &Path) -> Result<(), Box<dyn Error>> {
         "checking that the workers' imports load",
         Command::new(&python).args([
             "-c",
-            "import onnxruntime, onnx, numpy, ml_dtypes, openvino; \
+            "import onnxruntime, onnx, numpy, ml_dtypes, openvino, iree.compiler, iree.runtime; \
              from onnx.reference import ReferenceEvaluator; \
+             from iree.compiler import version; \
              print('onnxruntime', onnxruntime.__version__, '/ onnx', onnx.__version__, \
-             '/ openvino', openvino.__version__)",
+             '/ openvino', openvino.__version__, '/ iree', version.VERSION)",
         ]),
     )
 }

@@ -1,18 +1,17 @@
-"""Protocol-1 worker "{{NAME}}", written by `cargo xtask backends new-worker {{NAME}}`.
+"""Protocol-1 worker "{{NAME}}", written by `{{WRITTEN_BY}}`.
 
-The protocol: docs/worker-protocol.md. As written, it runs onnx's reference evaluator
-(onnx.reference.ReferenceEvaluator), so it works out of the box; replace the spots marked
-`# TODO: your runtime` with your runtime's calls. Check it step by step with
-`cargo xtask backends check-worker '<python> <this file>'`.
+The protocol: docs/worker-protocol.md of onnx-conformance. As written, it runs onnx's reference
+evaluator (onnx.reference.ReferenceEvaluator), so it works out of the box; replace the spots
+marked `# TODO: your runtime` with your runtime's calls. Check it step by step with
+`{{CHECK}}`.
 """
 
 import os
 import sys
 
-# worker_loop.py is the repository's shared loop (harness/python). It is found from this
-# file's own location, so keep this file where it was written, or fix the path below. The
-# alternative: copy harness/python/worker_loop.py beside this file (it needs only the
-# standard library) and drop the sys.path line: Python puts a script's own directory first.
+# worker_loop.py is the protocol loop every worker of onnx-conformance shares (standard
+# library only). It is found from this file's own location, so keep the two where
+# they were written, or fix the path below.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "{{WORKER_LOOP_DIR}}"))
 
 # First, before the runtime: importing worker_loop moves file descriptor 1 away from the
