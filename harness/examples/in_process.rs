@@ -81,5 +81,5 @@ impl Prepared for ConcatRows {
 
 fn main() -> ExitCode {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    harness::runner::main_with_backend(&workspace, BackendHandle(Arc::new(ToyRuntime)), None)
+    harness::runner::Suite::in_workspace(&workspace, BackendHandle(Arc::new(ToyRuntime))).main()
 }

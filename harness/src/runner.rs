@@ -21,6 +21,19 @@ pub use crate::settings::{
     worker_timeout, BACKEND_VAR, DATA_VAR, HOME_VAR, KNOWN_VAR, REPORT_DIR_VAR, STRICT_VAR,
 };
 
+/// How this process's environment says to start a backend for a run in `workspace`: the
+/// target directory (its venv and built workers), `ONNX_CONFORMANCE_PYTHON` and
+/// `ONNX_CONFORMANCE_TIMEOUT`; a bad value is an `Err` naming the variable, as a run's setup
+/// check would.
+pub fn starting(workspace: &Path) -> Result<backend::Starting, String> {
+    let (settings, problems) = settings::read(workspace, &Env::from_process());
+    let bad = |check: &str| problems.iter().find(|(name, _)| name == check);
+    if let Some((_, why)) = bad("settings/timeout") {
+        return Err(why.clone());
+    }
+    Ok(backend::Starting::of(&settings))
+}
+
 /// What a run needs before its first trial.
 pub(crate) struct Setup {
     /// What every trial shares.
@@ -92,20 +105,6 @@ pub(crate) fn run(workspace: &Path, args: &Arguments, env: &Env, run_id: Option<
     run_with(&Layout::workspace(workspace), args, env, run_id, None)
 }
 
-/// Runs the suite on a backend of the caller's, in-process, inside a checkout of this
-/// repository at `workspace` (its data, lock file, own cases and tolerances); `known_failures`
-/// is the runtime's own list, if any. From another repository, use [`Suite`].
-pub fn main_with_backend(
-    workspace: &Path,
-    backend: BackendHandle,
-    known_failures: Option<PathBuf>,
-) -> ExitCode {
-    let mut suite = Suite::new(workspace, workspace.join(crate::index::DATA_DIR), backend);
-    suite.layout = Layout::workspace(workspace);
-    suite.given.known_failures = known_failures;
-    suite.main()
-}
-
 /// The suite run on a backend of the caller's, in-process, from a runtime's own
 /// `harness = false` test in any repository: the official data directory is given (fetched
 /// with this repository's `cargo xtask fetch-tests`), and optionally its lock file, own cases
@@ -117,6 +116,17 @@ pub struct Suite {
 }
 
 impl Suite {
+    /// A suite inside a checkout of this repository at `workspace`, on `backend`: the
+    /// checkout's data, lock file, own cases and tolerances, as `cargo test --test
+    /// onnx_backend` runs them (the tasks that run several backends, and a runtime tried
+    /// from a checkout).
+    pub fn in_workspace(workspace: impl AsRef<Path>, backend: BackendHandle) -> Suite {
+        let workspace = workspace.as_ref();
+        let mut suite = Suite::new(workspace, workspace.join(crate::index::DATA_DIR), backend);
+        suite.layout = Layout::workspace(workspace);
+        suite
+    }
+
     /// A suite over the official data in `data` (relative paths are taken from `root`, your
     /// crate's directory: `env!("CARGO_MANIFEST_DIR")`), run on `backend`.
     pub fn new(root: impl AsRef<Path>, data: impl AsRef<Path>, backend: BackendHandle) -> Suite {

@@ -28,23 +28,18 @@ pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> 
     Ok(())
 }
 
-/// Runs the deep suite on a backend and returns its report, read from the report directory
-/// of its label (`deep/reports/backend-<label>`).
+/// Runs the deep suite on a backend in this process and returns its report, which it also
+/// leaves in the report directory of its label (`deep/reports/backend-<label>`).
 fn run_suite(
     root: &Path,
     target: &Path,
     chosen: &Chosen,
 ) -> Result<harness::report::Report, Box<dyn Error>> {
-    let dir = chosen.report_dir(target);
     eprintln!("deep: running the deep cases on {}", chosen.label);
-    crate::suite_run::run(
-        root,
-        &dir,
-        &chosen.value,
-        &chosen.label,
-        "deep/",
-        &[("ONNX_CONFORMANCE_SUITE", "deep")],
-    )
+    Ok(crate::suite_run::suite(root, &chosen.value)?
+        .source(deep::source(&tree::default_dir(target)))
+        .report_dir(chosen.report_dir(target))
+        .run()?)
 }
 
 /// Whether shipped backend `name` is set up under `target`, as `cargo xtask backends list`

@@ -53,13 +53,25 @@ fn main() -> ExitCode {
     #[cfg(feature = "full")]
     {
         harness::backend::link(inproc::LINKED);
-        // `deep` judges a linked runtime's cases again in this process, which must have it.
-        if let Task::Deep(args) = &cli.task {
-            let missing = linked_missing(&args.backend_values());
-            if !missing.is_empty() {
-                let args: Vec<_> = std::env::args_os().skip(1).collect();
-                return rerun_full(&root, &args, &missing);
-            }
+        // `deep` and `scoreboard` run a linked runtime in this process, which must have it.
+        let wanted = match &cli.task {
+            Task::Deep(args) => args.backend_values(),
+            Task::Scoreboard(args) if args.diff.is_none() => args.backend_values(),
+            _ => Vec::new(),
+        };
+        let wanted = match (&cli.task, wanted.is_empty()) {
+            // A scoreboard of every set-up backend has every set-up linked one.
+            (Task::Scoreboard(_), true) => harness::backend::SHIPPED
+                .iter()
+                .filter(|s| backends::is_set_up(&workspace::target_dir(), s.name))
+                .map(|s| s.name.to_string())
+                .collect(),
+            _ => wanted,
+        };
+        let missing = linked_missing(&wanted);
+        if !missing.is_empty() {
+            let args: Vec<_> = std::env::args_os().skip(1).collect();
+            return rerun_full(&root, &args, &missing);
         }
     }
     run(&root, &cli.task)

@@ -63,9 +63,14 @@ pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Er
             "scoreboard: running the official cases on {name} (reports in {})",
             report_dir.path().display()
         );
-        let dir = report_dir.path().to_string_lossy();
-        let env = [(harness::runner::REPORT_DIR_VAR, dir.as_ref())];
-        let report = crate::suite_run::run(root, report_dir.path(), value, name, "onnx-", &env)?;
+        let mut suite = crate::suite_run::suite(root, value)?
+            .filters(["onnx-".to_string()])
+            .report_dir(report_dir.path());
+        let list = harness::backend::list_path(root, name);
+        if list.is_file() {
+            suite = suite.known_failures(list);
+        }
+        let report = suite.run()?;
         let report_path = report_dir.json();
         board
             .backends
