@@ -346,7 +346,7 @@ pub fn check_worker(home: &Home, command: &str, timeout: f64) -> ExitCode {
 /// is refused: a list written from it would drop the entries of every case it did not run).
 /// Paths under the home are written relative to it, so the list holds on any machine.
 pub fn known_failures(home: &Home, args: &KnownArgs) -> ExitCode {
-    let written = harness::known::refresh::run(
+    let written = harness::refresh::run(
         home.dir(),
         home.dir(),
         &args.backend,

@@ -153,26 +153,6 @@ fn join(index: &[usize]) -> String {
         .join(", ")
 }
 
-/// Where a trial's failure files go: `<out>/failures/<trial name>`, each name component made
-/// safe for a file system (no `..`, no separators).
-pub fn failure_dir(out: &Path, trial: &str) -> PathBuf {
-    let mut dir = out.join("failures");
-    for part in trial.split('/') {
-        let safe: String = part
-            .chars()
-            .map(|c| match c {
-                'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | '-' | '_' => c,
-                _ => '_',
-            })
-            .collect();
-        dir.push(match safe.as_str() {
-            "" | "." | ".." => "_",
-            s => s,
-        });
-    }
-    dir
-}
-
 /// Writes `output_K.expected.npy` and `output_K.actual.npy` for each output in `dir`, and
 /// each actual output losslessly as `output_K.actual.pb` (a TensorProto: npy has no bfloat16,
 /// float8 or 4-bit types; the deep findings read these instead of running the case again);

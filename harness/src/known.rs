@@ -2,8 +2,9 @@
 //! applies to every backend) and `tests/tolerances.json`: trial selectors with a reason each,
 //! and how a trial's result is judged against a known-failure entry.
 
-use crate::backend::FailureKind;
 use crate::error::Error;
+use crate::outcome::FailureKind;
+pub use crate::outcome::Outcome;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
@@ -452,45 +453,6 @@ fn load_json<T: Default + for<'de> Deserialize<'de>>(path: &Path) -> Result<T, E
     serde_json::from_str(&text).map_err(|e| Error::at(path, format!("invalid: {e}")))
 }
 
-/// What became of a trial.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Outcome {
-    /// Ran and matched.
-    Pass,
-    /// Failed, and is not a known failure.
-    Fail,
-    /// Failed as its known-failures entry says.
-    KnownFailure,
-    /// Listed as a known failure but passed: a failure of the run.
-    UnexpectedPass,
-    /// The official data of the trial is wrong (`harness/known-failures/data.json`), and it
-    /// failed as that list says: counted apart, neither the backend's pass nor its failure.
-    DataProblem,
-    /// The runtime predates the case's IR version or opset (failure kind `predates`), and its
-    /// known-failures list expects it: not run, counted apart. An unlisted one is a `fail`.
-    Predates,
-}
-
-impl Outcome {
-    /// The report spelling, as in `known-failure`.
-    pub fn label(self) -> &'static str {
-        match self {
-            Outcome::Pass => "pass",
-            Outcome::Fail => "fail",
-            Outcome::KnownFailure => "known-failure",
-            Outcome::UnexpectedPass => "unexpected-pass",
-            Outcome::DataProblem => "data-problem",
-            Outcome::Predates => "predates",
-        }
-    }
-
-    /// Whether this outcome fails the run.
-    pub fn fails_run(self) -> bool {
-        matches!(self, Outcome::Fail | Outcome::UnexpectedPass)
-    }
-}
-
 /// A trial's failure before judging: its kind and message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failed {
@@ -603,9 +565,8 @@ pub fn runtime_message(message: &str) -> &str {
     }
 }
 
-mod checks;
+pub(crate) mod checks;
 mod index;
-pub mod refresh;
 
 pub use checks::{CONTRADICTION_CHECK, LIST_CHECK, STALE_CHECK};
 pub use index::Indexed;

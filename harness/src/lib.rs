@@ -15,7 +15,9 @@ pub mod backend;
 pub mod case;
 pub mod expected_error;
 pub mod known;
+pub mod outcome;
 pub mod read;
+pub mod refresh;
 pub mod report;
 pub mod runner;
 pub mod source;
@@ -23,6 +25,7 @@ pub mod worker_check;
 pub mod worker_skeleton;
 pub mod write;
 
+mod codes;
 pub(crate) mod compare;
 pub(crate) mod diag;
 pub(crate) mod discover;

@@ -1,9 +1,9 @@
 //! Test-only fixtures shared by the tests of more than one module: the crate's one place for
 //! them, so that no test module reaches into another's `tests`.
 
-use crate::backend::FailureKind;
 use crate::index::{Index, Instance, Lock, LockedRelease, DATA_DIR, INDEX_FILE, LOCK_FILE};
-use crate::known::Outcome;
+use crate::outcome::FailureKind;
+use crate::outcome::Outcome;
 use crate::report::{RuleName, TrialRecord};
 use crate::source::{IndexedCase, IndexedTree, Unusable};
 use std::collections::BTreeMap;

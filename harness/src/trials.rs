@@ -4,14 +4,15 @@
 use crate::backend::{BackendHandle, FailureKind, ModelFile};
 use crate::case::{Case, ValueInfo};
 use crate::compare::{compare_outputs, is_exact_type, Rule};
-use crate::diag::{describe_with, dump, failure_dir, rerun_command, RerunEnv};
+use crate::diag::{describe_with, dump, rerun_command, RerunEnv};
 use crate::discover::{CaseSpec, Spec, SpecKind};
 use crate::known::{judge, Failed, Lists, Tolerances};
 use crate::origin::Origins;
+use crate::outcome::RuleName;
+use crate::report::failure_dir;
 use crate::report::TrialRecord;
 use crate::source::Source;
 use crate::{expected_error, lockcheck, read};
-use serde::{Deserialize, Serialize};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -44,41 +45,6 @@ pub struct Context {
     /// What a rerun line carries beyond the backend, rule and data: the list variable, the
     /// cargo profile and the test target.
     pub rerun: RerunEnv,
-}
-
-/// How the report names a trial's comparison rule; its serde form is [`RuleName::label`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RuleName {
-    /// No rule applied: the trial ended before its outputs were compared (a setup check).
-    None,
-    /// The ONNX backend runner's tolerances.
-    OnnxDefault,
-    /// A tolerance override from `tests/tolerances.json`.
-    Override,
-    /// Every output is of an exactly compared type.
-    Exact,
-    /// Strict mode: bit-exact.
-    Strict,
-}
-
-impl RuleName {
-    /// The report spelling, as in `onnx-default`.
-    pub fn label(self) -> &'static str {
-        match self {
-            RuleName::None => "none",
-            RuleName::OnnxDefault => "onnx-default",
-            RuleName::Override => "override",
-            RuleName::Exact => "exact",
-            RuleName::Strict => "strict",
-        }
-    }
-}
-
-impl std::fmt::Display for RuleName {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.label())
-    }
 }
 
 /// The comparison rule of a trial and how the report names it.
@@ -192,11 +158,11 @@ pub fn run(ctx: &Context, spec: &Spec) -> Judged {
     };
     let mut verdict = judge(result, ctx.known.find(&spec.name));
     let note = match verdict.outcome {
-        crate::known::Outcome::DataProblem => "upstream data problem",
-        crate::known::Outcome::Predates => "runtime predates the case",
+        crate::outcome::Outcome::DataProblem => "upstream data problem",
+        crate::outcome::Outcome::Predates => "runtime predates the case",
         _ => "known failure",
     };
-    if verdict.outcome == crate::known::Outcome::Fail
+    if verdict.outcome == crate::outcome::Outcome::Fail
         && verdict.failure_kind == Some(FailureKind::Predates)
     {
         if let Some(msg) = verdict.message.as_mut() {

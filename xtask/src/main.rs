@@ -21,6 +21,8 @@ mod deep_cases;
 mod floors;
 #[cfg(feature = "full")]
 mod fuzz;
+#[cfg(test)]
+mod module_graph;
 #[cfg(feature = "full")]
 mod own_cases;
 #[cfg(test)]

@@ -20,68 +20,14 @@ pub use select::{
 };
 pub(crate) use select::{select, Selected};
 pub(crate) use workers::WorkerPool;
+// The nouns of the seam live on the ground floor (`crate::outcome`); named here too.
+pub use crate::outcome::{BackendInfo, FailureKind, Limits};
 
 use crate::case::Model;
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 use vocab::Tensor;
-
-/// Why a trial did not pass, as a type: nothing branches on the text of a message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FailureKind {
-    /// The backend ran and its outputs differ in dtype, shape or values.
-    Mismatch,
-    /// The backend refused the model at load: an unknown type, operator or kernel.
-    Unsupported,
-    /// Reading the case, feeding inputs, running or returning outputs failed.
-    Error,
-    /// The backend's process exited or could not be started.
-    Crash,
-    /// The backend gave no answer within the deadline.
-    Timeout,
-    /// The runtime predates the case: the model's IR version or opset is above what the
-    /// backend declares it supports ([`Backend::limits`]); the case was not run.
-    Predates,
-}
-
-impl FailureKind {
-    /// Every kind, in report order.
-    pub const ALL: [FailureKind; 6] = [
-        FailureKind::Mismatch,
-        FailureKind::Unsupported,
-        FailureKind::Error,
-        FailureKind::Crash,
-        FailureKind::Timeout,
-        FailureKind::Predates,
-    ];
-
-    /// The report spelling, as in `unsupported`.
-    pub fn label(self) -> &'static str {
-        match self {
-            FailureKind::Mismatch => "mismatch",
-            FailureKind::Unsupported => "unsupported",
-            FailureKind::Error => "error",
-            FailureKind::Crash => "crash",
-            FailureKind::Timeout => "timeout",
-            FailureKind::Predates => "predates",
-        }
-    }
-
-    /// The kind for a report spelling.
-    pub fn from_label(label: &str) -> Option<FailureKind> {
-        FailureKind::ALL.into_iter().find(|k| k.label() == label)
-    }
-}
-
-impl fmt::Display for FailureKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.label())
-    }
-}
 
 /// Why a backend gave no outputs: a refusal at load, an error, a crash or a timeout.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,52 +45,6 @@ impl BackendFailure {
             kind,
             message: message.into(),
         }
-    }
-}
-
-/// Which runtime a run judged: the name it was chosen by, and what the runtime says it is.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BackendInfo {
-    /// The name the backend was chosen by: `native`, `onnxruntime`, ..., or a worker's label.
-    pub name: String,
-    /// The runtime's own name, from its hello.
-    pub runtime: String,
-    /// The runtime's version, from its hello.
-    pub version: String,
-}
-
-/// The newest IR version and opsets a backend's runtime supports, as it declares them
-/// (a worker in its hello). `None` and a domain absent from `max_opset` are unknown: nothing
-/// predates them.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// The newest `ModelProto.ir_version` the runtime loads.
-    pub max_ir_version: Option<i64>,
-    /// The newest opset per domain (`""` is the default domain, `ai.onnx` too).
-    pub max_opset: BTreeMap<String, i64>,
-}
-
-impl Limits {
-    /// Why the runtime predates `model`, as in `runtime predates opset 28 (it supports at
-    /// most 25)`; `None` when it does not, or when the limits are unknown.
-    pub fn predates(&self, model: &Model) -> Option<String> {
-        let max_opset = self
-            .max_opset
-            .get("")
-            .or_else(|| self.max_opset.get("ai.onnx"));
-        if let Some(&max) = max_opset.filter(|&&max| model.opset > max) {
-            return Some(format!(
-                "runtime predates opset {} (it supports at most {max})",
-                model.opset
-            ));
-        }
-        if let Some(max) = self.max_ir_version.filter(|&max| model.ir_version > max) {
-            return Some(format!(
-                "runtime predates IR version {} (it supports at most {max})",
-                model.ir_version
-            ));
-        }
-        None
     }
 }
 

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::Duration;
 
 /// The prefix of a backend reached through onnx's backend API.
-pub const PREFIX: &str = "onnx-backend:";
+pub const PREFIX: &str = crate::report::ONNX_BACKEND_PREFIX;
 
 /// The Python interpreter used when none is given: the one on `PATH`.
 pub const DEFAULT_PYTHON: &str = "python3";
@@ -64,12 +64,7 @@ impl OnnxBackend {
     /// The label that names its report directory and default list:
     /// `onnx-backend.<module>[.<class>]`, lowercase.
     pub fn label(&self) -> String {
-        let mut label = format!("onnx-backend.{}", self.module);
-        if let Some(c) = &self.class {
-            label.push('.');
-            label.push_str(c);
-        }
-        label.to_ascii_lowercase().replace('_', "-")
+        crate::report::onnx_backend_label(&self.module, self.class.as_deref())
     }
 
     /// The worker that serves it: `python` running the adapter written under `dir`.

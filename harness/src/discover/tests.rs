@@ -133,7 +133,7 @@ fn override_tree_and_own_cases_are_walked() {
     let ctx = crate::trials::Context::default();
     let rec = crate::trials::run(&ctx, &specs[2]).record;
     let msg = rec.message.unwrap_or_default();
-    assert_eq!(rec.outcome, crate::known::Outcome::Fail);
+    assert_eq!(rec.outcome, crate::outcome::Outcome::Fail);
     assert!(
         msg.contains("no_model: no model.onnx in this case directory (it holds test_data_set_0)"),
         "{msg}"

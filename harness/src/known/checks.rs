@@ -96,7 +96,7 @@ fn named(entry: &KnownFailure) -> String {
 
 /// What entry `later` claims of a trial that entry `first`, the one the trial is judged by,
 /// does not check; `None` when every claim of `later` follows from `first`'s.
-pub(super) fn unchecked(first: &KnownFailure, later: &KnownFailure) -> Option<String> {
+pub(crate) fn unchecked(first: &KnownFailure, later: &KnownFailure) -> Option<String> {
     match (first.failure_kind, later.failure_kind) {
         (Some(a), Some(b)) if a != b => {
             return Some(format!(

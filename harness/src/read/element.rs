@@ -58,60 +58,6 @@ from_code! {
     Complex128 => |c| Complex128 { re: f64::from_bits(c as u64), im: f64::from_bits((c >> 64) as u64) };
 }
 
-/// The inverse of [`FromCode`], for writing tensors: an element as the unsigned integer of
-/// its bit width that `raw_data` stores.
-pub(crate) trait ToCode {
-    /// The element's bits; `None` for strings, which have no fixed width.
-    fn to_code(&self) -> Option<u128>;
-}
-
-macro_rules! to_code {
-    ($($ty:ty => |$v:ident| $e:expr;)*) => {$(
-        impl ToCode for $ty {
-            fn to_code(&self) -> Option<u128> {
-                let $v = *self;
-                Some($e)
-            }
-        }
-    )*};
-}
-
-to_code! {
-    f32 => |v| v.to_bits().into();
-    f64 => |v| v.to_bits().into();
-    f16 => |v| v.to_bits().into();
-    bf16 => |v| v.to_bits().into();
-    u8 => |v| v.into();
-    u16 => |v| v.into();
-    u32 => |v| v.into();
-    u64 => |v| v.into();
-    i8 => |v| (v as u8).into();
-    i16 => |v| (v as u16).into();
-    i32 => |v| (v as u32).into();
-    i64 => |v| (v as u64).into();
-    bool => |v| v.into();
-    F8E4M3FN => |v| v.to_bits().into();
-    F8E4M3FNUZ => |v| v.to_bits().into();
-    F8E5M2 => |v| v.to_bits().into();
-    F8E5M2FNUZ => |v| v.to_bits().into();
-    F8E8M0 => |v| v.to_bits().into();
-    F4E2M1 => |v| v.to_bits().into();
-    F6E2M3 => |v| v.to_bits().into();
-    F6E3M2 => |v| v.to_bits().into();
-    U4 => |v| v.to_bits().into();
-    I4 => |v| v.to_bits().into();
-    U2 => |v| v.to_bits().into();
-    I2 => |v| v.to_bits().into();
-    Complex64 => |v| u128::from(v.re.to_bits()) | u128::from(v.im.to_bits()) << 32;
-    Complex128 => |v| u128::from(v.re.to_bits()) | u128::from(v.im.to_bits()) << 64;
-}
-
-impl ToCode for String {
-    fn to_code(&self) -> Option<u128> {
-        None
-    }
-}
-
 /// Decoding a checked payload into elements of one type.
 pub(crate) trait Decode: Element + Sized {
     /// The `count` elements of `payload`, whose length was already checked against `count`.

@@ -8,7 +8,7 @@ mod payload;
 mod tensor_proto;
 mod types;
 
-pub(crate) use element::ToCode;
+pub(crate) use crate::codes::ToCode;
 pub use model::{convert_model, is_default_domain};
 pub use tensor_proto::{decode_tensor, element_type, MAX_ELEMENTS};
 pub use types::check_declared_types;

@@ -3,9 +3,9 @@
 
 use super::tensor_proto::decode_tensor;
 use crate::case::{Graph, Model, Node, ValueInfo};
+use crate::codes as attribute;
 use crate::error::Error;
 use crate::proto::{AttributeProto, GraphProto, ModelProto, NodeProto, ValueInfoProto};
-use crate::write::attribute;
 use vocab::DataType;
 use vocab::{AttrValue, Attribute};
 

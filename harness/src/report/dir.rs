@@ -43,8 +43,12 @@ impl ReportDir {
 
     /// The directory below the root, `None` for native.
     fn subdir(backend: &str) -> Option<String> {
-        if let Some(Ok(b)) = crate::backend::OnnxBackend::parse(backend) {
-            return Some(format!("backend-{}", b.label()));
+        if let Some(rest) = backend.strip_prefix(ONNX_BACKEND_PREFIX) {
+            let (module, class) = match rest.split_once(':') {
+                Some((m, c)) => (m, Some(c)),
+                None => (rest, None),
+            };
+            return Some(format!("backend-{}", onnx_backend_label(module, class)));
         }
         match backend {
             "native" => None,
@@ -69,4 +73,18 @@ impl ReportDir {
     pub fn into_path(self) -> PathBuf {
         self.0
     }
+}
+
+/// How an `onnx-backend:MODULE[:CLASS]` backend is written.
+pub const ONNX_BACKEND_PREFIX: &str = "onnx-backend:";
+
+/// The label that names an `onnx-backend:` backend's report directory and default list:
+/// `onnx-backend.<module>[.<class>]`, lowercase, `_` as `-`.
+pub fn onnx_backend_label(module: &str, class: Option<&str>) -> String {
+    let mut label = format!("onnx-backend.{module}");
+    if let Some(c) = class {
+        label.push('.');
+        label.push_str(c);
+    }
+    label.to_ascii_lowercase().replace('_', "-")
 }

@@ -3,8 +3,8 @@
 //! here rather than in every crate's tests. Hidden from the documentation: not for a run.
 
 use super::{RuleName, TrialRecord};
-use crate::backend::{BackendInfo, FailureKind};
-use crate::known::Outcome;
+use crate::outcome::Outcome;
+use crate::outcome::{BackendInfo, FailureKind};
 
 #[doc(hidden)]
 impl TrialRecord {

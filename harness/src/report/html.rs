@@ -4,7 +4,7 @@
 
 use super::page::escape;
 use super::{opset_label, Report, Tally, TrialRecord};
-use crate::known::Outcome;
+use crate::outcome::Outcome;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 

@@ -8,7 +8,7 @@
 //! [`text`] or [`attr`], which escape markup and replace the characters XML 1.0 forbids.
 
 use super::{Report, Tally, TrialRecord};
-use crate::known::Outcome;
+use crate::outcome::Outcome;
 use std::fmt::Write;
 
 /// The class of a setup check (a trial without a release).

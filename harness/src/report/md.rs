@@ -3,7 +3,7 @@
 
 use super::page::md_cell;
 use super::{opset_label, tally_by, Report, Tally, TrialRecord};
-use crate::known::Outcome;
+use crate::outcome::Outcome;
 use std::fmt::Write as _;
 
 /// The Markdown report.

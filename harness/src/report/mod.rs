@@ -10,14 +10,13 @@ pub mod md;
 pub mod nextest;
 pub mod page;
 
-pub use crate::diag::failure_dir;
+pub use crate::outcome::RuleName;
 pub use crate::provenance::{RunInfo, Runner, Source};
-pub use crate::trials::RuleName;
-pub use dir::ReportDir;
+pub use dir::{onnx_backend_label, ReportDir, ONNX_BACKEND_PREFIX};
 
-use crate::backend::{BackendInfo, FailureKind};
 use crate::error::Error;
-use crate::known::Outcome;
+use crate::outcome::Outcome;
+use crate::outcome::{BackendInfo, FailureKind};
 use schema::files::{DirLock, Staged, WhenBusy};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -342,3 +341,23 @@ pub fn summary_table(report: &Report) -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// Where a trial's failure files go: `<out>/failures/<trial name>`, each name component made
+/// safe for a file system (no `..`, no separators).
+pub fn failure_dir(out: &Path, trial: &str) -> PathBuf {
+    let mut dir = out.join("failures");
+    for part in trial.split('/') {
+        let safe: String = part
+            .chars()
+            .map(|c| match c {
+                'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | '-' | '_' => c,
+                _ => '_',
+            })
+            .collect();
+        dir.push(match safe.as_str() {
+            "" | "." | ".." => "_",
+            s => s,
+        });
+    }
+    dir
+}

@@ -226,7 +226,7 @@ fn summary_table_lists_each_opset_and_the_total() {
     assert!(text.contains(&row("all", [6, 3, 2, 1, 0])), "{text}");
     // A refusal at load still fails, and is also counted apart.
     let mut refused = record("1.22.0", 19, "test_cast_Z", "Cast", Outcome::Fail);
-    refused.failure_kind = Some(crate::backend::FailureKind::Unsupported);
+    refused.failure_kind = Some(crate::outcome::FailureKind::Unsupported);
     report.trials.push(refused);
     let text = summary_table(&report);
     assert!(text.contains(&row("19", [4, 2, 2, 0, 1])), "{text}");
@@ -344,7 +344,7 @@ fn scoreboard_runs_report_apart_from_the_backends_own() {
 fn a_predated_case_is_counted_apart_in_every_report() {
     let mut report = sample();
     let mut old = record("1.22.0", 25, "test_cast_D", "Cast", Outcome::Predates);
-    old.failure_kind = Some(crate::backend::FailureKind::Predates);
+    old.failure_kind = Some(crate::outcome::FailureKind::Predates);
     old.message = Some(
         "runtime predates the case, as listed (older runtime): why\nbackend x: runtime \
          predates opset 25 (it supports at most 24)"
@@ -412,4 +412,17 @@ fn a_report_that_records_a_trial_twice_is_refused_naming_it() {
     let e = load(&path).expect_err("a trial twice");
     assert!(e.to_string().contains("test_castlike_A_to_B"), "{e}");
     assert!(e.to_string().contains("twice"), "{e}");
+}
+
+#[test]
+fn failure_dirs_are_nested_and_safe() {
+    let out = Path::new("/o");
+    assert_eq!(
+        failure_dir(out, "onnx-1.22.0/opset25/test_cast_A"),
+        Path::new("/o/failures/onnx-1.22.0/opset25/test_cast_A")
+    );
+    assert_eq!(
+        failure_dir(out, "custom/../x y"),
+        Path::new("/o/failures/custom/_/x_y")
+    );
 }

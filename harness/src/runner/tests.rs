@@ -401,7 +401,7 @@ fn a_backend_that_cannot_start_fails_the_cases_under_its_own_name() {
         .find(|t| t.name == "own/opset13/test_cast13_BOOL_to_INT64")
         .expect("the case ran");
     assert_eq!(case.outcome, Outcome::Fail);
-    assert_eq!(case.failure_kind, Some(crate::backend::FailureKind::Crash));
+    assert_eq!(case.failure_kind, Some(crate::outcome::FailureKind::Crash));
     assert_eq!(case.backend.name, "broken");
     let message = case.message.as_deref().unwrap_or("");
     assert!(
@@ -477,8 +477,8 @@ fn a_suite_outside_this_repository_reads_only_what_it_is_given() {
 struct Unstartable;
 
 impl crate::backend::Backend for Unstartable {
-    fn info(&self) -> crate::backend::BackendInfo {
-        crate::backend::BackendInfo::default()
+    fn info(&self) -> crate::outcome::BackendInfo {
+        crate::outcome::BackendInfo::default()
     }
 
     fn prepare<'a>(
@@ -486,7 +486,7 @@ impl crate::backend::Backend for Unstartable {
         _: crate::backend::ModelFile<'a>,
     ) -> Result<Box<dyn crate::backend::Prepared + 'a>, crate::backend::BackendFailure> {
         Err(crate::backend::BackendFailure::new(
-            crate::backend::FailureKind::Crash,
+            crate::outcome::FailureKind::Crash,
             "never started",
         ))
     }
@@ -553,7 +553,7 @@ fn a_runtime_that_predates_a_case_fails_the_run_until_listed() {
     let report = load(&report_file).expect("report");
     let t = trial(&report);
     assert_eq!(t.outcome, Outcome::Fail);
-    assert_eq!(t.failure_kind, Some(crate::backend::FailureKind::Predates));
+    assert_eq!(t.failure_kind, Some(crate::outcome::FailureKind::Predates));
     let message = t.message.as_deref().unwrap_or("");
     for want in [
         "backend old: runtime predates opset 25 (it supports at most 24)",
@@ -581,7 +581,7 @@ fn a_runtime_that_predates_a_case_fails_the_run_until_listed() {
     let report = load(&report_file).expect("report");
     let t = trial(&report);
     assert_eq!(t.outcome, Outcome::Predates);
-    assert_eq!(t.failure_kind, Some(crate::backend::FailureKind::Predates));
+    assert_eq!(t.failure_kind, Some(crate::outcome::FailureKind::Predates));
     let mut tally = report::Tally::default();
     report
         .trials

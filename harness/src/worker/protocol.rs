@@ -1,7 +1,7 @@
 //! The messages of worker protocol version 1 (docs/worker-protocol.md) and how their lines
 //! are parsed. Nothing here touches a process, so every malformed line is unit-tested.
 
-use crate::backend::Limits;
+use crate::outcome::Limits;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt;

@@ -76,7 +76,7 @@ fn hello_lines() {
 #[test]
 fn hello_limits_are_optional_and_checked() {
     let plain = parse_hello(r#"{"protocol": 1, "runtime": "rt", "version": "2.0"}"#).unwrap();
-    assert_eq!(plain.limits, crate::backend::Limits::default());
+    assert_eq!(plain.limits, crate::outcome::Limits::default());
     let ok = parse_hello(
         r#"{"protocol": 1, "runtime": "rt", "version": "1.31", "max_ir_version": 13,
             "max_opset": {"": 25, "ai.onnx.ml": 5}}"#,

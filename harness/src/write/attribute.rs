@@ -6,41 +6,8 @@ use super::{tensor, Encoding};
 use crate::proto::AttributeProto;
 use vocab::{AttrValue, Attribute};
 
-/// AttributeProto.AttributeType: (code, name), as in `onnx.proto`.
-pub const TYPES: &[(i32, &str)] = &[
-    (UNDEFINED, "UNDEFINED"),
-    (FLOAT, "FLOAT"),
-    (INT, "INT"),
-    (STRING, "STRING"),
-    (TENSOR, "TENSOR"),
-    (5, "GRAPH"),
-    (FLOATS, "FLOATS"),
-    (INTS, "INTS"),
-    (STRINGS, "STRINGS"),
-    (9, "TENSORS"),
-    (10, "GRAPHS"),
-    (11, "SPARSE_TENSOR"),
-    (12, "SPARSE_TENSORS"),
-    (13, "TYPE_PROTO"),
-    (14, "TYPE_PROTOS"),
-];
-
-/// UNDEFINED: old writers leave the type out; the field that is set decides.
-pub const UNDEFINED: i32 = 0;
-/// FLOAT, in `f`.
-pub const FLOAT: i32 = 1;
-/// INT, in `i`.
-pub const INT: i32 = 2;
-/// STRING, in `s`.
-pub const STRING: i32 = 3;
-/// TENSOR, in `t`.
-pub const TENSOR: i32 = 4;
-/// FLOATS, in `floats`.
-pub const FLOATS: i32 = 6;
-/// INTS, in `ints`.
-pub const INTS: i32 = 7;
-/// STRINGS, in `strings`.
-pub const STRINGS: i32 = 8;
+// The type codes live with the other codes the reader shares (`crate::codes`).
+pub use crate::codes::{FLOAT, FLOATS, INT, INTS, STRING, STRINGS, TENSOR, TYPES, UNDEFINED};
 
 /// The AttributeProto.type code of `value`, looked up in [`TYPES`] by its type name (an
 /// [`AttrValue::Other`] carries its code).

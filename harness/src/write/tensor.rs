@@ -6,10 +6,10 @@
 //! ever reaches a worker. [`proto`] and [`encode`] write the deep suite's encoding variants.
 
 use super::{wire, Encoding};
+use crate::codes::ToCode;
 use crate::error::Error;
 use crate::packing::{self, straddles};
 use crate::proto::TensorProto;
-use crate::read::ToCode;
 use prost::Message;
 use std::path::Path;
 use vocab::{with_storage, DataType, Storage, Tensor, TypeKind};

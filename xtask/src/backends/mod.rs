@@ -50,7 +50,7 @@ pub fn main(root: &Path, args: &crate::cli::Backends) -> Result<(), Box<dyn Erro
             report,
             output,
             merge,
-        } => harness::known::refresh::run(
+        } => harness::refresh::run(
             root,
             &target,
             name,

@@ -1,8 +1,8 @@
 //! The list checks: contradicting entries, and the shipped lists holding together.
 
 use super::*;
-use crate::backend::FailureKind;
 use crate::known::KnownFailures;
+use crate::outcome::FailureKind;
 use crate::testkit::lists;
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! kind and messages full of markup and control characters.
 
 use super::*;
-use crate::backend::{BackendInfo, FailureKind};
+use crate::outcome::{BackendInfo, FailureKind};
 use crate::provenance::{RunInfo, Runner, Source};
 use crate::report::FORMAT;
 use crate::testkit::record;

@@ -1,7 +1,7 @@
 //! Unit tests of the nextest JSON-lines report.
 
 use super::*;
-use crate::known::Outcome;
+use crate::outcome::Outcome;
 use crate::testkit::record;
 use crate::testkit::scratch;
 

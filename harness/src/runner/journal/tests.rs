@@ -1,5 +1,5 @@
 use super::*;
-use crate::known::Outcome;
+use crate::outcome::Outcome;
 
 fn header() -> Header {
     Header {

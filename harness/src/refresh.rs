@@ -1,8 +1,8 @@
 //! A backend's known-failures list from its last run, grouped by (failure kind, cause), for a
 //! person to review before committing it (`cargo xtask backends known-failures NAME`).
 
-use crate::backend::FailureKind;
 use crate::known::{names_type, Indexed, KnownFailure, KnownFailures, Outcome, FORMAT};
+use crate::outcome::FailureKind;
 use crate::report::{self, ReportDir, TrialRecord};
 use std::collections::{BTreeMap, BTreeSet};
 use std::error::Error;
@@ -196,7 +196,7 @@ fn refresh_over(
             let agrees = named
                 .iter()
                 .filter_map(|n| claimed.get(n))
-                .all(|&i| super::checks::unchecked(&entries[i], &candidate).is_none());
+                .all(|&i| crate::known::checks::unchecked(&entries[i], &candidate).is_none());
             if agrees {
                 best = Some((group.len(), dtype, candidate, group));
             }

@@ -1,8 +1,8 @@
 //! A list written from a partial run: refused unless merged, and merged, nothing lost.
 
 use super::*;
-use crate::backend::{BackendInfo, FailureKind};
 use crate::known::{KnownFailures, Outcome};
+use crate::outcome::{BackendInfo, FailureKind};
 use crate::provenance::{RunInfo, Runner, Source};
 use crate::report::Report;
 use crate::testkit::{instance, scratch, write_index, write_lock};

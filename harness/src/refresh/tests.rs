@@ -1,5 +1,5 @@
 use super::*;
-use crate::backend::FailureKind;
+use crate::outcome::FailureKind;
 use crate::report::RuleName;
 
 fn trial(name: &str, outcome: Outcome, kind: Option<FailureKind>, message: &str) -> TrialRecord {

@@ -1,0 +1,183 @@
+//! The ground floor: the nouns every other module of the harness speaks in (why a trial
+//! failed, what became of it, which rule compared it, which runtime ran it and what it
+//! declares it supports). It imports nothing of the harness but the case types, so the seam,
+//! the lists, the reports and the workers can all use it without importing each other.
+
+use crate::case::Model;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Why a trial did not pass, as a type: nothing branches on the text of a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FailureKind {
+    /// The backend ran and its outputs differ in dtype, shape or values.
+    Mismatch,
+    /// The backend refused the model at load: an unknown type, operator or kernel.
+    Unsupported,
+    /// Reading the case, feeding inputs, running or returning outputs failed.
+    Error,
+    /// The backend's process exited or could not be started.
+    Crash,
+    /// The backend gave no answer within the deadline.
+    Timeout,
+    /// The runtime predates the case: the model's IR version or opset is above what the
+    /// backend declares it supports ([`Backend::limits`]); the case was not run.
+    Predates,
+}
+
+impl FailureKind {
+    /// Every kind, in report order.
+    pub const ALL: [FailureKind; 6] = [
+        FailureKind::Mismatch,
+        FailureKind::Unsupported,
+        FailureKind::Error,
+        FailureKind::Crash,
+        FailureKind::Timeout,
+        FailureKind::Predates,
+    ];
+
+    /// The report spelling, as in `unsupported`.
+    pub fn label(self) -> &'static str {
+        match self {
+            FailureKind::Mismatch => "mismatch",
+            FailureKind::Unsupported => "unsupported",
+            FailureKind::Error => "error",
+            FailureKind::Crash => "crash",
+            FailureKind::Timeout => "timeout",
+            FailureKind::Predates => "predates",
+        }
+    }
+
+    /// The kind for a report spelling.
+    pub fn from_label(label: &str) -> Option<FailureKind> {
+        FailureKind::ALL.into_iter().find(|k| k.label() == label)
+    }
+}
+
+impl fmt::Display for FailureKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// Which runtime a run judged: the name it was chosen by, and what the runtime says it is.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BackendInfo {
+    /// The name the backend was chosen by: `native`, `onnxruntime`, ..., or a worker's label.
+    pub name: String,
+    /// The runtime's own name, from its hello.
+    pub runtime: String,
+    /// The runtime's version, from its hello.
+    pub version: String,
+}
+
+/// The newest IR version and opsets a backend's runtime supports, as it declares them
+/// (a worker in its hello). `None` and a domain absent from `max_opset` are unknown: nothing
+/// predates them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// The newest `ModelProto.ir_version` the runtime loads.
+    pub max_ir_version: Option<i64>,
+    /// The newest opset per domain (`""` is the default domain, `ai.onnx` too).
+    pub max_opset: BTreeMap<String, i64>,
+}
+
+impl Limits {
+    /// Why the runtime predates `model`, as in `runtime predates opset 28 (it supports at
+    /// most 25)`; `None` when it does not, or when the limits are unknown.
+    pub fn predates(&self, model: &Model) -> Option<String> {
+        let max_opset = self
+            .max_opset
+            .get("")
+            .or_else(|| self.max_opset.get("ai.onnx"));
+        if let Some(&max) = max_opset.filter(|&&max| model.opset > max) {
+            return Some(format!(
+                "runtime predates opset {} (it supports at most {max})",
+                model.opset
+            ));
+        }
+        if let Some(max) = self.max_ir_version.filter(|&max| model.ir_version > max) {
+            return Some(format!(
+                "runtime predates IR version {} (it supports at most {max})",
+                model.ir_version
+            ));
+        }
+        None
+    }
+}
+
+/// What became of a trial.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    /// Ran and matched.
+    Pass,
+    /// Failed, and is not a known failure.
+    Fail,
+    /// Failed as its known-failures entry says.
+    KnownFailure,
+    /// Listed as a known failure but passed: a failure of the run.
+    UnexpectedPass,
+    /// The official data of the trial is wrong (`harness/known-failures/data.json`), and it
+    /// failed as that list says: counted apart, neither the backend's pass nor its failure.
+    DataProblem,
+    /// The runtime predates the case's IR version or opset (failure kind `predates`), and its
+    /// known-failures list expects it: not run, counted apart. An unlisted one is a `fail`.
+    Predates,
+}
+
+impl Outcome {
+    /// The report spelling, as in `known-failure`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Outcome::Pass => "pass",
+            Outcome::Fail => "fail",
+            Outcome::KnownFailure => "known-failure",
+            Outcome::UnexpectedPass => "unexpected-pass",
+            Outcome::DataProblem => "data-problem",
+            Outcome::Predates => "predates",
+        }
+    }
+
+    /// Whether this outcome fails the run.
+    pub fn fails_run(self) -> bool {
+        matches!(self, Outcome::Fail | Outcome::UnexpectedPass)
+    }
+}
+
+/// How the report names a trial's comparison rule; its serde form is [`RuleName::label`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RuleName {
+    /// No rule applied: the trial ended before its outputs were compared (a setup check).
+    None,
+    /// The ONNX backend runner's tolerances.
+    OnnxDefault,
+    /// A tolerance override from `tests/tolerances.json`.
+    Override,
+    /// Every output is of an exactly compared type.
+    Exact,
+    /// Strict mode: bit-exact.
+    Strict,
+}
+
+impl RuleName {
+    /// The report spelling, as in `onnx-default`.
+    pub fn label(self) -> &'static str {
+        match self {
+            RuleName::None => "none",
+            RuleName::OnnxDefault => "onnx-default",
+            RuleName::Override => "override",
+            RuleName::Exact => "exact",
+            RuleName::Strict => "strict",
+        }
+    }
+}
+
+impl std::fmt::Display for RuleName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.label())
+    }
+}
