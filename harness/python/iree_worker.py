@@ -47,6 +47,7 @@ COMPILE_FLAGS = ["--iree-llvmcpu-target-cpu=generic", "--iree-input-demote-f64-t
 DRIVER = "local-task"
 
 config = ireert.Config(DRIVER)
+# Only the latest model stays compiled: a case's data sets come one after the other.
 compiled = {}
 
 
@@ -114,6 +115,7 @@ def first_error(text):
 def load_compiled(path):
     fn = compiled.get(path)
     if fn is None:
+        compiled.clear()
         fn = compiled[path] = compile_model(path)
     return fn
 
