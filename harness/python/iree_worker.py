@@ -4,7 +4,7 @@ for the llvm-cpu target at load, and run on the local-task driver (iree.runtime)
 import sys
 
 # First: importing worker_loop moves file descriptor 1 away from the protocol stream.
-from worker_loop import StageError, load, serve, stage
+from worker_loop import StageError, load, serve, stage, type_name, untyped_boundary
 
 import numpy as np  # noqa: E402
 import onnx  # noqa: E402
@@ -66,17 +66,11 @@ NO_LOWERING = (
 )
 
 
-def type_name(code):
-    return onnx.TensorProto.DataType.Name(code) if code in onnx.TensorProto.DataType.values() else str(code)
-
-
 def check_types(model):
     """Refuses a graph whose inputs or outputs have a type this worker cannot carry."""
-    for kind, values in (("input", model.graph.input), ("output", model.graph.output)):
-        for v in values:
-            code = v.type.tensor_type.elem_type
-            if code not in ELEMENT:
-                raise CompileRefusal(f"graph {kind} '{v.name}' is {type_name(code)}: no IREE element type carries it here")
+    problem = untyped_boundary(model.graph, ELEMENT)
+    if problem:
+        raise CompileRefusal(f"{problem}: no IREE element type carries it here")
 
 
 def compile_model(path):
@@ -125,11 +119,10 @@ def to_buffer_view(proto, path):
     if proto.data_type not in ELEMENT:
         raise ValueError(f"{path}: {type_name(proto.data_type)} is not carried by this worker")
     element, carrier = ELEMENT[proto.data_type]
-    bits = onnx.numpy_helper.to_array(proto)
-    bits = np.ascontiguousarray(bits).view(carrier) if bits.dtype.itemsize == np.dtype(carrier).itemsize else None
-    if bits is None:
+    values = onnx.numpy_helper.to_array(proto)
+    if values.dtype.itemsize != np.dtype(carrier).itemsize:
         raise ValueError(f"{path}: {type_name(proto.data_type)} elements are not {np.dtype(carrier).itemsize} bytes")
-    bits = bits.reshape(tuple(proto.dims))
+    bits = np.ascontiguousarray(values).view(carrier).reshape(tuple(proto.dims))
     device = config.device
     return device.allocator.allocate_buffer_copy(
         memory_type=ireert.MemoryType.DEVICE_LOCAL,

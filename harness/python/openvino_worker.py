@@ -3,7 +3,7 @@
 import sys
 
 # First: importing worker_loop moves file descriptor 1 away from the protocol stream.
-from worker_loop import serve, stage
+from worker_loop import serve, stage, type_name, untyped_boundary
 
 import numpy as np  # noqa: E402
 import onnx  # noqa: E402
@@ -69,18 +69,11 @@ def ov_call(fn, *args):
         raise OpenVINOError(f"{summary(str(e))}\nOpenVINO said: {e}") from e
 
 
-def type_name(code):
-    return onnx.TensorProto.DataType.Name(code) if code in onnx.TensorProto.DataType.values() else str(code)
-
-
 def check_types(path):
     """Refuses a graph whose inputs or outputs have a type OpenVINO lacks."""
-    graph = onnx.load(path, load_external_data=False).graph
-    for kind, values in (("input", graph.input), ("output", graph.output)):
-        for v in values:
-            code = v.type.tensor_type.elem_type
-            if code not in OV_TYPE_BY_ONNX:
-                raise ValueError(f"graph {kind} '{v.name}' is {type_name(code)}: OpenVINO has no such element type")
+    problem = untyped_boundary(onnx.load(path, load_external_data=False).graph, OV_TYPE_BY_ONNX)
+    if problem:
+        raise ValueError(f"{problem}: OpenVINO has no such element type")
 
 
 def load(path):

@@ -82,6 +82,24 @@ def load(fn, path, refusals=(), accepts=_onnx_checker_accepts):
         raise _stage_error("load", e, "load-error" if bug else "unsupported") from e
 
 
+def type_name(code):
+    """A TensorProto data type's name (`FLOAT8E4M3FN`), or its number when onnx knows no such type."""
+    import onnx  # noqa: PLC0415 - only workers that name types need it
+
+    return onnx.TensorProto.DataType.Name(code) if code in onnx.TensorProto.DataType.values() else str(code)
+
+
+def untyped_boundary(graph, carried):
+    """`graph {kind} '{name}' is {TYPE}` for the first graph input or output whose element type is
+    not in `carried`, else None: a worker refuses such a model before its runtime sees it."""
+    for kind, values in (("input", graph.input), ("output", graph.output)):
+        for v in values:
+            code = v.type.tensor_type.elem_type
+            if code not in carried:
+                return f"graph {kind} '{v.name}' is {type_name(code)}"
+    return None
+
+
 def _probe_model(ir_version, opset):
     """The bytes of a model with no node (its one input is its output), stamped ir_version and
     default-domain opset: loading it runs only a loader's version checks, no kernel lookup."""
