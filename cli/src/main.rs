@@ -38,6 +38,11 @@ fn main() -> ExitCode {
 }
 
 /// Prints `e` as the command's error and fails.
+/// A line of progress on stderr: the sink the libraries report through.
+fn say(line: &str) {
+    eprintln!("{line}");
+}
+
 fn fail(e: &dyn std::fmt::Display) -> ExitCode {
     eprintln!("error: {e}");
     ExitCode::FAILURE

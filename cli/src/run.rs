@@ -235,8 +235,13 @@ fn deep_findings(
             label,
         });
     }
-    let lock = deep::runs::lock(&tree, "onnx-conformance findings", deep::WhenBusy::Wait)
-        .map_err(|e| e.to_string())?;
+    let lock = deep::runs::lock(
+        &tree,
+        "onnx-conformance findings",
+        deep::WhenBusy::Wait,
+        &crate::say,
+    )
+    .map_err(|e| e.to_string())?;
     if !deep::is_current(&tree) {
         eprintln!(
             "findings: writing the deep tree into {} (once per version of this command)",
@@ -264,9 +269,15 @@ fn deep_findings(
             }
             Ok(suite.run()?)
         };
-    let all = deep::runs::findings(&deep::sources_root(), &lock, &chosen, run_suite)
-        .map_err(|e| e.to_string())?;
-    print!("{}", deep::render::summary(&all));
+    let all = deep::runs::findings(
+        &deep::sources_root(),
+        &lock,
+        &chosen,
+        run_suite,
+        &crate::say,
+    )
+    .map_err(|e| e.to_string())?;
+    print!("{}", deep::findings::render::summary(&all));
     Ok(tree)
 }
 
@@ -355,7 +366,10 @@ pub fn known_failures(home: &Home, args: &KnownArgs) -> ExitCode {
         false,
     );
     match written {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(wrote) => {
+            eprintln!("{wrote}");
+            ExitCode::SUCCESS
+        }
         Err(e) => crate::fail(&e),
     }
 }

@@ -10,11 +10,8 @@ pub const PATHS: &[&str] = &["src"];
 pub const READERS: &[&str] = &[
     "src/findings.rs",
     "src/findings/",
-    "src/diagnosis.rs",
-    "src/render.rs",
-    "src/reproducer.rs",
+    "src/generate/class_check.rs",
     "src/names.rs",
     "src/integrity.rs",
     "src/runs.rs",
-    "src/class_check.rs",
 ];

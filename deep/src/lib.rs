@@ -13,28 +13,18 @@
 //! source ([`source()`], [`indexed_source`]), checked against the [`fingerprint`] of the
 //! sources that write it.
 
-mod authority;
-mod cases;
-#[cfg(test)]
-mod class_check;
-mod classes;
-pub mod diagnosis;
 pub mod findings;
+mod generate;
 // Read by build.rs, which hashes the files it names; here only for the tests.
 #[cfg(test)]
 mod generator_files;
 pub mod index;
 pub mod integrity;
-mod model;
 pub mod names;
-pub mod render;
-mod reproducer;
-mod run;
 pub mod runs;
 mod source;
 #[cfg(test)]
 mod testkit;
-mod values;
 
 use index::{CaseEntry, Index, CASES_DIR};
 use schema::hash::{sha256_hex, Hasher};
@@ -63,11 +53,11 @@ pub struct Summary {
 }
 
 /// A case's index entry, its files and each file's sha256.
-type Written = (CaseEntry, model::Files, Vec<String>);
+type Written = (CaseEntry, generate::model::Files, Vec<String>);
 
 /// Every case's index entry and files, in name order, built on all available threads.
 fn generate() -> Result<Vec<Written>, String> {
-    let plans = cases::plans();
+    let plans = generate::plan::plans();
     // The cases are spread over threads here; a kernel call need not split its tensor too.
     onnx_conformance::tuning::set_threads(1);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -83,8 +73,11 @@ fn generate() -> Result<Vec<Written>, String> {
                         .skip(t)
                         .step_by(threads)
                         .map(|(i, (name, plan))| {
-                            let (entry, graph) = cases::build(name, plan);
-                            (i, model::files(name, &graph).map(|f| hashed(entry, f)))
+                            let (entry, graph) = generate::plan::build(name, plan);
+                            (
+                                i,
+                                generate::model::files(name, &graph).map(|f| hashed(entry, f)),
+                            )
                         })
                         .collect()
                 })
@@ -102,7 +95,7 @@ fn generate() -> Result<Vec<Written>, String> {
 
 /// A case with the sha256 of each of its files, which the index records for the integrity
 /// check (hashed here, on the generator's threads).
-fn hashed(entry: CaseEntry, files: model::Files) -> Written {
+fn hashed(entry: CaseEntry, files: generate::model::Files) -> Written {
     let hashes = files.iter().map(|(_, data)| sha256_hex(data)).collect();
     (entry, files, hashes)
 }

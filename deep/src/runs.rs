@@ -5,6 +5,7 @@ use crate::findings::{self, Findings};
 use crate::index::{self as tree, CaseEntry};
 use crate::integrity;
 use crate::names::Chosen;
+use harness::known::Outcome;
 use harness::report::{Report, ReportDir};
 use schema::files::{DirLock, WhenBusy};
 use std::collections::BTreeMap;
@@ -13,11 +14,19 @@ use std::path::Path;
 
 /// Takes the lock of the deep tree at `dir` for `purpose`. Every task that reads or writes the
 /// tree or its findings holds it (`cargo xtask deep`, `deep-cases`, `deep-audit`), so that no
-/// run reads a tree half rewritten and no two runs mix their findings. Busy, it says on stderr
+/// run reads a tree half rewritten and no two runs mix their findings. Busy, it says through `say`
 /// who holds it and waits ([`WhenBusy::Wait`]), or stops naming the directory and the holder.
-pub fn lock(dir: &Path, purpose: &str, busy: WhenBusy) -> Result<DirLock, Box<dyn Error>> {
+pub fn lock(
+    dir: &Path,
+    purpose: &str,
+    busy: WhenBusy,
+    say: &dyn Fn(&str),
+) -> Result<DirLock, Box<dyn Error>> {
     let on_wait = |holder: &str| {
-        eprintln!("{}: in use by {holder}; waiting for it", dir.display());
+        say(&format!(
+            "{}: in use by {holder}; waiting for it",
+            dir.display()
+        ))
     };
     DirLock::acquire(dir, purpose, busy, on_wait).map_err(|e| match e {
         schema::files::Error::Busy { dir, holder } => format!(
@@ -41,6 +50,7 @@ pub fn findings(
     lock: &DirLock,
     chosen: &[Chosen],
     mut run_suite: impl FnMut(&Chosen) -> Result<Report, Box<dyn Error>>,
+    say: &dyn Fn(&str),
 ) -> Result<Findings, Box<dyn Error>> {
     let out = lock.dir();
     let index = tree::read_index_at(out).map_err(|e| format!("{e}; run `{}`", tree::REGENERATE))?;
@@ -58,6 +68,13 @@ pub fn findings(
                 chosen.label
             )
         })?;
+        let failed = report.trials.iter().filter(|t| t.outcome != Outcome::Pass);
+        say(&format!(
+            "deep: {}: {} of {} trials did not pass; grouping",
+            chosen.label,
+            failed.count(),
+            report.trials.len()
+        ));
         let dir = ReportDir::deep(out, &chosen.label).into_path();
         let (run, found) = findings::of_run(out, &by_case, &chosen.label, &report, &dir)?;
         runs.push(run);

@@ -62,7 +62,7 @@ pub fn finding(backend: &str, from: &str, to: &str, verdict: Verdict) -> Finding
 }
 
 /// A finding diagnosed with `behaviour`.
-pub fn diagnosed(mut f: Finding, behaviour: crate::diagnosis::Behaviour) -> Finding {
+pub fn diagnosed(mut f: Finding, behaviour: crate::findings::diagnosis::Behaviour) -> Finding {
     f.diagnosis = Some(Diagnosis {
         behaviour,
         text: behaviour.text().into(),
@@ -98,7 +98,7 @@ pub fn root() -> std::path::PathBuf {
 /// The planned cases `names` written as a tree under `out` as [`crate::write`] writes the
 /// whole one (files, per-file hashes, index) by the sources `fingerprint`; returns its index.
 pub fn small_tree(out: &std::path::Path, names: &[&str], fingerprint: &str) -> crate::index::Index {
-    let plans = crate::cases::plans();
+    let plans = crate::generate::plan::plans();
     let generated = names
         .iter()
         .map(|name| {
@@ -106,8 +106,11 @@ pub fn small_tree(out: &std::path::Path, names: &[&str], fingerprint: &str) -> c
                 .iter()
                 .find(|(n, _)| n == name)
                 .expect("a planned case");
-            let (entry, graph) = crate::cases::build(name, plan);
-            crate::hashed(entry, crate::model::files(name, &graph).expect("its files"))
+            let (entry, graph) = crate::generate::plan::build(name, plan);
+            crate::hashed(
+                entry,
+                crate::generate::model::files(name, &graph).expect("its files"),
+            )
         })
         .collect();
     crate::store(out, fingerprint.into(), generated).expect("the tree is written");

@@ -1,5 +1,5 @@
-use super::cases::{self, Plan, Shape};
-use super::values::{self, Input, Size};
+use super::generate::plan::{self, Plan, Shape};
+use super::generate::values::{self, Input, Size};
 use std::collections::BTreeMap;
 use vocab::version::{VersionSpec, VERSIONS};
 use vocab::{DataType, OpKind, TypeKind};
@@ -28,7 +28,7 @@ fn combos_wanted(spec: &VersionSpec, to: DataType) -> usize {
 #[test]
 fn every_allowed_pair_of_every_cast_version_appears_once_per_attribute_combination() {
     let mut seen: BTreeMap<(OpKind, u32, DataType, DataType, Vec<String>), usize> = BTreeMap::new();
-    for (name, plan) in cases::plans() {
+    for (name, plan) in plan::plans() {
         if let Plan::Cast {
             spec,
             from,
@@ -77,7 +77,7 @@ fn every_allowed_pair_of_every_cast_version_appears_once_per_attribute_combinati
 
 #[test]
 fn case_names_are_unique_and_sorted() {
-    let plans = cases::plans();
+    let plans = plan::plans();
     let names: Vec<&String> = plans.iter().map(|(n, _)| n).collect();
     let mut sorted = names.clone();
     sorted.sort();
@@ -242,7 +242,7 @@ fn float_sources_hold_every_tie_of_a_narrow_target() {
 
 #[test]
 fn a_case_is_the_same_bytes_twice_and_runs_on_our_implementation() {
-    let plans = cases::plans();
+    let plans = plan::plans();
     let picked: Vec<&(String, Plan)> = plans
         .iter()
         .filter(|(n, _)| {
@@ -260,10 +260,14 @@ fn a_case_is_the_same_bytes_twice_and_runs_on_our_implementation() {
     );
     let dir = tempfile::tempdir().unwrap();
     for (name, plan) in picked {
-        let (_, graph) = cases::build(name, plan);
-        let files = super::model::files(name, &graph).unwrap();
-        let (_, again) = cases::build(name, plan);
-        assert_eq!(files, super::model::files(name, &again).unwrap(), "{name}");
+        let (_, graph) = plan::build(name, plan);
+        let files = super::generate::model::files(name, &graph).unwrap();
+        let (_, again) = plan::build(name, plan);
+        assert_eq!(
+            files,
+            super::generate::model::files(name, &again).unwrap(),
+            "{name}"
+        );
         let case_dir = dir.path().join(name);
         for (rel, bytes) in &files {
             let p = case_dir.join(rel);
@@ -291,7 +295,7 @@ fn a_case_is_the_same_bytes_twice_and_runs_on_our_implementation() {
 /// The value of a code of a floating source, decoded by the class check's own decoder (not by
 /// the generator's oracle).
 fn float_value(from: DataType, code: u128) -> f64 {
-    super::class_check::decode(from, code)
+    super::generate::class_check::decode(from, code)
 }
 
 #[test]
@@ -324,7 +328,7 @@ fn no_float_at_2_63_goes_into_int64_nor_at_2_64_into_uint64() {
 
 #[test]
 fn chains_through_bool_int64_and_float16_hold_only_defined_steps() {
-    let names: Vec<String> = cases::plans().into_iter().map(|(n, _)| n).collect();
+    let names: Vec<String> = plan::plans().into_iter().map(|(n, _)| n).collect();
     for chain in [
         "FLOAT_to_BOOL_to_FLOAT",
         "FLOAT_to_INT64_to_FLOAT",
@@ -379,7 +383,7 @@ fn chains_through_bool_int64_and_float16_hold_only_defined_steps() {
 fn encoding_variant_cases_read_back_as_the_onnx_encoded_case() {
     use harness::read::{model_from_bytes, tensor_codes, tensor_from_bytes};
     use harness::write::Encoding;
-    let plans: Vec<_> = cases::plans()
+    let plans: Vec<_> = plan::plans()
         .into_iter()
         .filter(|(_, p)| {
             matches!(
@@ -394,7 +398,7 @@ fn encoding_variant_cases_read_back_as_the_onnx_encoded_case() {
     assert!((20..=60).contains(&plans.len()), "{}", plans.len());
     let mut variants = BTreeMap::new();
     for (name, plan) in &plans {
-        let (entry, graph) = cases::build(name, plan);
+        let (entry, graph) = plan::build(name, plan);
         let crate::index::CaseShape::Encoded {
             encoding,
             initializer,
@@ -410,10 +414,10 @@ fn encoding_variant_cases_read_back_as_the_onnx_encoded_case() {
         );
         assert!(name.contains(&format!("_{}_", entry.shape)), "{name}");
         *variants.entry((graph.encoding, initializer)).or_insert(0) += 1;
-        let (_, mut onnx_graph) = cases::build(name, plan);
+        let (_, mut onnx_graph) = plan::build(name, plan);
         onnx_graph.encoding = Encoding::Onnx;
-        let variant = super::model::files(name, &graph).expect("runs");
-        let onnx = super::model::files(name, &onnx_graph).expect("runs");
+        let variant = super::generate::model::files(name, &graph).expect("runs");
+        let onnx = super::generate::model::files(name, &onnx_graph).expect("runs");
         assert_eq!(variant.len(), onnx.len());
         let mut differ = false;
         for ((path, bytes), (onnx_path, onnx_bytes)) in variant.iter().zip(&onnx) {
@@ -455,7 +459,7 @@ fn encoding_variant_cases_read_back_as_the_onnx_encoded_case() {
 #[test]
 fn every_planned_class_is_an_input_class() {
     let mut seen = std::collections::BTreeSet::new();
-    for (_, plan) in cases::plans() {
+    for (_, plan) in plan::plans() {
         if let Plan::Cast {
             from,
             to,
@@ -483,10 +487,10 @@ fn every_planned_class_is_an_input_class() {
 #[test]
 fn every_planned_attribute_is_a_case_attribute() {
     let mut seen = 0;
-    for (_, plan) in cases::plans() {
+    for (_, plan) in plan::plans() {
         if let Plan::Cast { attrs, .. } = &plan {
             for a in attrs {
-                assert_eq!(cases::case_attr(a).to_string(), cases::attr_text(a));
+                assert_eq!(plan::case_attr(a).to_string(), plan::attr_text(a));
                 seen += 1;
             }
         }

@@ -20,7 +20,7 @@ const MIN_EXPECT: usize = 8;
 /// list path, and nowhere else. A report of a partial run (a filter, trials that did not
 /// run, another source, a broken setup) is refused, since the list written from it would
 /// lose the entries of every trial it did not run, unless `merge`: then the old list's
-/// entries for those trials are kept.
+/// entries for those trials are kept. Returns what it wrote, in a line for the user.
 pub fn run(
     root: &Path,
     target: &Path,
@@ -28,7 +28,7 @@ pub fn run(
     report: Option<&Path>,
     output: Option<&Path>,
     merge: bool,
-) -> Result<(), Box<dyn Error>> {
+) -> Result<String, Box<dyn Error>> {
     let name = crate::backend::backend_name(name)?;
     let report_path = match report {
         Some(path) => path.to_path_buf(),
@@ -88,13 +88,12 @@ pub fn run(
         ),
         None => String::new(),
     };
-    eprintln!(
+    Ok(format!(
         "wrote {} ({} entries, {review} to review: replace their REVIEW: reason before \
          committing{kept})",
         out.display(),
         list.entries.len()
-    );
-    Ok(())
+    ))
 }
 
 fn default_report(target: &Path, name: &str) -> PathBuf {

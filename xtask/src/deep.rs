@@ -15,15 +15,23 @@ pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> 
     let out = tree::default_dir(&target);
     let busy = deep::WhenBusy::no_wait(args.no_wait);
     if args.render_only {
-        let lock = runs::lock(&out, "cargo xtask deep --render-only", busy)?;
-        return findings::render_again(root, &lock);
+        let lock = runs::lock(&out, "cargo xtask deep --render-only", busy, &crate::say)?;
+        findings::render_again(root, &lock)?;
+        eprintln!("wrote {}/findings.{{md,html}}", out.display());
+        return Ok(());
     }
     let chosen = names::check(&args.backend_values(), |n| ready(&target, n))?;
     // The tree's directory, not a report directory: each suite run locks its own report
     // directory (`deep/reports/backend-<label>`), which this process must not hold.
-    let lock = runs::lock(&out, "cargo xtask deep", busy)?;
-    let all = runs::findings(root, &lock, &chosen, |c| run_suite(root, &target, c))?;
-    print!("{}", deep::render::summary(&all));
+    let lock = runs::lock(&out, "cargo xtask deep", busy, &crate::say)?;
+    let all = runs::findings(
+        root,
+        &lock,
+        &chosen,
+        |c| run_suite(root, &target, c),
+        &crate::say,
+    )?;
+    print!("{}", deep::findings::render::summary(&all));
     eprintln!("wrote {}/findings.{{json,md,html}}", out.display());
     Ok(())
 }

@@ -21,7 +21,12 @@ pub fn main(root: &Path, args: &crate::cli::DeepAudit) -> Result<(), Box<dyn Err
     let python = interpreter(&target)?;
     let tree = (args.tree.clone()).unwrap_or_else(|| deep::index::default_dir(&target));
     // The audit reads the tree (and writes audit.json into it): held against a writer of it.
-    let lock = deep::runs::lock(&tree, "cargo xtask deep-audit", deep::WhenBusy::Wait)?;
+    let lock = deep::runs::lock(
+        &tree,
+        "cargo xtask deep-audit",
+        deep::WhenBusy::Wait,
+        &crate::say,
+    )?;
     let mut cmd = Command::new(&python);
     cmd.arg(root.join(SCRIPT)).arg("--tree").arg(&tree);
     if args.self_test {

@@ -11,7 +11,7 @@ pub fn main(_root: &Path, args: &crate::cli::DeepCases) -> Result<(), Box<dyn Er
     let out =
         (args.out.clone()).unwrap_or_else(|| tree::default_dir(&crate::workspace::target_dir()));
     let busy = deep::WhenBusy::no_wait(args.no_wait);
-    let lock = deep::runs::lock(&out, "cargo xtask deep-cases", busy)?;
+    let lock = deep::runs::lock(&out, "cargo xtask deep-cases", busy, &crate::say)?;
     let start = Instant::now();
     let summary = deep::write(&lock)?;
     eprintln!(

@@ -1,7 +1,8 @@
 //! Guards on which crate may use which (ARCHITECTURE.md, "Floors"): a crate depends only on
 //! crates of a lower floor, nothing depends on the xtask, and no crate names a file of another
 //! (the xtask's chores aside). Read from the manifests and sources, so that a new dependency is
-//! judged before it is built. And the xtask stays under its size bound.
+//! judged before it is built. And libraries neither print nor read the environment outside
+//! the few files that are a console or a setting.
 
 use crate::testkit::repo::{root, tracked_files};
 use std::path::{Component, Path, PathBuf};
@@ -188,22 +189,115 @@ fn a_path_into_another_crate_is_found_and_a_trial_name_is_not() {
     assert!(paths_into_other_crates("xtask/src/a.rs", text).is_empty());
 }
 
-/// The xtask's size bound: above it, product logic has crept back in (ARCHITECTURE.md, the
-/// `xtask/` row).
-const XTASK_MAX_LINES: usize = 4000;
+/// The library files that may print or read the process's environment, and why. Everywhere
+/// else a library reports through what it returns (or a sink its caller passes) and takes its
+/// settings as arguments, so that the xtask, the command and another runtime's tests each
+/// decide what is printed and read; the tasks own that glue.
+const CONSOLE_AND_ENVIRONMENT: &[(&str, &str)] = &[
+    (
+        "harness/src/runner.rs",
+        "the test binary's main: its console and exit",
+    ),
+    (
+        "harness/src/runner/",
+        "the test binary's progress and journal",
+    ),
+    (
+        "harness/src/settings.rs",
+        "every ONNX_CONFORMANCE_* variable is read here",
+    ),
+    (
+        "src/tuning.rs",
+        "the kernels' SIMD level and thread count from the environment",
+    ),
+    (
+        "source-hash/src/lib.rs",
+        "a build script's helper: cargo reads its stdout",
+    ),
+    (
+        "schema/src/files.rs",
+        "a lock names its holder by the holder's command line",
+    ),
+    (
+        "fetch/src/",
+        "the fetch's progress lines (pip, downloads, the lock): still printed where they \
+         happen, to move behind a sink",
+    ),
+];
+
+/// What printing or reading the environment looks like in source.
+const CONSOLE_OR_ENVIRONMENT: &[&str] = &[
+    "print!(",
+    "println!(",
+    "eprint!(",
+    "eprintln!(",
+    "io::stdout()",
+    "io::stderr()",
+    "env::var(",
+    "env::var_os(",
+    "env::vars(",
+    "env::vars_os(",
+    "env::args(",
+    "env::args_os(",
+];
+
+/// The lines of `text` (a library's non-test source) that print or read the environment.
+fn console_lines(text: &str) -> Vec<(usize, &str)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim_start().starts_with("//"))
+        .filter(|(_, l)| CONSOLE_OR_ENVIRONMENT.iter().any(|p| l.contains(p)))
+        .map(|(n, l)| (n + 1, l.trim()))
+        .collect()
+}
 
 #[test]
-fn the_xtask_stays_a_set_of_thin_commands() {
-    let dir = root().join("xtask/src");
-    let lines: usize = walkdir::WalkDir::new(&dir)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.path().extension().is_some_and(|x| x == "rs"))
-        .map(|e| std::fs::read_to_string(e.path()).map_or(0, |t| t.lines().count()))
-        .sum();
+fn libraries_neither_print_nor_read_the_environment() {
+    let root = root();
+    let libraries: Vec<String> = FLOORS
+        .iter()
+        .filter(|(_, floor)| *floor <= 4)
+        .map(|(dir, _)| match dir.is_empty() {
+            true => "src/".to_string(),
+            false => format!("{dir}/src/"),
+        })
+        .collect();
+    let (mut scanned, mut found) = (0, Vec::new());
+    for file in tracked_files(&root) {
+        let rel = file.strip_prefix(&root).unwrap_or(&file);
+        let rel_text = rel.to_string_lossy().replace('\\', "/");
+        let name = rel.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let test = ["tests.rs", "testkit.rs", "for_test.rs"].contains(&name)
+            || rel.components().any(|c| c.as_os_str() == "tests");
+        let library = libraries.iter().any(|l| rel_text.starts_with(l.as_str()));
+        if !library || test || !name.ends_with(".rs") {
+            continue;
+        }
+        scanned += 1;
+        if CONSOLE_AND_ENVIRONMENT
+            .iter()
+            .any(|(allowed, _)| rel_text.starts_with(allowed))
+        {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        for (n, line) in console_lines(&text) {
+            found.push(format!("{rel_text}:{n}: {line}"));
+        }
+    }
+    assert!(scanned > 100, "only {scanned} library files scanned");
     assert!(
-        lines <= XTASK_MAX_LINES,
-        "xtask/src holds {lines} lines of Rust, at most {XTASK_MAX_LINES}: move the logic into a \
-         library crate and leave the task its command line and printing"
+        found.is_empty(),
+        "library code that prints or reads the environment (return it, or take a sink or an \
+         argument, and let the task print; or add the file to CONSOLE_AND_ENVIRONMENT with \
+         why):\n{}",
+        found.join("\n")
     );
+}
+
+#[test]
+fn printing_and_the_environment_are_recognised_outside_comments() {
+    let text = "let a = 1;\n    eprintln!(\"x\");\n// println!(\"y\")\nstd::env::var(\"Z\")";
+    let lines: Vec<usize> = console_lines(text).iter().map(|(n, _)| *n).collect();
+    assert_eq!(lines, [2, 4]);
 }

@@ -44,6 +44,11 @@ use cli::{Cli, Task};
 use std::path::Path;
 use std::process::ExitCode;
 
+/// A line of progress on stderr: the sink the libraries report through.
+fn say(line: &str) {
+    eprintln!("{line}");
+}
+
 fn main() -> ExitCode {
     // Help and usage errors are answered here, by clap, before any task runs or writes.
     let cli = Cli::parse();

@@ -1,4 +1,16 @@
+use super::diagnosis::Behaviour;
+use super::group::{absorb, causes, Classes, Judged, MAX_EXAMPLES};
+use super::judge::{judge, never_ran, value};
+use super::reproducer::{reproducer_elements, REFUSED_ELEMENTS};
 use super::*;
+use crate::index::{Authority, CaseAttribute, CaseEntry, CaseShape, Citation, InputClass, Section};
+use harness::backend::FailureKind;
+use harness::known::Outcome;
+use harness::report::{self, TrialRecord};
+use schema::files::DirLock;
+use std::collections::BTreeMap;
+use std::path::Path;
+use vocab::{DataType, OpKind};
 
 fn entry(op: &str, version: u32, from: &str, to: &str, case: &str) -> CaseEntry {
     CaseEntry {
@@ -481,14 +493,14 @@ fn written_case(
     scratch: &Path,
     name: &str,
 ) -> (CaseEntry, std::path::PathBuf, harness::case::DataSet) {
-    let plans = crate::cases::plans();
+    let plans = crate::generate::plan::plans();
     let (_, plan) = plans
         .iter()
         .find(|(n, _)| n == name)
         .expect("a planned case");
-    let (entry, graph) = crate::cases::build(name, plan);
+    let (entry, graph) = crate::generate::plan::build(name, plan);
     let dir = scratch.join(name);
-    for (rel, bytes) in crate::model::files(name, &graph).unwrap() {
+    for (rel, bytes) in crate::generate::model::files(name, &graph).unwrap() {
         let p = dir.join(rel);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, bytes).unwrap();
@@ -621,15 +633,15 @@ fn whole_findings_of_one_run(root: &Path, out: &Path) -> String {
         .runs
         .iter()
         .all(|r| r.runtime_version == format!("run-{run}")));
-    let links = crate::render::Links::of(root, out);
+    let links = crate::findings::render::Links::of(root, out);
     let md = std::fs::read_to_string(out.join("findings.md")).unwrap();
     assert!(
-        md == crate::render::markdown(&all, &links),
+        md == crate::findings::render::markdown(&all, &links),
         "findings.md of another run"
     );
     let html = std::fs::read_to_string(out.join("findings.html")).unwrap();
     assert!(
-        html == crate::render::html(&all, &links),
+        html == crate::findings::render::html(&all, &links),
         "findings.html of another run"
     );
     let named: std::collections::BTreeSet<String> =
@@ -673,10 +685,10 @@ fn two_runs_at_once_leave_the_findings_whole_and_of_one_run() {
     let (entry, _, _) = written_case(&out.join(crate::index::CASES_DIR), name);
     let by_case: BTreeMap<&str, &CaseEntry> = [(entry.case.as_str(), &entry)].into();
     let root = crate::testkit::root();
-    let links = crate::render::Links::of(&root, out);
+    let links = crate::findings::render::Links::of(&root, out);
     let page = |run: &str| {
         let (found, _, _) = findings_of_run(run, &entry);
-        crate::render::markdown(&crate::testkit::all(&["myrt"], found), &links)
+        crate::findings::render::markdown(&crate::testkit::all(&["myrt"], found), &links)
     };
     assert_ne!(
         page("a"),

@@ -29,8 +29,8 @@ fn passing_run() -> Report {
 #[test]
 fn a_held_tree_stops_a_second_taker_naming_the_directory_and_the_holder() {
     let tmp = tempfile::tempdir().unwrap();
-    let _held = lock(tmp.path(), "the other deep run", WhenBusy::Stop).unwrap();
-    let e = lock(tmp.path(), "cargo xtask deep", WhenBusy::Stop)
+    let _held = lock(tmp.path(), "the other deep run", WhenBusy::Stop, &|_| ()).unwrap();
+    let e = lock(tmp.path(), "cargo xtask deep", WhenBusy::Stop, &|_| ())
         .unwrap_err()
         .to_string();
     assert!(e.contains(&tmp.path().display().to_string()), "{e}");
@@ -56,17 +56,23 @@ fn a_changed_tree_file_is_a_setup_error_never_a_finding_nor_a_pass() {
         .join(CASE)
         .join("test_data_set_0/output_0.pb");
     let root = crate::testkit::root();
-    let held = lock(tree, "this test", WhenBusy::Stop).unwrap();
+    let held = lock(tree, "this test", WhenBusy::Stop, &|_| ()).unwrap();
     // The intact tree: the passing run gives findings (of nothing).
-    findings(&root, &held, &myrt(), |_| Ok(passing_run())).unwrap();
+    findings(&root, &held, &myrt(), |_| Ok(passing_run()), &|_| ()).unwrap();
     let good = std::fs::read(tree.join("findings.json")).unwrap();
-    let e = findings(&root, &held, &myrt(), |_| {
-        let mut bytes = std::fs::read(&output).unwrap();
-        let last = bytes.len() - 1;
-        bytes[last] ^= 1;
-        std::fs::write(&output, bytes).unwrap();
-        Ok(passing_run())
-    })
+    let e = findings(
+        &root,
+        &held,
+        &myrt(),
+        |_| {
+            let mut bytes = std::fs::read(&output).unwrap();
+            let last = bytes.len() - 1;
+            bytes[last] ^= 1;
+            std::fs::write(&output, bytes).unwrap();
+            Ok(passing_run())
+        },
+        &|_| (),
+    )
     .unwrap_err()
     .to_string();
     assert!(e.contains(&output.display().to_string()), "{e}");
@@ -75,10 +81,16 @@ fn a_changed_tree_file_is_a_setup_error_never_a_finding_nor_a_pass() {
     assert!(e.contains("no findings were written"), "{e}");
     assert_eq!(std::fs::read(tree.join("findings.json")).unwrap(), good);
     let mut ran = false;
-    let e = findings(&root, &held, &myrt(), |_| {
-        ran = true;
-        Ok(passing_run())
-    })
+    let e = findings(
+        &root,
+        &held,
+        &myrt(),
+        |_| {
+            ran = true;
+            Ok(passing_run())
+        },
+        &|_| (),
+    )
     .unwrap_err()
     .to_string();
     assert!(!ran, "a backend ran on a changed tree");

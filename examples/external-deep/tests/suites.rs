@@ -170,7 +170,7 @@ fn run() -> Result<(), Box<dyn Error>> {
         vec![summary],
         &index.content_sha256,
     )?;
-    print!("{}", deep::render::summary(&all));
+    print!("{}", findings::render::summary(&all));
     if all.findings.is_empty() || !tree.join("findings.json").is_file() {
         return Err("deep: a runtime that refuses most cases should have findings".into());
     }

@@ -50,14 +50,18 @@ pub fn main(root: &Path, args: &crate::cli::Backends) -> Result<(), Box<dyn Erro
             report,
             output,
             merge,
-        } => harness::refresh::run(
-            root,
-            &target,
-            name,
-            report.as_deref(),
-            output.as_deref(),
-            *merge,
-        ),
+        } => {
+            let wrote = harness::refresh::run(
+                root,
+                &target,
+                name,
+                report.as_deref(),
+                output.as_deref(),
+                *merge,
+            )?;
+            eprintln!("{wrote}");
+            Ok(())
+        }
         Command::CheckExample => example::run(root, &target),
         Command::CheckJunit { dirs } => junit::run(root, &target, dirs),
         Command::NewWorker { name, out } => new_worker::run(root, &target, name, out.as_deref()),

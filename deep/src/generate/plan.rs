@@ -16,7 +16,7 @@ use vocab::{AttrValue, Attribute, DataType, OpKind, Tensor, TypeKind};
 
 /// How a cast case is laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Shape {
+pub(crate) enum Shape {
     /// The value set as a vector fed as graph input 0.
     Values(Size),
     /// A 0-d tensor.
@@ -41,7 +41,7 @@ pub(super) enum Shape {
 
 /// One case to write.
 #[derive(Clone, Debug)]
-pub(super) enum Plan {
+pub(crate) enum Plan {
     /// A Cast or CastLike case.
     Cast {
         /// The operator version.
@@ -273,7 +273,7 @@ fn saturates(to: DataType) -> bool {
 
 /// The attribute combinations (besides `to`) that change a result of casting into `to`: the
 /// version's attributes, each with every value where it matters and absent where it does not.
-pub(super) fn attr_combos(spec: &VersionSpec, to: DataType) -> Vec<Vec<Attribute>> {
+pub(crate) fn attr_combos(spec: &VersionSpec, to: DataType) -> Vec<Vec<Attribute>> {
     let mut combos = vec![Vec::new()];
     for a in spec.attrs {
         let values: Vec<AttrValue> = match a.kind {
@@ -309,7 +309,7 @@ fn era_newest(spec: &VersionSpec) -> bool {
 }
 
 /// Every case, in name order.
-pub(super) fn plans() -> Vec<(String, Plan)> {
+pub(crate) fn plans() -> Vec<(String, Plan)> {
     let mut out = Vec::new();
     for op in [OpKind::Cast, OpKind::CastLike] {
         for spec in versions_of(op) {
@@ -419,7 +419,7 @@ pub(super) fn plans() -> Vec<(String, Plan)> {
 }
 
 /// The text of an attribute value in names and the index.
-pub(super) fn attr_text(a: &Attribute) -> String {
+pub(crate) fn attr_text(a: &Attribute) -> String {
     match &a.value {
         AttrValue::Int(i) => format!("{}={i}", a.name),
         AttrValue::String(s) => format!("{}={}", a.name, String::from_utf8_lossy(s)),
@@ -429,13 +429,13 @@ pub(super) fn attr_text(a: &Attribute) -> String {
 
 /// The index's form of an attribute the planner sets: `attr_text` read back, which
 /// `every_planned_attribute_is_a_case_attribute` checks for every plan.
-pub(super) fn case_attr(a: &Attribute) -> CaseAttribute {
+pub(crate) fn case_attr(a: &Attribute) -> CaseAttribute {
     let text = attr_text(a);
     CaseAttribute::parse(&text).unwrap_or_else(|| panic!("{text} is no CaseAttribute"))
 }
 
 /// The case name: operator and version, shape, types, attributes.
-pub(super) fn name(plan: &Plan) -> String {
+pub(crate) fn name(plan: &Plan) -> String {
     match plan {
         Plan::Cast {
             spec,
@@ -520,7 +520,7 @@ fn case_shape(shape: Shape) -> CaseShape {
 }
 
 /// The `to` attribute of a Cast version: a type name at Cast-1, a code after.
-pub(super) fn to_attr(spec: &VersionSpec, to: DataType) -> Attribute {
+pub(crate) fn to_attr(spec: &VersionSpec, to: DataType) -> Attribute {
     let kind = spec.attrs.iter().find(|a| a.name == "to").map(|a| a.kind);
     let value = match kind {
         Some(AttrKind::TypeName) => AttrValue::String(to.name().as_bytes().to_vec()),
@@ -761,7 +761,7 @@ fn cast_node(
 }
 
 /// The index entry and graph of `plan`.
-pub(super) fn build(name: &str, plan: &Plan) -> (CaseEntry, Graph) {
+pub(crate) fn build(name: &str, plan: &Plan) -> (CaseEntry, Graph) {
     match plan {
         Plan::Cast {
             spec,

@@ -174,13 +174,13 @@ fn run_py_decodes_every_small_type_itself() {
 
 /// A real deep case written to `dir`, with its index entry.
 fn write_case(dir: &Path, name: &str) -> CaseEntry {
-    let plans = super::super::cases::plans();
+    let plans = crate::generate::plan::plans();
     let (name, plan) = plans
         .iter()
         .find(|(n, _)| n == name)
         .expect("the case is planned");
-    let (entry, graph) = super::super::cases::build(name, plan);
-    for (rel, bytes) in super::super::model::files(name, &graph).unwrap() {
+    let (entry, graph) = crate::generate::plan::build(name, plan);
+    for (rel, bytes) in crate::generate::model::files(name, &graph).unwrap() {
         let p = dir.join(name).join(rel);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, bytes).unwrap();
@@ -192,7 +192,7 @@ fn write_case(dir: &Path, name: &str) -> CaseEntry {
 fn write_all_writes_each_reproducer_with_run_py_and_readme_and_points_the_findings_at_them() {
     let tmp = tempfile::tempdir().unwrap();
     let cases = tmp.path().join("cases");
-    let name = super::super::cases::plans()
+    let name = crate::generate::plan::plans()
         .into_iter()
         .map(|(n, _)| n)
         .find(|n| n.starts_with("cast19_FLOAT_to_FLOAT16"))
@@ -238,7 +238,7 @@ fn write_all_writes_each_reproducer_with_run_py_and_readme_and_points_the_findin
     let cut = harness::read::load_case(&out.join(&tie)).unwrap();
     assert_eq!(cut.data_sets[0].outputs[0].len(), 1);
     let a = all(&["worker-x"], findings);
-    assert!(super::super::render::markdown(&a, &Links::default())
+    assert!(crate::findings::render::markdown(&a, &Links::default())
         .contains("(findings/worker-x/unsupported__FLOAT16/README.md)"));
 }
 
@@ -247,7 +247,7 @@ fn outputs_are_replaced_only_after_a_successful_run() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path();
     let cases = out.join(crate::index::CASES_DIR);
-    let name = super::super::cases::plans()
+    let name = crate::generate::plan::plans()
         .into_iter()
         .map(|(n, _)| n)
         .find(|n| n.starts_with("cast19_FLOAT_to_FLOAT16"))
@@ -275,7 +275,7 @@ fn outputs_are_replaced_only_after_a_successful_run() {
     let mut lost = finding("myrt", "FLOAT", "FLOAT16", Verdict::Disagrees);
     lost.reproducer = "no_such_case".into();
     let root = crate::testkit::root();
-    let failed = findings::publish(&root, &lock, &by_case, vec![lost], Vec::new(), "ab");
+    let failed = crate::findings::publish(&root, &lock, &by_case, vec![lost], Vec::new(), "ab");
     assert!(failed.is_err());
     assert_eq!(listing(out), before);
     assert_eq!(
@@ -286,7 +286,7 @@ fn outputs_are_replaced_only_after_a_successful_run() {
     let mut f = finding("myrt", "FLOAT", "FLOAT16", Verdict::Disagrees);
     f.reproducer = entry.case.clone();
     f.examples[0].index = 1;
-    let all = findings::publish(&root, &lock, &by_case, vec![f], Vec::new(), "ab").unwrap();
+    let all = crate::findings::publish(&root, &lock, &by_case, vec![f], Vec::new(), "ab").unwrap();
     assert_eq!(
         all.findings[0].reproducer,
         format!("myrt/{}__tie", entry.case)

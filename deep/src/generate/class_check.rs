@@ -4,7 +4,7 @@
 //! and the target's values, midpoints and neighbours are found here, never by the generator
 //! (`classes.rs`, `values.rs`) or the implementation.
 
-use super::cases::{self, Plan, Shape};
+use super::plan::{plans, Plan, Shape};
 use super::values::{self, Input, Size};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use vocab::{DataType, TypeKind};
@@ -88,7 +88,7 @@ fn small_float(p: Params, code: u128) -> f64 {
 }
 
 /// The value of a code of floating type `t`.
-pub(super) fn decode(t: DataType, code: u128) -> f64 {
+pub(crate) fn decode(t: DataType, code: u128) -> f64 {
     match t {
         DataType::Float => f64::from(f32::from_bits(code as u32)),
         DataType::Double => f64::from_bits(code as u64),
@@ -415,7 +415,7 @@ fn string_claim(c: &Case<'_>, class: &str, s: &str) -> bool {
 /// The inputs the tree holds: every (source, target, size) a case reads.
 fn inputs_in_use() -> HashSet<(DataType, DataType, Size)> {
     let mut out = HashSet::new();
-    for (_, plan) in cases::plans() {
+    for (_, plan) in plans() {
         match plan {
             Plan::Cast {
                 from, to, shape, ..
@@ -505,7 +505,6 @@ fn every_element_of_every_input_is_what_its_class_says() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     assert!(!seen.contains_key("other"), "elements of no class");
-    eprintln!("{seen:?}");
 }
 
 #[test]

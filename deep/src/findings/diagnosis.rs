@@ -4,7 +4,7 @@
 //! first whose bits equal the runtime's names the element's root cause. An element that no
 //! behaviour reproduces keeps no diagnosis: a guess is worse than none.
 
-use super::run;
+use crate::generate::run;
 use harness::case::Model;
 use harness::read::{tensor_codes, tensor_from_codes};
 use onnx_conformance::ops;
@@ -381,7 +381,7 @@ fn int_attr(name: &str, v: i64) -> Attribute {
 /// Cast's at the same opset).
 fn cast(opset: i64, input: &Tensor, to: DataType, attrs: &[Attribute]) -> Option<Tensor> {
     let version = vocab::version::resolve("Cast", opset).ok()?;
-    let mut all = vec![super::cases::to_attr(version.spec(), to)];
+    let mut all = vec![crate::generate::plan::to_attr(version.spec(), to)];
     all.extend(attrs.iter().cloned());
     ops::run(version, &all, &[input]).ok()?.into_iter().next()
 }

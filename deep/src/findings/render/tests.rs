@@ -1,5 +1,5 @@
 use super::*;
-use crate::diagnosis::Behaviour;
+use crate::findings::diagnosis::Behaviour;
 use crate::testkit::{all, diagnosed, finding};
 
 fn sample() -> Findings {

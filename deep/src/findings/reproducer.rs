@@ -4,14 +4,16 @@
 //! their source and target (or their operator version) of which the backend refused the
 //! largest share.
 
-use super::findings::{self, Finding, Verdict};
+use super::finding::{Example, Finding, Verdict};
 use super::render::{self, Links};
-use crate::index::CaseEntry;
+use crate::index::{CaseEntry, CaseShape};
+use harness::read::{tensor_codes, tensor_from_codes};
 use harness::report::page::md_text;
 use std::collections::BTreeMap;
 use std::error::Error;
 use std::fmt::Write;
 use std::path::Path;
+use vocab::{Storage, Tensor};
 
 /// The script every reproducer holds: runs the model and prints each element.
 pub const RUN_PY: &str = include_str!("reproducer/run.py");
@@ -28,14 +30,6 @@ pub struct Planned {
     /// For a shared refusal reproducer, the type or operator version the refusals are blamed
     /// on.
     pub refused_type: Option<String>,
-}
-
-/// Whether a finding is a case the runtime did not run.
-pub fn is_refusal(v: Verdict) -> bool {
-    matches!(
-        v,
-        Verdict::Unsupported | Verdict::Error | Verdict::Crash | Verdict::Timeout
-    )
 }
 
 fn clean(s: &str) -> String {
@@ -71,7 +65,7 @@ fn blamed(findings: &[Finding], tree: &BTreeMap<&str, &CaseEntry>) -> BTreeMap<u
         }
     }
     let mut refused: BTreeMap<(&str, Verdict, String), usize> = BTreeMap::new();
-    for f in findings.iter().filter(|f| is_refusal(f.verdict)) {
+    for f in findings.iter().filter(|f| f.verdict.is_refusal()) {
         for c in f.cases.iter().filter_map(|c| tree.get(c.as_str())) {
             for k in blame_keys(c) {
                 *refused.entry((&f.backend, f.verdict, k)).or_default() += 1;
@@ -88,7 +82,7 @@ fn blamed(findings: &[Finding], tree: &BTreeMap<&str, &CaseEntry>) -> BTreeMap<u
     findings
         .iter()
         .enumerate()
-        .filter(|(_, f)| is_refusal(f.verdict))
+        .filter(|(_, f)| f.verdict.is_refusal())
         .map(|(i, f)| {
             let mut keys = vec![f.to.name().to_string(), f.from.name().to_string()];
             if let [v] = f.op_versions.as_slice() {
@@ -172,7 +166,7 @@ pub fn write_all(
         let entry = by_case
             .get(src.reproducer.as_str())
             .ok_or_else(|| format!("finding of case {:?}: no such case", src.reproducer))?;
-        findings::reproducer(
+        write_one(
             findings_dir,
             &p.rel,
             &cases_dir.join(&entry.case),
@@ -303,6 +297,125 @@ fn refusal_phrase(v: Verdict) -> &'static str {
         Verdict::Timeout => "times out on",
         _ => "fails on",
     }
+}
+
+/// Elements a case that did not run keeps in its reproducer, at most.
+pub(super) const REFUSED_ELEMENTS: usize = 8;
+
+/// The elements of a `values` case of `len` elements that its reproducer keeps: the
+/// examples' elements; for a case that did not run (no examples), the first element of each
+/// input class, at most [`REFUSED_ELEMENTS`], or the first element when no class is known.
+pub(super) fn reproducer_elements(
+    entry: &CaseEntry,
+    examples: &[Example],
+    len: usize,
+) -> Vec<usize> {
+    if !examples.is_empty() {
+        return examples.iter().map(|e| e.index).collect();
+    }
+    let mut idx: Vec<usize> = Vec::new();
+    for r in &entry.classes {
+        if r.start < r.end && r.start < len && !idx.contains(&r.start) {
+            idx.push(r.start);
+        }
+    }
+    idx.truncate(REFUSED_ELEMENTS);
+    if idx.is_empty() && len > 0 {
+        idx.push(0);
+    }
+    idx
+}
+
+/// Writes the reproducer of a class: the case's model with a few input elements only (the
+/// examples', or a few for a case that did not run; the whole case when its shape is not
+/// `values`), one data set, under
+/// `findings_dir/<rel>` (`rel` is `<label>/<name>`, chosen by [`write_all`]).
+fn write_one(
+    findings_dir: &Path,
+    rel: &str,
+    dir: &Path,
+    entry: &CaseEntry,
+    examples: &[Example],
+) -> Result<(), Box<dyn Error>> {
+    let name = rel.rsplit('/').next().unwrap_or(rel).to_string();
+    let out = findings_dir.join(rel);
+    std::fs::create_dir_all(out.join("test_data_set_0"))?;
+    let model_bytes = std::fs::read(dir.join("model.onnx"))?;
+    let case = harness::read::load_case(dir)?;
+    let ds = &case.data_sets[0];
+    let fed = ds
+        .inputs
+        .first()
+        .filter(|t| entry.shape == CaseShape::Values && !t.is_empty());
+    let Some(input) = fed else {
+        // Copy the (small) case as it is.
+        for entry in walkdir::WalkDir::new(dir).min_depth(1) {
+            let entry = entry?;
+            let to = out.join(entry.path().strip_prefix(dir)?);
+            if entry.file_type().is_dir() {
+                std::fs::create_dir_all(&to)?;
+            } else {
+                std::fs::copy(entry.path(), &to)?;
+            }
+        }
+        return Ok(());
+    };
+    let idx = reproducer_elements(entry, examples, input.len());
+    let pick = |t: &Tensor| -> Result<Tensor, Box<dyn Error>> {
+        Ok(match t.storage() {
+            Storage::String(v) => Tensor::from_vec(
+                vec![idx.len()],
+                idx.iter().map(|&i| v[i].clone()).collect::<Vec<_>>(),
+            )?,
+            _ => {
+                let c = tensor_codes(t).unwrap_or_default();
+                tensor_from_codes(
+                    t.dtype(),
+                    vec![idx.len()],
+                    &idx.iter().map(|&i| c[i]).collect::<Vec<_>>(),
+                )?
+            }
+        })
+    };
+    use prost::Message;
+    let mut mp = harness::proto::ModelProto::decode(model_bytes.as_slice())?;
+    let n = idx.len() as i64;
+    if let Some(g) = mp.graph.as_mut() {
+        g.name = name.clone();
+        for vi in [g.input.first_mut(), g.output.first_mut()]
+            .into_iter()
+            .flatten()
+        {
+            if let Some(shape) = vi
+                .r#type
+                .as_mut()
+                .and_then(|t| t.tensor_type.as_mut())
+                .and_then(|t| t.shape.as_mut())
+            {
+                for d in &mut shape.dim {
+                    d.dim_value = Some(n);
+                }
+            }
+        }
+    }
+    std::fs::write(out.join("model.onnx"), mp.encode_to_vec())?;
+    let names: Vec<String> = mp
+        .graph
+        .iter()
+        .flat_map(|g| g.input.iter().map(|v| v.name.clone()))
+        .collect();
+    for (k, t) in ds.inputs.iter().enumerate() {
+        let t = if k == 0 { pick(input)? } else { t.clone() };
+        let tp = harness::write::tensor_proto(names.get(k).map_or("input", |s| s), &t);
+        std::fs::write(
+            out.join(format!("test_data_set_0/input_{k}.pb")),
+            tp.encode_to_vec(),
+        )?;
+    }
+    let expected = pick(&ds.outputs[0])?;
+    let tp = harness::write::tensor_proto("output", &expected);
+    std::fs::write(out.join("test_data_set_0/output_0.pb"), tp.encode_to_vec())?;
+    Ok(())
 }
 
 #[cfg(test)]

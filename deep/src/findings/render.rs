@@ -2,7 +2,7 @@
 //! like a bug report: counts by backend, authority and verdict first (bugs first), a sentence
 //! per backend, then the causes, each with its findings, one line each.
 
-use super::findings::{Cause, Finding, Findings, Value, Verdict};
+use super::finding::{Cause, Finding, Findings, Inherited, Value, Verdict};
 use crate::index::Authority;
 use harness::report::page::{escape, md_cell as cell, md_text};
 use std::collections::BTreeMap;
@@ -147,7 +147,7 @@ fn meaning(v: Verdict) -> &'static str {
 /// A reproducer link's text: `reproducer`, or for a refusal the shared reproducer's name
 /// (`reproducer unsupported__FLOAT4E2M1`), which says what the runtime refuses.
 fn reproducer_text(f: &Finding) -> String {
-    match super::reproducer::is_refusal(f.verdict) {
+    match f.verdict.is_refusal() {
         true => format!(
             "reproducer {}",
             f.reproducer.rsplit('/').next().unwrap_or(&f.reproducer)
@@ -378,10 +378,7 @@ fn sentences(all: &Findings) -> Vec<String> {
             n(Verdict::DiffersFromData),
             n(Verdict::DiffersFromReading),
         );
-        let refused = mine
-            .iter()
-            .filter(|f| super::reproducer::is_refusal(f.verdict))
-            .count();
+        let refused = mine.iter().filter(|f| f.verdict.is_refusal()).count();
         let shape = n(Verdict::TypeOrShape);
         let name = format!("{} {}", run.backend, run.runtime_version);
         let mut s = if mine.is_empty() {
@@ -455,8 +452,8 @@ fn cause_title(c: &Cause) -> String {
 }
 
 /// onnx's own defects, once each, with the backends that inherit them and their classes.
-fn upstream(all: &Findings) -> Vec<(&super::findings::Inherited, Vec<(&str, usize)>)> {
-    let mut out: Vec<(&super::findings::Inherited, Vec<(&str, usize)>)> = Vec::new();
+fn upstream(all: &Findings) -> Vec<(&Inherited, Vec<(&str, usize)>)> {
+    let mut out: Vec<(&Inherited, Vec<(&str, usize)>)> = Vec::new();
     for c in &all.causes {
         let Some(i) = &c.inherited else { continue };
         let at = match out.iter().position(|(j, _)| *j == i) {

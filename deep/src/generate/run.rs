@@ -14,7 +14,7 @@ fn newest_cast() -> OpVersion {
 }
 
 /// An INT attribute.
-pub(super) fn int_attr(name: &str, value: i64) -> Attribute {
+pub(crate) fn int_attr(name: &str, value: i64) -> Attribute {
     Attribute {
         name: name.into(),
         value: AttrValue::Int(value),
@@ -22,7 +22,7 @@ pub(super) fn int_attr(name: &str, value: i64) -> Attribute {
 }
 
 /// The value of each code of `dtype` (a floating type or E8M0), exactly, as f64.
-pub(super) fn decode(dtype: DataType, codes: &[u128]) -> Vec<f64> {
+pub(crate) fn decode(dtype: DataType, codes: &[u128]) -> Vec<f64> {
     let input = tensor_from_codes(dtype, vec![codes.len()], codes).expect("codes of a type");
     let out = cast(
         newest_cast(),
@@ -33,7 +33,7 @@ pub(super) fn decode(dtype: DataType, codes: &[u128]) -> Vec<f64> {
 }
 
 /// The codes of `values` rounded to nearest into `dtype` (f32, f16 or bf16), by our Cast.
-pub(super) fn encode_nearest(dtype: DataType, values: &[f64]) -> Vec<u128> {
+pub(crate) fn encode_nearest(dtype: DataType, values: &[f64]) -> Vec<u128> {
     let input = Tensor::from_vec(vec![values.len()], values.to_vec()).expect("a vector");
     let out = cast(
         newest_cast(),
@@ -44,14 +44,14 @@ pub(super) fn encode_nearest(dtype: DataType, values: &[f64]) -> Vec<u128> {
 }
 
 /// The codes of `codes` of `from` cast to `to` by the newest Cast (its default attributes).
-pub(super) fn cast_codes(from: DataType, to: DataType, codes: &[u128]) -> Vec<u128> {
+pub(crate) fn cast_codes(from: DataType, to: DataType, codes: &[u128]) -> Vec<u128> {
     let input = tensor_from_codes(from, vec![codes.len()], codes).expect("codes of a type");
     let out = cast(newest_cast(), &[int_attr("to", to.code().into())], &input);
     tensor_codes(&out).expect("a numeric type")
 }
 
 /// Our text of each element of `input` (Cast to STRING).
-pub(super) fn text(input: &Tensor) -> Vec<String> {
+pub(crate) fn text(input: &Tensor) -> Vec<String> {
     let out = cast(
         newest_cast(),
         &[int_attr("to", DataType::String.code().into())],

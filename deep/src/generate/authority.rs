@@ -12,7 +12,7 @@ use vocab::{DataType, OpKind, TypeKind};
 
 /// The exact value of a source element, as the rules need it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) enum Val {
+pub(crate) enum Val {
     /// A floating value (every floating type decodes exactly into f64).
     Float(f64),
     /// An integer or bool value.
@@ -23,7 +23,7 @@ pub(super) enum Val {
 
 /// One conversion step: operator, version, types and the attributes that change results.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Step {
+pub(crate) struct Step {
     /// Cast or CastLike.
     pub op: OpKind,
     /// The operator's since-version.
@@ -40,7 +40,7 @@ pub(super) struct Step {
 
 /// The E8M0 rounding modes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Mode {
+pub(crate) enum Mode {
     /// Toward the larger power of two.
     Up,
     /// Toward the smaller.
@@ -123,7 +123,7 @@ fn format_of(t: DataType) -> Option<(u32, i32, f64)> {
 }
 
 /// Whether `t` holds the finite value `v` exactly (so no rounding rule is involved).
-pub(super) fn holds_exactly(t: DataType, v: Val) -> bool {
+pub(crate) fn holds_exactly(t: DataType, v: Val) -> bool {
     let x = match v {
         Val::Float(x) if x.is_finite() => x,
         Val::Int(i) => {
@@ -176,7 +176,7 @@ pub(super) fn holds_exactly(t: DataType, v: Val) -> bool {
 
 /// The authority and citation of one element of `step` with input class `class` and exact
 /// value `v`.
-pub(super) fn decide(step: &Step, class: InputClass, v: Val) -> (Authority, Citation) {
+pub(crate) fn decide(step: &Step, class: InputClass, v: Val) -> (Authority, Citation) {
     use Authority::*;
     let Step {
         op,
@@ -489,7 +489,7 @@ fn into_e8m0(step: &Step, class: InputClass, v: Val, page: &str) -> (Authority, 
 }
 
 /// The weaker of two decisions (for chains: the whole is no stronger than its weakest step).
-pub(super) fn weaker(a: (Authority, Citation), b: (Authority, Citation)) -> (Authority, Citation) {
+pub(crate) fn weaker(a: (Authority, Citation), b: (Authority, Citation)) -> (Authority, Citation) {
     if b.0 > a.0 {
         b
     } else {
@@ -498,7 +498,7 @@ pub(super) fn weaker(a: (Authority, Citation), b: (Authority, Citation)) -> (Aut
 }
 
 /// Whether every value of `from` is a value of `to`.
-pub(super) fn widens(from: DataType, to: DataType) -> bool {
+pub(crate) fn widens(from: DataType, to: DataType) -> bool {
     if from == to {
         return true;
     }
@@ -537,7 +537,7 @@ pub(super) fn widens(from: DataType, to: DataType) -> bool {
 
 /// What a step decides for a value it has not seen (a chain's second step): exact when every
 /// value of the pair's source is a value of its target, else the rule of an inexact value.
-pub(super) fn decide_any(step: &Step) -> (Authority, Citation) {
+pub(crate) fn decide_any(step: &Step) -> (Authority, Citation) {
     if widens(step.from, step.to) {
         let rule = format!(
             "every {} value is a {} value, so the cast keeps it",

@@ -7,12 +7,12 @@ use harness::write::{model as write_model, tensor as write_tensor, Encoding};
 use vocab::{Attribute, DataType, Tensor};
 
 /// A node: op_type, inputs, outputs, attributes.
-pub(super) type Node = (String, Vec<String>, Vec<String>, Vec<Attribute>);
+pub(crate) type Node = (String, Vec<String>, Vec<String>, Vec<Attribute>);
 /// A case's files: path relative to the case directory, bytes.
-pub(super) type Files = Vec<(String, Vec<u8>)>;
+pub(crate) type Files = Vec<(String, Vec<u8>)>;
 
 /// A graph to write: nodes in order, fed inputs, initializers, declared outputs.
-pub(super) struct Graph {
+pub(crate) struct Graph {
     /// The model opset.
     pub opset: i64,
     /// The nodes, each (op_type, inputs, outputs, attributes).
@@ -30,7 +30,7 @@ pub(super) struct Graph {
 
 /// The IR version of the official models at `opset` (onnx's version table): the oldest that
 /// knows the opset's types, so that older runtimes load the model.
-pub(super) fn ir_version(opset: i64) -> i64 {
+pub(crate) fn ir_version(opset: i64) -> i64 {
     match opset {
         ..=8 => 3,
         9 => 4,
@@ -48,7 +48,7 @@ pub(super) fn ir_version(opset: i64) -> i64 {
 }
 
 /// The model of `graph`, named `name`, for the harness's model writer.
-pub(super) fn model(name: &str, graph: &Graph) -> write_model::Model {
+pub(crate) fn model(name: &str, graph: &Graph) -> write_model::Model {
     let declared = |(n, t): &(String, Tensor)| (n.clone(), t.dtype(), t.shape().to_vec());
     let mut inputs: Vec<write_model::Declared> = graph.inputs.iter().map(declared).collect();
     // Before IR 4 every initializer must also be a graph input.
@@ -78,7 +78,7 @@ pub(super) fn model(name: &str, graph: &Graph) -> write_model::Model {
 
 /// The files of case `name` (relative to the case directory) with the expected outputs our
 /// implementation gives, or why it could not run.
-pub(super) fn files(name: &str, graph: &Graph) -> Result<Files, String> {
+pub(crate) fn files(name: &str, graph: &Graph) -> Result<Files, String> {
     let bytes = write_model::encode(&model(name, graph), graph.encoding);
     // Read back as a runtime would: the encoding variants must mean the same model.
     let parsed =

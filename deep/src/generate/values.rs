@@ -10,7 +10,7 @@ use vocab::{DataType, Tensor, TypeKind};
 
 /// Input elements grouped by class, in class order.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) enum Input {
+pub(crate) enum Input {
     /// Element codes of a numeric (or bool) source.
     Codes(Vec<(&'static str, Vec<u128>)>),
     /// Strings of a STRING source.
@@ -19,7 +19,7 @@ pub(super) enum Input {
 
 impl Input {
     /// Number of elements.
-    pub(super) fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         match self {
             Input::Codes(c) => c.iter().map(|(_, v)| v.len()).sum(),
             Input::Strings(c) => c.iter().map(|(_, v)| v.len()).sum(),
@@ -27,7 +27,7 @@ impl Input {
     }
 
     /// The first `per_class` elements of each class.
-    pub(super) fn sample(&self, per_class: usize) -> Input {
+    pub(crate) fn sample(&self, per_class: usize) -> Input {
         fn cut<T: Clone>(c: &[(&'static str, Vec<T>)], n: usize) -> Vec<(&'static str, Vec<T>)> {
             c.iter()
                 .map(|(k, v)| (*k, v.iter().take(n).cloned().collect()))
@@ -42,7 +42,7 @@ impl Input {
 
 /// How large a value set to build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(super) enum Size {
+pub(crate) enum Size {
     /// Every code of 16-bit sources, every value of 16-bit targets.
     Full,
     /// Boundary samples for the 16-bit types (8-bit and smaller types are always complete).
@@ -594,7 +594,7 @@ fn text_fixed(from: DataType, x: f64, text: &str) -> bool {
 /// The input of the case `from` → `to`, by class, with undefined values left out. Many cases
 /// share one (every attribute combination, every version of an era, Cast and CastLike), so
 /// each is built once per run.
-pub(super) fn input(from: DataType, to: DataType, size: Size) -> Input {
+pub(crate) fn input(from: DataType, to: DataType, size: Size) -> Input {
     type Cache = Mutex<HashMap<(DataType, DataType, Size), Arc<OnceLock<Input>>>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let cell = {
@@ -613,7 +613,7 @@ pub(super) fn input(from: DataType, to: DataType, size: Size) -> Input {
 /// not go on into INT64). The middle values are our Cast's at the newest version; where a
 /// chain's versions differ (BFLOAT16 truncation before 24), only into FLOAT, which is defined
 /// for every value.
-pub(super) fn chain_input(from: DataType, mid: DataType, to: DataType) -> Input {
+pub(crate) fn chain_input(from: DataType, mid: DataType, to: DataType) -> Input {
     match input(from, mid, Size::Boundary).sample(4) {
         Input::Codes(classes) => Input::Codes(
             classes

@@ -9,14 +9,14 @@ use super::run;
 use vocab::{DataType, TypeKind};
 
 /// The non-negative values of a floating target, for the classes defined on them.
-pub(super) struct Grid {
+pub(crate) struct Grid {
     kind: GridKind,
     /// The smallest positive normal value (E8M0: its smallest value, it has no subnormals).
-    pub(super) min_normal: f64,
+    pub(crate) min_normal: f64,
     /// The smallest positive value.
-    pub(super) min_pos: f64,
+    pub(crate) min_pos: f64,
     /// The largest finite value.
-    pub(super) max: f64,
+    pub(crate) max: f64,
 }
 
 enum GridKind {
@@ -28,7 +28,7 @@ enum GridKind {
 
 impl Grid {
     /// The grid of floating type `t`.
-    pub(super) fn of(t: DataType) -> Grid {
+    pub(crate) fn of(t: DataType) -> Grid {
         match t {
             DataType::Float => Grid {
                 kind: GridKind::Float,
@@ -107,12 +107,12 @@ impl Grid {
     }
 
     /// Whether `a` (>= 0) is a value.
-    pub(super) fn contains(&self, a: f64) -> bool {
+    pub(crate) fn contains(&self, a: f64) -> bool {
         self.floor(a) == Some(a)
     }
 
     /// The lower neighbour when `a` (>= 0, finite) is the midpoint of two adjacent values.
-    pub(super) fn midpoint_lo(&self, a: f64) -> Option<f64> {
+    pub(crate) fn midpoint_lo(&self, a: f64) -> Option<f64> {
         if matches!(self.kind, GridKind::Double) || self.contains(a) {
             return None;
         }
@@ -155,7 +155,7 @@ impl Grid {
 }
 
 /// One element, as its classes need it.
-pub(super) enum Elem<'a> {
+pub(crate) enum Elem<'a> {
     /// A floating source value with the magnitudes of its neighbouring codes (the value's own
     /// magnitude where there is none).
     Float {
@@ -171,11 +171,11 @@ pub(super) enum Elem<'a> {
 }
 
 /// What the classes of one (source, target) input are judged against.
-pub(super) struct Ctx {
-    pub(super) from: DataType,
-    pub(super) to: DataType,
+pub(crate) struct Ctx {
+    pub(crate) from: DataType,
+    pub(crate) to: DataType,
     /// The target's grid, for floating targets (E8M0 included).
-    pub(super) grid: Option<Grid>,
+    pub(crate) grid: Option<Grid>,
     /// The source's canonical quiet NaN, positive, for wide floating sources.
     nan: Option<u128>,
     /// The source's smallest normal and largest finite value, for floating sources.
@@ -184,7 +184,7 @@ pub(super) struct Ctx {
 }
 
 impl Ctx {
-    pub(super) fn new(from: DataType, to: DataType) -> Ctx {
+    pub(crate) fn new(from: DataType, to: DataType) -> Ctx {
         let floating = |t: DataType| matches!(t.kind(), TypeKind::Float | TypeKind::PowerOfTwo);
         let (src_min_normal, src_max) = if floating(from) {
             let g = Grid::of(from);
@@ -227,7 +227,7 @@ impl Ctx {
 }
 
 /// Whether `class` is true of `e`.
-pub(super) fn holds(class: &str, e: &Elem<'_>, ctx: &Ctx) -> bool {
+pub(crate) fn holds(class: &str, e: &Elem<'_>, ctx: &Ctx) -> bool {
     match e {
         Elem::Float {
             code,
@@ -294,7 +294,7 @@ fn fallbacks(e: &Elem<'_>, ctx: &Ctx) -> &'static [&'static str] {
 /// The class of `e`, whose point was of class `origin`: `double-rounding` when it holds,
 /// else `origin` when it holds, else the first of the input's other classes that holds, else
 /// `other`.
-pub(super) fn choose(origin: &'static str, e: &Elem<'_>, ctx: &Ctx) -> &'static str {
+pub(crate) fn choose(origin: &'static str, e: &Elem<'_>, ctx: &Ctx) -> &'static str {
     std::iter::once("double-rounding")
         .chain(std::iter::once(origin))
         .chain(fallbacks(e, ctx).iter().copied())

@@ -1,0 +1,282 @@
+//! Judged cases grouped: into classes, one finding per class of a backend's run, and the
+//! findings into causes, one per backend, authority, verdict and diagnosis; a defect of onnx's
+//! own that a runtime inherits is a cause of its own.
+
+use super::diagnosis::Behaviour;
+use super::finding::{Cause, Diagnosis, Example, Finding, FindingClass, Inherited, Verdict};
+use crate::index::{Authority, CaseAttribute, CaseEntry, Citation, Section};
+use harness::backend::FailureKind;
+use onnx_conformance::formats::Generation;
+use std::collections::BTreeMap;
+use vocab::{DataType, OpKind, TypeKind};
+
+/// CastLike-24's and CastLike-25's function body in onnx (1.23.2, as
+/// `onnx.defs.get_schema("CastLike", 25).get_context_dependent_function` builds it for a
+/// FLOAT8E8M0 `target_type`) passes `saturate` to Cast and drops `round_mode`.
+const CASTLIKE_BODY: &str = "onnx's function body of CastLike-24 and CastLike-25 is one \
+Cast with the attributes `to` (the target type) and `saturate = @saturate`, and no \
+`round_mode` (onnx 1.23.2): a runtime that runs CastLike as this body rounds every round_mode \
+as the default `up`, while its own Cast honours round_mode.";
+
+/// Whether `f` is onnx's defect inherited: a CastLike ignoring `round_mode` on a backend
+/// whose own Cast honours it (no Cast finding of that backend ignores it), which is what
+/// running onnx's CastLike function body gives.
+fn inherited(f: &Finding, all: &[Finding]) -> Option<Inherited> {
+    let ignores = |g: &Finding| {
+        g.diagnosis
+            .as_ref()
+            .is_some_and(|d| d.behaviour == Behaviour::RoundModeIgnored)
+    };
+    let own_cast_ignores = all
+        .iter()
+        .any(|g| g.backend == f.backend && g.op == OpKind::Cast && ignores(g));
+    (f.op == OpKind::CastLike && ignores(f) && !own_cast_ignores).then(|| Inherited {
+        from: "onnx".into(),
+        text: CASTLIKE_BODY.into(),
+    })
+}
+
+/// A class of one backend's run: what makes two judged cases one finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct ClassKey {
+    /// The operator.
+    op: OpKind,
+    /// The source type.
+    from: DataType,
+    /// The target type.
+    to: DataType,
+    /// The attributes set, as `name=value`.
+    attributes: Vec<CaseAttribute>,
+    /// The input class.
+    input_class: FindingClass,
+    /// The first version of the rule era.
+    era: u32,
+    /// What fixes the expected values, if the case has them.
+    authority: Option<Authority>,
+    /// The behaviour that reproduces the runtime's bits, if one does.
+    diagnosis: Option<Behaviour>,
+}
+impl ClassKey {
+    /// The order of the classes, and so of the findings: by the operator's and the types'
+    /// names (not the type codes), then the other fields in turn.
+    #[expect(clippy::type_complexity, reason = "a sort key, used once")]
+    fn order(
+        &self,
+    ) -> (
+        (&str, &str, &str),
+        Vec<String>,
+        FindingClass,
+        u32,
+        Option<Authority>,
+        Option<Behaviour>,
+    ) {
+        (
+            (self.op.name(), self.from.name(), self.to.name()),
+            // As text: `axis=-1` sorts before `axis=-2` and `axis=0`, as it always has.
+            self.attributes.iter().map(ToString::to_string).collect(),
+            self.input_class,
+            self.era,
+            self.authority,
+            self.diagnosis,
+        )
+    }
+}
+
+impl Ord for ClassKey {
+    fn cmp(&self, other: &ClassKey) -> std::cmp::Ordering {
+        self.order().cmp(&other.order())
+    }
+}
+
+impl PartialOrd for ClassKey {
+    fn partial_cmp(&self, other: &ClassKey) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// The classes of one backend's run.
+pub(super) type Classes = BTreeMap<ClassKey, Finding>;
+
+/// The first version of the rule era of `version` (docs/semantics.md §3.2: Cast and CastLike
+/// follow one set of rules up to 23 and another from 24; Concat has one era). A class never
+/// spans two eras, so its examples hold for every version it lists.
+fn rule_era(op: OpKind, version: u32) -> u32 {
+    match (op, Generation::of_version(version)) {
+        (OpKind::Cast | OpKind::CastLike, Generation::From24) => 24,
+        _ => 0,
+    }
+}
+
+/// Adds one judged class of case `entry` to `classes`. Returns the class when this case
+/// gave it its examples (the first case with element examples, or its first case), so the
+/// caller writes the reproducer from this case.
+pub(super) fn absorb<'a>(
+    classes: &'a mut Classes,
+    backend: &str,
+    runtime_version: &str,
+    entry: &CaseEntry,
+    judged: Judged,
+) -> Option<&'a mut Finding> {
+    let Judged {
+        class: input_class,
+        authority,
+        diagnosis,
+        elements,
+        mut examples,
+        refusal,
+    } = judged;
+    examples.truncate(MAX_EXAMPLES);
+    let key = ClassKey {
+        op: entry.op,
+        from: entry.from,
+        to: entry.to,
+        attributes: entry.attributes.clone(),
+        input_class,
+        era: rule_era(entry.op, entry.version),
+        authority: authority.as_ref().map(|a| a.0),
+        diagnosis,
+    };
+    // The finding's facts are the key's, so each is written once, here.
+    let facts = key.clone();
+    let f = classes.entry(key).or_insert_with(|| Finding {
+        backend: backend.to_string(),
+        runtime_version: runtime_version.to_string(),
+        op: facts.op,
+        op_versions: Vec::new(),
+        from: facts.from,
+        to: facts.to,
+        attributes: facts.attributes,
+        elements: 0,
+        cases: Vec::new(),
+        examples: Vec::new(),
+        section: authority
+            .as_ref()
+            .map_or_else(|| section(entry, facts.input_class), |a| a.1.section),
+        // After the section, which reads it.
+        input_class: facts.input_class,
+        reproducer: String::new(),
+        verdict: match (&refusal, &authority) {
+            (Some((k, _)), _) => Verdict::of_failure(*k),
+            (None, Some((a, _))) => Verdict::of(*a),
+            (None, None) => Verdict::DiffersFromReading,
+        },
+        authority: authority.as_ref().map(|a| a.0),
+        citation: authority.map(|a| a.1),
+        diagnosis: facts.diagnosis.map(|b| Diagnosis {
+            behaviour: b,
+            text: b.text().into(),
+        }),
+        message: refusal.map(|(_, m)| m),
+    });
+    if !f.op_versions.contains(&entry.version) {
+        f.op_versions.push(entry.version);
+    }
+    f.cases.push(entry.case.clone());
+    f.elements += elements;
+    if f.examples.is_empty() && (!examples.is_empty() || f.reproducer.is_empty()) {
+        f.examples = examples;
+        // Marks the class as having a reproducer, whatever path the caller gives it.
+        f.reproducer = entry.case.clone();
+        return Some(f);
+    }
+    None
+}
+
+/// Examples kept per class.
+pub(super) const MAX_EXAMPLES: usize = 3;
+
+/// One class of a failing case: its elements that differ (three kept), or why it did not run.
+pub(super) struct Judged {
+    pub(super) class: FindingClass,
+    pub(super) authority: Option<(Authority, Citation)>,
+    pub(super) diagnosis: Option<Behaviour>,
+    pub(super) elements: usize,
+    pub(super) examples: Vec<Example>,
+    pub(super) refusal: Option<(FailureKind, String)>,
+}
+
+/// The findings grouped by root cause, per backend in run order: strongest authority first,
+/// then verdict, then diagnosis (none last).
+pub(super) fn causes(findings: &[Finding]) -> Vec<Cause> {
+    let mut order: Vec<&str> = Vec::new();
+    for f in findings {
+        if !order.contains(&f.backend.as_str()) {
+            order.push(&f.backend);
+        }
+    }
+    type Key = (usize, u8, Verdict, u8, Option<Behaviour>, Option<Inherited>);
+    let mut groups: BTreeMap<Key, Cause> = BTreeMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        let backend = order.iter().position(|b| *b == f.backend).unwrap_or(0);
+        let authority = f.authority.map_or(u8::MAX, |a| a as u8);
+        let behaviour = f.diagnosis.as_ref().map(|d| d.behaviour);
+        // onnx's defect is a cause of its own, never merged with the runtime's.
+        let inherited = inherited(f, findings);
+        let key = (
+            backend,
+            authority,
+            f.verdict,
+            u8::from(behaviour.is_none()),
+            behaviour,
+            inherited.clone(),
+        );
+        let c = groups.entry(key).or_insert_with(|| Cause {
+            backend: f.backend.clone(),
+            authority: f.authority,
+            verdict: f.verdict,
+            diagnosis: behaviour,
+            text: match (&f.diagnosis, f.authority) {
+                (Some(d), _) => d.text.clone(),
+                (None, Some(_)) => "no known behaviour reproduces the runtime's bits".into(),
+                (None, None) => {
+                    format!("the runtime does not run the case ({})", f.verdict.label())
+                }
+            },
+            findings: Vec::new(),
+            elements: 0,
+            pairs: Vec::new(),
+            versions: Vec::new(),
+            inherited,
+        });
+        c.findings.push(i);
+        c.elements += f.elements;
+        let pair = format!("{}→{}", f.from, f.to);
+        if !c.pairs.contains(&pair) {
+            c.pairs.push(pair);
+        }
+        for v in &f.op_versions {
+            let version = format!("{}-{v}", f.op);
+            if !c.versions.contains(&version) {
+                c.versions.push(version);
+            }
+        }
+    }
+    groups.into_values().collect()
+}
+
+/// The section of docs/semantics.md that fixes the expected value of the class.
+fn section(e: &CaseEntry, class: FindingClass) -> Section {
+    let (from, to) = (e.from, e.to);
+    if e.op == OpKind::Concat {
+        return Section::Concat;
+    }
+    if matches!(class, FindingClass::Input(c) if c.is_nan()) {
+        return Section::NanCodes;
+    }
+    match (from, to) {
+        (_, DataType::Float8E8M0) | (DataType::Float8E8M0, _) => Section::Float8E8M0,
+        (DataType::String, _) | (_, DataType::String) => Section::Strings,
+        (_, t) if t.bit_width() <= 4 => Section::SubByte,
+        (f, _) if f.bit_width() <= 4 => Section::SubByte,
+        (_, DataType::Bfloat16) => Section::VersionSwitch,
+        (_, t) if t.kind() == TypeKind::Float && t.bit_width() == 8 => Section::NarrowerFloat,
+        (f, t) if f.kind() == TypeKind::Float && t.kind() == TypeKind::Float => Section::WideFloats,
+        _ => Section::OtherNumeric,
+    }
+}
+
+/// The causes of `findings`, for the fixtures of other modules' tests.
+#[cfg(test)]
+pub(crate) fn causes_of(findings: &[Finding]) -> Vec<Cause> {
+    causes(findings)
+}

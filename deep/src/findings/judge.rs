@@ -1,0 +1,379 @@
+//! A run's failing trials judged: each mismatch element by element against its case's
+//! expected values, by the outputs the run dumped, into classes with their authority and
+//! diagnosis; a trial that did not run, by its failure kind and message. Nothing runs again.
+
+use super::diagnosis::{self, Behaviour};
+use super::finding::{Example, Finding, FindingClass, RunSummary, Value};
+use super::group::{absorb, Classes, Judged, MAX_EXAMPLES};
+use crate::generate::run;
+use crate::index::{self, Authority, CaseEntry, CaseShape, Citation, Section};
+use harness::backend::FailureKind;
+use harness::known::Outcome;
+use harness::read::tensor_codes;
+use harness::report::{self, TrialRecord};
+use std::collections::BTreeMap;
+use std::error::Error;
+use std::path::Path;
+use vocab::{DataType, OpKind, Storage, Tensor, TypeKind};
+
+/// The findings of one finished run of the deep tree on backend `name` (its `report`): every
+/// trial that did not pass is judged against the case's `entry` in `by_case`: a mismatch by
+/// the actual outputs the run dumped under `report_dir` (the run's report directory,
+/// `failures/<trial>/output_K.actual.pb`), any other failure by its record's kind and
+/// message. Nothing runs again. A trial of the run itself (a guard) that failed, a backend
+/// that crashed on every case, or a mismatch without its dump is an error.
+pub fn of_run(
+    out: &Path,
+    by_case: &BTreeMap<&str, &CaseEntry>,
+    name: &str,
+    report: &report::Report,
+    report_dir: &Path,
+) -> Result<(RunSummary, Vec<Finding>), Box<dyn Error>> {
+    if report.backend.name != *name {
+        return Err(format!(
+            "backend {name}: the report is a run of {:?}",
+            report.backend.name
+        )
+        .into());
+    }
+    let failed: Vec<&TrialRecord> = report
+        .trials
+        .iter()
+        .filter(|t| t.outcome != Outcome::Pass)
+        .collect();
+    if let Some(t) = failed.iter().find(|t| t.release.is_none()) {
+        return Err(format!(
+            "backend {name}: {}: {}",
+            t.name,
+            t.message.as_deref().unwrap_or("")
+        )
+        .into());
+    }
+    if let Some(why) = never_ran(&report.trials) {
+        return Err(format!(
+            "backend {name} crashed on every case, so it most likely never started: {why}; \
+             no findings were written (check its command with `cargo xtask backends \
+             check-worker '<command>'`)"
+        )
+        .into());
+    }
+    let run = RunSummary {
+        backend: name.to_string(),
+        runtime_version: report.backend.version.clone(),
+        trials: report.trials.len(),
+        failed: failed.len(),
+        filters: report
+            .run
+            .as_ref()
+            .map(|r| r.filters.clone())
+            .unwrap_or_default(),
+    };
+    // A mismatch whose dump is missing is judged by its message; but when no mismatch left
+    // one, the dumps are being looked for in the wrong place: stop rather than judge the run
+    // by its messages alone.
+    let mismatches: Vec<&&TrialRecord> = failed
+        .iter()
+        .filter(|t| t.failure_kind == Some(FailureKind::Mismatch))
+        .collect();
+    let dumped = |t: &&&TrialRecord| harness::report::failure_dir(report_dir, &t.name).is_dir();
+    if !mismatches.is_empty() && !mismatches.iter().any(dumped) {
+        return Err(format!(
+            "backend {name}: none of its {} mismatches left a dump under {}: is that the \
+             report directory of this run?",
+            mismatches.len(),
+            report_dir.display()
+        )
+        .into());
+    }
+    let mut classes = Classes::new();
+    for t in failed {
+        let Some(entry) = t.case.as_deref().and_then(|c| by_case.get(c)) else {
+            continue;
+        };
+        let dir = out.join(index::CASES_DIR).join(&entry.case);
+        let dumps = harness::report::failure_dir(report_dir, &t.name);
+        let judged = judge(&dir, &dumps, entry, t).map_err(|e| format!("backend {name}: {e}"))?;
+        for judged in judged {
+            if let Some(f) = absorb(&mut classes, name, &report.backend.version, entry, judged) {
+                // The case the reproducer is cut from; its path is set once all are known.
+                f.reproducer = entry.case.clone();
+            }
+        }
+    }
+    Ok((run, classes.into_values().collect()))
+}
+
+/// When every case trial of a run crashed (a backend that never started fails every case as
+/// `crash`), the first line of the first message: there is nothing to group.
+pub(super) fn never_ran(trials: &[TrialRecord]) -> Option<String> {
+    let cases: Vec<&TrialRecord> = trials.iter().filter(|t| t.release.is_some()).collect();
+    let all_crashed = !cases.is_empty()
+        && cases
+            .iter()
+            .all(|t| t.failure_kind == Some(FailureKind::Crash));
+    all_crashed.then(|| first_line(cases[0].message.as_deref().unwrap_or("")))
+}
+
+/// The classes of one failing case: per input class, the elements that differ; or the case
+/// as a whole (its shape, or the failure kind) when it did not run or has no element ranges.
+pub(super) fn judge(
+    dir: &Path,
+    dumps: &Path,
+    entry: &CaseEntry,
+    t: &TrialRecord,
+) -> Result<Vec<Judged>, String> {
+    let whole = |kind: FailureKind, msg: &str| {
+        let refusal = Some((kind, first_line(msg)));
+        Ok(vec![Judged {
+            class: FindingClass::Failure(kind),
+            authority: None,
+            diagnosis: None,
+            elements: 0,
+            examples: Vec::new(),
+            refusal,
+        }])
+    };
+    // What the backend said (its words are the message's first line) when it produced no
+    // outputs: the run recorded it, nothing runs again.
+    let kind = t.failure_kind.unwrap_or(FailureKind::Error);
+    if kind != FailureKind::Mismatch {
+        return whole(kind, t.message.as_deref().unwrap_or(""));
+    }
+    let case = match harness::read::load_case(dir) {
+        Ok(c) => c,
+        Err(e) => return whole(FailureKind::Error, &e.to_string()),
+    };
+    let ds = &case.data_sets[0];
+    let dumps = match case.data_sets.len() {
+        1 => dumps.to_path_buf(),
+        _ => dumps.join("test_data_set_0"),
+    };
+    let actual = match dumped_output(&dumps, &t.name) {
+        Ok(Some(actual)) => actual,
+        Ok(None) => return whole(FailureKind::Mismatch, "no output"),
+        // No dump to read: an output that is no value of its declared type (a BOOL of 2), a
+        // file cut short. The run's message says what the backend gave; the finding is that
+        // message, and the other trials are still judged.
+        Err(_) => return whole(FailureKind::Mismatch, t.message.as_deref().unwrap_or("")),
+    };
+    let actual = [actual];
+    let (Some(exp), Some(act)) = (ds.outputs.first(), actual.first()) else {
+        return whole(FailureKind::Mismatch, "no output");
+    };
+    if exp.dtype() != act.dtype() || exp.shape() != act.shape() {
+        let msg = format!(
+            "output is {} {:?}, expected {} {:?}",
+            act.dtype().name(),
+            act.shape(),
+            exp.dtype().name(),
+            exp.shape()
+        );
+        let refusal = Some((FailureKind::Mismatch, msg));
+        return Ok(vec![Judged {
+            class: FindingClass::TypeOrShape,
+            authority: None,
+            diagnosis: None,
+            elements: 0,
+            examples: Vec::new(),
+            refusal,
+        }]);
+    }
+    let input = case
+        .model
+        .graph
+        .initializers
+        .first()
+        .map(|(_, t)| t.clone())
+        .or_else(|| ds.inputs.first().cloned());
+    // Codes once per tensor: a case of 65536 elements may differ everywhere.
+    let codes = |t: &Tensor| tensor_codes(t).unwrap_or_default();
+    let (in_codes, exp_codes, act_codes) = (input.as_ref().map(codes), codes(exp), codes(act));
+    let differ = differing(exp, act);
+    let subject = diagnosis::Subject {
+        model: &case.model,
+        fed: &ds.inputs,
+        input: input.as_ref(),
+        expected: exp,
+        actual: act,
+    };
+    let causes = diagnosis::diagnose(&subject, &differ);
+    type Key = (
+        FindingClass,
+        Option<(Authority, Citation)>,
+        Option<Behaviour>,
+    );
+    let mut by_class: BTreeMap<Key, (usize, Vec<Example>)> = BTreeMap::new();
+    for (&i, cause) in differ.iter().zip(causes) {
+        let class = match entry.shape {
+            CaseShape::Values => entry
+                .class_of(i)
+                .map_or(FindingClass::Other, FindingClass::Input),
+            shape => FindingClass::Shape(shape),
+        };
+        let slot = by_class
+            .entry((class, Some(authority_at(entry, i)), cause))
+            .or_default();
+        slot.0 += 1;
+        if slot.1.len() < MAX_EXAMPLES {
+            let same_len = input.as_ref().filter(|x| x.len() == exp.len());
+            slot.1.push(Example {
+                index: i,
+                input: same_len.map_or(
+                    Value {
+                        bits: "-".into(),
+                        decoded: "-".into(),
+                    },
+                    |x| value(x, in_codes.as_deref().unwrap_or(&[]), i),
+                ),
+                expected: value(exp, &exp_codes, i),
+                actual: value(act, &act_codes, i),
+            });
+        }
+    }
+    if by_class.is_empty() {
+        let msg = t.message.clone().unwrap_or_default();
+        let refusal = Some((FailureKind::Mismatch, first_line(&msg)));
+        return Ok(vec![Judged {
+            class: FindingClass::Shape(entry.shape),
+            authority: None,
+            diagnosis: None,
+            elements: 0,
+            examples: Vec::new(),
+            refusal,
+        }]);
+    }
+    Ok(by_class
+        .into_iter()
+        .map(|((class, authority, diagnosis), (n, examples))| Judged {
+            class,
+            authority,
+            diagnosis,
+            elements: n,
+            examples,
+            refusal: None,
+        })
+        .collect())
+}
+
+/// The first actual output of a mismatched trial, as its run dumped it under `dumps`
+/// (`output_0.actual.pb`); `None` when the backend produced no output 0 (the run dumped the
+/// expected side alone). A mismatch without its dump is an error naming the trial and file.
+fn dumped_output(dumps: &Path, trial: &str) -> Result<Option<Tensor>, String> {
+    let pb = dumps.join("output_0.actual.pb");
+    if !pb.is_file()
+        && dumps.join("output_0.expected.npy").is_file()
+        && !dumps.join("output_0.actual.npy").exists()
+    {
+        return Ok(None);
+    }
+    if !pb.is_file() {
+        return Err(format!(
+            "trial {trial} is a mismatch but its run left no dump {} (findings read the \
+             run's outputs, they do not run it again; run the suite again)",
+            pb.display()
+        ));
+    }
+    harness::read::read_tensor(&pb, None)
+        .map(Some)
+        .map_err(|e| format!("trial {trial}: {e}"))
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or("").chars().take(300).collect()
+}
+
+/// Whether an element type's NaNs all match each other (the IEEE kinds and float8: the spec
+/// fixes no NaN bits there that the comparison keeps).
+fn nan_free_bits(t: DataType) -> bool {
+    t.kind() == TypeKind::Float
+}
+
+/// The indices where `act` differs from `exp`: bit for bit, any NaN matching any NaN.
+fn differing(exp: &Tensor, act: &Tensor) -> Vec<usize> {
+    match (exp.storage(), act.storage()) {
+        (Storage::String(e), Storage::String(a)) => {
+            (0..e.len()).filter(|&i| e[i] != a[i]).collect()
+        }
+        _ => {
+            let (Some(e), Some(a)) = (tensor_codes(exp), tensor_codes(act)) else {
+                return Vec::new();
+            };
+            let nan = |t: &Tensor, c: &[u128]| -> Vec<bool> {
+                if nan_free_bits(t.dtype()) {
+                    run::decode(t.dtype(), c)
+                        .iter()
+                        .map(|x| x.is_nan())
+                        .collect()
+                } else {
+                    vec![false; c.len()]
+                }
+            };
+            let (en, an) = (nan(exp, &e), nan(act, &a));
+            (0..e.len())
+                .filter(|&i| e[i] != a[i] && !(en[i] && an[i]))
+                .collect()
+        }
+    }
+}
+
+/// Element `i` of `t` as bits and decoded.
+pub(super) fn value(t: &Tensor, codes: &[u128], i: usize) -> Value {
+    if let Storage::String(v) = t.storage() {
+        return Value {
+            bits: format!("{:?}", v[i]),
+            decoded: format!("{:?}", v[i]),
+        };
+    }
+    let code = codes.get(i).copied().unwrap_or(0);
+    let width = (t.dtype().bit_width() as usize).div_ceil(4).max(1);
+    let decoded = match t.dtype().kind() {
+        TypeKind::Float | TypeKind::PowerOfTwo => {
+            format!("{:?}", run::decode(t.dtype(), &[code])[0])
+        }
+        TypeKind::Signed => {
+            let w = t.dtype().bit_width();
+            format!("{}", ((code << (128 - w)) as i128) >> (128 - w))
+        }
+        TypeKind::Bool => format!("{}", code != 0),
+        _ => format!("{code}"),
+    };
+    Value {
+        bits: format!("0x{code:0width$x}"),
+        decoded,
+    }
+}
+
+/// The authority of output element `i` of a case: its input element's class range; Concat's
+/// page; for an element no range holds, the weakest authority of the case.
+fn authority_at(entry: &CaseEntry, i: usize) -> (Authority, Citation) {
+    if entry.op == OpKind::Concat {
+        return (
+            Authority::Page,
+            Citation {
+                section: Section::Concat,
+                rule: "Concat copies its inputs' elements unchanged, in order along the axis"
+                    .into(),
+                source: format!(
+                    "https://github.com/onnx/onnx/blob/main/docs/Changelog.md#Concat-{}",
+                    entry.version
+                ),
+            },
+        );
+    }
+    if let Some(r) = entry.range_of(i) {
+        return (r.authority, r.citation.clone());
+    }
+    entry
+        .classes
+        .iter()
+        .max_by_key(|r| r.authority)
+        .map(|r| (r.authority, r.citation.clone()))
+        .unwrap_or((
+            Authority::Reading,
+            Citation {
+                section: Section::Conversions,
+                rule: "no class range covers this element".into(),
+                source: String::new(),
+            },
+        ))
+}
