@@ -1,7 +1,7 @@
-//! `cargo xtask deep`: the deep suite on each backend, its disagreements with our expected
-//! values grouped into findings (docs/deep.md): per class of operator, types, attributes and
-//! input class, the versions affected, the element count, three examples, the section of
-//! docs/semantics.md that fixes the expected value and a reproducer in the node-test layout.
+//! The deep suite's findings: a backend's disagreements with our expected values, grouped
+//! (docs/deep.md) per class of operator, types, attributes and input class, with the versions
+//! affected, the element count, three examples, the section of docs/semantics.md that fixes
+//! the expected value and a reproducer in the node-test layout.
 
 use super::diagnosis;
 use super::diagnosis::Behaviour;

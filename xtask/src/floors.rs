@@ -189,7 +189,7 @@ fn a_path_into_another_crate_is_found_and_a_trial_name_is_not() {
 }
 
 /// The xtask's size bound: above it, product logic has crept back in (ARCHITECTURE.md, the
-/// `xtask/` row).
+/// `xtask/` entry).
 const XTASK_MAX_LINES: usize = 4000;
 
 #[test]
