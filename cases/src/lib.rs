@@ -1,6 +1,6 @@
-//! Our own cases, in the official layout, as files ([`files`]), written under a directory
-//! ([`write`], normally `tests/cases/`, by `cargo xtask own-cases`) or compared with one
-//! ([`check`]).
+//! Our own cases, in the official layout, as files ([`files`], which the command writes into
+//! its home), written under a directory ([`write`], normally `tests/cases/`) or compared with
+//! one ([`check`]).
 //!
 //! They cover operator versions and types the official data never exercises (Cast-1 with its
 //! string `to`, Concat-1 with its default axis, integer/bool casts, Concat of non-float types).

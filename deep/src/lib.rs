@@ -1,6 +1,6 @@
-//! The deep suite as a library: its tree ([`write`], run by `cargo xtask deep-cases`), the
-//! check that the tree on disk is the one its index describes ([`integrity`]), and the
-//! findings of a run of it ([`findings`], run by `cargo xtask deep`).
+//! The deep suite as a library: its tree ([`write`]), the check that the tree on disk is the
+//! one its index describes ([`integrity`]), and the findings of a run of it ([`runs`],
+//! [`findings`]).
 //!
 //! The tree: Every allowed (source, target) pair of every
 //! Cast and CastLike version with every attribute combination that changes a result, over the

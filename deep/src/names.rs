@@ -1,4 +1,4 @@
-//! The backends `cargo xtask deep` is asked for, checked before anything runs or is removed:
+//! The backends a findings run is asked for, checked before anything runs or is removed:
 //! each a shipped backend that is set up, or a `worker:<label>=<command line>`, and the label
 //! that names its report directory and its reproducers.
 

@@ -1,5 +1,5 @@
-//! `cargo xtask deep` past its command line: the tree held, checked against its index, run
-//! on each backend, each run's failures grouped, the findings published.
+//! A findings run over the deep tree: the tree held, checked against its index, run on each
+//! backend, each run's failures grouped, the findings published.
 
 use crate::findings::{self, Findings};
 use crate::index::{self as tree, CaseEntry};

@@ -1,4 +1,4 @@
-//! Command-line options of `cargo xtask fetch-tests`.
+//! The fetch's options, as clap arguments of every command that fetches, and their checks.
 
 use super::error::{Error, Result};
 use super::releases::is_release;

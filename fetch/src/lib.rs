@@ -1,6 +1,7 @@
-//! The fetch of `cargo xtask fetch-tests`, as a library: the official ONNX node-test data of
-//! every release, obtained through the user's pip, verified against the committed lock,
-//! extracted atomically. [`main`] is the whole command; [`run`] the fetch on given paths.
+//! Fetching the official ONNX node-test data of every release: obtained through the user's
+//! pip, verified against the committed lock, extracted atomically. [`main`] is the whole
+//! command (for `cargo xtask fetch-tests` and `onnx-conformance fetch`); [`run`] the fetch on
+//! given paths.
 
 mod args;
 mod derive;

@@ -1,8 +1,8 @@
-//! `cargo xtask backends check-worker`: a worker run over a dozen chosen official cases, each
-//! protocol step printed as it happens (start, hello, each request and answer with its time,
-//! the outputs read back and compared), for someone writing a worker. A step that breaks the
-//! protocol (docs/worker-protocol.md) makes the check fail; a wrong answer or a refusal does
-//! not: those are the runtime's, and the suite judges them.
+//! A worker checked step by step over eleven chosen official cases and seven built in memory
+//! ([`CASES`]), each protocol step printed as it happens (start, hello, each request and
+//! answer with its time, the outputs read back and compared), for someone writing a worker. A
+//! step that breaks the protocol (docs/worker-protocol.md) makes the check fail; a wrong answer
+//! or a refusal does not: those are the runtime's, and the suite judges them.
 
 use crate::case::{Case, DataSet};
 use crate::compare::{compare_outputs, Rule};

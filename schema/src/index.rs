@@ -1,5 +1,5 @@
 //! The data index (`onnx-backend-data/index.json`) and the committed lock file
-//! (`onnx-backend-data.lock.json`): written by `cargo xtask fetch-tests`, read by the test runner.
+//! (`onnx-backend-data.lock.json`): written by the fetch, read by the test runner.
 
 use serde::de::{Error as _, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};

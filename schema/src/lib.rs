@@ -1,4 +1,4 @@
-//! The on-disk formats shared by `cargo xtask fetch-tests` and the harness: the data index
+//! The on-disk formats shared by the fetch and the harness: the data index
 //! and the lock file (`index`), the lock's hash (`hash`), the part of `onnx.proto` both read
 //! (`proto`), where the target directory is (`workspace`), and how state files are written and
 //! directories locked (`files`). A crate of its own so that

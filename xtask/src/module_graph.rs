@@ -1,7 +1,7 @@
-//! Guard: a library crate's top-level modules import each other in layers, never in a circle
-//! (issue 38 found eight harness modules in one: none could be read or moved alone). Imports
-//! are the `crate::` paths, and a top-level file's `super::` ones, outside comments and tests;
-//! a re-export is an import.
+//! Guard: the child modules of each directory in `LAYERED` (a crate's root, or a module's
+//! directory) import each other in layers, never in a circle, so that each can be read and
+//! moved alone. Imports are the `crate::` paths to a sibling, and a direct child's `super::`
+//! ones, outside comments and tests; a re-export is an import.
 
 use crate::testkit::repo::root;
 use std::collections::{BTreeMap, BTreeSet};

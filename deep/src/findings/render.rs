@@ -1,4 +1,4 @@
-//! findings.md, findings.html and the console summary of `cargo xtask deep`, written to read
+//! findings.md, findings.html and the console summary of a findings run, written to read
 //! like a bug report: counts by backend, authority and verdict first (bugs first), a sentence
 //! per backend, then the causes, each with its findings, one line each.
 

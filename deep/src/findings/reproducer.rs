@@ -1,4 +1,4 @@
-//! The reproducers of `cargo xtask deep` (docs/deep.md): where each finding's goes, and the
+//! The reproducers of the deep findings (docs/deep.md): where each finding's goes, and the
 //! README.md and run.py beside every model. A class whose elements differ gets its own; the
 //! classes a runtime refused share one per (backend, verdict, type), the type being the one of
 //! their source and target (or their operator version) of which the backend refused the

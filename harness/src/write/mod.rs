@@ -1,5 +1,5 @@
 //! The one protobuf writer: tensors (`tensor`), attributes (`attribute`) and models (`model`),
-//! for the worker inputs, `cargo xtask own-cases` and `cargo xtask deep-cases`. The inverse of
+//! for the worker inputs, our own cases (`cases`) and the deep tree (`deep`). The inverse of
 //! [`crate::read`].
 //!
 //! [`Encoding::Onnx`] writes every file as `onnx.save` writes the same content built with
