@@ -56,6 +56,7 @@ pub fn finding(backend: &str, from: &str, to: &str, verdict: Verdict) -> Finding
         diagnosis: None,
         section: Section::NarrowerFloat,
         reproducer: format!("cast19_{from}_to_{to}"),
+        source_case: format!("cast19_{from}_to_{to}"),
         verdict,
         message: (!ran).then(|| format!("{to} is not supported")),
     }

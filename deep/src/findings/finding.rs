@@ -194,8 +194,13 @@ pub struct Finding {
     pub diagnosis: Option<Diagnosis>,
     /// The section of docs/semantics.md that fixes the expected value.
     pub section: Section,
-    /// The reproducer's directory, relative to the findings directory.
+    /// The reproducer's directory, relative to the findings directory (empty until the
+    /// reproducers are written).
     pub reproducer: String,
+    /// The case the reproducer is cut from: the one that gave the examples. Known while a run
+    /// is grouped; not in findings.json.
+    #[serde(skip)]
+    pub source_case: String,
     /// The verdict: from the authority for elements that differ, else the failure kind.
     pub verdict: Verdict,
     /// The first line of the runtime's message, for cases that did not run.

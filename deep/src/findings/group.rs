@@ -107,16 +107,15 @@ fn rule_era(op: OpKind, version: u32) -> u32 {
     }
 }
 
-/// Adds one judged class of case `entry` to `classes`. Returns the class when this case
-/// gave it its examples (the first case with element examples, or its first case), so the
-/// caller writes the reproducer from this case.
-pub(super) fn absorb<'a>(
-    classes: &'a mut Classes,
+/// Adds one judged class of case `entry` to `classes`. The case that gives a class its examples
+/// (the first with element examples, or its first case) is the one its reproducer is cut from.
+pub(super) fn absorb(
+    classes: &mut Classes,
     backend: &str,
     runtime_version: &str,
     entry: &CaseEntry,
     judged: Judged,
-) -> Option<&'a mut Finding> {
+) {
     let Judged {
         class: input_class,
         authority,
@@ -155,6 +154,7 @@ pub(super) fn absorb<'a>(
         // After the section, which reads it.
         input_class: facts.input_class,
         reproducer: String::new(),
+        source_case: String::new(),
         verdict: match (&refusal, &authority) {
             (Some((k, _)), _) => Verdict::of_failure(*k),
             (None, Some((a, _))) => Verdict::of(*a),
@@ -173,13 +173,10 @@ pub(super) fn absorb<'a>(
     }
     f.cases.push(entry.case.clone());
     f.elements += elements;
-    if f.examples.is_empty() && (!examples.is_empty() || f.reproducer.is_empty()) {
+    if f.examples.is_empty() && (!examples.is_empty() || f.source_case.is_empty()) {
         f.examples = examples;
-        // Marks the class as having a reproducer, whatever path the caller gives it.
-        f.reproducer = entry.case.clone();
-        return Some(f);
+        f.source_case = entry.case.clone();
     }
-    None
 }
 
 /// Examples kept per class.

@@ -94,10 +94,7 @@ pub fn of_run(
         let dumps = harness::report::failure_dir(report_dir, &t.name);
         let judged = judge(&dir, &dumps, entry, t).map_err(|e| format!("backend {name}: {e}"))?;
         for judged in judged {
-            if let Some(f) = absorb(&mut classes, name, &report.backend.version, entry, judged) {
-                // The case the reproducer is cut from; its path is set once all are known.
-                f.reproducer = entry.case.clone();
-            }
+            absorb(&mut classes, name, &report.backend.version, entry, judged);
         }
     }
     Ok((run, classes.into_values().collect()))

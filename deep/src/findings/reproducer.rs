@@ -109,7 +109,7 @@ pub fn plan(findings: &[Finding], tree: &BTreeMap<&str, &CaseEntry>) -> Vec<Plan
     let mut shared: BTreeMap<String, usize> = BTreeMap::new();
     let mut taken: BTreeMap<String, usize> = BTreeMap::new();
     for (i, f) in findings.iter().enumerate() {
-        if f.reproducer.is_empty() {
+        if f.source_case.is_empty() {
             continue;
         }
         if let Some(t) = blamed.get(&i) {
@@ -131,7 +131,7 @@ pub fn plan(findings: &[Finding], tree: &BTreeMap<&str, &CaseEntry>) -> Vec<Plan
         let base = format!(
             "{}/{}__{}",
             f.backend,
-            clean(&f.reproducer),
+            clean(&f.source_case),
             clean(&f.input_class.to_string())
         );
         let n = taken.entry(base.clone()).or_default();
@@ -151,8 +151,7 @@ pub fn plan(findings: &[Finding], tree: &BTreeMap<&str, &CaseEntry>) -> Vec<Plan
 }
 
 /// Writes every reproducer under `findings_dir`, each with run.py and README.md, and sets
-/// each finding's `reproducer` to its directory. On entry a finding's `reproducer` names the
-/// case its examples came from.
+/// each finding's `reproducer` to its directory, each cut from its finding's `source_case`.
 pub fn write_all(
     findings_dir: &Path,
     cases_dir: &Path,
@@ -164,8 +163,8 @@ pub fn write_all(
     for p in &planned {
         let src = &findings[p.source];
         let entry = by_case
-            .get(src.reproducer.as_str())
-            .ok_or_else(|| format!("finding of case {:?}: no such case", src.reproducer))?;
+            .get(src.source_case.as_str())
+            .ok_or_else(|| format!("finding of case {:?}: no such case", src.source_case))?;
         write_one(
             findings_dir,
             &p.rel,

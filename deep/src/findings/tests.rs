@@ -607,7 +607,7 @@ fn findings_of_run(run: &str, entry: &CaseEntry) -> (Vec<Finding>, Vec<RunSummar
     };
     let mut f = crate::testkit::finding("myrt", "FLOAT", "FLOAT8E4M3FN", verdict);
     f.runtime_version = format!("run-{run}");
-    f.reproducer = entry.case.clone();
+    f.source_case = entry.case.clone();
     if let Some(e) = f.examples.first_mut() {
         e.index = 1;
     }

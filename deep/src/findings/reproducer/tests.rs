@@ -207,7 +207,7 @@ fn write_all_writes_each_reproducer_with_run_py_and_readme_and_points_the_findin
         finding("worker-x", "DOUBLE", "FLOAT16", Verdict::Unsupported),
     ];
     for f in &mut findings {
-        f.reproducer = entry.case.clone();
+        f.source_case = entry.case.clone();
     }
     let out = tmp.path().join("findings");
     write_all(&out, &cases, &by_case, &mut findings, &Links::default()).unwrap();
@@ -273,7 +273,7 @@ fn outputs_are_replaced_only_after_a_successful_run() {
     let before = listing(out);
     // A finding whose case is not in the tree: the run fails, nothing changes.
     let mut lost = finding("myrt", "FLOAT", "FLOAT16", Verdict::Disagrees);
-    lost.reproducer = "no_such_case".into();
+    lost.source_case = "no_such_case".into();
     let root = crate::testkit::root();
     let failed = crate::findings::publish(&root, &lock, &by_case, vec![lost], Vec::new(), "ab");
     assert!(failed.is_err());
@@ -284,7 +284,7 @@ fn outputs_are_replaced_only_after_a_successful_run() {
     );
     // A good run replaces them all.
     let mut f = finding("myrt", "FLOAT", "FLOAT16", Verdict::Disagrees);
-    f.reproducer = entry.case.clone();
+    f.source_case = entry.case.clone();
     f.examples[0].index = 1;
     let all = crate::findings::publish(&root, &lock, &by_case, vec![f], Vec::new(), "ab").unwrap();
     assert_eq!(
