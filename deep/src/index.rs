@@ -86,27 +86,23 @@ pub enum CaseAttribute {
     Axis(i64),
 }
 
-/// The values of `round_mode`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RoundMode {
-    /// `up`.
-    Up,
-    /// `down`.
-    Down,
-    /// `nearest`.
-    Nearest,
-}
+/// The values of `round_mode`, the vocabulary's.
+pub use vocab::RoundMode;
 
-impl RoundMode {
-    /// Every mode.
-    pub const ALL: [RoundMode; 3] = [RoundMode::Up, RoundMode::Down, RoundMode::Nearest];
-
-    /// The attribute's string value.
-    pub fn label(self) -> &'static str {
-        match self {
-            RoundMode::Up => "up",
-            RoundMode::Down => "down",
-            RoundMode::Nearest => "nearest",
+impl CaseAttribute {
+    /// The attribute as a node carries it.
+    pub fn attribute(&self) -> vocab::Attribute {
+        let (name, value) = match self {
+            CaseAttribute::Saturate(s) => ("saturate", vocab::AttrValue::Int(i64::from(*s))),
+            CaseAttribute::RoundMode(m) => (
+                "round_mode",
+                vocab::AttrValue::String(m.label().as_bytes().to_vec()),
+            ),
+            CaseAttribute::Axis(a) => ("axis", vocab::AttrValue::Int(*a)),
+        };
+        vocab::Attribute {
+            name: name.into(),
+            value,
         }
     }
 }

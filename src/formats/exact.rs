@@ -20,16 +20,8 @@ impl Generation {
     }
 }
 
-/// E8M0 rounding (Cast-24 `round_mode`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RoundMode {
-    /// Round toward +infinity (`"up"`, the default).
-    Up,
-    /// Round toward zero (`"down"`).
-    Down,
-    /// Round to nearest, ties up (`"nearest"`).
-    Nearest,
-}
+/// E8M0 rounding (Cast-24 `round_mode`): the shared vocabulary's type.
+pub use vocab::RoundMode;
 
 /// Everything that parameterises a conversion besides the types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

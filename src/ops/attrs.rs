@@ -161,12 +161,9 @@ impl Given<'_> {
         match self.value("round_mode")? {
             None => Ok(RoundMode::Up),
             Some((a, value)) => match value.as_ref() {
-                AttrValue::String(s) => match s.as_slice() {
-                    b"up" => Ok(RoundMode::Up),
-                    b"down" => Ok(RoundMode::Down),
-                    b"nearest" => Ok(RoundMode::Nearest),
-                    _ => Err(self.bad(a, quoted(s), "\"up\", \"down\" or \"nearest\"".into())),
-                },
+                AttrValue::String(s) => RoundMode::from_bytes(s).ok_or_else(|| {
+                    self.bad(a, quoted(s), "\"up\", \"down\" or \"nearest\"".into())
+                }),
                 found => Err(self.wrong_type(a, found)),
             },
         }

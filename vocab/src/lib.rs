@@ -18,7 +18,7 @@ pub mod version;
 
 pub use dtype::{DataType, Element, Storage, TypeKind, TypedField};
 pub use error::Error;
-pub use op::{AttrValue, Attribute, OpKind, OpVersion};
+pub use op::{AttrValue, Attribute, OpKind, OpVersion, RoundMode};
 pub use tensor::Tensor;
 pub use types::TypeSet;
 pub use version::{VersionSpec, NEWEST_KNOWN_OPSET, VERSIONS};

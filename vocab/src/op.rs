@@ -5,6 +5,39 @@ use crate::tensor::Tensor;
 use crate::version::{self, VersionSpec, VERSIONS};
 use std::fmt;
 
+/// The values of Cast's and CastLike's `round_mode` (version 24 on: how a value rounds into
+/// FLOAT8E8M0), one type for the kernels, the deep tree and its authority.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RoundMode {
+    /// `up`, the default: toward +infinity, the larger power of two.
+    Up,
+    /// `down`: toward zero, the smaller power of two.
+    Down,
+    /// `nearest`: to the nearer power of two, ties up.
+    Nearest,
+}
+
+impl RoundMode {
+    /// Every mode.
+    pub const ALL: [RoundMode; 3] = [RoundMode::Up, RoundMode::Down, RoundMode::Nearest];
+
+    /// The attribute's string value.
+    pub fn label(self) -> &'static str {
+        match self {
+            RoundMode::Up => "up",
+            RoundMode::Down => "down",
+            RoundMode::Nearest => "nearest",
+        }
+    }
+
+    /// The mode an attribute's bytes name; `None` for any other bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Option<RoundMode> {
+        RoundMode::ALL
+            .into_iter()
+            .find(|m| m.label().as_bytes() == bytes)
+    }
+}
+
 /// An attribute value as a node carries it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AttrValue {

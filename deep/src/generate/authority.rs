@@ -8,7 +8,7 @@
 //! of the index carries one.
 
 use crate::index::{Authority, Citation, InputClass, Section};
-use vocab::{DataType, OpKind, TypeKind};
+use vocab::{DataType, OpKind, RoundMode, TypeKind};
 
 /// The exact value of a source element, as the rules need it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -35,18 +35,7 @@ pub(crate) struct Step {
     /// `saturate` (default 1).
     pub saturate: bool,
     /// `round_mode` (default `up`).
-    pub round_mode: Mode,
-}
-
-/// The E8M0 rounding modes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Mode {
-    /// Toward the larger power of two.
-    Up,
-    /// Toward the smaller.
-    Down,
-    /// To the nearer.
-    Nearest,
+    pub round_mode: RoundMode,
 }
 
 /// Releases whose official data truncates FLOAT into BFLOAT16 (test_cast_FLOAT_to_BFLOAT16,
@@ -450,8 +439,8 @@ fn into_e8m0(step: &Step, class: InputClass, v: Val, page: &str) -> (Authority, 
     };
     let (min, max) = (2f64.powi(-127), 2f64.powi(127));
     let outside = x.is_infinite() || x > max || x < min;
-    let page_column = (step.saturate && step.round_mode == Mode::Up)
-        || (!step.saturate && step.round_mode == Mode::Nearest);
+    let page_column = (step.saturate && step.round_mode == RoundMode::Up)
+        || (!step.saturate && step.round_mode == RoundMode::Nearest);
     if outside {
         return if page_column {
             cite(
@@ -472,7 +461,7 @@ fn into_e8m0(step: &Step, class: InputClass, v: Val, page: &str) -> (Authority, 
     }
     let k = x.log2().floor();
     let tie = x == 1.5 * 2f64.powf(k);
-    if step.round_mode == Mode::Nearest && tie && class != InputClass::Exact {
+    if step.round_mode == RoundMode::Nearest && tie && class != InputClass::Exact {
         return cite(
             Authority::Reading,
             Section::Float8E8M0,

@@ -3,7 +3,7 @@
 //! case shapes the official data lacks, and Concat's shapes. Each plan is small; its tensors
 //! are built only when the case is written.
 
-use super::authority::{self, Mode, Step, Val};
+use super::authority::{self, Step, Val};
 use super::model::Graph;
 use super::values::{self, Input, Size};
 use crate::index::{
@@ -12,7 +12,7 @@ use crate::index::{
 use harness::read::tensor_from_codes;
 use harness::write::Encoding;
 use vocab::version::{versions_of, AttrKind, VersionSpec};
-use vocab::{AttrValue, Attribute, DataType, OpKind, Tensor, TypeKind};
+use vocab::{AttrValue, Attribute, DataType, OpKind, RoundMode, Tensor, TypeKind};
 
 /// How a cast case is laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +51,7 @@ pub(crate) enum Plan {
         /// Target type.
         to: DataType,
         /// Attributes other than `to`.
-        attrs: Vec<Attribute>,
+        attrs: Vec<CaseAttribute>,
         /// The layout.
         shape: Shape,
     },
@@ -244,7 +244,8 @@ fn encoded_plans() -> Vec<(String, Plan)> {
             "{op:?}-{version} casts {from} to {to}"
         );
         let combos = attr_combos(spec, to);
-        let zero = |c: &&Vec<Attribute>| c.iter().any(|a| a.value == AttrValue::Int(0));
+        let zero =
+            |c: &&Vec<CaseAttribute>| c.iter().any(|a| a.attribute().value == AttrValue::Int(0));
         let attrs = match encoding {
             Encoding::ZeroOmitted => combos.iter().find(zero).unwrap_or(&combos[0]).clone(),
             _ => combos[0].clone(),
@@ -273,14 +274,19 @@ fn saturates(to: DataType) -> bool {
 
 /// The attribute combinations (besides `to`) that change a result of casting into `to`: the
 /// version's attributes, each with every value where it matters and absent where it does not.
-pub(crate) fn attr_combos(spec: &VersionSpec, to: DataType) -> Vec<Vec<Attribute>> {
+pub(crate) fn attr_combos(spec: &VersionSpec, to: DataType) -> Vec<Vec<CaseAttribute>> {
     let mut combos = vec![Vec::new()];
     for a in spec.attrs {
-        let values: Vec<AttrValue> = match a.kind {
-            AttrKind::Flag if saturates(to) => vec![AttrValue::Int(1), AttrValue::Int(0)],
-            AttrKind::RoundMode if to == DataType::Float8E8M0 => ["up", "down", "nearest"]
-                .iter()
-                .map(|m| AttrValue::String(m.as_bytes().to_vec()))
+        let values: Vec<CaseAttribute> = match a.kind {
+            AttrKind::Flag if saturates(to) => {
+                vec![
+                    CaseAttribute::Saturate(true),
+                    CaseAttribute::Saturate(false),
+                ]
+            }
+            AttrKind::RoundMode if to == DataType::Float8E8M0 => RoundMode::ALL
+                .into_iter()
+                .map(CaseAttribute::RoundMode)
                 .collect(),
             _ => continue,
         };
@@ -289,10 +295,7 @@ pub(crate) fn attr_combos(spec: &VersionSpec, to: DataType) -> Vec<Vec<Attribute
             .flat_map(|c| {
                 values.iter().map(move |v| {
                     let mut c = c.clone();
-                    c.push(Attribute {
-                        name: a.name.into(),
-                        value: v.clone(),
-                    });
+                    c.push(*v);
                     c
                 })
             })
@@ -418,22 +421,6 @@ pub(crate) fn plans() -> Vec<(String, Plan)> {
     out
 }
 
-/// The text of an attribute value in names and the index.
-pub(crate) fn attr_text(a: &Attribute) -> String {
-    match &a.value {
-        AttrValue::Int(i) => format!("{}={i}", a.name),
-        AttrValue::String(s) => format!("{}={}", a.name, String::from_utf8_lossy(s)),
-        other => format!("{}={other:?}", a.name),
-    }
-}
-
-/// The index's form of an attribute the planner sets: `attr_text` read back, which
-/// `every_planned_attribute_is_a_case_attribute` checks for every plan.
-pub(crate) fn case_attr(a: &Attribute) -> CaseAttribute {
-    let text = attr_text(a);
-    CaseAttribute::parse(&text).unwrap_or_else(|| panic!("{text} is no CaseAttribute"))
-}
-
 /// The case name: operator and version, shape, types, attributes.
 pub(crate) fn name(plan: &Plan) -> String {
     match plan {
@@ -469,7 +456,7 @@ pub(crate) fn name(plan: &Plan) -> String {
             );
             for a in attrs {
                 n.push('_');
-                n.push_str(&attr_text(a).replace('=', ""));
+                n.push_str(&a.to_string().replace('=', ""));
             }
             n
         }
@@ -579,29 +566,23 @@ fn steps(
     spec: &VersionSpec,
     from: DataType,
     to: DataType,
-    attrs: &[Attribute],
+    attrs: &[CaseAttribute],
     mid: Option<DataType>,
 ) -> Vec<Step> {
-    let step = |from: DataType, to: DataType, attrs: &[Attribute]| {
+    let step = |from: DataType, to: DataType, attrs: &[CaseAttribute]| {
         let mut s = Step {
             op: spec.op(),
             version: spec.since(),
             from,
             to,
             saturate: true,
-            round_mode: Mode::Up,
+            round_mode: RoundMode::Up,
         };
         for a in attrs {
-            match (a.name.as_str(), &a.value) {
-                ("saturate", AttrValue::Int(v)) => s.saturate = *v != 0,
-                ("round_mode", AttrValue::String(m)) => {
-                    s.round_mode = match m.as_slice() {
-                        b"down" => Mode::Down,
-                        b"nearest" => Mode::Nearest,
-                        _ => Mode::Up,
-                    }
-                }
-                _ => {}
+            match *a {
+                CaseAttribute::Saturate(on) => s.saturate = on,
+                CaseAttribute::RoundMode(m) => s.round_mode = m,
+                CaseAttribute::Axis(_) => {}
             }
         }
         s
@@ -740,7 +721,7 @@ fn empty_like(to: DataType) -> Tensor {
 fn cast_node(
     spec: &VersionSpec,
     to: DataType,
-    attrs: &[Attribute],
+    attrs: &[CaseAttribute],
     input: &str,
     output: &str,
 ) -> (String, Vec<String>, Vec<String>, Vec<Attribute>) {
@@ -750,11 +731,11 @@ fn cast_node(
             op,
             vec![input.into(), format!("like_{output}")],
             vec![output.into()],
-            attrs.to_vec(),
+            attrs.iter().map(CaseAttribute::attribute).collect(),
         ),
         _ => {
             let mut a = vec![to_attr(spec, to)];
-            a.extend(attrs.iter().cloned());
+            a.extend(attrs.iter().map(CaseAttribute::attribute));
             (op, vec![input.into()], vec![output.into()], a)
         }
     }
@@ -785,7 +766,7 @@ fn build_cast(
     spec: &VersionSpec,
     from: DataType,
     to: DataType,
-    attrs: &[Attribute],
+    attrs: &[CaseAttribute],
     shape: Shape,
 ) -> (CaseEntry, Graph) {
     let opset = i64::from(spec.since());
@@ -868,7 +849,7 @@ fn build_cast(
         opset,
         from,
         to,
-        attributes: attrs.iter().map(case_attr).collect(),
+        attributes: attrs.to_vec(),
         shape: case_shape(shape),
         classes: ranges(&input, &authorities),
     };
@@ -927,18 +908,18 @@ fn build_concat(
         offset += n;
         inputs.push((format!("value{k}"), t));
     }
-    let attrs: Vec<Attribute> = axis
-        .map(|v| {
-            vec![Attribute {
-                name: "axis".into(),
-                value: AttrValue::Int(v),
-            }]
-        })
+    let attrs: Vec<CaseAttribute> = axis
+        .map(|v| vec![CaseAttribute::Axis(v)])
         .unwrap_or_default();
     let names: Vec<String> = inputs.iter().map(|(n, _)| n.clone()).collect();
     let graph = Graph {
         opset,
-        nodes: vec![("Concat".into(), names, vec!["output".into()], attrs.clone())],
+        nodes: vec![(
+            "Concat".into(),
+            names,
+            vec!["output".into()],
+            attrs.iter().map(CaseAttribute::attribute).collect(),
+        )],
         inputs,
         initializers: Vec::new(),
         outputs: vec![("output".into(), dtype, out_dims)],
@@ -951,7 +932,7 @@ fn build_concat(
         opset,
         from: dtype,
         to: dtype,
-        attributes: attrs.iter().map(case_attr).collect(),
+        attributes: attrs.to_vec(),
         shape: if count >= 3 {
             CaseShape::EmptyInput
         } else {

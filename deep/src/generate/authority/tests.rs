@@ -8,7 +8,7 @@ fn step(op: OpKind, version: u32, from: DataType, to: DataType) -> Step {
         from,
         to,
         saturate: true,
-        round_mode: Mode::Up,
+        round_mode: RoundMode::Up,
     }
 }
 
@@ -180,19 +180,26 @@ fn e8m0_page_columns_modes_and_ties() {
         ..cast(24, T::Float, T::Float8E8M0)
     };
     let zero = Val::Float(0.0);
-    assert_eq!(of(&mode(true, Mode::Up), "zero", zero), Page);
-    assert_eq!(of(&mode(false, Mode::Nearest), "zero", zero), Page);
-    assert_eq!(of(&mode(true, Mode::Down), "zero", zero), Reading);
+    assert_eq!(of(&mode(true, RoundMode::Up), "zero", zero), Page);
+    assert_eq!(of(&mode(false, RoundMode::Nearest), "zero", zero), Page);
+    assert_eq!(of(&mode(true, RoundMode::Down), "zero", zero), Reading);
     assert_eq!(
-        of(&mode(false, Mode::Up), "inf", Val::Float(f64::INFINITY)),
+        of(
+            &mode(false, RoundMode::Up),
+            "inf",
+            Val::Float(f64::INFINITY)
+        ),
         Reading
     );
     let tie = Val::Float(1.5 * 2f64.powi(-3));
-    assert_eq!(of(&mode(true, Mode::Nearest), "tie", tie), Reading);
-    assert_eq!(of(&mode(true, Mode::Up), "tie", tie), Page);
-    assert_eq!(of(&mode(true, Mode::Down), "normal", Val::Float(3.5)), Page);
+    assert_eq!(of(&mode(true, RoundMode::Nearest), "tie", tie), Reading);
+    assert_eq!(of(&mode(true, RoundMode::Up), "tie", tie), Page);
     assert_eq!(
-        of(&mode(true, Mode::Down), "nan", Val::Float(f64::NAN)),
+        of(&mode(true, RoundMode::Down), "normal", Val::Float(3.5)),
+        Page
+    );
+    assert_eq!(
+        of(&mode(true, RoundMode::Down), "nan", Val::Float(f64::NAN)),
         Page
     );
 }
