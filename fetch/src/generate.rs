@@ -54,7 +54,7 @@ pub fn generate(paths: &Paths, release: &str, ops: &[String]) -> Result<Exported
     })?;
     let script = venv.join("export_cases.py");
     schema::files::write_atomic(&script, EXPORTER.as_bytes()).map_err(Error::from)?;
-    let name = format!("{release}-generated");
+    let name = format!("{release}{}", schema::index::GENERATED_SUFFIX);
     let tmp = install::make_temp_dir(&paths.data, &name)?;
     let exported = run(
         Command::new(&python)

@@ -374,7 +374,10 @@ fn record_generated(
         .filter(|r| r.generated.is_none() && release_cmp(&r.release, release).is_lt())
         .max_by(|a, b| release_cmp(&a.release, &b.release))
         .ok_or_else(|| Error::new(format!("the lock has no wheel release before {release}")))?;
-    let dir = install::release_dir(&paths.data, &format!("{release}-generated"));
+    let dir = install::release_dir(
+        &paths.data,
+        &format!("{release}{}", schema::index::GENERATED_SUFFIX),
+    );
     let mut stamps = std::collections::BTreeSet::new();
     for (path, hash) in &files {
         if base.files.get(path) == Some(hash) {

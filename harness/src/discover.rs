@@ -3,6 +3,7 @@
 //! missing or incomplete data into failing trials instead of a silently green run.
 
 use crate::index::{Index, Lock, DATA_DIR, INDEX_FILE, LOCK_FILE};
+use crate::outcome::{CUSTOM, OWN};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -91,7 +92,7 @@ pub fn discover(layout: &Layout, data_override: Option<&Path>) -> Vec<Spec> {
         None => official(&layout.data, layout.lock.as_deref()),
     };
     if let Some(own_root) = layout.own_cases.as_deref().filter(|d| d.is_dir()) {
-        specs.extend(walk_cases(own_root, "own"));
+        specs.extend(walk_cases(own_root, OWN));
     }
     specs
 }
@@ -206,7 +207,7 @@ pub fn custom(root: &Path) -> Vec<Spec> {
         let msg = format!("ONNX_BACKEND_DATA={}: not a directory", root.display());
         return vec![guard("custom/missing", msg)];
     }
-    let specs = walk_cases(root, "custom");
+    let specs = walk_cases(root, CUSTOM);
     if specs.is_empty() {
         let msg = format!(
             "ONNX_BACKEND_DATA={}: no case directory (one holding model.onnx or \

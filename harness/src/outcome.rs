@@ -8,6 +8,46 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
+/// The name of the indexed suite: its trials are `deep/opset<N>/<case>`, its guards
+/// `deep/<check>`, and `ONNX_CONFORMANCE_SUITE=deep` asks for it.
+pub const DEEP: &str = "deep";
+/// The `release` of the trials of the layout's own cases.
+pub const OWN: &str = "own";
+/// The `release` of the trials of a tree the caller names (`ONNX_BACKEND_DATA`).
+pub const CUSTOM: &str = "custom";
+
+/// Where a trial's case comes from, as its record's `release` says: decided here, where the
+/// names discovery writes are, and nowhere else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// The data an onnx release shipped.
+    Official,
+    /// Data exported with a release's onnx by `fetch-tests --generate`.
+    Generated,
+    /// The layout's own cases.
+    Own,
+    /// A tree the caller named.
+    Custom,
+    /// The deep tree.
+    Deep,
+    /// No case: a guard trial of the run itself.
+    Guard,
+}
+
+impl Origin {
+    /// The origin of a trial whose record's release is `release`.
+    pub fn of(release: Option<&str>) -> Origin {
+        match release {
+            None => Origin::Guard,
+            Some(OWN) => Origin::Own,
+            Some(CUSTOM) => Origin::Custom,
+            Some(DEEP) => Origin::Deep,
+            Some(r) if r.ends_with(schema::index::GENERATED_SUFFIX) => Origin::Generated,
+            Some(_) => Origin::Official,
+        }
+    }
+}
+
 /// Why a trial did not pass, as a type: nothing branches on the text of a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -181,3 +221,6 @@ impl std::fmt::Display for RuleName {
         f.write_str(self.label())
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -17,9 +17,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-/// The name of the indexed suite: its trials are `deep/opset<N>/<case>`, its guards
-/// `deep/<check>`, and `ONNX_CONFORMANCE_SUITE=deep` asks for it.
-pub const DEEP: &str = "deep";
+pub use crate::outcome::DEEP;
 
 /// The cases of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]

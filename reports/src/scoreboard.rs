@@ -13,6 +13,7 @@ mod render;
 use crate::diff;
 use harness::backend::BackendInfo;
 use harness::known::Outcome;
+use harness::outcome::Origin;
 use harness::report::{Report, TrialRecord};
 use serde::{Deserialize, Serialize};
 use std::error::Error;
@@ -162,7 +163,7 @@ pub fn run_of(
     let trials: Vec<TrialRecord> = report
         .trials
         .iter()
-        .filter(|t| t.release.is_some() && t.name.starts_with("onnx-"))
+        .filter(|t| matches!(t.origin(), Origin::Official | Origin::Generated))
         .map(|t| TrialRecord {
             message: None,
             ..t.clone()

@@ -11,6 +11,9 @@ use std::fmt;
 pub const DATA_DIR: &str = "onnx-backend-data";
 /// File name of the index inside [`DATA_DIR`].
 pub const INDEX_FILE: &str = "index.json";
+/// What the fetch appends to a release to name the data it exported with that release's onnx
+/// (`fetch-tests --generate`) rather than the data the release shipped: `1.23.2-generated`.
+pub const GENERATED_SUFFIX: &str = "-generated";
 /// File name of the lock file at the workspace root.
 pub const LOCK_FILE: &str = "onnx-backend-data.lock.json";
 

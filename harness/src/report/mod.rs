@@ -16,7 +16,7 @@ pub use dir::{onnx_backend_label, ReportDir, ONNX_BACKEND_PREFIX};
 
 use crate::error::Error;
 use crate::outcome::Outcome;
-use crate::outcome::{BackendInfo, FailureKind};
+use crate::outcome::{BackendInfo, FailureKind, Origin};
 use schema::files::{DirLock, Staged, WhenBusy};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -61,6 +61,13 @@ pub struct TrialRecord {
     /// For a trial that did not pass (known failures included): what kind of failure.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure_kind: Option<FailureKind>,
+}
+
+impl TrialRecord {
+    /// Where its case comes from ([`Origin::of`] its release).
+    pub fn origin(&self) -> Origin {
+        Origin::of(self.release.as_deref())
+    }
 }
 
 /// The file name of a run's full report, beside its Markdown, HTML and JUnit renderings: the

@@ -2,6 +2,7 @@
 //! runs, and the ones passing conformance trials exercise.
 
 use harness::known::Outcome;
+use harness::outcome::Origin;
 use harness::report::TrialRecord;
 use onnx_conformance::ops;
 use std::collections::{BTreeMap, BTreeSet};
@@ -164,19 +165,16 @@ pub struct Exercised {
 pub fn exercised(trials: &[TrialRecord]) -> BTreeMap<OpVersion, Exercised> {
     let mut out: BTreeMap<OpVersion, Exercised> = BTreeMap::new();
     for t in trials.iter().filter(|t| t.outcome == Outcome::Pass) {
-        let (Some(release), Some(version)) = (&t.release, parse_version(t)) else {
+        let Some(version) = parse_version(t) else {
             continue;
         };
         let Some(pair) = trial_pair(version.op(), t) else {
             continue;
         };
-        if release == "custom" || release.ends_with("-generated") {
-            continue;
-        }
-        let entry = out.entry(version).or_default();
-        let counts = match release.as_str() {
-            "own" => &mut entry.own,
-            _ => &mut entry.official,
+        let counts = match t.origin() {
+            Origin::Custom | Origin::Generated | Origin::Guard => continue,
+            Origin::Own => &mut out.entry(version).or_default().own,
+            _ => &mut out.entry(version).or_default().official,
         };
         *counts.entry(pair).or_default() += 1;
     }
