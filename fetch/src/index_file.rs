@@ -23,7 +23,7 @@ pub fn build(data: &Path) -> Result<Index> {
                 continue;
             }
             let case = entry.file_name().to_string_lossy().into_owned();
-            let (op_type, opset) = describe(&entry.path().join("model.onnx"))?;
+            let (op_type, opset) = describe(&schema::layout::model(&entry.path()))?;
             instances.push(Instance {
                 dir: format!("onnx-{release}/node/{case}"),
                 release: release.clone(),

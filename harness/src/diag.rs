@@ -6,6 +6,7 @@ use crate::npy;
 use crate::origin::Origins;
 use crate::settings::{BACKEND_VAR, DATA_VAR, KNOWN_VAR, STRICT_VAR, SUITE_VAR};
 use crate::source::Source;
+use schema::layout;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use vocab::{DataType, Tensor};
@@ -169,7 +170,7 @@ pub fn dump(dir: &Path, expected: &[Tensor], actual: &[Tensor]) -> Vec<String> {
         for (side, tensor) in [("expected", expected.get(k)), ("actual", actual.get(k))] {
             let Some(tensor) = tensor else { continue };
             sides.push(side);
-            let path = dir.join(format!("output_{k}.{side}.npy"));
+            let path = layout::dumped_npy(dir, k, side);
             match npy::write(&path, tensor) {
                 Ok(Some(note)) if !notes.contains(&note) => notes.push(note),
                 Ok(_) => {}
@@ -180,14 +181,14 @@ pub fn dump(dir: &Path, expected: &[Tensor], actual: &[Tensor]) -> Vec<String> {
             [one] => one.to_string(),
             all => format!("{{{}}}", all.join(",")),
         };
-        let mut files = dir
-            .join(format!("output_{k}.{sides}.npy"))
-            .display()
-            .to_string();
+        let mut files = layout::dumped_npy(dir, k, &sides).display().to_string();
         if let Some(tensor) = actual.get(k) {
-            let path = dir.join(format!("output_{k}.actual.pb"));
+            let path = layout::dumped_actual(dir, k);
             match crate::write::write_tensor(&path, &format!("output_{k}"), tensor) {
-                Ok(()) => files.push_str(&format!(" and output_{k}.actual.pb")),
+                Ok(()) => files.push_str(&format!(
+                    " and {}",
+                    path.file_name().unwrap_or_default().to_string_lossy()
+                )),
                 Err(e) => lines.push(format!("cannot write {}: {e}", path.display())),
             }
         }
@@ -197,6 +198,31 @@ pub fn dump(dir: &Path, expected: &[Tensor], actual: &[Tensor]) -> Vec<String> {
         }
     }
     lines
+}
+
+/// Actual output `k` of a mismatched trial, as [`dump`] left it in `dir`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Dumped {
+    /// The output, read losslessly from its TensorProto dump.
+    Output(Tensor),
+    /// The backend produced no output `k`: only the expected side was dumped.
+    NotProduced,
+}
+
+/// Reads back what [`dump`] wrote of actual output `k` in `dir`; an error when there is no
+/// dump of it (the run wrote none, or the file is cut short), naming the file.
+pub fn read_dumped_output(dir: &Path, k: usize) -> Result<Dumped, crate::Error> {
+    let pb = layout::dumped_actual(dir, k);
+    if !pb.is_file()
+        && layout::dumped_npy(dir, k, "expected").is_file()
+        && !layout::dumped_npy(dir, k, "actual").exists()
+    {
+        return Ok(Dumped::NotProduced);
+    }
+    if !pb.is_file() {
+        return Err(crate::Error::at(&pb, "no such dump"));
+    }
+    crate::read::read_tensor(&pb, None).map(Dumped::Output)
 }
 
 /// What shaped a run, beyond the trial's name: everything its rerun line must carry.

@@ -4,6 +4,7 @@
 
 use crate::index::{Index, Lock, DATA_DIR, INDEX_FILE, LOCK_FILE};
 use crate::outcome::{CUSTOM, OWN};
+use schema::layout;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -238,8 +239,8 @@ pub fn walk_cases(root: &Path, prefix: &str) -> Vec<Spec> {
         };
         let name = entry.file_name().to_string_lossy();
         let is_case_part = match entry.file_type().is_dir() {
-            true => name.starts_with("test_data_set_"),
-            false => name == "model.onnx" && entry.file_type().is_file(),
+            true => name.starts_with(layout::DATA_SET_PREFIX),
+            false => name == layout::MODEL && entry.file_type().is_file(),
         };
         if let (true, Some(dir)) = (is_case_part, entry.path().parent()) {
             dirs.insert(dir.to_path_buf());
@@ -258,7 +259,7 @@ fn case_spec(root: &Path, prefix: &str, dir: PathBuf) -> Spec {
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
     let case = rel.last().cloned().unwrap_or_else(|| prefix.to_string());
-    let opset = crate::read::read_model(&dir.join("model.onnx"))
+    let opset = crate::read::read_model(&layout::model(&dir))
         .ok()
         .map(|m| m.opset);
     let mut name = prefix.to_string();

@@ -46,6 +46,7 @@ pub(crate) mod worker;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 
+pub use diag::{read_dumped_output, Dumped};
 pub use error::Error;
 /// The index, lock and onnx.proto formats live in their own crate, shared with the fetch.
 pub use schema::{index, proto};

@@ -13,6 +13,7 @@ use crate::report::failure_dir;
 use crate::report::TrialRecord;
 use crate::source::Source;
 use crate::{expected_error, lockcheck, read};
+use schema::layout;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -263,7 +264,7 @@ fn run_case(ctx: &Context, name: &str, spec: &CaseSpec, facts: &mut Facts) -> Re
             spec.dir.display()
         )));
     }
-    let model = spec.dir.join("model.onnx");
+    let model = layout::model(&spec.dir);
     if !model.is_file() {
         return Err(error(format!(
             "{}: no model.onnx in this case directory (it holds {}); a case needs model.onnx \
@@ -320,7 +321,7 @@ fn run_case(ctx: &Context, name: &str, spec: &CaseSpec, facts: &mut Facts) -> Re
         }
         let mut dir = dumps.clone();
         if case.data_sets.len() > 1 {
-            dir.push(format!("test_data_set_{k}"));
+            dir.push(layout::data_set_name(k));
         }
         let origins = Origins::of(facts.op_type.as_deref(), &case.model.graph, &ds.inputs);
         let mut msg = format!(

@@ -14,6 +14,7 @@ use crate::worker::{Failure, IoValue, Request, WorkerProcess, WorkerSpec};
 use crate::write::model::{self, Node};
 use crate::write::{write_tensor, Encoding};
 use half::bf16;
+use schema::layout;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -382,14 +383,14 @@ impl Check<'_> {
         let graph = &case.model.graph;
         let mut inputs = Vec::new();
         for (k, (value, tensor)) in graph.inputs.iter().zip(&ds.inputs).enumerate() {
-            let path = io.join(format!("input_{k}.pb"));
+            let path = layout::input(&io, k);
             write_tensor(&path, &value.name, tensor).map_err(|e| e.to_string())?;
             inputs.push(path);
         }
         let outputs: Vec<PathBuf> = (0..graph.outputs.len())
-            .map(|k| io.join(format!("output_{k}.pb")))
+            .map(|k| layout::output(&io, k))
             .collect();
-        let model = std::path::absolute(dir.join("model.onnx")).map_err(|e| e.to_string())?;
+        let model = std::path::absolute(layout::model(dir)).map_err(|e| e.to_string())?;
         let request = Request {
             model: &model,
             inputs: graph
@@ -618,18 +619,22 @@ fn write_built(
     inputs: Vec<Tensor>,
     outputs: Vec<Tensor>,
 ) -> Result<Case, String> {
-    let ds = dir.join("test_data_set_0");
+    let ds = layout::data_set(dir, 0);
     std::fs::create_dir_all(&ds).map_err(|e| format!("cannot create {}: {e}", ds.display()))?;
-    let path = dir.join("model.onnx");
+    let path = layout::model(dir);
     std::fs::write(&path, model::encode(written, Encoding::Onnx))
         .map_err(|e| format!("{}: {e}", path.display()))?;
     let files = [
-        ("input", &inputs, &written.inputs),
-        ("output", &outputs, &written.outputs),
+        (
+            layout::input as fn(&Path, usize) -> PathBuf,
+            &inputs,
+            &written.inputs,
+        ),
+        (layout::output, &outputs, &written.outputs),
     ];
-    for (role, tensors, declared) in files {
+    for (file_of, tensors, declared) in files {
         for (k, (t, (name, ..))) in tensors.iter().zip(declared).enumerate() {
-            let file = ds.join(format!("{role}_{k}.pb"));
+            let file = file_of(&ds, k);
             write_tensor(&file, name, t).map_err(|e| e.to_string())?;
         }
     }

@@ -7,6 +7,7 @@
 pub mod files;
 pub mod hash;
 pub mod index;
+pub mod layout;
 pub mod proto;
 pub mod workspace;
 

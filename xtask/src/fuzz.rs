@@ -321,7 +321,7 @@ fn write_official_seeds(
         .sort_by_file_name()
         .into_iter()
         .filter_map(Result::ok)
-        .filter(|e| e.file_name() == "model.onnx")
+        .filter(|e| e.file_name() == schema::layout::MODEL)
         .filter_map(|e| Some(e.path().parent()?.to_path_buf()));
     let mut seeds = std::collections::BTreeMap::new();
     for case in cases {

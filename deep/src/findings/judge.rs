@@ -11,6 +11,7 @@ use harness::backend::FailureKind;
 use harness::known::Outcome;
 use harness::read::tensor_codes;
 use harness::report::{self, TrialRecord};
+use harness::Dumped;
 use std::collections::BTreeMap;
 use std::error::Error;
 use std::path::Path;
@@ -145,9 +146,9 @@ pub(super) fn judge(
         1 => dumps.to_path_buf(),
         _ => dumps.join("test_data_set_0"),
     };
-    let actual = match dumped_output(&dumps, &t.name) {
-        Ok(Some(actual)) => actual,
-        Ok(None) => return whole(FailureKind::Mismatch, "no output"),
+    let actual = match harness::read_dumped_output(&dumps, 0) {
+        Ok(Dumped::Output(actual)) => actual,
+        Ok(Dumped::NotProduced) => return whole(FailureKind::Mismatch, "no output"),
         // No dump to read: an output that is no value of its declared type (a BOOL of 2), a
         // file cut short. The run's message says what the backend gave; the finding is that
         // message, and the other trials are still judged.
@@ -250,29 +251,6 @@ pub(super) fn judge(
             refusal: None,
         })
         .collect())
-}
-
-/// The first actual output of a mismatched trial, as its run dumped it under `dumps`
-/// (`output_0.actual.pb`); `None` when the backend produced no output 0 (the run dumped the
-/// expected side alone). A mismatch without its dump is an error naming the trial and file.
-fn dumped_output(dumps: &Path, trial: &str) -> Result<Option<Tensor>, String> {
-    let pb = dumps.join("output_0.actual.pb");
-    if !pb.is_file()
-        && dumps.join("output_0.expected.npy").is_file()
-        && !dumps.join("output_0.actual.npy").exists()
-    {
-        return Ok(None);
-    }
-    if !pb.is_file() {
-        return Err(format!(
-            "trial {trial} is a mismatch but its run left no dump {} (findings read the \
-             run's outputs, they do not run it again; run the suite again)",
-            pb.display()
-        ));
-    }
-    harness::read::read_tensor(&pb, None)
-        .map(Some)
-        .map_err(|e| format!("trial {trial}: {e}"))
 }
 
 fn first_line(s: &str) -> String {

@@ -9,6 +9,7 @@ use super::render::{self, Links};
 use crate::index::{CaseEntry, CaseShape};
 use harness::read::{tensor_codes, tensor_from_codes};
 use harness::report::page::md_text;
+use schema::layout;
 use std::collections::BTreeMap;
 use std::error::Error;
 use std::fmt::Write;
@@ -338,8 +339,9 @@ fn write_one(
 ) -> Result<(), Box<dyn Error>> {
     let name = rel.rsplit('/').next().unwrap_or(rel).to_string();
     let out = findings_dir.join(rel);
-    std::fs::create_dir_all(out.join("test_data_set_0"))?;
-    let model_bytes = std::fs::read(dir.join("model.onnx"))?;
+    let set = layout::data_set(&out, 0);
+    std::fs::create_dir_all(&set)?;
+    let model_bytes = std::fs::read(layout::model(dir))?;
     let case = harness::read::load_case(dir)?;
     let ds = &case.data_sets[0];
     let fed = ds
@@ -397,7 +399,7 @@ fn write_one(
             }
         }
     }
-    std::fs::write(out.join("model.onnx"), mp.encode_to_vec())?;
+    std::fs::write(layout::model(&out), mp.encode_to_vec())?;
     let names: Vec<String> = mp
         .graph
         .iter()
@@ -406,14 +408,11 @@ fn write_one(
     for (k, t) in ds.inputs.iter().enumerate() {
         let t = if k == 0 { pick(input)? } else { t.clone() };
         let tp = harness::write::tensor_proto(names.get(k).map_or("input", |s| s), &t);
-        std::fs::write(
-            out.join(format!("test_data_set_0/input_{k}.pb")),
-            tp.encode_to_vec(),
-        )?;
+        std::fs::write(layout::input(&set, k), tp.encode_to_vec())?;
     }
     let expected = pick(&ds.outputs[0])?;
     let tp = harness::write::tensor_proto("output", &expected);
-    std::fs::write(out.join("test_data_set_0/output_0.pb"), tp.encode_to_vec())?;
+    std::fs::write(layout::output(&set, 0), tp.encode_to_vec())?;
     Ok(())
 }
 

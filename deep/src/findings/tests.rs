@@ -534,7 +534,7 @@ fn a_mismatch_is_judged_from_its_dump_without_running_again() {
             .unwrap();
     let dumps = scratch.path().join("failures").join(name);
     std::fs::create_dir_all(&dumps).unwrap();
-    harness::write::write_tensor(&dumps.join("output_0.actual.pb"), "y", &actual).unwrap();
+    harness::write::write_tensor(&schema::layout::dumped_actual(&dumps, 0), "y", &actual).unwrap();
     let judged = judge(&dir, &dumps, &entry, &mismatch(name)).unwrap();
     assert_eq!(judged.iter().map(|j| j.elements).sum::<usize>(), 1);
     let example = &judged[0].examples[0];
@@ -571,7 +571,7 @@ fn a_mismatch_without_a_dump_is_judged_by_its_message_and_a_refusal_by_the_first
     );
     // A truncated dump is judged the same way.
     std::fs::create_dir_all(&dumps).unwrap();
-    std::fs::write(dumps.join("output_0.actual.pb"), [0x08]).unwrap();
+    std::fs::write(schema::layout::dumped_actual(&dumps, 0), [0x08]).unwrap();
     let judged = judge(&dir, &dumps, &entry, &t).expect("judged, not an error");
     assert_eq!(
         judged[0].class,

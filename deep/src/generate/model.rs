@@ -4,6 +4,7 @@
 //! those bytes, fed the tensors it reads from the input files, with our implementation.
 
 use harness::write::{model as write_model, tensor as write_tensor, Encoding};
+use schema::layout;
 use vocab::{Attribute, DataType, Tensor};
 
 /// A node: op_type, inputs, outputs, attributes.
@@ -26,6 +27,11 @@ pub(crate) struct Graph {
     /// How the model, its tensors and the fed inputs are encoded (the expected outputs are
     /// always written as onnx writes them).
     pub encoding: Encoding,
+}
+
+/// A file of the case's one data set, relative to the case directory.
+fn in_set(file: String) -> String {
+    format!("{}/{file}", layout::data_set_name(0))
 }
 
 /// The IR version of the official models at `opset` (onnx's version table): the oldest that
@@ -83,18 +89,18 @@ pub(crate) fn files(name: &str, graph: &Graph) -> Result<Files, String> {
     // Read back as a runtime would: the encoding variants must mean the same model.
     let parsed =
         harness::read::model_from_bytes(&bytes).map_err(|e| format!("{name}: {}", e.message))?;
-    let mut files = vec![("model.onnx".to_string(), bytes)];
+    let mut files = vec![(layout::MODEL.to_string(), bytes)];
     let mut fed = Vec::new();
     for (k, (n, t)) in graph.inputs.iter().enumerate() {
         let pb = write_tensor::encode(n, t, graph.encoding);
         let read = harness::read::tensor_from_bytes(&pb, Some(t.dtype()))
             .map_err(|e| format!("{name}: input {k}: {}", e.message))?;
         fed.push(read);
-        files.push((format!("test_data_set_0/input_{k}.pb"), pb));
+        files.push((in_set(layout::input_name(k)), pb));
     }
     let native = harness::backend::Native;
     let file = harness::backend::ModelFile {
-        path: std::path::Path::new("model.onnx"),
+        path: std::path::Path::new(layout::MODEL),
         model: &parsed,
     };
     let run = |native: &harness::backend::Native| -> Result<Vec<Tensor>, String> {
@@ -113,7 +119,7 @@ pub(crate) fn files(name: &str, graph: &Graph) -> Result<Files, String> {
             ));
         }
         files.push((
-            format!("test_data_set_0/output_{k}.pb"),
+            in_set(layout::output_name(k)),
             write_tensor::encode(n, t, Encoding::Onnx),
         ));
     }

@@ -7,6 +7,7 @@ use crate::case::ValueInfo;
 use crate::read::read_tensor;
 use crate::worker::{Failure, Hello, IoValue, Request, WorkerSlot, WorkerSpec};
 use crate::write::write_tensor;
+use schema::layout;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -86,12 +87,12 @@ impl WorkerPool {
             .map_err(|e| self.error(format!("cannot create {}: {e}", dir.display())))?;
         let mut input_paths = Vec::new();
         for (k, (value, tensor)) in model.inputs.iter().zip(inputs).enumerate() {
-            let path = dir.join(format!("input_{k}.pb"));
+            let path = layout::input(dir, k);
             write_tensor(&path, &value.name, tensor).map_err(|e| self.error(e.to_string()))?;
             input_paths.push(path);
         }
         let output_paths: Vec<PathBuf> = (0..model.outputs.len())
-            .map(|k| dir.join(format!("output_{k}.pb")))
+            .map(|k| layout::output(dir, k))
             .collect();
         let request = Request {
             model: &model.path,

@@ -6,7 +6,8 @@
 //! Every byte string splits into some case, so a fuzzer's mutations never miss the reader.
 
 use crate::error::Error;
-use std::path::Path;
+use schema::layout;
+use std::path::{Path, PathBuf};
 
 /// Separates the files; short enough for a fuzzer's mutations to keep or create.
 pub const SEPARATOR: &[u8] = b"#|#|";
@@ -63,16 +64,17 @@ pub fn join(case: &CaseFiles) -> Option<Vec<u8>> {
 
 /// Writes `case` into `dir` in the official layout (`model.onnx`, `test_data_set_0/*.pb`).
 pub fn write_case(dir: &Path, case: &CaseFiles) -> Result<(), Error> {
-    let set = dir.join("test_data_set_0");
+    let set = layout::data_set(dir, 0);
     std::fs::create_dir_all(&set).map_err(|e| Error::at(&set, format!("cannot create: {e}")))?;
     let write = |path: &Path, bytes: &[u8]| {
         std::fs::write(path, bytes).map_err(|e| Error::at(path, format!("cannot write: {e}")))
     };
-    write(&dir.join("model.onnx"), &case.model)?;
-    for (role, files) in [("input", &case.inputs), ("output", &case.outputs)] {
-        for (k, bytes) in files.iter().enumerate() {
-            write(&set.join(format!("{role}_{k}.pb")), bytes)?;
-        }
+    write(&layout::model(dir), &case.model)?;
+    for (k, bytes) in case.inputs.iter().enumerate() {
+        write(&layout::input(&set, k), bytes)?;
+    }
+    for (k, bytes) in case.outputs.iter().enumerate() {
+        write(&layout::output(&set, k), bytes)?;
     }
     Ok(())
 }
@@ -81,18 +83,18 @@ pub fn write_case(dir: &Path, case: &CaseFiles) -> Result<(), Error> {
 pub fn read_case(dir: &Path) -> Result<CaseFiles, Error> {
     let read =
         |path: &Path| std::fs::read(path).map_err(|e| Error::at(path, format!("cannot read: {e}")));
-    let set = dir.join("test_data_set_0");
-    let numbered = |role: &str| -> Result<Vec<Vec<u8>>, Error> {
+    let set = layout::data_set(dir, 0);
+    let numbered = |path: fn(&Path, usize) -> PathBuf| -> Result<Vec<Vec<u8>>, Error> {
         (0..)
-            .map(|k| set.join(format!("{role}_{k}.pb")))
+            .map(|k| path(&set, k))
             .take_while(|p| p.is_file())
             .map(|p| read(&p))
             .collect()
     };
     Ok(CaseFiles {
-        model: read(&dir.join("model.onnx"))?,
-        inputs: numbered("input")?,
-        outputs: numbered("output")?,
+        model: read(&layout::model(dir))?,
+        inputs: numbered(layout::input)?,
+        outputs: numbered(layout::output)?,
     })
 }
 

@@ -17,6 +17,7 @@ use crate::case::{Case, DataSet, Graph, Model};
 use crate::error::Error;
 use crate::proto::{ModelProto, TensorProto};
 use prost::Message;
+use schema::layout;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use vocab::{DataType, Tensor};
@@ -29,7 +30,7 @@ pub fn load_case(dir: &Path) -> Result<Case, Error> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .ok_or_else(|| Error::at(dir, "not a case directory"))?;
-    let model_path = dir.join("model.onnx");
+    let model_path = layout::model(dir);
     let model = read_model(&model_path)?;
     check_declared_types(&model).map_err(|e| e.in_file(&model_path))?;
     let data_sets = data_set_dirs(dir)?
@@ -116,7 +117,7 @@ fn entries(dir: &Path) -> Result<Vec<(String, PathBuf)>, Error> {
 fn data_set_dirs(dir: &Path) -> Result<Vec<PathBuf>, Error> {
     let sets: BTreeMap<usize, PathBuf> = entries(dir)?
         .into_iter()
-        .filter_map(|(name, path)| Some((numbered(&name, "test_data_set_", "")?, path)))
+        .filter_map(|(name, path)| Some((numbered(&name, layout::DATA_SET_PREFIX, "")?, path)))
         .collect();
     if sets.is_empty() {
         return Err(Error::at(dir, "case has no test_data_set_N directory"));
@@ -124,20 +125,19 @@ fn data_set_dirs(dir: &Path) -> Result<Vec<PathBuf>, Error> {
     Ok(sets.into_values().collect())
 }
 
-/// The `<role>_K.pb` files of a data set, which must be numbered 0, 1, ... without a gap.
+/// The `<prefix>K.pb` files of a data set, which must be numbered 0, 1, ... without a gap.
 fn numbered_files(
     files: &[(String, PathBuf)],
     dir: &Path,
-    role: &str,
+    prefix: &str,
 ) -> Result<Vec<PathBuf>, Error> {
-    let prefix = format!("{role}_");
     let found: BTreeMap<usize, &PathBuf> = files
         .iter()
-        .filter_map(|(name, path)| Some((numbered(name, &prefix, ".pb")?, path)))
+        .filter_map(|(name, path)| Some((numbered(name, prefix, layout::TENSOR_SUFFIX)?, path)))
         .collect();
     if let Some((missing, (_, later))) = found.iter().enumerate().find(|(i, (k, _))| i != *k) {
         return Err(Error::at(
-            dir.join(format!("{role}_{missing}.pb")),
+            dir.join(format!("{prefix}{missing}{}", layout::TENSOR_SUFFIX)),
             format!("file missing, although {} exists", later.display()),
         ));
     }
@@ -149,9 +149,9 @@ fn numbered_files(
 fn load_data_set(dir: &Path, model: &Model) -> Result<DataSet, Error> {
     let files = entries(dir)?;
     if let Some((_, stray)) = files.iter().find(|(name, _)| {
-        name.ends_with(".pb")
-            && numbered(name, "input_", ".pb").is_none()
-            && numbered(name, "output_", ".pb").is_none()
+        name.ends_with(layout::TENSOR_SUFFIX)
+            && numbered(name, layout::INPUT_PREFIX, layout::TENSOR_SUFFIX).is_none()
+            && numbered(name, layout::OUTPUT_PREFIX, layout::TENSOR_SUFFIX).is_none()
     }) {
         return Err(Error::at(
             stray,
@@ -159,8 +159,8 @@ fn load_data_set(dir: &Path, model: &Model) -> Result<DataSet, Error> {
         ));
     }
     let graph = &model.graph;
-    let input_files = numbered_files(&files, dir, "input")?;
-    let output_files = numbered_files(&files, dir, "output")?;
+    let input_files = numbered_files(&files, dir, layout::INPUT_PREFIX)?;
+    let output_files = numbered_files(&files, dir, layout::OUTPUT_PREFIX)?;
     check_input_count(&input_files, dir, graph)?;
     check_output_count(&output_files, dir, graph)?;
     let inputs = read_bound(&input_files, |k| graph.inputs.get(k).and_then(|v| v.dtype))?;
@@ -233,7 +233,7 @@ fn check_input_count(files: &[PathBuf], dir: &Path, graph: &Graph) -> Result<(),
         Some((i, vi)) => {
             let k = files.len() + i;
             Err(Error::at(
-                dir.join(format!("input_{k}.pb")),
+                layout::input(dir, k),
                 format!(
                     "file missing for graph input {k} '{}', which has no initializer",
                     vi.name
@@ -258,7 +258,7 @@ fn check_output_count(files: &[PathBuf], dir: &Path, graph: &Graph) -> Result<()
     if files.len() < declared {
         let k = files.len();
         return Err(Error::at(
-            dir.join(format!("output_{k}.pb")),
+            layout::output(dir, k),
             format!(
                 "file missing for graph output {k} '{}' (the graph declares {declared} outputs)",
                 graph.outputs[k].name
