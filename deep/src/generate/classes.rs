@@ -6,6 +6,8 @@
 //! code of its own.
 
 use super::run;
+// The input classes, spelled short: the value tables name one on every line.
+use crate::index::InputClass as C;
 use vocab::{DataType, TypeKind};
 
 /// The non-negative values of a floating target, for the classes defined on them.
@@ -155,6 +157,7 @@ impl Grid {
 }
 
 /// One element, as its classes need it.
+#[derive(Debug)]
 pub(crate) enum Elem<'a> {
     /// A floating source value with the magnitudes of its neighbouring codes (the value's own
     /// magnitude where there is none).
@@ -227,7 +230,7 @@ impl Ctx {
 }
 
 /// Whether `class` is true of `e`.
-pub(crate) fn holds(class: &str, e: &Elem<'_>, ctx: &Ctx) -> bool {
+pub(crate) fn holds(class: C, e: &Elem<'_>, ctx: &Ctx) -> bool {
     match e {
         Elem::Float {
             code,
@@ -241,65 +244,71 @@ pub(crate) fn holds(class: &str, e: &Elem<'_>, ctx: &Ctx) -> bool {
 }
 
 /// The classes an element of this input may take, in order, after the class of its origin.
-fn fallbacks(e: &Elem<'_>, ctx: &Ctx) -> &'static [&'static str] {
+fn fallbacks(e: &Elem<'_>, ctx: &Ctx) -> &'static [C] {
     let to = ctx.to;
     match e {
-        Elem::Float { .. } if to == DataType::String => &["decimal"],
+        Elem::Float { .. } if to == DataType::String => &[C::Decimal],
         Elem::Float { .. } if to.kind().is_integer() => &[
-            "zero",
-            "beyond-int32",
-            "range-edge",
-            "power-of-two",
-            "fraction",
+            C::Zero,
+            C::BeyondInt32,
+            C::RangeEdge,
+            C::PowerOfTwo,
+            C::Fraction,
         ],
-        Elem::Float { .. } if to == DataType::Bool => {
-            &["nan-payload", "nan", "inf", "zero", "subnormal", "nonzero"]
-        }
+        Elem::Float { .. } if to == DataType::Bool => &[
+            C::NanPayload,
+            C::Nan,
+            C::Inf,
+            C::Zero,
+            C::Subnormal,
+            C::Nonzero,
+        ],
         Elem::Float { .. } => &[
-            "nan-payload",
-            "nan",
-            "inf",
-            "zero",
-            "above-max",
-            "exact",
-            "exact-subnormal",
-            "tie",
-            "subnormal-tie",
-            "near-tie",
-            "near-subnormal-tie",
-            "near-exact",
-            "near-exact-subnormal",
-            "max",
-            "below-min",
+            C::NanPayload,
+            C::Nan,
+            C::Inf,
+            C::Zero,
+            C::AboveMax,
+            C::Exact,
+            C::ExactSubnormal,
+            C::Tie,
+            C::SubnormalTie,
+            C::NearTie,
+            C::NearSubnormalTie,
+            C::NearExact,
+            C::NearExactSubnormal,
+            C::Max,
+            C::BelowMin,
         ],
         Elem::Int(_) => &[
-            "range-edge",
-            "small",
-            "precision-edge",
-            "off-tie",
-            "wrap-edge",
+            C::RangeEdge,
+            C::Small,
+            C::PrecisionEdge,
+            C::OffTie,
+            C::WrapEdge,
         ],
         Elem::Str(_) => &[
-            "integer-literal",
-            "special-spelling",
-            "overflow",
-            "underflow",
-            "extreme-text",
-            "spelling",
-            "text",
+            C::IntegerLiteral,
+            C::SpecialSpelling,
+            C::Overflow,
+            C::Underflow,
+            C::ExtremeText,
+            C::Spelling,
+            C::Text,
         ],
     }
 }
 
 /// The class of `e`, whose point was of class `origin`: `double-rounding` when it holds,
-/// else `origin` when it holds, else the first of the input's other classes that holds, else
-/// `other`.
-pub(crate) fn choose(origin: &'static str, e: &Elem<'_>, ctx: &Ctx) -> &'static str {
-    std::iter::once("double-rounding")
+/// else `origin` when it holds, else the first of the input's other classes that holds.
+/// Every element has one (`class_check` checks every element of the tree); one that had none
+/// would be a value set's bug, so it stops the generator naming the element.
+pub(crate) fn choose(origin: C, e: &Elem<'_>, ctx: &Ctx) -> C {
+    std::iter::once(C::DoubleRounding)
         .chain(std::iter::once(origin))
         .chain(fallbacks(e, ctx).iter().copied())
-        .find(|k| holds(k, e, ctx))
-        .unwrap_or("other")
+        .find(|k| holds(*k, e, ctx))
+        .unwrap_or_else(|| panic!("{e:?} (from a point of class {origin}) is of no class"))
 }
 
 /// Whether `x` (exact, given as f64 when `int` is none) is neither a value nor a midpoint of
@@ -331,22 +340,22 @@ fn double_rounds(x: f64, int: Option<i128>, ctx: &Ctx) -> bool {
         && (grid.midpoint_lo(r).is_some() || (ctx.to == DataType::Float8E8M0 && grid.contains(r)))
 }
 
-fn float_holds(class: &str, code: u128, v: f64, pred: f64, succ: f64, ctx: &Ctx) -> bool {
+fn float_holds(class: C, code: u128, v: f64, pred: f64, succ: f64, ctx: &Ctx) -> bool {
     let a = v.abs();
     let finite_nonzero = v.is_finite() && v != 0.0;
     let sign = 1u128 << (ctx.from.bit_width() - 1);
     match class {
-        "nan" => v.is_nan(),
-        "nan-payload" => v.is_nan() && ctx.nan.is_some_and(|n| code & !sign != n),
-        "inf" => v.is_infinite(),
-        "zero" => v == 0.0,
-        "subnormal" => finite_nonzero && a < ctx.src_min_normal,
-        "normal" => v.is_finite() && a >= ctx.src_min_normal && a > 0.0,
-        "nonzero" => finite_nonzero,
-        "decimal" => v.is_finite() && v.fract() != 0.0 && (1e-3..1e7).contains(&a),
-        "max" => finite_nonzero && a == ctx.src_max,
-        "double-rounding" => double_rounds(v, None, ctx),
-        "fraction" | "power-of-two" | "range-edge" | "beyond-int32" => {
+        C::Nan => v.is_nan(),
+        C::NanPayload => v.is_nan() && ctx.nan.is_some_and(|n| code & !sign != n),
+        C::Inf => v.is_infinite(),
+        C::Zero => v == 0.0,
+        C::Subnormal => finite_nonzero && a < ctx.src_min_normal,
+        C::Normal => v.is_finite() && a >= ctx.src_min_normal && a > 0.0,
+        C::Nonzero => finite_nonzero,
+        C::Decimal => v.is_finite() && v.fract() != 0.0 && (1e-3..1e7).contains(&a),
+        C::Max => finite_nonzero && a == ctx.src_max,
+        C::DoubleRounding => double_rounds(v, None, ctx),
+        C::Fraction | C::PowerOfTwo | C::RangeEdge | C::BeyondInt32 => {
             v.is_finite() && int_target_holds(class, v, pred, succ, ctx.to)
         }
         _ => {
@@ -357,17 +366,17 @@ fn float_holds(class: &str, code: u128, v: f64, pred: f64, succ: f64, ctx: &Ctx)
             let value = g.contains(a) && a <= g.max;
             let tie = g.midpoint_lo(a).filter(|_| a <= g.max);
             match class {
-                "above-max" => a > g.max,
-                "below-min" => a < g.min_pos,
-                "exact" => value && normal(a),
-                "exact-subnormal" => value && !normal(a),
-                "tie" => tie.is_some_and(normal),
-                "subnormal-tie" => tie.is_some_and(|lo| !normal(lo)),
+                C::AboveMax => a > g.max,
+                C::BelowMin => a < g.min_pos,
+                C::Exact => value && normal(a),
+                C::ExactSubnormal => value && !normal(a),
+                C::Tie => tie.is_some_and(normal),
+                C::SubnormalTie => tie.is_some_and(|lo| !normal(lo)),
                 _ if value || tie.is_some() || a > g.max => false,
-                "near-tie" => g.tie_between(pred, succ).is_some_and(normal),
-                "near-subnormal-tie" => g.tie_between(pred, succ).is_some_and(|lo| !normal(lo)),
-                "near-exact" => g.value_between(pred, succ).is_some_and(normal),
-                "near-exact-subnormal" => g.value_between(pred, succ).is_some_and(|x| !normal(x)),
+                C::NearTie => g.tie_between(pred, succ).is_some_and(normal),
+                C::NearSubnormalTie => g.tie_between(pred, succ).is_some_and(|lo| !normal(lo)),
+                C::NearExact => g.value_between(pred, succ).is_some_and(normal),
+                C::NearExactSubnormal => g.value_between(pred, succ).is_some_and(|x| !normal(x)),
                 _ => false,
             }
         }
@@ -375,7 +384,7 @@ fn float_holds(class: &str, code: u128, v: f64, pred: f64, succ: f64, ctx: &Ctx)
 }
 
 /// The classes of a float into integer target `to` (v finite): see docs/deep.md.
-fn int_target_holds(class: &str, v: f64, pred: f64, succ: f64, to: DataType) -> bool {
+fn int_target_holds(class: C, v: f64, pred: f64, succ: f64, to: DataType) -> bool {
     let a = v.abs();
     let ulp = (a - pred).max(succ - a);
     let r = if to.bit_width() <= 4 {
@@ -384,8 +393,8 @@ fn int_target_holds(class: &str, v: f64, pred: f64, succ: f64, to: DataType) -> 
         v.trunc()
     };
     match class {
-        "fraction" => v.fract() != 0.0,
-        "power-of-two" => {
+        C::Fraction => v.fract() != 0.0,
+        C::PowerOfTwo => {
             a >= 0.5 && {
                 let k = a.log2().floor();
                 [k, k + 1.0]
@@ -393,7 +402,7 @@ fn int_target_holds(class: &str, v: f64, pred: f64, succ: f64, to: DataType) -> 
                     .any(|&k| (a - 2f64.powf(k)).abs() <= 0.5 + ulp)
             }
         }
-        "range-edge" => {
+        C::RangeEdge => {
             let (lo, hi) = int_range(to);
             if r.abs() >= 2f64.powi(126) {
                 return false;
@@ -402,7 +411,7 @@ fn int_target_holds(class: &str, v: f64, pred: f64, succ: f64, to: DataType) -> 
             let d = (r - lo).abs().min((r - hi).abs());
             (d as f64) <= ulp.max(1.0)
         }
-        "beyond-int32" => r.abs() < 2f64.powi(126) && i32::try_from(r as i128).is_err(),
+        C::BeyondInt32 => r.abs() < 2f64.powi(126) && i32::try_from(r as i128).is_err(),
         _ => false,
     }
 }
@@ -419,7 +428,7 @@ fn int_range(t: DataType) -> (i128, i128) {
 /// The significand widths of the floating types, for `off-tie`.
 const WIDTHS: [u32; 7] = [2, 3, 4, 8, 11, 24, 53];
 
-fn int_holds(class: &str, v: i128, ctx: &Ctx) -> bool {
+fn int_holds(class: C, v: i128, ctx: &Ctx) -> bool {
     let a = v.unsigned_abs();
     let near_pow2 = |lo: i128, hi: i128, ks: std::ops::RangeInclusive<u32>| {
         ks.into_iter().any(|k| {
@@ -428,26 +437,26 @@ fn int_holds(class: &str, v: i128, ctx: &Ctx) -> bool {
         })
     };
     match class {
-        "code" => true,
-        "range-edge" => {
+        C::Code => true,
+        C::RangeEdge => {
             let (lo, hi) = int_range(ctx.from);
             [lo, lo + 1, hi - 1, hi].contains(&v)
         }
-        "small" => a <= 8,
-        "precision-edge" => near_pow2(-1, 2, 2..=54),
-        "wrap-edge" => near_pow2(-1, 1, 1..=64),
-        "off-tie" => WIDTHS.iter().any(|&p| {
+        C::Small => a <= 8,
+        C::PrecisionEdge => near_pow2(-1, 2, 2..=54),
+        C::WrapEdge => near_pow2(-1, 1, 1..=64),
+        C::OffTie => WIDTHS.iter().any(|&p| {
             (p + 1..=126).any(|k| {
                 let tie = (1u128 << k) + (1u128 << (k - p));
                 a == tie + 1 || a == tie - 1
             })
         }),
-        "double-rounding" => double_rounds(v as f64, Some(v), ctx),
+        C::DoubleRounding => double_rounds(v as f64, Some(v), ctx),
         _ => false,
     }
 }
 
-fn str_holds(class: &str, s: &str, ctx: &Ctx) -> bool {
+fn str_holds(class: C, s: &str, ctx: &Ctx) -> bool {
     let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
     let lower = digits.to_ascii_lowercase();
     let special = lower == "inf" || lower == "nan";
@@ -458,15 +467,15 @@ fn str_holds(class: &str, s: &str, ctx: &Ctx) -> bool {
         .any(|b| (b'1'..=b'9').contains(&b));
     let grid = ctx.grid.as_ref();
     match class {
-        "integer-literal" => !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()),
-        "special-spelling" => special,
-        "spelling" => number.is_some(),
-        "text" => s.parse::<f64>().is_err(),
-        "overflow" => matches!((number, grid), (Some(x), Some(g)) if x.abs() > g.max),
-        "underflow" => {
+        C::IntegerLiteral => !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()),
+        C::SpecialSpelling => special,
+        C::Spelling => number.is_some(),
+        C::Text => s.parse::<f64>().is_err(),
+        C::Overflow => matches!((number, grid), (Some(x), Some(g)) if x.abs() > g.max),
+        C::Underflow => {
             nonzero_digit && matches!((number, grid), (Some(x), Some(g)) if x.abs() < g.min_pos)
         }
-        "extreme-text" => matches!((number, grid), (Some(x), Some(g))
+        C::ExtremeText => matches!((number, grid), (Some(x), Some(g))
             if (0.5..=2.0).contains(&(x.abs() / g.min_pos)) || (0.5..=2.0).contains(&(x.abs() / g.max))),
         _ => false,
     }

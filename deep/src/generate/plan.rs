@@ -536,7 +536,7 @@ fn tensor(dtype: DataType, shape: Vec<usize>, input: &Input) -> Tensor {
 /// The class ranges of `input`, each class's elements in the order `input` holds them, with
 /// the authority of each range (one per element of `authorities`, parallel to the classes).
 fn ranges(input: &Input, authorities: &[(Authority, Citation)]) -> Vec<ClassRange> {
-    let sizes: Vec<(&str, usize)> = match input {
+    let sizes: Vec<(InputClass, usize)> = match input {
         Input::Codes(c) => c.iter().map(|(k, v)| (*k, v.len())).collect(),
         Input::Strings(c) => c.iter().map(|(k, v)| (*k, v.len())).collect(),
     };
@@ -548,9 +548,7 @@ fn ranges(input: &Input, authorities: &[(Authority, Citation)]) -> Vec<ClassRang
         .map(|((class, n), (authority, citation))| {
             start += n;
             ClassRange {
-                // `every_planned_class_is_an_input_class` holds every value set's names to the table.
-                class: InputClass::from_label(class)
-                    .unwrap_or_else(|| panic!("{class} is no InputClass")),
+                class,
                 start: start - n,
                 end: start,
                 authority: *authority,
@@ -616,7 +614,7 @@ fn by_authority(
             None => first,
         }
     };
-    type Classes<T> = Vec<(&'static str, Vec<T>)>;
+    type Classes<T> = Vec<(InputClass, Vec<T>)>;
     fn split<T: Clone>(
         classes: Classes<T>,
         vals: impl Fn(&[T]) -> Vec<Val>,
@@ -624,12 +622,9 @@ fn by_authority(
     ) -> (Classes<T>, Vec<(Authority, Citation)>) {
         let (mut out, mut auth) = (Vec::new(), Vec::new());
         for (class, items) in classes {
-            // `every_planned_class_is_an_input_class` holds every value set's names to the table.
-            let typed =
-                InputClass::from_label(class).unwrap_or_else(|| panic!("{class} is no InputClass"));
             let mut runs: Vec<((Authority, Citation), Vec<T>)> = Vec::new();
             for (item, v) in items.iter().zip(vals(&items)) {
-                let a = decide(typed, v);
+                let a = decide(class, v);
                 match runs.iter_mut().find(|(k, _)| *k == a) {
                     Some((_, run)) => run.push(item.clone()),
                     None => runs.push((a, vec![item.clone()])),
@@ -638,7 +633,7 @@ fn by_authority(
             runs.sort_by_key(|((a, _), _)| *a);
             if runs.is_empty() {
                 out.push((class, items));
-                auth.push(decide(typed, Val::Text));
+                auth.push(decide(class, Val::Text));
             }
             for (a, run) in runs {
                 out.push((class, run));
@@ -870,7 +865,7 @@ fn build_concat(
     // Complex types are never cast, so they have no value set: distinct codes do.
     let values = match dtype.kind() {
         TypeKind::Complex => Input::Codes(vec![(
-            "code",
+            InputClass::Code,
             (1..=64u128).map(|i| i * 0x0101_0101_0101_0101).collect(),
         )]),
         _ => values::input(dtype, dtype, Size::Boundary),

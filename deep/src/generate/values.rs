@@ -6,15 +6,17 @@
 use super::{classes, run};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, OnceLock};
+// The input classes, spelled short: the value tables name one on every line.
+use crate::index::InputClass as C;
 use vocab::{DataType, Tensor, TypeKind};
 
 /// Input elements grouped by class, in class order.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Input {
     /// Element codes of a numeric (or bool) source.
-    Codes(Vec<(&'static str, Vec<u128>)>),
+    Codes(Vec<(C, Vec<u128>)>),
     /// Strings of a STRING source.
-    Strings(Vec<(&'static str, Vec<String>)>),
+    Strings(Vec<(C, Vec<String>)>),
 }
 
 impl Input {
@@ -28,7 +30,7 @@ impl Input {
 
     /// The first `per_class` elements of each class.
     pub(crate) fn sample(&self, per_class: usize) -> Input {
-        fn cut<T: Clone>(c: &[(&'static str, Vec<T>)], n: usize) -> Vec<(&'static str, Vec<T>)> {
+        fn cut<T: Clone>(c: &[(C, Vec<T>)], n: usize) -> Vec<(C, Vec<T>)> {
             c.iter()
                 .map(|(k, v)| (*k, v.iter().take(n).cloned().collect()))
                 .collect()
@@ -157,14 +159,14 @@ fn min_normal(pairs: &[(f64, f64)]) -> f64 {
 }
 
 /// Classes of floating source codes taken whole: NaN, infinity, zero, subnormal, normal.
-fn classify_floats(t: DataType, codes: &[u128]) -> Vec<(&'static str, Vec<u128>)> {
+fn classify_floats(t: DataType, codes: &[u128]) -> Vec<(C, Vec<u128>)> {
     let normal = if t == DataType::Float8E8M0 {
         0.0
     } else {
         min_normal(&grid(t, Size::Full))
     };
     let values = run::decode(t, codes);
-    let mut out: Vec<(&'static str, Vec<u128>)> = ["nan", "inf", "zero", "subnormal", "normal"]
+    let mut out: Vec<(C, Vec<u128>)> = [C::Nan, C::Inf, C::Zero, C::Subnormal, C::Normal]
         .iter()
         .map(|k| (*k, Vec::new()))
         .collect();
@@ -187,20 +189,20 @@ fn classify_floats(t: DataType, codes: &[u128]) -> Vec<(&'static str, Vec<u128>)
 
 /// Signed points (exact f64 values) for a floating target: the target's values, the
 /// midpoints between neighbours, the overflow edge, zeros, infinities.
-fn float_target_points(to: DataType, size: Size) -> Vec<(&'static str, f64)> {
+fn float_target_points(to: DataType, size: Size) -> Vec<(C, f64)> {
     let pairs = grid(to, size);
     let normal = min_normal(&pairs);
     let mut pts = Vec::new();
     for &(lo, hi) in &pairs {
         let mid = lo + (hi - lo) / 2.0;
         let sub = lo < normal;
-        pts.push((if sub { "exact-subnormal" } else { "exact" }, lo));
-        pts.push((if sub { "subnormal-tie" } else { "tie" }, mid));
+        pts.push((if sub { C::ExactSubnormal } else { C::Exact }, lo));
+        pts.push((if sub { C::SubnormalTie } else { C::Tie }, mid));
     }
     if let (Some(&(first, _)), Some(&(below, max))) = (pairs.first(), pairs.last()) {
-        pts.push(("subnormal-tie", first / 2.0));
+        pts.push((C::SubnormalTie, first / 2.0));
         let gap = max - below;
-        pts.push(("exact", max));
+        pts.push((C::Exact, max));
         for above in [
             max + gap / 2.0,
             max + gap,
@@ -208,50 +210,49 @@ fn float_target_points(to: DataType, size: Size) -> Vec<(&'static str, f64)> {
             f64::from(f32::MAX),
             f64::MAX,
         ] {
-            pts.push(("above-max", above));
+            pts.push((C::AboveMax, above));
         }
     }
-    pts.push(("zero", 0.0));
-    let mut signed: Vec<(&'static str, f64)> =
-        pts.iter().flat_map(|&(k, v)| [(k, v), (k, -v)]).collect();
-    signed.push(("inf", f64::INFINITY));
-    signed.push(("inf", f64::NEG_INFINITY));
+    pts.push((C::Zero, 0.0));
+    let mut signed: Vec<(C, f64)> = pts.iter().flat_map(|&(k, v)| [(k, v), (k, -v)]).collect();
+    signed.push((C::Inf, f64::INFINITY));
+    signed.push((C::Inf, f64::NEG_INFINITY));
     signed
 }
 
 /// Points for an integer target: fractions, powers of two, the range's edges.
-fn int_target_points(to: DataType) -> Vec<(&'static str, f64)> {
+fn int_target_points(to: DataType) -> Vec<(C, f64)> {
     let (lo, hi) = int_range(to);
     let mut pts = Vec::new();
     for f in [0.25, 0.5, 1.0, 1.5, 2.5, 3.5] {
-        pts.push(("fraction", f));
-        pts.push(("fraction", -f));
+        pts.push((C::Fraction, f));
+        pts.push((C::Fraction, -f));
     }
     for k in 1..to.bit_width().min(64) {
         let p = (1u64 << k) as f64;
         for v in [p, p - 0.5, p + 0.5, -p, -p + 0.5, -p - 0.5] {
-            pts.push(("power-of-two", v));
+            pts.push((C::PowerOfTwo, v));
         }
     }
     for (edge, dir) in [(hi as f64, 1.0), (lo as f64, -1.0)] {
         for d in [0.0, 0.25, 0.5, 0.75, 1.0] {
-            pts.push(("range-edge", edge + dir * d));
+            pts.push((C::RangeEdge, edge + dir * d));
         }
     }
     if hi > i128::from(i32::MAX) {
         // Past INT32, where a runtime that converts through it goes wrong.
         for v in [3e9, -3e9, 5e9, -5e9] {
-            pts.push(("beyond-int32", v));
+            pts.push((C::BeyondInt32, v));
         }
     }
-    pts.push(("zero", 0.0));
-    pts.push(("zero", -0.0));
+    pts.push((C::Zero, 0.0));
+    pts.push((C::Zero, -0.0));
     pts
 }
 
 /// Points for a BOOL target: zeros and the smallest and largest nonzero values.
-fn bool_target_points() -> Vec<(&'static str, f64)> {
-    let mut pts = vec![("zero", 0.0), ("zero", -0.0)];
+fn bool_target_points() -> Vec<(C, f64)> {
+    let mut pts = vec![(C::Zero, 0.0), (C::Zero, -0.0)];
     for v in [
         f64::from_bits(1),
         1e-40,
@@ -262,11 +263,11 @@ fn bool_target_points() -> Vec<(&'static str, f64)> {
         1e30,
         f64::MAX,
     ] {
-        pts.push(("nonzero", v));
-        pts.push(("nonzero", -v));
+        pts.push((C::Nonzero, v));
+        pts.push((C::Nonzero, -v));
     }
-    pts.push(("inf", f64::INFINITY));
-    pts.push(("inf", f64::NEG_INFINITY));
+    pts.push((C::Inf, f64::INFINITY));
+    pts.push((C::Inf, f64::NEG_INFINITY));
     pts
 }
 
@@ -296,22 +297,22 @@ const DECIMALS: &[&str] = &[
 ];
 
 /// The special codes of a wide floating source: NaN of both signs and with payloads.
-fn nan_codes(from: DataType) -> Vec<(&'static str, u128)> {
+fn nan_codes(from: DataType) -> Vec<(C, u128)> {
     let sign = 1u128 << (from.bit_width() - 1);
     let inf = run::encode_nearest(from, &[f64::INFINITY])[0];
     let nan = run::encode_nearest(from, &[f64::NAN])[0];
     vec![
-        ("nan", nan),
-        ("nan", nan | sign),
-        ("nan-payload", inf | 1),
-        ("nan-payload", nan | 1),
-        ("nan-payload", (sign << 1) - 1),
+        (C::Nan, nan),
+        (C::Nan, nan | sign),
+        (C::NanPayload, inf | 1),
+        (C::NanPayload, nan | 1),
+        (C::NanPayload, (sign << 1) - 1),
     ]
 }
 
 /// Codes of `from` (f16, bf16, f32 or f64) at and beside each point: the nearest code and the
 /// codes one unit in the last place below and above it.
-fn into_source(from: DataType, pts: &[(&'static str, f64)]) -> Vec<(&'static str, u128)> {
+fn into_source(from: DataType, pts: &[(C, f64)]) -> Vec<(C, u128)> {
     let values: Vec<f64> = pts.iter().map(|p| p.1).collect();
     let codes = run::encode_nearest(from, &values);
     let sign = 1u128 << (from.bit_width() - 1);
@@ -334,12 +335,12 @@ fn into_source(from: DataType, pts: &[(&'static str, f64)]) -> Vec<(&'static str
 
 /// The class of a value one ulp off a point of class `class` (where it holds: see
 /// [`classes::choose`]).
-fn near(class: &'static str) -> &'static str {
+fn near(class: C) -> C {
     match class {
-        "tie" => "near-tie",
-        "subnormal-tie" => "near-subnormal-tie",
-        "exact" => "near-exact",
-        "exact-subnormal" => "near-exact-subnormal",
+        C::Tie => C::NearTie,
+        C::SubnormalTie => C::NearSubnormalTie,
+        C::Exact => C::NearExact,
+        C::ExactSubnormal => C::NearExactSubnormal,
         other => other,
     }
 }
@@ -347,18 +348,18 @@ fn near(class: &'static str) -> &'static str {
 /// DOUBLE values less than half a FLOAT ulp off each midpoint of a target narrower than FLOAT
 /// (and off each value of E8M0, whose round modes decide there too): 2^(e-40) either side of
 /// a point in [2^e, 2^(e+1)). Rounding to FLOAT first moves them onto the point.
-fn double_rounding_doubles(to: DataType, pts: &[(&'static str, f64)]) -> Vec<(&'static str, u128)> {
+fn double_rounding_doubles(to: DataType, pts: &[(C, f64)]) -> Vec<(C, u128)> {
     let mut out = Vec::new();
     for &(k, v) in pts {
         let boundary =
-            matches!(k, "tie" | "subnormal-tie") || (to == DataType::Float8E8M0 && k == "exact");
+            matches!(k, C::Tie | C::SubnormalTie) || (to == DataType::Float8E8M0 && k == C::Exact);
         if !boundary || !v.is_finite() || v == 0.0 {
             continue;
         }
         let e = v.abs().log2().floor() as i32;
         let d = 2f64.powi(e - 40).copysign(v);
         for x in [v + d, v - d] {
-            out.push(("double-rounding", u128::from(x.to_bits())));
+            out.push((C::DoubleRounding, u128::from(x.to_bits())));
         }
     }
     out
@@ -368,7 +369,7 @@ fn double_rounding_doubles(to: DataType, pts: &[(&'static str, f64)]) -> Vec<(&'
 /// midpoint of `to` (for E8M0 also onto a power of two): one off the midpoints
 /// 2^k + (2j+1)·2^(k-p) of a p-bit significand above the intermediate's precision. Kept
 /// only where they are in the source's range and the class holds (see [`classes`]).
-fn double_rounding_ints(from: DataType, to: DataType) -> Vec<(&'static str, u128)> {
+fn double_rounding_ints(from: DataType, to: DataType) -> Vec<(C, u128)> {
     let (p, ks): (u32, Vec<u32>) = match to {
         DataType::Bfloat16 => (8, vec![24, 25, 31, 32, 40, 53, 62, 63]),
         DataType::Float => (24, vec![54, 55, 62, 63]),
@@ -387,7 +388,7 @@ fn double_rounding_ints(from: DataType, to: DataType) -> Vec<(&'static str, u128
             let t = (1i128 << k) + j * (1i128 << (k - p));
             for v in [t - 1, t + 1, -(t - 1), -(t + 1)] {
                 if (lo..=hi).contains(&v) {
-                    pts.push(("double-rounding", code_of_int(from, v)));
+                    pts.push((C::DoubleRounding, code_of_int(from, v)));
                 }
             }
         }
@@ -405,24 +406,24 @@ fn widens_exactly(from: DataType, to: DataType) -> bool {
 /// Integer source values: range edges, small values, the precision edges of every floating
 /// type, values that a round through a narrower float would round twice, and the wrap-around
 /// edges of every narrower integer type.
-fn int_source_values(from: DataType) -> Vec<(&'static str, u128)> {
+fn int_source_values(from: DataType) -> Vec<(C, u128)> {
     let (lo, hi) = int_range(from);
-    let mut pts: Vec<(&'static str, i128)> = vec![
-        ("range-edge", lo),
-        ("range-edge", hi),
-        ("range-edge", lo + 1),
-        ("range-edge", hi - 1),
+    let mut pts: Vec<(C, i128)> = vec![
+        (C::RangeEdge, lo),
+        (C::RangeEdge, hi),
+        (C::RangeEdge, lo + 1),
+        (C::RangeEdge, hi - 1),
     ];
     for v in [0, 1, -1, 2, -2, 3, -3, 7, -8] {
-        pts.push(("small", v));
+        pts.push((C::Small, v));
     }
     // Significand widths (hidden bit included) of the floating types the table has.
     for p in [2u32, 3, 4, 8, 11, 24, 53] {
         for k in [p, p + 1] {
             let base = 1i128 << k;
             for d in [-1, 0, 1, 2] {
-                pts.push(("precision-edge", base + d));
-                pts.push(("precision-edge", -(base + d)));
+                pts.push((C::PrecisionEdge, base + d));
+                pts.push((C::PrecisionEdge, -(base + d)));
             }
         }
         // x = 2^k + 2^(k-p) ± 1: just off a tie of a p-bit significand, which a first
@@ -431,8 +432,8 @@ fn int_source_values(from: DataType) -> Vec<(&'static str, u128)> {
             if k > p && k < 127 {
                 let tie = (1i128 << k) + (1i128 << (k - p));
                 for d in [-1, 1] {
-                    pts.push(("off-tie", tie + d));
-                    pts.push(("off-tie", -(tie + d)));
+                    pts.push((C::OffTie, tie + d));
+                    pts.push((C::OffTie, -(tie + d)));
                 }
             }
         }
@@ -449,7 +450,7 @@ fn int_source_values(from: DataType) -> Vec<(&'static str, u128)> {
             2 * half + 1,
             -2 * half,
         ] {
-            pts.push(("wrap-edge", v));
+            pts.push((C::WrapEdge, v));
         }
     }
     pts.into_iter()
@@ -459,11 +460,11 @@ fn int_source_values(from: DataType) -> Vec<(&'static str, u128)> {
 }
 
 /// String spellings for a STRING source cast to `to`.
-fn string_values(to: DataType) -> Vec<(&'static str, String)> {
-    let mut out: Vec<(&'static str, String)> = Vec::new();
-    let mut push = |k: &'static str, v: &[&str]| out.extend(v.iter().map(|s| (k, s.to_string())));
+fn string_values(to: DataType) -> Vec<(C, String)> {
+    let mut out: Vec<(C, String)> = Vec::new();
+    let mut push = |k: C, v: &[&str]| out.extend(v.iter().map(|s| (k, s.to_string())));
     push(
-        "integer-literal",
+        C::IntegerLiteral,
         &[
             "0",
             "1",
@@ -489,7 +490,7 @@ fn string_values(to: DataType) -> Vec<(&'static str, String)> {
         ],
     );
     push(
-        "spelling",
+        C::Spelling,
         &[
             "1.5",
             "-2.25",
@@ -509,32 +510,32 @@ fn string_values(to: DataType) -> Vec<(&'static str, String)> {
         ],
     );
     push(
-        "special-spelling",
+        C::SpecialSpelling,
         &[
             "INF", "inf", "+INF", "+inf", "Inf", "-INF", "-inf", "NaN", "nan", "NAN",
         ],
     );
     push(
-        "overflow",
+        C::Overflow,
         &[
             "1e39", "-1e39", "1e309", "-1e309", "65520", "70000", "3.5e38",
         ],
     );
-    push("underflow", &["1e-46", "-1e-46", "1e-400", "1e-50"]);
+    push(C::Underflow, &["1e-46", "-1e-46", "1e-400", "1e-50"]);
     if is_floating(to) {
         // The shortest decimals of the target's smallest positive and largest value.
         let pairs = grid(to, Size::Full);
         let smallest = pairs.first().map(|p| if p.0 > 0.0 { p.0 } else { p.1 });
         for v in smallest.into_iter().chain(pairs.last().map(|p| p.1)) {
             let t = Tensor::from_vec(vec![1], vec![v]).expect("a vector");
-            out.push(("extreme-text", run::text(&t).remove(0)));
+            out.push((C::ExtremeText, run::text(&t).remove(0)));
         }
-        out.push(("extreme-text", "1e-45".into()));
-        out.push(("extreme-text", "5e-324".into()));
+        out.push((C::ExtremeText, "1e-45".into()));
+        out.push((C::ExtremeText, "5e-324".into()));
     }
     if to == DataType::String {
         for s in ["", "Hello World!", "héllo", " 1 "] {
-            out.push(("text", s.to_string()));
+            out.push((C::Text, s.to_string()));
         }
     }
     out
@@ -637,7 +638,7 @@ pub(crate) fn chain_input(from: DataType, mid: DataType, to: DataType) -> Input 
 fn build_input(from: DataType, to: DataType, size: Size) -> Input {
     let ctx = classes::Ctx::new(from, to);
     if from == DataType::String {
-        let mut classes: Vec<(&'static str, Vec<String>)> = Vec::new();
+        let mut classes: Vec<(C, Vec<String>)> = Vec::new();
         let mut seen = BTreeSet::new();
         for (k, s) in string_values(to) {
             if string_defined(&s, to) && seen.insert(s.clone()) {
@@ -647,7 +648,7 @@ fn build_input(from: DataType, to: DataType, size: Size) -> Input {
         }
         return Input::Strings(classes);
     }
-    let raw: Vec<(&'static str, u128)> = if from.bit_width() <= 8
+    let raw: Vec<(C, u128)> = if from.bit_width() <= 8
         || (from.bit_width() <= 16 && size == Size::Full && is_floating(from))
     {
         if is_floating(from) {
@@ -656,7 +657,7 @@ fn build_input(from: DataType, to: DataType, size: Size) -> Input {
                 .flat_map(|(k, v)| v.into_iter().map(move |c| (k, c)))
                 .collect()
         } else {
-            all_codes(from).into_iter().map(|c| ("code", c)).collect()
+            all_codes(from).into_iter().map(|c| (C::Code, c)).collect()
         }
     } else if is_int(from) {
         let mut v = int_source_values(from);
@@ -672,7 +673,7 @@ fn build_input(from: DataType, to: DataType, size: Size) -> Input {
                     } else {
                         d.parse().unwrap_or(0.0)
                     };
-                    [("decimal", v), ("decimal", -v)]
+                    [(C::Decimal, v), (C::Decimal, -v)]
                 })
                 .collect()
         } else if is_int(to) {
@@ -708,7 +709,7 @@ fn build_input(from: DataType, to: DataType, size: Size) -> Input {
     };
     let first = first_occurrences(&codes);
     let (preds, succs) = neighbours(from, &codes, &values);
-    let mut classes: Vec<(&'static str, Vec<u128>)> = Vec::new();
+    let mut classes: Vec<(C, Vec<u128>)> = Vec::new();
     for (i, (&(k, code), v)) in raw.iter().zip(&values).enumerate() {
         let ok = match (to, *v) {
             (DataType::String, Val::Float(x)) => text_fixed(from, x, &texts[i]),
@@ -771,7 +772,7 @@ fn first_occurrences(codes: &[u128]) -> Vec<bool> {
 }
 
 /// Adds `v` to class `k`, keeping the classes in first-seen order.
-fn push<T>(classes: &mut Vec<(&'static str, Vec<T>)>, k: &'static str, v: T) {
+fn push<T>(classes: &mut Vec<(C, Vec<T>)>, k: C, v: T) {
     match classes.iter_mut().find(|(c, _)| *c == k) {
         Some((_, list)) => list.push(v),
         None => classes.push((k, vec![v])),
