@@ -111,6 +111,55 @@ fn format_of(t: DataType) -> Option<(u32, i32, f64)> {
     })
 }
 
+/// `v` rounded to nearest, ties to even, into the floating type `t` (an IEEE-like format: ±Inf
+/// beyond its largest value), from its exact value, by integer arithmetic; `None` for a value
+/// with no number (NaN, text) or a type outside [`format_of`].
+fn nearest(t: DataType, v: Val) -> Option<f64> {
+    let (p, emin, max) = format_of(t)?;
+    let (negative, mant, exp): (bool, u128, i32) = match v {
+        Val::Float(x) if x.is_infinite() => return Some(x),
+        Val::Float(x) if x.is_finite() => {
+            let bits = x.to_bits();
+            let (m, e) = match ((bits >> 52) & 0x7FF) as i32 {
+                0 => (bits & ((1 << 52) - 1), -1074),
+                e => ((bits & ((1 << 52) - 1)) | (1 << 52), e - 1075),
+            };
+            (x.is_sign_negative(), u128::from(m), e)
+        }
+        Val::Int(i) => (i < 0, i.unsigned_abs(), 0),
+        _ => return None,
+    };
+    let signed = |a: f64| if negative { -a } else { a };
+    if mant == 0 {
+        return Some(signed(0.0));
+    }
+    let top = exp + (127 - mant.leading_zeros() as i32);
+    let last = top.max(emin) - (p as i32 - 1);
+    let (r, q) = match last - exp {
+        s if s <= 0 => (mant, exp),
+        s if s > 127 => (0, last),
+        s => {
+            let (kept, rest, half) = (mant >> s, mant & ((1u128 << s) - 1), 1u128 << (s - 1));
+            let up = rest > half || (rest == half && kept & 1 == 1);
+            (kept + u128::from(up), last)
+        }
+    };
+    // Exact in f64: r has at most p + 1 significant bits and q is in f64's range for every
+    // type of format_of.
+    let a = r as f64 * 2f64.powi(q);
+    Some(signed(if a > max { f64::INFINITY } else { a }))
+}
+
+/// Whether `v` rounds into `t` to another value through FLOAT (rounded to FLOAT first, then
+/// into `t`) than from its exact value: the elements whose authority depends on which value
+/// the rule rounds.
+pub(crate) fn rounds_differently_through_float(t: DataType, v: Val) -> bool {
+    let once = nearest(t, v);
+    let twice = nearest(DataType::Float, v).and_then(|f| nearest(t, Val::Float(f)));
+    once.zip(twice)
+        .is_some_and(|(a, b)| a.to_bits() != b.to_bits())
+}
+
 /// Whether `t` holds the finite value `v` exactly (so no rounding rule is involved).
 pub(crate) fn holds_exactly(t: DataType, v: Val) -> bool {
     let x = match v {
@@ -254,6 +303,16 @@ pub(crate) fn decide(step: &Step, class: InputClass, v: Val) -> (Authority, Cita
     if to == DataType::Float8E8M0 {
         return into_e8m0(step, class, v, &page);
     }
+    into_float(step, v, page)
+}
+
+/// The authority of an element into a floating target other than E8M0, its value not NaN.
+fn into_float(step: &Step, v: Val, page: String) -> (Authority, Citation) {
+    use Authority::*;
+    let Step {
+        version, from, to, ..
+    } = *step;
+    let infinite = matches!(v, Val::Float(x) if x.is_infinite());
     if holds_exactly(to, v) {
         return cite(
             Page,
@@ -275,10 +334,22 @@ pub(crate) fn decide(step: &Step, class: InputClass, v: Val) -> (Authority, Cita
             ),
             IEEE.into(),
         ),
+        // Whether a wide source rounds once from its exact value or through FLOAT first is
+        // fixed for IEEE 754's own formats (a conversion rounds once), not for bfloat16, which
+        // is none of them (docs/semantics.md §3.6): where the two paths differ, our reading.
+        DataType::Bfloat16 if version >= 24 && rounds_differently_through_float(to, v) => cite(
+            Reading,
+            Section::WideFloats,
+            "from version 24 BFLOAT16 rounds to nearest even, but neither the page nor IEEE 754 \
+             (whose conversions are between its own formats, and bfloat16 is none) says from \
+             which value a wide source rounds; once from the exact value is our reading",
+            page,
+        ),
         DataType::Bfloat16 if version >= 24 => cite(
             Ieee,
             Section::VersionSwitch,
-            "from version 24 BFLOAT16 rounds once, to nearest even",
+            "from version 24 BFLOAT16 rounds once, to nearest even: IEEE 754's rounding for a \
+             binary format of precision 8 and emax 127, which the version-24 data shows for FLOAT",
             IEEE.into(),
         ),
         DataType::Bfloat16 if from == DataType::Float => cite(

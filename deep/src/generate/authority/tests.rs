@@ -284,3 +284,80 @@ fn float6_rounds_by_ieee_and_saturates_and_maps_nan_by_our_reading() {
     assert!(!holds_exactly(T::Float6E2M3, Val::Float(0.0625)));
     assert!(holds_exactly(T::Float6E3M2, Val::Float(0.0625)));
 }
+
+/// Rounding once from a wide source's exact value is IEEE 754's rule into FLOAT16 (a
+/// conversion between two of its formats) but only our reading into BFLOAT16 (none of its
+/// formats, and the page fixes no path), on the values where the paths differ: DOUBLE
+/// 1 + 2^-8 + 2^-30 and INT64 2155872257 lie just off a BFLOAT16 midpoint that rounding
+/// through FLOAT lands on; DOUBLE 3.3961775292304597e38 just below BFLOAT16's overflow
+/// threshold, which FLOAT rounds onto.
+#[test]
+fn double_rounding_into_bfloat16_is_our_reading_and_into_float16_ieee() {
+    let off_tie = Val::Float(1.0 + 2f64.powi(-8) + 2f64.powi(-30));
+    let near_overflow = Val::Float(3.3961775292304597e38);
+    for version in [24, 25] {
+        let s = cast(version, T::Double, T::Bfloat16);
+        assert_eq!(of(&s, "double-rounding", off_tie), Reading);
+        assert_eq!(of(&s, "above-max", near_overflow), Reading);
+        for from in [T::Int64, T::Uint32, T::Uint64, T::Int32] {
+            let s = cast(version, from, T::Bfloat16);
+            assert_eq!(of(&s, "double-rounding", Val::Int(2_155_872_257)), Reading);
+            // One value rounds, whatever the path: IEEE 754's rule.
+            assert_eq!(of(&s, "tie", Val::Int(2_155_872_256)), Ieee, "{from}");
+        }
+        assert_eq!(of(&s, "tie", Val::Float(1.0 + 2f64.powi(-8))), Ieee);
+        let s = cast(version, T::Double, T::Float16);
+        assert_eq!(of(&s, "double-rounding", off_tie), Ieee);
+    }
+    // Up to 23 the version switch decides, not the path.
+    let s = cast(23, T::Double, T::Bfloat16);
+    assert_ne!(of(&s, "double-rounding", off_tie), Ieee);
+}
+
+/// The exact rounding the authority uses, against two roundings written elsewhere: Rust's
+/// `as f32` (f64 to FLOAT) and the half crate's bf16::from_f32 (FLOAT to BFLOAT16), on random
+/// bit patterns and every boundary exponent.
+#[test]
+fn nearest_rounds_as_rust_and_the_half_crate_do() {
+    let mut rng = test_rng::XorShift64Star(0xB16);
+    for _ in 0..200_000 {
+        let d = f64::from_bits(rng.next_u64());
+        if d.is_nan() {
+            continue;
+        }
+        let want = d as f32;
+        assert_eq!(
+            nearest(T::Float, Val::Float(d)).map(f64::to_bits),
+            Some(f64::from(want).to_bits()),
+            "{d:e}"
+        );
+        let f = f32::from_bits(rng.next_u64() as u32);
+        if f.is_nan() {
+            continue;
+        }
+        let want = half::bf16::from_f32(f).to_f64();
+        assert_eq!(
+            nearest(T::Bfloat16, Val::Float(f64::from(f))).map(f64::to_bits),
+            Some(want.to_bits()),
+            "{f:e} ({:#x})",
+            f.to_bits()
+        );
+    }
+    for i in [
+        0i128,
+        1,
+        -1,
+        255,
+        257,
+        -257,
+        (1 << 24) + 1,
+        i64::MAX.into(),
+        u64::MAX.into(),
+    ] {
+        assert_eq!(
+            nearest(T::Float, Val::Int(i)).map(f64::to_bits),
+            Some(f64::from(i as f32).to_bits()),
+            "{i}"
+        );
+    }
+}
