@@ -24,7 +24,7 @@ pub use schema::is_default_domain;
 
 /// The opset imported for the default domain (`""`, absent, or `"ai.onnx"`).
 fn default_opset(mp: &ModelProto) -> Result<i64, Error> {
-    schema::default_opset(mp).map_err(Error::msg)
+    schema::default_opset(mp).map_err(|e| Error::msg(e.to_string()))
 }
 
 fn convert_graph(gp: GraphProto) -> Result<Graph, Error> {
