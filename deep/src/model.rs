@@ -82,13 +82,13 @@ pub(super) fn files(name: &str, graph: &Graph) -> Result<Files, String> {
     let bytes = write_model::encode(&model(name, graph), graph.encoding);
     // Read back as a runtime would: the encoding variants must mean the same model.
     let parsed =
-        harness::read::model_from_bytes(&bytes).map_err(|e| format!("{name}: {}", e.message))?;
+        harness::read::model_from_bytes(&bytes).map_err(|e| format!("{name}: {}", e.message()))?;
     let mut files = vec![("model.onnx".to_string(), bytes)];
     let mut fed = Vec::new();
     for (k, (n, t)) in graph.inputs.iter().enumerate() {
         let pb = write_tensor::encode(n, t, graph.encoding);
         let read = harness::read::tensor_from_bytes(&pb, Some(t.dtype()))
-            .map_err(|e| format!("{name}: input {k}: {}", e.message))?;
+            .map_err(|e| format!("{name}: input {k}: {}", e.message()))?;
         fed.push(read);
         files.push((format!("test_data_set_0/input_{k}.pb"), pb));
     }

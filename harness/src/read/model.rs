@@ -54,9 +54,10 @@ fn convert_graph(gp: GraphProto) -> Result<Graph, Error> {
 }
 
 fn prefix(what: &str, e: Error) -> Error {
-    Error {
-        path: e.path,
-        message: format!("{what} {}", e.message),
+    let message = format!("{what} {}", e.message());
+    match e {
+        Error::Case { path, .. } => Error::Case { path, message },
+        _ => Error::msg(message),
     }
 }
 
@@ -99,7 +100,7 @@ fn convert_attribute(ap: AttributeProto) -> Result<Attribute, String> {
             let tp =
                 ap.t.ok_or_else(|| format!("attribute '{name}' has type TENSOR but no tensor"))?;
             let t = decode_tensor(&tp, None)
-                .map_err(|e| format!("attribute '{name}': {}", e.message))?;
+                .map_err(|e| format!("attribute '{name}': {}", e.message()))?;
             AttrValue::Tensor(t)
         }
         attribute::FLOATS => AttrValue::Floats(ap.floats),

@@ -57,7 +57,8 @@ pub fn main(root: &Path, args: &crate::cli::Backends) -> Result<(), Box<dyn Erro
             report.as_deref(),
             output.as_deref(),
             *merge,
-        ),
+        )
+        .map_err(Into::into),
         Command::CheckExample => example::run(root, &target),
         Command::CheckJunit { dirs } => junit::run(root, &target, dirs),
         Command::NewWorker { name, out } => new_worker::run(root, &target, name, out.as_deref()),
