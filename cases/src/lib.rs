@@ -14,12 +14,62 @@ mod specs;
 
 use harness::write::{self, Encoding};
 use std::collections::BTreeSet;
-use std::error::Error;
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Why the own cases could not be checked or written: the file or directory, and what was
+/// being done to it.
+#[derive(Debug)]
+pub enum Error {
+    /// An I/O operation (`op`: read, clear, create, write) on `path` failed.
+    Io {
+        /// What was being done.
+        op: &'static str,
+        /// The file or directory concerned.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// The tree under `root` could not be listed.
+    List {
+        /// The cases' root.
+        root: PathBuf,
+        /// The walk's error.
+        source: walkdir::Error,
+    },
+}
+
+impl Error {
+    fn io(op: &'static str, path: &Path, source: std::io::Error) -> Error {
+        Error::Io {
+            op,
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Io { op, path, source } => write!(f, "cannot {op} {}: {source}", path.display()),
+            Error::List { root, source } => write!(f, "cannot list {}: {source}", root.display()),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            Error::List { source, .. } => Some(source),
+        }
+    }
+}
 
 /// The files under `root` that differ from the generator's, are missing, or are extra,
 /// each with what is wrong; empty when `root` is exactly what [`write`] would make.
-pub fn check(root: &Path) -> Result<Vec<String>, Box<dyn Error>> {
+pub fn check(root: &Path) -> Result<Vec<String>, Error> {
     let mut stale = Vec::new();
     let files = files();
     for (rel, bytes) in &files {
@@ -29,7 +79,7 @@ pub fn check(root: &Path) -> Result<Vec<String>, Box<dyn Error>> {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 stale.push(format!("{rel} (missing)"))
             }
-            Err(e) => return Err(format!("cannot read {}: {e}", root.join(rel).display()).into()),
+            Err(e) => return Err(Error::io("read", &root.join(rel), e)),
         }
     }
     let generated: BTreeSet<&str> = files.iter().map(|(rel, _)| rel.as_str()).collect();
@@ -38,7 +88,10 @@ pub fn check(root: &Path) -> Result<Vec<String>, Box<dyn Error>> {
     let generated_dirs = directories(generated.iter().copied());
     if root.exists() {
         for entry in walkdir::WalkDir::new(root).min_depth(1).sort_by_file_name() {
-            let entry = entry.map_err(|e| format!("cannot list {}: {e}", root.display()))?;
+            let entry = entry.map_err(|source| Error::List {
+                root: root.to_path_buf(),
+                source,
+            })?;
             let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
             let rel = rel.to_string_lossy().replace('\\', "/");
             if entry.file_type().is_dir() {
@@ -101,20 +154,17 @@ pub fn files() -> Vec<(String, Vec<u8>)> {
 }
 
 /// Writes every own case under `root` (normally `tests/cases`), replacing what is there.
-pub fn write(root: &Path) -> Result<usize, Box<dyn Error>> {
+pub fn write(root: &Path) -> Result<usize, Error> {
     if root.exists() {
-        std::fs::remove_dir_all(root)
-            .map_err(|e| format!("cannot clear {}: {e}", root.display()))?;
+        std::fs::remove_dir_all(root).map_err(|e| Error::io("clear", root, e))?;
     }
     let files = files();
     for (rel, bytes) in &files {
         let path = root.join(rel);
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+            std::fs::create_dir_all(parent).map_err(|e| Error::io("create", parent, e))?;
         }
-        std::fs::write(&path, bytes)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(&path, bytes).map_err(|e| Error::io("write", &path, e))?;
     }
     Ok(files.len())
 }

@@ -174,7 +174,7 @@ fn board(home: &Home, args: &ScoreboardArgs, python: Option<&Path>) -> Result<Pa
         not_set_up: Vec::new(),
     };
     for value in &args.backends {
-        let name = harness::backend::backend_name(value)?;
+        let name = harness::backend::backend_name(value).map_err(|e| e.to_string())?;
         let dir = out.join(name.replace([':', '/'], "-"));
         let given = Given {
             backend: value,
@@ -223,7 +223,7 @@ fn deep_findings(
     for value in &args.backends {
         // The name the run's report records: findings check it, and it names the report
         // directory (ReportDir::deep) and the reproducers.
-        let label = harness::backend::backend_name(value)?;
+        let label = harness::backend::backend_name(value).map_err(|e| e.to_string())?;
         if chosen
             .iter()
             .any(|c: &deep::names::Chosen| c.label == label)
@@ -326,7 +326,7 @@ fn write_worker(name: &str, out: Option<&Path>, python: Option<&Path>) -> Result
         written_by: &format!("onnx-conformance worker new {name}"),
         check: &check,
     };
-    let written = write(name, &out, &LoopAt::Beside, &words)?;
+    let written = write(name, &out, &LoopAt::Beside, &words).map_err(|e| e.to_string())?;
     println!("wrote {}", written.worker.display());
     if let Some(copy) = &written.worker_loop {
         println!("wrote {} (the protocol loop it imports)", copy.display());

@@ -38,6 +38,7 @@ pub fn check(
             Some(Ok(worker)) => worker.label,
             Some(Err(why)) => {
                 let var = format!("{}: ", harness::runner::BACKEND_VAR);
+                let why = why.to_string();
                 let why = why.strip_prefix(&var).unwrap_or(&why);
                 return Err(format!("--backends {value:?}: {why}"));
             }

@@ -87,7 +87,7 @@ pub fn describe(model: &Path) -> Result<(String, i64)> {
     let bytes = fs::read(model).map_err(|e| Error::io("read", model, e))?;
     let m = ModelProto::decode(bytes.as_slice())
         .map_err(|e| bad(format!("not a valid ModelProto: {e}")))?;
-    let opset = schema::default_opset(&m).map_err(bad)?;
+    let opset = schema::default_opset(&m).map_err(|e| bad(e.to_string()))?;
     let op_type = m
         .graph
         .and_then(|g| g.node.into_iter().next())

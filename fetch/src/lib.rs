@@ -558,7 +558,7 @@ fn plan(
             };
             match present::check(&paths.data, r, &want) {
                 Ok(verified) => Step::Present(verified),
-                Err(why) => Step::Fetch(why),
+                Err(why) => Step::Fetch(why.to_string()),
             }
         })
         .collect();

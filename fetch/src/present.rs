@@ -8,6 +8,7 @@
 //! when the entry changed (a file's hash edited, a merge), every file the lock covers is
 //! re-hashed, as `--verify` always does.
 
+use super::error::{Error, Result};
 use super::extract::{covered_by, list_files, rehash};
 use super::install::{read_stamp, release_dir, Stamp};
 use super::lock::entry_sha256;
@@ -62,36 +63,38 @@ pub struct Verified {
     pub restamp: Option<Stamp>,
 }
 
-/// `Ok` if the release is installed and verified, else why it is not.
-pub fn check(data: &Path, release: &str, want: &Expect<'_>) -> Result<Verified, String> {
+/// `Ok` if the release is installed and verified, else why it is not (an I/O failure on the
+/// way is a reason too: the release is then fetched again).
+pub fn check(data: &Path, release: &str, want: &Expect<'_>) -> Result<Verified> {
     let dir = release_dir(data, release);
     if !dir.is_dir() {
-        return Err("not fetched yet".into());
+        return Err(Error::new("not fetched yet"));
     }
-    let stamp = read_stamp(&dir).ok_or("no readable fetch stamp (an unverified tree)")?;
+    let stamp = read_stamp(&dir)
+        .ok_or_else(|| Error::new("no readable fetch stamp (an unverified tree)"))?;
     let sorted = |ops: &[String]| ops.iter().cloned().collect::<BTreeSet<String>>();
     if stamp.release != release || sorted(&stamp.ops) != sorted(want.ops) {
-        return Err(format!(
+        return Err(Error::new(format!(
             "fetched with other case prefixes ({})",
             stamp.ops.join(",")
-        ));
+        )));
     }
-    let entry = want.entry.ok_or("not in the lock")?;
+    let entry = want.entry.ok_or_else(|| Error::new("not in the lock"))?;
     if stamp.wheel_sha256 != entry.sha256 {
-        return Err("fetched from another wheel than the lock pins".into());
+        return Err(Error::new("fetched from another wheel than the lock pins"));
     }
     let locked_files = stamp
         .files
         .keys()
         .filter(|p| covered_by(p, want.locked_ops));
     if !locked_files.eq(entry.files.keys()) {
-        return Err("its file list differs from the lock's".into());
+        return Err(Error::new("its file list differs from the lock's"));
     }
-    let on_disk = list_files(&dir).map_err(|e| e.to_string())?;
+    let on_disk = list_files(&dir)?;
     if let Some(diff) = first_difference(&stamp.files, &on_disk) {
-        return Err(diff);
+        return Err(Error::new(diff));
     }
-    let digest = entry_sha256(entry).map_err(|e| e.to_string())?;
+    let digest = entry_sha256(entry)?;
     let relocked = stamp.lock_entry_sha256 != digest;
     if want.rehash || relocked {
         let locked: BTreeMap<String, u64> = on_disk
@@ -99,11 +102,13 @@ pub fn check(data: &Path, release: &str, want: &Expect<'_>) -> Result<Verified, 
             .filter(|(p, _)| covered_by(p, want.locked_ops))
             .map(|(p, n)| (p.clone(), *n))
             .collect();
-        let hashes = rehash(&dir, &locked).map_err(|e| e.to_string())?;
+        let hashes = rehash(&dir, &locked)?;
         for (path, got) in &hashes {
             let want = entry.files.get(path).map_or("", String::as_str);
             if got != want {
-                return Err(format!("{path} has sha256 {got}, the lock says {want}"));
+                return Err(Error::new(format!(
+                    "{path} has sha256 {got}, the lock says {want}"
+                )));
             }
         }
     }

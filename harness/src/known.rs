@@ -236,35 +236,40 @@ impl KnownFailures {
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(Error::at(path, MISSING_LIST.to_string()))
+                return Err(Error::known_at(path, MISSING_LIST.to_string()))
             }
-            Err(e) => return Err(Error::at(path, format!("cannot read: {e}"))),
+            Err(e) => return Err(Error::known_at(path, format!("cannot read: {e}"))),
         };
-        Self::parse(&text).map_err(|e| Error::at(path, e))
+        Self::parse(&text).map_err(|e| e.in_file(path))
     }
 
     /// The list of upstream data problems, compiled in.
     pub fn data() -> Result<KnownFailures, Error> {
-        Self::parse(DATA_LIST_TEXT).map_err(|e| Error::at(Path::new(DATA_LIST), e))
+        Self::parse(DATA_LIST_TEXT).map_err(|e| e.in_file(DATA_LIST))
     }
 
     /// A list from its JSON text (format 1 or 2, read as format 2); the error names the entry
     /// and the field.
-    pub fn parse(text: &str) -> Result<KnownFailures, String> {
-        let raw: RawList = serde_json::from_str(text).map_err(|e| format!("invalid: {e}"))?;
+    pub fn parse(text: &str) -> Result<KnownFailures, Error> {
+        let refused = |message: String| Error::Known {
+            path: None,
+            message,
+        };
+        let raw: RawList =
+            serde_json::from_str(text).map_err(|e| refused(format!("invalid: {e}")))?;
         if raw.format != 1 && raw.format != FORMAT {
-            return Err(format!(
+            return Err(refused(format!(
                 "format {} is not one this harness reads (1 or {FORMAT})",
                 raw.format
-            ));
+            )));
         }
         let entries = raw
             .entries
             .into_iter()
             .enumerate()
-            .map(|(i, e)| entry(raw.format, e).map_err(|why| format!("entry {i}: {why}")))
+            .map(|(i, e)| entry(raw.format, e).map_err(|why| refused(format!("entry {i}: {why}"))))
             .collect::<Result<Vec<_>, _>>()?;
-        twice(&entries)?;
+        twice(&entries).map_err(refused)?;
         Ok(KnownFailures {
             format: FORMAT,
             entries,
@@ -418,7 +423,7 @@ impl Tolerances {
             if e.pattern.is_empty() || e.reason.trim().is_empty() || !sane(e.rtol) || !sane(e.atol)
             {
                 let what = "needs a pattern, a reason and finite non-negative rtol and atol";
-                return Err(Error::at(path, format!("entry {i} {what}")));
+                return Err(Error::known_at(path, format!("entry {i} {what}")));
             }
         }
         let mut first: HashMap<(&str, Match), usize> = HashMap::new();
@@ -430,7 +435,7 @@ impl Tolerances {
                     e.pattern,
                     e.how.label()
                 );
-                return Err(Error::at(path, msg));
+                return Err(Error::known_at(path, msg));
             }
         }
         Ok(list)
@@ -448,9 +453,9 @@ fn load_json<T: Default + for<'de> Deserialize<'de>>(path: &Path) -> Result<T, E
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(T::default()),
-        Err(e) => return Err(Error::at(path, format!("cannot read: {e}"))),
+        Err(e) => return Err(Error::known_at(path, format!("cannot read: {e}"))),
     };
-    serde_json::from_str(&text).map_err(|e| Error::at(path, format!("invalid: {e}")))
+    serde_json::from_str(&text).map_err(|e| Error::known_at(path, format!("invalid: {e}")))
 }
 
 /// A trial's failure before judging: its kind and message.

@@ -4,8 +4,8 @@
 use crate::known::{names_type, Indexed, KnownFailure, KnownFailures, Outcome, FORMAT};
 use crate::outcome::FailureKind;
 use crate::report::{self, ReportDir, TrialRecord};
+use crate::Error;
 use std::collections::{BTreeMap, BTreeSet};
-use std::error::Error;
 use std::path::{Path, PathBuf};
 
 mod merge;
@@ -28,7 +28,7 @@ pub fn run(
     report: Option<&Path>,
     output: Option<&Path>,
     merge: bool,
-) -> Result<String, Box<dyn Error>> {
+) -> Result<String, Error> {
     let name = crate::backend::backend_name(name)?;
     let report_path = match report {
         Some(path) => path.to_path_buf(),
@@ -38,14 +38,13 @@ pub fn run(
     report.of_backend(&report_path, &name)?;
     let partial = partial(&report);
     if let (Some(why), false) = (&partial, merge) {
-        return Err(format!(
+        return Err(Error::Report(format!(
             "{}: a partial run ({why}): a list written from it would drop the entries of every \
              trial it did not run. Run the whole suite on {name} (no filter) and write the \
              list again (in a checkout, `cargo xtask backends known-failures --merge` keeps the \
              old list's entries for the trials this run did not run)",
             report_path.display()
-        )
-        .into());
+        )));
     }
     let out = match output {
         Some(path) => path.to_path_buf(),
@@ -61,8 +60,9 @@ pub fn run(
     let root_text = root_text.display().to_string();
     let (list, kept) = match merge {
         true => {
-            let universe = merge::universe(root, &report)
-                .map_err(|e| format!("{}: cannot merge: {e}", report_path.display()))?;
+            let universe = merge::universe(root, &report).map_err(|e| {
+                Error::Report(format!("{}: cannot merge: {e}", report_path.display()))
+            })?;
             let universe: Vec<&str> = universe.iter().map(String::as_str).collect();
             let (list, kept) = merge::merge(&old, &data, &report.trials, &universe, &root_text);
             (list, Some(kept))
@@ -71,9 +71,11 @@ pub fn run(
     };
     let dir = out.parent().filter(|p| !p.as_os_str().is_empty());
     if let Some(dir) = dir {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::Output(format!("{}: {e}", dir.display())))?;
     }
-    let json = serde_json::to_string_pretty(&list)? + "\n";
+    let json =
+        serde_json::to_string_pretty(&list).map_err(|e| Error::Output(e.to_string()))? + "\n";
     schema::files::write_atomic(&out, json.as_bytes())?;
     let review = list
         .entries

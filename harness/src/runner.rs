@@ -25,11 +25,11 @@ pub use crate::settings::{
 /// target directory (its venv and built workers), `ONNX_CONFORMANCE_PYTHON` and
 /// `ONNX_CONFORMANCE_TIMEOUT`; a bad value is an `Err` naming the variable, as a run's setup
 /// check would.
-pub fn starting(workspace: &Path) -> Result<backend::Starting, String> {
+pub fn starting(workspace: &Path) -> Result<backend::Starting, crate::Error> {
     let (settings, problems) = settings::read(workspace, &Env::from_process());
     let bad = |check: &str| problems.iter().find(|(name, _)| name == check);
     if let Some((_, why)) = bad("settings/timeout") {
-        return Err(why.clone());
+        return Err(crate::Error::Settings(why.clone()));
     }
     Ok(backend::Starting::of(&settings))
 }
@@ -694,7 +694,7 @@ fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
     // A backend that cannot start is not replaced: its trials fail as crashes, and the run
     // fails on this check whatever the filter.
     if let Err(why) = &selected.backend {
-        problem("settings/backend", why.clone());
+        problem("settings/backend", why.to_string());
     }
     // A list that is named must exist (an empty list is written as one); a source that
     // judges by no list (a deep tree) reads none.

@@ -13,6 +13,7 @@ use crate::read::{load_case, read_model, read_tensor};
 use crate::worker::{Failure, IoValue, Request, WorkerProcess, WorkerSpec};
 use crate::write::model::{self, Node};
 use crate::write::{write_tensor, Encoding};
+use crate::Error;
 use half::bf16;
 use schema::layout;
 use std::io::Write;
@@ -160,11 +161,11 @@ pub fn run(
     timeout: Duration,
     io_dir: &Path,
     out: &mut dyn Write,
-) -> Result<Summary, String> {
+) -> Result<Summary, Error> {
     let index = read_index(data_root)?;
     let spec = WorkerSpec::from_command_line(command, timeout)?;
     let io_dir = std::path::absolute(io_dir)
-        .map_err(|e| format!("{}: cannot resolve: {e}", io_dir.display()))?;
+        .map_err(|e| Error::Worker(format!("{}: cannot resolve: {e}", io_dir.display())))?;
     let result = Check {
         spec,
         io_dir: io_dir.clone(),
@@ -185,38 +186,42 @@ pub fn check(
     timeout_secs: f64,
     work: &Path,
     out: &mut dyn Write,
-) -> Result<(), String> {
-    let timeout = crate::settings::worker_timeout(timeout_secs)
-        .ok_or_else(|| format!("--timeout {timeout_secs}: give seconds above 0, at most 86400"))?;
+) -> Result<(), Error> {
+    let timeout = crate::settings::worker_timeout(timeout_secs).ok_or_else(|| {
+        Error::Settings(format!(
+            "--timeout {timeout_secs}: give seconds above 0, at most 86400"
+        ))
+    })?;
     let io_dir = work
         .join("worker-io")
         .join(format!("check-{}", std::process::id()));
     let summary = run(data_root, command, timeout, &io_dir, out)?;
     match summary.ok() {
         true => Ok(()),
-        false => Err(format!(
+        false => Err(Error::Worker(format!(
             "the worker broke the protocol ({} problem(s), each marked PROTOCOL above; see \
              docs/worker-protocol.md)",
             summary.broken
-        )),
+        ))),
     }
 }
 
-fn read_index(data_root: &Path) -> Result<Index, String> {
+fn read_index(data_root: &Path) -> Result<Index, Error> {
     if !data_root.is_dir() {
-        return Err(format!(
+        return Err(Error::Worker(format!(
             "data directory {} does not exist: run `cargo xtask fetch-tests`, or pass --data DIR",
             data_root.display()
-        ));
+        )));
     }
     let path = data_root.join(INDEX_FILE);
     let text = std::fs::read_to_string(&path).map_err(|e| {
-        format!(
+        Error::Worker(format!(
             "{}: cannot read ({e}); the check runs official cases: run `cargo xtask fetch-tests`",
             path.display()
-        )
+        ))
     })?;
-    serde_json::from_str(&text).map_err(|e| format!("{}: invalid index: {e}", path.display()))
+    serde_json::from_str(&text)
+        .map_err(|e| Error::Worker(format!("{}: invalid index: {e}", path.display())))
 }
 
 struct Check<'o> {
@@ -240,11 +245,12 @@ fn indented(text: &str) -> String {
 }
 
 impl Check<'_> {
-    fn say(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.out, "{line}").map_err(|e| format!("cannot write the check's output: {e}"))
+    fn say(&mut self, line: &str) -> Result<(), Error> {
+        writeln!(self.out, "{line}")
+            .map_err(|e| Error::Worker(format!("cannot write the check's output: {e}")))
     }
 
-    fn broken(&mut self, what: &str, failure: &dyn std::fmt::Display) -> Result<(), String> {
+    fn broken(&mut self, what: &str, failure: &dyn std::fmt::Display) -> Result<(), Error> {
         self.summary.broken += 1;
         self.say(&format!(
             "  PROTOCOL: {what}:\n{}",
@@ -252,7 +258,7 @@ impl Check<'_> {
         ))
     }
 
-    fn all(mut self, data_root: &Path, index: &Index) -> Result<Summary, String> {
+    fn all(mut self, data_root: &Path, index: &Index) -> Result<Summary, Error> {
         self.say(&format!(
             "check-worker: {}\ndata: {}\ntimeout: {} s per answer\n",
             self.spec.argv.join(" "),
@@ -324,7 +330,7 @@ impl Check<'_> {
         self.end()
     }
 
-    fn end(mut self) -> Result<Summary, String> {
+    fn end(mut self) -> Result<Summary, Error> {
         let s = self.summary;
         self.say(&format!(
             "\nsummary: {} matched, {} differ, {} refused at load, {} failed (load-error, input, \
@@ -341,7 +347,7 @@ impl Check<'_> {
     }
 
     /// Starts a worker and waits for its hello; `None` (counted as broken) when it fails.
-    fn start(&mut self, step: &str) -> Result<Option<WorkerProcess>, String> {
+    fn start(&mut self, step: &str) -> Result<Option<WorkerProcess>, Error> {
         let t = Instant::now();
         match WorkerProcess::start(&self.spec) {
             Ok(w) => {
@@ -371,7 +377,7 @@ impl Check<'_> {
     }
 
     /// Runs one case's first data set; `false` when the worker must be replaced.
-    fn case(&mut self, worker: &mut WorkerProcess, case: &Case, n: usize) -> Result<bool, String> {
+    fn case(&mut self, worker: &mut WorkerProcess, case: &Case, n: usize) -> Result<bool, Error> {
         let dir = case.dir.as_path();
         let Some(ds) = case.data_sets.first() else {
             self.say("  the case has no data set")?;
@@ -379,18 +385,20 @@ impl Check<'_> {
             return Ok(true);
         };
         let io = self.io_dir.join(n.to_string());
-        std::fs::create_dir_all(&io).map_err(|e| format!("cannot create {}: {e}", io.display()))?;
+        std::fs::create_dir_all(&io)
+            .map_err(|e| Error::Worker(format!("cannot create {}: {e}", io.display())))?;
         let graph = &case.model.graph;
         let mut inputs = Vec::new();
         for (k, (value, tensor)) in graph.inputs.iter().zip(&ds.inputs).enumerate() {
             let path = layout::input(&io, k);
-            write_tensor(&path, &value.name, tensor).map_err(|e| e.to_string())?;
+            write_tensor(&path, &value.name, tensor).map_err(|e| Error::Worker(e.to_string()))?;
             inputs.push(path);
         }
         let outputs: Vec<PathBuf> = (0..graph.outputs.len())
             .map(|k| layout::output(&io, k))
             .collect();
-        let model = std::path::absolute(layout::model(dir)).map_err(|e| e.to_string())?;
+        let model =
+            std::path::absolute(layout::model(dir)).map_err(|e| Error::Worker(e.to_string()))?;
         let request = Request {
             model: &model,
             inputs: graph
@@ -477,12 +485,14 @@ impl Check<'_> {
 
 /// The [`BUILT`] case `case`, written to `dir` as a case directory (model.onnx and
 /// test_data_set_0) and returned as the reader would return it.
-fn built_case(dir: &Path, case: &str) -> Result<Case, String> {
+fn built_case(dir: &Path, case: &str) -> Result<Case, Error> {
     let codes = |dtype: DataType, shape: Vec<usize>, codes: &[u128]| {
         crate::read::tensor_from_codes(dtype, shape, codes)
-            .map_err(|e| format!("the built {case}: {e}"))
+            .map_err(|e| Error::Worker(format!("the built {case}: {e}")))
     };
-    let exact = |t: Result<Tensor, vocab::Error>| t.map_err(|e| format!("the built {case}: {e}"));
+    let exact = |t: Result<Tensor, vocab::Error>| {
+        t.map_err(|e| Error::Worker(format!("the built {case}: {e}")))
+    };
     match case {
         "test_cast_FLOAT_to_FLOAT6E2M3" => built_float6(dir),
         "test_cast_FLOAT_to_DOUBLE_scalar" => {
@@ -518,7 +528,7 @@ fn built_cast(
     opset: i64,
     input: Tensor,
     output: Tensor,
-) -> Result<Case, String> {
+) -> Result<Case, Error> {
     let to = vocab::Attribute {
         name: "to".into(),
         value: vocab::AttrValue::Int(output.dtype().code().into()),
@@ -543,11 +553,11 @@ fn built_cast(
 
 /// Concat-13 of two COMPLEX64 tensors along axis 0: the output is the inputs' elements in
 /// order, (1+2i), (-0.5+0i) then (0-3i).
-fn built_complex_concat(dir: &Path) -> Result<Case, String> {
+fn built_complex_concat(dir: &Path) -> Result<Case, Error> {
     let c = |re: f32, im: f32| u128::from(re.to_bits()) | u128::from(im.to_bits()) << 32;
     let tensor = |shape: Vec<usize>, codes: &[u128]| {
         crate::read::tensor_from_codes(DataType::Complex64, shape, codes)
-            .map_err(|e| format!("the built COMPLEX64 case: {e}"))
+            .map_err(|e| Error::Worker(format!("the built COMPLEX64 case: {e}")))
     };
     let a = tensor(vec![2], &[c(1.0, 2.0), c(-0.5, 0.0)])?;
     let b = tensor(vec![1], &[c(0.0, -3.0)])?;
@@ -580,15 +590,15 @@ fn built_complex_concat(dir: &Path) -> Result<Case, String> {
 /// Cast-28 FLOAT -> FLOAT6E2M3 over five values that FLOAT6E2M3 holds exactly, so the
 /// expected codes are those of the OCP MX table (3.0 is 0x14, 0.5 is 0x04, 1.5 is 0x0C, 7.5
 /// is 0x1F, the sign is 0x20); five codes end `raw_data` in two padding bits.
-fn built_float6(dir: &Path) -> Result<Case, String> {
+fn built_float6(dir: &Path) -> Result<Case, Error> {
     let input = Tensor::from_vec(vec![5], vec![-3.0f32, -0.5, 0.0, 1.5, 7.5]);
-    let input = input.map_err(|e| format!("the built float6 input: {e}"))?;
+    let input = input.map_err(|e| Error::Worker(format!("the built float6 input: {e}")))?;
     let output = crate::read::tensor_from_codes(
         DataType::Float6E2M3,
         vec![5],
         &[0x34, 0x24, 0x00, 0x0C, 0x1F],
     )
-    .map_err(|e| format!("the built float6 output: {e}"))?;
+    .map_err(|e| Error::Worker(format!("the built float6 output: {e}")))?;
     let to = vocab::Attribute {
         name: "to".into(),
         value: vocab::AttrValue::Int(DataType::Float6E2M3.code().into()),
@@ -618,12 +628,13 @@ fn write_built(
     written: &model::Model,
     inputs: Vec<Tensor>,
     outputs: Vec<Tensor>,
-) -> Result<Case, String> {
+) -> Result<Case, Error> {
     let ds = layout::data_set(dir, 0);
-    std::fs::create_dir_all(&ds).map_err(|e| format!("cannot create {}: {e}", ds.display()))?;
+    std::fs::create_dir_all(&ds)
+        .map_err(|e| Error::Worker(format!("cannot create {}: {e}", ds.display())))?;
     let path = layout::model(dir);
     std::fs::write(&path, model::encode(written, Encoding::Onnx))
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|e| Error::Worker(format!("{}: {e}", path.display())))?;
     let files = [
         (
             layout::input as fn(&Path, usize) -> PathBuf,
@@ -635,13 +646,13 @@ fn write_built(
     for (file_of, tensors, declared) in files {
         for (k, (t, (name, ..))) in tensors.iter().zip(declared).enumerate() {
             let file = file_of(&ds, k);
-            write_tensor(&file, name, t).map_err(|e| e.to_string())?;
+            write_tensor(&file, name, t).map_err(|e| Error::Worker(e.to_string()))?;
         }
     }
     Ok(Case {
         dir: dir.to_path_buf(),
         name: written.name.clone(),
-        model: read_model(&path).map_err(|e| e.to_string())?,
+        model: read_model(&path).map_err(|e| Error::Worker(e.to_string()))?,
         data_sets: vec![DataSet {
             dir: ds,
             inputs,
@@ -653,10 +664,10 @@ fn write_built(
 /// The shape-mismatch case, returned as the reader would return it, were its shape check off.
 /// The FLOAT values are multiples of 0.5 below 8 in magnitude, so each is a BFLOAT16 exactly
 /// and the expected output is the input's values.
-fn built_shape_mismatch(dir: &Path) -> Result<Case, String> {
+fn built_shape_mismatch(dir: &Path) -> Result<Case, Error> {
     let values: Vec<f32> = (0..12u8).map(|k| f32::from(k) * 0.5 - 3.0).collect();
     let tensor = |shape: Vec<usize>, t: Result<Tensor, vocab::Error>| {
-        t.map_err(|e| format!("the built case's tensor of shape {shape:?}: {e}"))
+        t.map_err(|e| Error::Worker(format!("the built case's tensor of shape {shape:?}: {e}")))
     };
     let input = tensor(vec![3, 4], Tensor::from_vec(vec![3, 4], values.clone()))?;
     let like = tensor(

@@ -4,6 +4,7 @@
 //! repository's developers (the loop found in `harness/python`).
 
 use crate::backend::check_label;
+use crate::Error;
 use std::path::{Component, Path, PathBuf};
 
 /// The skeleton's text, with `{{NAME}}`, `{{WRITTEN_BY}}`, `{{CHECK}}` and
@@ -57,14 +58,17 @@ pub fn render(name: &str, loop_dir: &str, words: &Words<'_>) -> String {
 /// Writes the skeleton of worker `name` at `out` (absolute; never over an existing file), and
 /// the protocol loop as `at` says. Nothing is written when `name` is not a worker label, `out`
 /// does not end in `.py`, or a `worker_loop.py` beside it differs from this version's.
-pub fn write(name: &str, out: &Path, at: &LoopAt, words: &Words<'_>) -> Result<Written, String> {
+pub fn write(name: &str, out: &Path, at: &LoopAt, words: &Words<'_>) -> Result<Written, Error> {
     check_label(name)?;
     if out.extension().and_then(|e| e.to_str()) != Some("py") {
-        return Err(format!("{} does not end in .py", out.display()));
+        return Err(Error::Output(format!(
+            "{} does not end in .py",
+            out.display()
+        )));
     }
     let dir = out
         .parent()
-        .ok_or_else(|| format!("{} has no directory", out.display()))?;
+        .ok_or_else(|| Error::Output(format!("{} has no directory", out.display())))?;
     let loop_text = crate::backend::python::worker_loop();
     let (loop_dir, copy) = match at {
         LoopAt::Beside => {
@@ -72,11 +76,11 @@ pub fn write(name: &str, out: &Path, at: &LoopAt, words: &Words<'_>) -> Result<W
             match std::fs::read(&copy) {
                 Ok(held) if held == loop_text.as_bytes() => (PathBuf::from("."), None),
                 Ok(_) => {
-                    return Err(format!(
+                    return Err(Error::Output(format!(
                         "{} exists and is not this version's protocol loop; it is not \
                          overwritten (remove it, or give --out in another directory)",
                         copy.display()
-                    ))
+                    )))
                 }
                 Err(_) => (PathBuf::from("."), Some(copy)),
             }
@@ -93,9 +97,9 @@ pub fn write(name: &str, out: &Path, at: &LoopAt, words: &Words<'_>) -> Result<W
     };
     let loop_dir = loop_dir
         .to_str()
-        .ok_or("a path that is not UTF-8")?
+        .ok_or_else(|| Error::Output("a path that is not UTF-8".into()))?
         .to_string();
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| Error::Output(format!("{}: {e}", dir.display())))?;
     let file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -103,17 +107,18 @@ pub fn write(name: &str, out: &Path, at: &LoopAt, words: &Words<'_>) -> Result<W
     let mut file = match file {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            return Err(format!(
+            return Err(Error::Output(format!(
                 "{} exists; it is not overwritten (remove it, or give --out PATH)",
                 out.display()
-            ))
+            )))
         }
-        Err(e) => return Err(format!("{}: {e}", out.display())),
+        Err(e) => return Err(Error::Output(format!("{}: {e}", out.display()))),
     };
     std::io::Write::write_all(&mut file, render(name, &loop_dir, words).as_bytes())
-        .map_err(|e| format!("{}: {e}", out.display()))?;
+        .map_err(|e| Error::Output(format!("{}: {e}", out.display())))?;
     if let Some(copy) = &copy {
-        schema::files::write_atomic(copy, loop_text.as_bytes()).map_err(|e| e.to_string())?;
+        schema::files::write_atomic(copy, loop_text.as_bytes())
+            .map_err(|e| Error::Output(e.to_string()))?;
     }
     Ok(Written {
         worker: out.to_path_buf(),

@@ -9,7 +9,8 @@
 
 mod sha256;
 
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 
 pub use sha256::Sha256;
 
@@ -37,12 +38,58 @@ pub fn emit(paths: &[&str], excluded: &[&str]) {
     }
 }
 
+/// Why the sources could not be hashed: which path, and what was being done to it.
+#[derive(Debug)]
+pub enum Error {
+    /// `path` does not exist or its metadata cannot be read.
+    Missing {
+        /// The path named in the build script (or found under one).
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// The directory `path` cannot be listed.
+    List {
+        /// The directory.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// The file `path` cannot be read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Missing { path, source } => write!(f, "{}: {source}", path.display()),
+            Error::List { path, source } => write!(f, "{}: cannot list: {source}", path.display()),
+            Error::Read { path, source } => write!(f, "{}: cannot read: {source}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Missing { source, .. }
+            | Error::List { source, .. }
+            | Error::Read { source, .. } => Some(source),
+        }
+    }
+}
+
 /// sha256 over the `.rs` files under `paths` (each a directory or a file, relative to
 /// `root`), in name order, each as its relative path, its length and its bytes. Tests
 /// (`tests.rs`, anything under a `tests/` directory, `testkit`) cannot change what the code
 /// does and are left out, as is every file whose relative path starts with one of `excluded`;
 /// any other file counts, new ones included.
-pub fn hash(root: &Path, paths: &[&str], excluded: &[&str]) -> Result<String, String> {
+pub fn hash(root: &Path, paths: &[&str], excluded: &[&str]) -> Result<String, Error> {
     let mut files = Vec::new();
     for path in paths {
         list(root, &root.join(path), &mut files)?;
@@ -55,8 +102,10 @@ pub fn hash(root: &Path, paths: &[&str], excluded: &[&str]) -> Result<String, St
             continue;
         }
         let path = root.join(&rel);
-        let bytes =
-            std::fs::read(&path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        let bytes = std::fs::read(&path).map_err(|source| Error::Read {
+            path: path.clone(),
+            source,
+        })?;
         sha.update(rel.as_bytes());
         sha.update(&(bytes.len() as u64).to_le_bytes());
         sha.update(&bytes);
@@ -66,8 +115,11 @@ pub fn hash(root: &Path, paths: &[&str], excluded: &[&str]) -> Result<String, St
 
 /// Appends the files at or under `path` to `files` by their path relative to `root` (with
 /// `/`), each directory's entries in name order.
-fn list(root: &Path, path: &Path, files: &mut Vec<String>) -> Result<(), String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+fn list(root: &Path, path: &Path, files: &mut Vec<String>) -> Result<(), Error> {
+    let meta = std::fs::metadata(path).map_err(|source| Error::Missing {
+        path: path.to_path_buf(),
+        source,
+    })?;
     if !meta.is_dir() {
         let rel = path.strip_prefix(root).unwrap_or(path);
         let parts: Vec<_> = rel
@@ -77,12 +129,15 @@ fn list(root: &Path, path: &Path, files: &mut Vec<String>) -> Result<(), String>
         files.push(parts.join("/"));
         return Ok(());
     }
-    let listing =
-        std::fs::read_dir(path).map_err(|e| format!("{}: cannot list: {e}", path.display()))?;
+    let cannot_list = |source| Error::List {
+        path: path.to_path_buf(),
+        source,
+    };
+    let listing = std::fs::read_dir(path).map_err(cannot_list)?;
     let mut entries = listing
         .map(|e| e.map(|e| e.path()))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| format!("{}: cannot list: {e}", path.display()))?;
+        .map_err(cannot_list)?;
     entries.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
     for entry in entries {
         list(root, &entry, files)?;

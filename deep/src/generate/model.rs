@@ -88,13 +88,13 @@ pub(crate) fn files(name: &str, graph: &Graph) -> Result<Files, String> {
     let bytes = write_model::encode(&model(name, graph), graph.encoding);
     // Read back as a runtime would: the encoding variants must mean the same model.
     let parsed =
-        harness::read::model_from_bytes(&bytes).map_err(|e| format!("{name}: {}", e.message))?;
+        harness::read::model_from_bytes(&bytes).map_err(|e| format!("{name}: {}", e.message()))?;
     let mut files = vec![(layout::MODEL.to_string(), bytes)];
     let mut fed = Vec::new();
     for (k, (n, t)) in graph.inputs.iter().enumerate() {
         let pb = write_tensor::encode(n, t, graph.encoding);
         let read = harness::read::tensor_from_bytes(&pb, Some(t.dtype()))
-            .map_err(|e| format!("{name}: input {k}: {}", e.message))?;
+            .map_err(|e| format!("{name}: input {k}: {}", e.message()))?;
         fed.push(read);
         files.push((in_set(layout::input_name(k)), pb));
     }

@@ -5,6 +5,7 @@
 
 use super::select::check_label;
 use crate::worker::WorkerSpec;
+use crate::Error;
 use std::path::Path;
 use std::time::Duration;
 
@@ -26,7 +27,7 @@ pub struct OnnxBackend {
 impl OnnxBackend {
     /// `value` read as an `onnx-backend:` backend: `None` without the prefix, an `Err` saying
     /// how to write it when the module or class is not a Python dotted name.
-    pub fn parse(value: &str) -> Option<Result<OnnxBackend, String>> {
+    pub fn parse(value: &str) -> Option<Result<OnnxBackend, Error>> {
         let rest = value.strip_prefix(PREFIX)?;
         let (module, class) = match rest.split_once(':') {
             Some((m, c)) => (m, Some(c)),
@@ -34,21 +35,21 @@ impl OnnxBackend {
         };
         let example = "onnx-backend:MODULE[:CLASS], as in onnx-backend:onnxruntime.backend";
         if !is_dotted_name(module) {
-            return Some(Err(format!(
+            return Some(Err(Error::Backend(format!(
                 "{value:?}: {module:?} is not a Python module name; write {example}"
-            )));
+            ))));
         }
         if let Some(c) = class.filter(|c| !is_identifier(c)) {
-            return Some(Err(format!(
+            return Some(Err(Error::Backend(format!(
                 "{value:?}: {c:?} is not a Python class name; write {example}"
-            )));
+            ))));
         }
         let backend = OnnxBackend {
             module: module.to_string(),
             class: class.map(String::from),
         };
         if let Err(why) = check_label(&backend.label()) {
-            return Some(Err(format!("{value:?}: {why}")));
+            return Some(Err(Error::Backend(format!("{value:?}: {why}"))));
         }
         Some(Ok(backend))
     }
@@ -73,9 +74,9 @@ impl OnnxBackend {
         python: &Path,
         dir: &Path,
         timeout: Duration,
-    ) -> Result<WorkerSpec, String> {
-        let script =
-            super::python::script(dir, "onnx_backend_worker.py").map_err(|e| e.to_string())?;
+    ) -> Result<WorkerSpec, Error> {
+        let script = super::python::script(dir, "onnx_backend_worker.py")
+            .map_err(|e| Error::Backend(e.to_string()))?;
         let spec = match &self.class {
             Some(c) => format!("{}:{c}", self.module),
             None => self.module.clone(),

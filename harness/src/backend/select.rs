@@ -7,6 +7,7 @@ use super::{BackendHandle, FailureKind, OnnxBackend, WorkerPool};
 use crate::report::ReportDir;
 use crate::settings::{Settings, BACKEND_VAR, PYTHON_VAR};
 use crate::worker::WorkerSpec;
+use crate::Error;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -142,7 +143,7 @@ pub struct Selected {
     /// The name it was asked for by: the label of every record and the report directory.
     pub name: String,
     /// The backend, or why it could not start (also a failing setup check).
-    pub backend: Result<BackendHandle, String>,
+    pub backend: Result<BackendHandle, Error>,
     /// Its known-failures list; `None` for a `worker:` backend without one.
     pub known_failures: Option<PathBuf>,
     /// Where its reports go.
@@ -169,7 +170,7 @@ impl Selected {
             Ok(b) => b.clone(),
             Err(why) => BackendHandle(Arc::new(Unavailable {
                 name: self.name.clone(),
-                why: why.clone(),
+                why: why.to_string(),
             })),
         }
     }
@@ -209,9 +210,9 @@ impl Starting {
 /// line>` or `onnx-backend:MODULE[:CLASS]`; a worker is greeted before this returns. An
 /// unknown name, a bad label or module, or a backend that is not set up or will not start is
 /// an `Err` saying what to do.
-pub fn start_backend(value: &str, how: &Starting) -> Result<BackendHandle, String> {
+pub fn start_backend(value: &str, how: &Starting) -> Result<BackendHandle, Error> {
     if let Some(parsed) = OnnxBackend::parse(value) {
-        let backend = parsed.map_err(|why| format!("{BACKEND_VAR}={why}"))?;
+        let backend = parsed.map_err(|why| Error::Backend(format!("{BACKEND_VAR}={why}")))?;
         let python = how
             .python
             .clone()
@@ -222,12 +223,12 @@ pub fn start_backend(value: &str, how: &Starting) -> Result<BackendHandle, Strin
     }
     match WorkerLabel::parse(value) {
         Some(Ok(worker)) => WorkerSpec::from_command_line(&worker.command, how.timeout)
-            .map_err(|e| format!("{BACKEND_VAR}: {e}"))
+            .map_err(|e| Error::Backend(format!("{BACKEND_VAR}: {e}")))
             .and_then(|spec| pool(&worker.label, spec, &how.target)),
         Some(Err(why)) => Err(why),
         None => match Shipped::find(value) {
             Some(shipped) => start(shipped, how),
-            None => Err(not_a_backend(value)),
+            None => Err(Error::Backend(not_a_backend(value))),
         },
     }
 }
@@ -286,22 +287,24 @@ pub struct WorkerLabel {
 impl WorkerLabel {
     /// `value` read as a `worker:` backend: `None` when it does not start with `worker:`, an
     /// `Err` saying how to write it when its label is missing or not a valid label.
-    pub fn parse(value: &str) -> Option<Result<WorkerLabel, String>> {
+    pub fn parse(value: &str) -> Option<Result<WorkerLabel, Error>> {
         let rest = value.strip_prefix("worker:")?;
         let example = "worker:<label>=<command line>, as in worker:myrt=python3 my_worker.py";
         let Some((label, command)) = rest.split_once('=') else {
-            return Some(Err(format!(
+            return Some(Err(Error::Backend(format!(
                 "{BACKEND_VAR}: a worker: backend needs a label, which names its reports and \
                  its known-failures list: write {example}"
-            )));
+            ))));
         };
         if let Err(why) = check_label(label) {
-            return Some(Err(format!("{BACKEND_VAR}: {why}; write {example}")));
+            return Some(Err(Error::Backend(format!(
+                "{BACKEND_VAR}: {why}; write {example}"
+            ))));
         }
         if command.trim().is_empty() {
-            return Some(Err(format!(
+            return Some(Err(Error::Backend(format!(
                 "{BACKEND_VAR}: worker {label:?} has no command line; write {example}"
-            )));
+            ))));
         }
         Some(Ok(WorkerLabel {
             label: label.to_string(),
@@ -313,7 +316,7 @@ impl WorkerLabel {
 /// Whether `label` may name a worker: 1 to 40 of `a-z 0-9 . _ -`, starting with a letter or
 /// a digit (a directory and file name on every system, the same in any case), and no
 /// shipped backend's name.
-pub fn check_label(label: &str) -> Result<(), String> {
+pub fn check_label(label: &str) -> Result<(), Error> {
     let well_formed = !label.is_empty()
         && label.len() <= MAX_LABEL
         && label.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
@@ -321,23 +324,23 @@ pub fn check_label(label: &str) -> Result<(), String> {
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "._-".contains(c));
     if !well_formed {
-        return Err(format!(
+        return Err(Error::Backend(format!(
             "{label:?} is not a worker label: use 1 to {MAX_LABEL} of a-z, 0-9, '.', '_' and \
              '-', starting with a letter or a digit"
-        ));
+        )));
     }
     if reserved(label) {
-        return Err(format!(
+        return Err(Error::Backend(format!(
             "the label {label:?} is taken (by a shipped backend or the data list \
              harness/known-failures/data.json): pick another"
-        ));
+        )));
     }
     Ok(())
 }
 
 /// The name a value of `ONNX_CONFORMANCE_BACKEND` is known by: a shipped backend's name, or
 /// a worker's label (given alone or as `worker:<label>=<command line>`).
-pub fn backend_name(value: &str) -> Result<String, String> {
+pub fn backend_name(value: &str) -> Result<String, Error> {
     if let Some(worker) = WorkerLabel::parse(value) {
         return worker.map(|w| w.label);
     }
@@ -349,7 +352,12 @@ pub fn backend_name(value: &str) -> Result<String, String> {
     }
     check_label(value)
         .map(|()| value.to_string())
-        .map_err(|why| format!("{why} (nor a shipped backend: {})", shipped_names()))
+        .map_err(|why| {
+            Error::Backend(format!(
+                "{why} (nor a shipped backend: {})",
+                shipped_names()
+            ))
+        })
 }
 
 /// The default known-failures list of the backend called `name`: a shipped backend's own,
@@ -384,7 +392,7 @@ fn not_a_backend(name: &str) -> String {
 }
 
 /// Starts a shipped backend.
-fn start(shipped: &Shipped, how: &Starting) -> Result<BackendHandle, String> {
+fn start(shipped: &Shipped, how: &Starting) -> Result<BackendHandle, Error> {
     let name = shipped.name;
     let target = &how.target;
     let argv = match shipped.start {
@@ -392,11 +400,11 @@ fn start(shipped: &Shipped, how: &Starting) -> Result<BackendHandle, String> {
         Start::Linked(feature) => {
             return match linked(name) {
                 Some(l) => Ok((l.start)()),
-                None => Err(format!(
+                None => Err(Error::Backend(format!(
                     "backend {name} is not compiled into this binary: run the suite with \
                      `cargo test --test onnx_backend --features {feature}` (set it up first with \
                      `cargo xtask backends setup {name}`)"
-                )),
+                ))),
             }
         }
         Start::Python(script) => {
@@ -413,7 +421,7 @@ fn start(shipped: &Shipped, how: &Starting) -> Result<BackendHandle, String> {
             };
             // The copy compiled into this binary, not the checkout's: a run needs none.
             let script = super::python::script(&ReportDir::root(target).join("python"), script)
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| Error::Backend(e.to_string()))?;
             vec![python.display().to_string(), script.display().to_string()]
         }
         Start::Binary(_) => vec![ready(shipped, target, "")?.display().to_string()],
@@ -430,34 +438,36 @@ fn start(shipped: &Shipped, how: &Starting) -> Result<BackendHandle, String> {
         ),
         _ => setup_hint(name),
     };
-    pool(name, spec, target).map_err(|e| format!("{e}\n{hint}"))
+    pool(name, spec, target).map_err(|e| Error::Backend(format!("{e}\n{hint}")))
 }
 
 /// What `shipped` needs under `target`, or an error saying how to set it up.
-fn ready(shipped: &Shipped, target: &Path, alternative: &str) -> Result<PathBuf, String> {
+fn ready(shipped: &Shipped, target: &Path, alternative: &str) -> Result<PathBuf, Error> {
     let needed = shipped.needs(target).unwrap_or_default();
     match needed.exists() {
         true => Ok(needed),
-        false => Err(format!(
+        false => Err(Error::Backend(format!(
             "backend {} is not set up ({} does not exist): {}{alternative}",
             shipped.name,
             needed.display(),
             setup_hint(shipped.name)
-        )),
+        ))),
     }
 }
 
 #[cfg(feature = "native")]
-fn native() -> Result<BackendHandle, String> {
+fn native() -> Result<BackendHandle, Error> {
     Ok(BackendHandle(Arc::new(super::Native)))
 }
 
 #[cfg(not(feature = "native"))]
-fn native() -> Result<BackendHandle, String> {
-    Err("backend native is not compiled in: build the harness with its `native` feature".into())
+fn native() -> Result<BackendHandle, Error> {
+    Err(Error::Backend(
+        "backend native is not compiled in: build the harness with its `native` feature".into(),
+    ))
 }
 
-fn pool(name: &str, spec: WorkerSpec, target: &Path) -> Result<BackendHandle, String> {
+fn pool(name: &str, spec: WorkerSpec, target: &Path) -> Result<BackendHandle, Error> {
     let io_dir = ReportDir::root(target).join("worker-io");
     Ok(BackendHandle(Arc::new(WorkerPool::start(
         name, spec, io_dir,

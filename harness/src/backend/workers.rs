@@ -7,6 +7,7 @@ use crate::case::ValueInfo;
 use crate::read::read_tensor;
 use crate::worker::{Failure, Hello, IoValue, Request, WorkerSlot, WorkerSpec};
 use crate::write::write_tensor;
+use crate::Error;
 use schema::layout;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -27,13 +28,13 @@ pub struct WorkerPool {
 impl WorkerPool {
     /// Starts one worker of `spec` to learn who it is; `io_dir` receives the per-call input
     /// and output files. Fails with the worker's own complaint if it cannot say hello.
-    pub fn start(name: &str, spec: WorkerSpec, io_dir: PathBuf) -> Result<WorkerPool, String> {
+    pub fn start(name: &str, spec: WorkerSpec, io_dir: PathBuf) -> Result<WorkerPool, Error> {
         let mut first = WorkerSlot::new(spec.clone());
         let hello = first.hello().map_err(|f| {
-            format!(
+            Error::Backend(format!(
                 "backend {name} ({}) did not start: {f}",
                 spec.argv.join(" ")
-            )
+            ))
         })?;
         Ok(WorkerPool {
             name: name.to_string(),

@@ -95,7 +95,9 @@ fn format_1_is_read_as_format_2() {
 fn a_bad_list_names_the_entry_and_the_field() {
     let bad = |entries: &str, format: u32| {
         let text = format!(r#"{{"format":{format},"entries":[{entries}]}}"#);
-        KnownFailures::parse(&text).expect_err("refused")
+        KnownFailures::parse(&text)
+            .expect_err("refused")
+            .to_string()
     };
     let e = bad(r#"{"types":["FLOAT9"],"kind":"k","reason":"r"}"#, 2);
     assert!(
@@ -358,7 +360,9 @@ fn a_predated_trial_is_predates_only_when_listed() {
 fn a_list_refuses_what_it_holds_twice() {
     let bad = |entries: &str| {
         let text = format!(r#"{{"format":2,"entries":[{entries}]}}"#);
-        KnownFailures::parse(&text).expect_err("refused")
+        KnownFailures::parse(&text)
+            .expect_err("refused")
+            .to_string()
     };
     let a = r#"{"trials":["a","b"],"types":["INT4"],"kind":"k","reason":"r"}"#;
     let again = r#"{"trials":["b","a"],"types":["INT4"],"kind":"other","reason":"s"}"#;

@@ -24,7 +24,7 @@ pub use schema::is_default_domain;
 
 /// The opset imported for the default domain (`""`, absent, or `"ai.onnx"`).
 fn default_opset(mp: &ModelProto) -> Result<i64, Error> {
-    schema::default_opset(mp).map_err(Error::msg)
+    schema::default_opset(mp).map_err(|e| Error::msg(e.to_string()))
 }
 
 fn convert_graph(gp: GraphProto) -> Result<Graph, Error> {
@@ -54,9 +54,10 @@ fn convert_graph(gp: GraphProto) -> Result<Graph, Error> {
 }
 
 fn prefix(what: &str, e: Error) -> Error {
-    Error {
-        path: e.path,
-        message: format!("{what} {}", e.message),
+    let message = format!("{what} {}", e.message());
+    match e {
+        Error::Case { path, .. } => Error::Case { path, message },
+        _ => Error::msg(message),
     }
 }
 
@@ -99,7 +100,7 @@ fn convert_attribute(ap: AttributeProto) -> Result<Attribute, String> {
             let tp =
                 ap.t.ok_or_else(|| format!("attribute '{name}' has type TENSOR but no tensor"))?;
             let t = decode_tensor(&tp, None)
-                .map_err(|e| format!("attribute '{name}': {}", e.message))?;
+                .map_err(|e| format!("attribute '{name}': {}", e.message()))?;
             AttrValue::Tensor(t)
         }
         attribute::FLOATS => AttrValue::Floats(ap.floats),

@@ -17,7 +17,8 @@ pub fn decode_tensor(tp: &TensorProto, declared: Option<DataType>) -> Result<Ten
     let label = tensor_label(tp);
     let context = |message: String| Error::msg(format!("{label}: {message}"));
     check_location(tp).map_err(context)?;
-    let dtype = element_type(tp.data_type, declared).map_err(context)?;
+    let dtype =
+        element_type(tp.data_type, declared).map_err(|e| context(e.message().to_string()))?;
     let shape = shape_of(&tp.dims).map_err(context)?;
     let count = shape.iter().product();
     let context =
@@ -62,20 +63,21 @@ fn check_location(tp: &TensorProto) -> Result<(), String> {
 
 /// The element type to decode with: the declared one, checked against the file's `data_type`.
 /// The only mismatch allowed is UINT16 in the file for a declared BFLOAT16, because onnx
-/// 1.8.1 to 1.18.0 wrote bfloat16 tensors that way; the bits are the same width.
-pub fn element_type(code: i32, declared: Option<DataType>) -> Result<DataType, String> {
+/// 1.8.1 to 1.18.0 wrote bfloat16 tensors that way; the bits are the same width. The error
+/// names no tensor and no file; callers add them.
+pub fn element_type(code: i32, declared: Option<DataType>) -> Result<DataType, Error> {
     let file = DataType::from_code(code).ok_or_else(|| match code {
-        0 => "data_type is 0 (UNDEFINED)".to_string(),
-        _ => format!("unknown data_type {code}"),
+        0 => Error::msg("data_type is 0 (UNDEFINED)"),
+        _ => Error::msg(format!("unknown data_type {code}")),
     })?;
     match declared {
         None => Ok(file),
         Some(d) if d == file => Ok(d),
         Some(DataType::Bfloat16) if file == DataType::Uint16 => Ok(DataType::Bfloat16),
-        Some(d) => Err(format!(
+        Some(d) => Err(Error::msg(format!(
             "data_type is {file} but the graph declares {d}; only UINT16 data for a declared \
              BFLOAT16 is accepted"
-        )),
+        ))),
     }
 }
 

@@ -105,14 +105,14 @@ pub struct Report {
 impl Report {
     /// `Ok` when this report (read from `path`) is a run of backend `name`; otherwise the
     /// sentence that says whose run it is, for the tools that read a report of one backend.
-    pub fn of_backend(&self, path: &Path, name: &str) -> Result<(), String> {
+    pub fn of_backend(&self, path: &Path, name: &str) -> Result<(), Error> {
         match self.backend.name == name {
             true => Ok(()),
-            false => Err(format!(
+            false => Err(Error::Report(format!(
                 "{} is a run of backend {:?}, not {name:?}",
                 path.display(),
                 self.backend.name
-            )),
+            ))),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! with a deadline on every answer and its stderr drained into a short tail for messages.
 
 use super::protocol::{parse_hello, parse_reply, request_line, Failure, Hello, Request};
+use crate::Error;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -25,11 +26,14 @@ pub struct WorkerSpec {
 
 impl WorkerSpec {
     /// A spec from a command line split as a POSIX shell would, without running one.
-    pub fn from_command_line(line: &str, timeout: Duration) -> Result<WorkerSpec, String> {
-        let argv = shlex::split(line)
-            .ok_or_else(|| format!("worker command line '{line}' has an unclosed quote"))?;
+    pub fn from_command_line(line: &str, timeout: Duration) -> Result<WorkerSpec, Error> {
+        let argv = shlex::split(line).ok_or_else(|| {
+            Error::Worker(format!(
+                "worker command line '{line}' has an unclosed quote"
+            ))
+        })?;
         if argv.is_empty() {
-            return Err("the worker command line is empty".into());
+            return Err(Error::Worker("the worker command line is empty".into()));
         }
         Ok(WorkerSpec { argv, timeout })
     }
@@ -197,7 +201,7 @@ impl WorkerProcess {
 
     /// Closes stdin, as the harness does at the end of a run, and waits up to the timeout
     /// for the worker to exit: its exit status, or why not (it is then killed).
-    pub fn finish(mut self) -> Result<std::process::ExitStatus, String> {
+    pub fn finish(mut self) -> Result<std::process::ExitStatus, Error> {
         self.stdin = None;
         let start = std::time::Instant::now();
         loop {
@@ -207,12 +211,12 @@ impl WorkerProcess {
                     thread::sleep(Duration::from_millis(5))
                 }
                 Ok(None) => {
-                    return Err(format!(
+                    return Err(Error::Worker(format!(
                         "the worker did not exit within {} s of its stdin being closed",
                         self.timeout.as_secs_f64()
-                    ))
+                    )))
                 }
-                Err(e) => return Err(format!("cannot wait for the worker: {e}")),
+                Err(e) => return Err(Error::Worker(format!("cannot wait for the worker: {e}"))),
             }
         }
     }

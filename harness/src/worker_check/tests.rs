@@ -50,7 +50,11 @@ fn worker_then(body: &str, after: &str) -> String {
 
 const COPIES: &str = r#"cp "$(dirname "$model")/test_data_set_0/output_0.pb" "$out"; printf '{"id": %s, "ok": true}\n' "$id""#;
 
-fn check(ws: &tempfile::TempDir, command: &str, timeout: f64) -> (Result<Summary, String>, String) {
+fn check(
+    ws: &tempfile::TempDir,
+    command: &str,
+    timeout: f64,
+) -> (Result<Summary, crate::Error>, String) {
     let mut out = Vec::new();
     let io = ws.path().join("io");
     let data = ws.path().join(crate::index::DATA_DIR);
@@ -196,12 +200,18 @@ fn a_check_that_cannot_be_made_is_an_error() {
     let mut out = Vec::new();
     let io = ws.path().join("io");
     let missing = ws.path().join("nowhere");
-    let e = run(&missing, "true", Duration::from_secs(1), &io, &mut out).unwrap_err();
+    let e = run(&missing, "true", Duration::from_secs(1), &io, &mut out)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("nowhere") && e.contains("does not exist"), "{e}");
     let data = ws.path().join(crate::index::DATA_DIR);
-    let e = run(&data, "sh -c 'open", Duration::from_secs(1), &io, &mut out).unwrap_err();
+    let e = run(&data, "sh -c 'open", Duration::from_secs(1), &io, &mut out)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("unclosed quote"), "{e}");
     std::fs::remove_file(data.join(crate::index::INDEX_FILE)).expect("rm");
-    let e = run(&data, "true", Duration::from_secs(1), &io, &mut out).unwrap_err();
+    let e = run(&data, "true", Duration::from_secs(1), &io, &mut out)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("index.json") && e.contains("fetch-tests"), "{e}");
 }

@@ -36,7 +36,9 @@ fn the_skeleton_is_written_with_its_loop_beside_it_and_never_overwritten() {
     assert_eq!(second.worker_loop, None);
 
     std::fs::write(&out, "mine").unwrap();
-    let refused = write("myrt", &out, &LoopAt::Beside, &WORDS).unwrap_err();
+    let refused = write("myrt", &out, &LoopAt::Beside, &WORDS)
+        .unwrap_err()
+        .to_string();
     assert!(refused.contains("is not overwritten"), "{refused}");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "mine");
 }
@@ -46,7 +48,9 @@ fn a_loop_beside_that_differs_is_kept_and_nothing_is_written() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("worker_loop.py"), "old").unwrap();
     let out = dir.path().join("rt_worker.py");
-    let refused = write("rt", &out, &LoopAt::Beside, &WORDS).unwrap_err();
+    let refused = write("rt", &out, &LoopAt::Beside, &WORDS)
+        .unwrap_err()
+        .to_string();
     assert!(
         refused.contains("not this version's protocol loop"),
         "{refused}"
@@ -93,7 +97,9 @@ fn a_bad_name_or_file_name_is_refused_before_anything_is_written() {
             "{bad:?}"
         );
     }
-    let not_py = write("rt", &dir.path().join("w/rt.txt"), &LoopAt::Beside, &WORDS).unwrap_err();
+    let not_py = write("rt", &dir.path().join("w/rt.txt"), &LoopAt::Beside, &WORDS)
+        .unwrap_err()
+        .to_string();
     assert!(not_py.contains("does not end in .py"), "{not_py}");
     assert!(!dir.path().join("w").exists());
 }

@@ -525,7 +525,7 @@ fn every_encoding_reads_back_as_the_same_tensor() {
             for encoding in Encoding::VARIANTS {
                 let bytes = tensor::encode("x", &t, encoding);
                 let back = tensor_from_bytes(&bytes, Some(dtype))
-                    .unwrap_or_else(|e| panic!("{dtype} {shape:?} {encoding:?}: {}", e.message));
+                    .unwrap_or_else(|e| panic!("{dtype} {shape:?} {encoding:?}: {}", e.message()));
                 assert_eq!(back.shape(), shape, "{dtype} {encoding:?}");
                 assert_eq!(back.dtype(), dtype);
                 // By codes, since a NaN element is not equal to itself.

@@ -29,7 +29,10 @@ fn a_name_that_is_no_python_module_or_class_is_refused_saying_how_to_write_it() 
         "onnx-backend:a.b:C.D",
         "onnx-backend:a/../../etc",
     ] {
-        let e = OnnxBackend::parse(bad).expect("the prefix").expect_err(bad);
+        let e = OnnxBackend::parse(bad)
+            .expect("the prefix")
+            .expect_err(bad)
+            .to_string();
         assert!(e.contains("onnx-backend:MODULE[:CLASS]"), "{bad}: {e}");
     }
 }

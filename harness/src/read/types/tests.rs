@@ -52,7 +52,7 @@ fn a_type_the_version_allows_passes() {
 fn an_input_type_from_a_later_version_is_refused_naming_node_value_and_versions() {
     let e = check_declared_types(&cast(9, DataType::Bfloat16, DataType::Float)).unwrap_err();
     assert_eq!(
-        e.message,
+        e.message(),
         "node 0 (Cast) reads graph input 'x' of type BFLOAT16, which Cast-9 (opset 9) does not \
          allow (Cast-13 and later allow it); onnx's checker (full check) refuses the model too"
     );
@@ -62,10 +62,10 @@ fn an_input_type_from_a_later_version_is_refused_naming_node_value_and_versions(
 fn an_output_type_is_checked_too() {
     let e = check_declared_types(&cast(6, DataType::Float, DataType::String)).unwrap_err();
     assert!(
-        e.message
+        e.message()
             .contains("writes graph output 'y' of type STRING, which Cast-6"),
         "{}",
-        e.message
+        e.message()
     );
 }
 
