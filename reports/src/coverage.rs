@@ -6,10 +6,10 @@
 mod measure;
 mod render;
 
+use crate::Error;
 use measure::{Pair, VersionCoverage};
 use onnx_conformance::formats::Generation;
 use std::collections::BTreeSet;
-use std::error::Error;
 use std::path::Path;
 // The sweep list the kernel's format tests assert they run exactly.
 use onnx_conformance::formats::sweeps::SWEEPS;
@@ -32,7 +32,7 @@ pub struct Update {
 /// README section between the coverage markers and `docs/coverage.md` under the workspace
 /// `root`, or with `check` only compares them. Nothing is written when the report is not of a
 /// complete official run of the native implementation.
-pub fn update(root: &Path, report: &Path, check: bool) -> Result<Update, Box<dyn Error>> {
+pub fn update(root: &Path, report: &Path, check: bool) -> Result<Update, Error> {
     let coverage = collect(report)?;
     let files = [
         ("README.md", readme(root, &coverage)?),
@@ -58,7 +58,7 @@ fn write_or_check(
     root: &Path,
     files: &[(&str, String)],
     check: bool,
-) -> Result<Vec<String>, Box<dyn Error>> {
+) -> Result<Vec<String>, Error> {
     let mut stale = Vec::new();
     for (name, text) in files {
         let path = root.join(name);
@@ -80,7 +80,7 @@ fn write_or_check(
 }
 
 /// The README with the section between the markers replaced by the summary table.
-fn readme(root: &Path, coverage: &[VersionCoverage]) -> Result<String, Box<dyn Error>> {
+fn readme(root: &Path, coverage: &[VersionCoverage]) -> Result<String, Error> {
     let path = root.join("README.md");
     let text = std::fs::read_to_string(&path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -96,7 +96,7 @@ fn splice(text: &str, section: &str) -> Option<String> {
 }
 
 /// Everything the tables show, one entry per row of the version table.
-fn collect(report: &Path) -> Result<Vec<VersionCoverage>, Box<dyn Error>> {
+fn collect(report: &Path) -> Result<Vec<VersionCoverage>, Error> {
     let loaded = harness::report::load(report).map_err(|e| {
         format!("{e}\nrun `cargo test --test onnx_backend` first, or pass --report FILE")
     })?;

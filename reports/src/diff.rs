@@ -248,10 +248,7 @@ pub fn markdown(title: &str, notes: &[String], diffs: &[BackendDiff], max_rows: 
 }
 
 /// The task's result: an error when `fail_on_regression` and anything regressed.
-pub fn judge(
-    regressions: usize,
-    fail_on_regression: bool,
-) -> Result<(), Box<dyn std::error::Error>> {
+pub fn judge(regressions: usize, fail_on_regression: bool) -> Result<(), crate::Error> {
     match regressions {
         n if n > 0 && fail_on_regression => {
             Err(format!("{n} trials regressed (--fail-on-regression)").into())

@@ -5,8 +5,11 @@
 //! parse their flags, call these and print.
 #![forbid(unsafe_code)]
 
+pub use error::Error;
+
 pub mod coverage;
 pub mod diff;
+pub mod error;
 pub mod report_diff;
 pub mod scoreboard;
 #[cfg(test)]

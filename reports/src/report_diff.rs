@@ -2,8 +2,8 @@
 //! OLD`), as Markdown, by the one diff of [`crate::diff`].
 
 use crate::diff;
+use crate::Error;
 use harness::report::{self, Report, ReportDir};
-use std::error::Error;
 use std::path::{Path, PathBuf};
 
 /// What [`diff_text`] compares the old report with, and how.
@@ -25,7 +25,7 @@ pub struct DiffOptions {
 /// The Markdown diff of `old` against the new report (`new`, or the latest of `backend`),
 /// and how many regressions it holds. Both must be reports of today's format, and of the
 /// backend compared unless `any_backend`.
-pub fn diff_text(old_path: &Path, args: &DiffOptions) -> Result<(String, usize), Box<dyn Error>> {
+pub fn diff_text(old_path: &Path, args: &DiffOptions) -> Result<(String, usize), Error> {
     let new_path = match (&args.new, &args.backend) {
         (Some(file), _) => file.clone(),
         (None, backend) => {
@@ -113,7 +113,7 @@ fn passed(t: &harness::report::TrialRecord) -> bool {
 
 /// Reads a `report.json` of the format this harness writes (or of format 4, the same less the
 /// outcome `predates`), refusing another format by its number before any field of it is read.
-fn load_current(path: &Path) -> Result<Report, Box<dyn Error>> {
+fn load_current(path: &Path) -> Result<Report, Error> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     let value: serde_json::Value =

@@ -11,12 +11,12 @@ pub const JSON_FILE: &str = "scoreboard.json";
 mod render;
 
 use crate::diff;
+use crate::Error;
 use harness::backend::BackendInfo;
 use harness::known::Outcome;
 use harness::outcome::Origin;
 use harness::report::{Report, TrialRecord};
 use serde::{Deserialize, Serialize};
-use std::error::Error;
 use std::path::{Path, PathBuf};
 
 /// The scoreboard's JSON.
@@ -54,7 +54,7 @@ pub struct BackendRun {
 
 /// Writes `scoreboard.{json,md,html}` of `board` into `dir` (created if missing), as one set:
 /// each written aside, then all renamed into place.
-pub fn write(dir: &Path, board: &Scoreboard) -> Result<(), Box<dyn Error>> {
+pub fn write(dir: &Path, board: &Scoreboard) -> Result<(), Error> {
     std::fs::create_dir_all(dir)?;
     let mut set = schema::files::Staged::new();
     let json = serde_json::to_string_pretty(board)? + "\n";
@@ -75,7 +75,7 @@ pub fn latest(report_root: &Path) -> PathBuf {
 }
 
 /// Reads a `scoreboard.json`.
-fn load(path: &Path) -> Result<Scoreboard, Box<dyn Error>> {
+fn load(path: &Path) -> Result<Scoreboard, Error> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     let board: Scoreboard = serde_json::from_str(&text)
@@ -101,7 +101,7 @@ pub fn diff_files(
     old_path: &Path,
     new_path: &Path,
     max_rows: usize,
-) -> Result<(String, usize), Box<dyn Error>> {
+) -> Result<(String, usize), Error> {
     let (old, new) = (load(old_path)?, load(new_path)?);
     let mut notes = vec![
         format!("old: {}", old_path.display()),
@@ -147,11 +147,7 @@ pub fn diff_files(
 /// Backend `name`'s column of the board, from the report of its run of the official cases
 /// (`report_path` names it in errors): the official trials less their messages. A run of
 /// another backend, or one whose setup checks failed, is refused.
-pub fn run_of(
-    report: Report,
-    name: &str,
-    report_path: &Path,
-) -> Result<BackendRun, Box<dyn Error>> {
+pub fn run_of(report: Report, name: &str, report_path: &Path) -> Result<BackendRun, Error> {
     let chosen = &report.backend.name;
     if chosen != name {
         return Err(format!(

@@ -24,7 +24,7 @@ pub fn main(_root: &Path, args: &crate::cli::Report) -> Result<(), Box<dyn Error
         };
         let (text, regressions) = diff_text(old, &options)?;
         print!("{text}");
-        return diff::judge(regressions, args.fail_on_regression);
+        return Ok(diff::judge(regressions, args.fail_on_regression)?);
     }
     match (&args.nextest, &args.json) {
         (Some(run), _) => from_nextest(run),

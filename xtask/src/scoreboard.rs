@@ -17,7 +17,7 @@ pub fn main(root: &Path, args: &crate::cli::Scoreboard) -> Result<(), Box<dyn Er
         let new = args.new.clone().unwrap_or_else(latest);
         let (text, regressions) = scoreboard::diff_files(old, &new, args.max_rows)?;
         print!("{text}");
-        return diff::judge(regressions, args.fail_on_regression);
+        return Ok(diff::judge(regressions, args.fail_on_regression)?);
     }
     let mut not_set_up = Vec::new();
     let asked = args.backend_values();
