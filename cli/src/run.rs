@@ -249,26 +249,25 @@ fn deep_findings(
         );
         deep::write(&lock).map_err(|e| e.to_string())?;
     }
-    let run_suite =
-        |c: &deep::names::Chosen| -> Result<harness::report::Report, Box<dyn std::error::Error>> {
-            eprintln!("findings: the deep cases on {}", c.label);
-            let given = Given {
-                backend: &c.value,
-                python,
-                timeout: args.timeout,
-                known: None,
-                // A deep run reports under its tree (`reports/<label>`), where findings read it.
-                out: None,
-            };
-            let mut suite = suite(home, &given)?
-                .source(deep::source(&tree))
-                .filters(args.filters.iter().cloned())
-                .progress(!args.quiet);
-            if let Some(jobs) = args.jobs {
-                suite = suite.threads(jobs.into());
-            }
-            Ok(suite.run()?)
+    let run_suite = |c: &deep::names::Chosen| -> Result<harness::report::Report, deep::Error> {
+        eprintln!("findings: the deep cases on {}", c.label);
+        let given = Given {
+            backend: &c.value,
+            python,
+            timeout: args.timeout,
+            known: None,
+            // A deep run reports under its tree (`reports/<label>`), where findings read it.
+            out: None,
         };
+        let mut suite = suite(home, &given)?
+            .source(deep::source(&tree))
+            .filters(args.filters.iter().cloned())
+            .progress(!args.quiet);
+        if let Some(jobs) = args.jobs {
+            suite = suite.threads(jobs.into());
+        }
+        Ok(suite.run()?)
+    };
     let all = deep::runs::findings(
         &deep::sources_root(),
         &lock,

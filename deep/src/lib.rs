@@ -13,6 +13,7 @@
 //! source ([`source()`], [`indexed_source`]), checked against the [`fingerprint`] of the
 //! sources that write it.
 
+pub mod error;
 pub mod findings;
 mod generate;
 // Read by build.rs, which hashes the files it names; here only for the tests.
@@ -26,10 +27,10 @@ mod source;
 #[cfg(test)]
 mod testkit;
 
+pub use error::Error;
 use index::{CaseEntry, Index, CASES_DIR};
 use schema::hash::{sha256_hex, Hasher};
 use std::collections::BTreeMap;
-use std::error::Error;
 use std::path::{Path, PathBuf};
 
 pub use source::{fingerprint, indexed_source, is_current, source, SOURCES};
@@ -110,18 +111,14 @@ pub fn sources_root() -> PathBuf {
 /// Writes the tree in the directory `lock` holds, replacing the cases and index there (and
 /// nothing else). The lock (`cargo xtask deep-cases` and `deep` take the same one) keeps a
 /// second writer, and a findings run reading the tree, out until the tree is whole.
-pub fn write(lock: &DirLock) -> Result<Summary, Box<dyn Error>> {
+pub fn write(lock: &DirLock) -> Result<Summary, Error> {
     let fingerprint = fingerprint();
     let generated = generate()?;
     store(lock.dir(), fingerprint, generated)
 }
 
 /// Writes `generated` as the tree under `out`, its index recording `fingerprint`.
-fn store(
-    out: &Path,
-    fingerprint: String,
-    generated: Vec<Written>,
-) -> Result<Summary, Box<dyn Error>> {
+fn store(out: &Path, fingerprint: String, generated: Vec<Written>) -> Result<Summary, Error> {
     let cases_dir = out.join(CASES_DIR);
     // Index first out: a run during the rewrite finds no tree rather than a mixed one, and a
     // writer killed half way leaves none (the index goes back in last, whole).
@@ -176,7 +173,7 @@ fn store(
 
 /// Removes what under `cases_dir` no case of `generated` writes: stale case directories and
 /// stray files, so that the tree holds exactly the generated files.
-fn remove_extra(cases_dir: &Path, generated: &[Written]) -> Result<(), Box<dyn Error>> {
+fn remove_extra(cases_dir: &Path, generated: &[Written]) -> Result<(), Error> {
     if !cases_dir.exists() {
         return Ok(());
     }

@@ -5,11 +5,11 @@ use crate::findings::{self, Findings};
 use crate::index::{self as tree, CaseEntry};
 use crate::integrity;
 use crate::names::Chosen;
+use crate::Error;
 use harness::known::Outcome;
 use harness::report::{Report, ReportDir};
 use schema::files::{DirLock, WhenBusy};
 use std::collections::BTreeMap;
-use std::error::Error;
 use std::path::Path;
 
 /// Takes the lock of the deep tree at `dir` for `purpose`. Every task that reads or writes the
@@ -21,7 +21,7 @@ pub fn lock(
     purpose: &str,
     busy: WhenBusy,
     say: &dyn Fn(&str),
-) -> Result<DirLock, Box<dyn Error>> {
+) -> Result<DirLock, Error> {
     let on_wait = |holder: &str| {
         say(&format!(
             "{}: in use by {holder}; waiting for it",
@@ -49,9 +49,9 @@ pub fn findings(
     root: &Path,
     lock: &DirLock,
     chosen: &[Chosen],
-    mut run_suite: impl FnMut(&Chosen) -> Result<Report, Box<dyn Error>>,
+    mut run_suite: impl FnMut(&Chosen) -> Result<Report, Error>,
     say: &dyn Fn(&str),
-) -> Result<Findings, Box<dyn Error>> {
+) -> Result<Findings, Error> {
     let out = lock.dir();
     let index = tree::read_index_at(out).map_err(|e| format!("{e}; run `{}`", tree::REGENERATE))?;
     integrity::verify(out, &index).map_err(|e| format!("{e}; nothing was run"))?;

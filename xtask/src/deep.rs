@@ -28,7 +28,7 @@ pub fn main(root: &Path, args: &crate::cli::Deep) -> Result<(), Box<dyn Error>> 
         root,
         &lock,
         &chosen,
-        |c| run_suite(root, &target, c),
+        |c| run_suite(root, &target, c).map_err(|e| deep::Error::Tree(e.to_string())),
         &crate::say,
     )?;
     print!("{}", deep::findings::render::summary(&all));

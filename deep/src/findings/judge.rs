@@ -7,13 +7,13 @@ use super::finding::{Example, Finding, FindingClass, RunSummary, Value};
 use super::group::{absorb, Classes, Judged, MAX_EXAMPLES};
 use crate::generate::run;
 use crate::index::{self, Authority, CaseEntry, CaseShape, Citation, Section};
+use crate::Error;
 use harness::backend::FailureKind;
 use harness::known::Outcome;
 use harness::read::tensor_codes;
 use harness::report::{self, TrialRecord};
 use harness::Dumped;
 use std::collections::BTreeMap;
-use std::error::Error;
 use std::path::Path;
 use vocab::{DataType, OpKind, Storage, Tensor, TypeKind};
 
@@ -29,7 +29,7 @@ pub fn of_run(
     name: &str,
     report: &report::Report,
     report_dir: &Path,
-) -> Result<(RunSummary, Vec<Finding>), Box<dyn Error>> {
+) -> Result<(RunSummary, Vec<Finding>), Error> {
     if report.backend.name != *name {
         return Err(format!(
             "backend {name}: the report is a run of {:?}",

@@ -6,14 +6,14 @@ use super::group::causes;
 use super::render::{self, Links};
 use super::reproducer;
 use crate::index::{self, CaseEntry};
+use crate::Error;
 use schema::files::{DirLock, Staged};
 use std::collections::BTreeMap;
-use std::error::Error;
 use std::path::Path;
 
 /// `cargo xtask deep --render-only`: findings.md and findings.html written again from the
 /// findings.json in the tree directory `lock` holds, both renamed into place together.
-pub fn render_again(root: &Path, lock: &DirLock) -> Result<(), Box<dyn Error>> {
+pub fn render_again(root: &Path, lock: &DirLock) -> Result<(), Error> {
     let out = lock.dir();
     let path = out.join("findings.json");
     let text = std::fs::read_to_string(&path)
@@ -60,7 +60,7 @@ pub fn publish(
     findings: Vec<Finding>,
     runs: Vec<RunSummary>,
     tree_sha256: &str,
-) -> Result<Findings, Box<dyn Error>> {
+) -> Result<Findings, Error> {
     let out = lock.dir();
     remove_leftovers(out)?;
     let staging = out.join(format!("{STAGING_PREFIX}{}", std::process::id()));
@@ -73,7 +73,7 @@ pub fn publish(
 /// Removes what a run killed half way left in `out`: its staging directory and the
 /// temporary files of its pages. Only the holder of the lock writes them, so any found by the
 /// holder is a leftover.
-fn remove_leftovers(out: &Path) -> Result<(), Box<dyn Error>> {
+fn remove_leftovers(out: &Path) -> Result<(), Error> {
     let Ok(listing) = std::fs::read_dir(out) else {
         return Ok(());
     };
@@ -99,7 +99,7 @@ fn write_outputs(
     mut findings: Vec<Finding>,
     runs: Vec<RunSummary>,
     tree_sha256: &str,
-) -> Result<Findings, Box<dyn Error>> {
+) -> Result<Findings, Error> {
     let repro = staging.join("findings");
     std::fs::create_dir_all(&repro)
         .map_err(|e| format!("cannot create {}: {e}", repro.display()))?;

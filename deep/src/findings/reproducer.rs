@@ -7,11 +7,11 @@
 use super::finding::{Example, Finding, Verdict};
 use super::render::{self, Links};
 use crate::index::{CaseEntry, CaseShape};
+use crate::Error;
 use harness::read::{tensor_codes, tensor_from_codes};
 use harness::report::page::md_text;
 use schema::layout;
 use std::collections::BTreeMap;
-use std::error::Error;
 use std::fmt::Write;
 use std::path::Path;
 use vocab::{Storage, Tensor};
@@ -159,7 +159,7 @@ pub fn write_all(
     by_case: &BTreeMap<&str, &CaseEntry>,
     findings: &mut [Finding],
     links: &Links,
-) -> Result<(), Box<dyn Error>> {
+) -> Result<(), Error> {
     let planned = plan(findings, by_case);
     for p in &planned {
         let src = &findings[p.source];
@@ -336,7 +336,7 @@ fn write_one(
     dir: &Path,
     entry: &CaseEntry,
     examples: &[Example],
-) -> Result<(), Box<dyn Error>> {
+) -> Result<(), Error> {
     let name = rel.rsplit('/').next().unwrap_or(rel).to_string();
     let out = findings_dir.join(rel);
     let set = layout::data_set(&out, 0);
@@ -362,7 +362,7 @@ fn write_one(
         return Ok(());
     };
     let idx = reproducer_elements(entry, examples, input.len());
-    let pick = |t: &Tensor| -> Result<Tensor, Box<dyn Error>> {
+    let pick = |t: &Tensor| -> Result<Tensor, Error> {
         Ok(match t.storage() {
             Storage::String(v) => Tensor::from_vec(
                 vec![idx.len()],
