@@ -1,7 +1,7 @@
 //! An own case as the harness's model writer takes it (`harness::write::model`): one node,
 //! inputs `x0, x1, ...` and outputs `y0, ...` with their value infos.
 
-use harness::write::model::{Model, Node};
+use harness::case::{Graph, Model, Node, ValueInfo};
 
 use super::specs::Spec;
 
@@ -12,22 +12,25 @@ pub(super) fn model(spec: &Spec) -> Model {
         names
             .iter()
             .zip(tensors)
-            .map(|(n, t)| (n.clone(), t.dtype(), t.shape().to_vec()))
+            .map(|(n, t)| ValueInfo::tensor(n, t.dtype(), t.shape()))
             .collect()
     };
     Model {
-        name: spec.name.clone(),
         ir_version: spec.ir_version,
         producer: "onnx-conformance own-cases".into(),
         opset: spec.opset,
-        nodes: vec![Node {
-            op_type: spec.op.into(),
-            inputs: in_names.clone(),
-            outputs: out_names.clone(),
-            attributes: spec.attrs.clone(),
-        }],
-        inputs: declared(&in_names, &spec.inputs),
-        initializers: Vec::new(),
-        outputs: declared(&out_names, &spec.outputs),
+        graph: Graph {
+            name: spec.name.clone(),
+            nodes: vec![Node {
+                op_type: spec.op.into(),
+                domain: String::new(),
+                inputs: in_names.clone(),
+                outputs: out_names.clone(),
+                attributes: spec.attrs.clone(),
+            }],
+            inputs: declared(&in_names, &spec.inputs),
+            outputs: declared(&out_names, &spec.outputs),
+            initializers: Vec::new(),
+        },
     }
 }

@@ -22,6 +22,8 @@ pub struct Case {
 pub struct Model {
     /// ModelProto.ir_version.
     pub ir_version: i64,
+    /// ModelProto.producer_name.
+    pub producer: String,
     /// The opset imported for the default domain (`""` or `"ai.onnx"`).
     pub opset: i64,
     /// The main graph.
@@ -79,4 +81,34 @@ pub struct DataSet {
     pub inputs: Vec<Tensor>,
     /// `output_K.pb`, K = 0.., bound to `graph.outputs[K]`.
     pub outputs: Vec<Tensor>,
+}
+
+impl Node {
+    /// A node of the default domain.
+    pub fn new(
+        op_type: &str,
+        inputs: &[&str],
+        outputs: &[&str],
+        attributes: Vec<Attribute>,
+    ) -> Node {
+        let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect();
+        Node {
+            op_type: op_type.into(),
+            domain: String::new(),
+            inputs: names(inputs),
+            outputs: names(outputs),
+            attributes,
+        }
+    }
+}
+
+impl ValueInfo {
+    /// A tensor of `dtype` with every dim known.
+    pub fn tensor(name: &str, dtype: DataType, dims: &[usize]) -> ValueInfo {
+        ValueInfo {
+            name: name.into(),
+            dtype: Some(dtype),
+            shape: Some(dims.iter().map(|&d| Some(d)).collect()),
+        }
+    }
 }

@@ -5,13 +5,14 @@
 //! or a refusal does not: those are the runtime's, and the suite judges them.
 
 use crate::case::{Case, DataSet};
+use crate::case::{Graph, Model, Node, ValueInfo};
 use crate::compare::{compare_outputs, Rule};
 use crate::diag::describe_with;
 use crate::index::{Index, INDEX_FILE};
 use crate::origin::Origins;
 use crate::read::{load_case, read_model, read_tensor};
 use crate::worker::{Failure, IoValue, Request, WorkerProcess, WorkerSpec};
-use crate::write::model::{self, Node};
+use crate::write::model;
 use crate::write::{write_tensor, Encoding};
 use crate::Error;
 use half::bf16;
@@ -533,21 +534,13 @@ fn built_cast(
         name: "to".into(),
         value: vocab::AttrValue::Int(output.dtype().code().into()),
     };
-    let written = model::Model {
-        name: case.into(),
-        ir_version: 10,
-        producer: "onnx-conformance check-worker".into(),
-        opset,
-        nodes: vec![Node {
-            op_type: "Cast".into(),
-            inputs: vec!["input".into()],
-            outputs: vec!["output".into()],
-            attributes: vec![to],
-        }],
-        inputs: vec![("input".into(), input.dtype(), input.shape().to_vec())],
-        initializers: Vec::new(),
-        outputs: vec![("output".into(), output.dtype(), output.shape().to_vec())],
-    };
+    let written = one_node(
+        case,
+        (10, opset),
+        Node::new("Cast", &["input"], &["output"], vec![to]),
+        vec![ValueInfo::tensor("input", input.dtype(), input.shape())],
+        vec![ValueInfo::tensor("output", output.dtype(), output.shape())],
+    );
     write_built(dir, &written, vec![input], vec![output])
 }
 
@@ -566,24 +559,16 @@ fn built_complex_concat(dir: &Path) -> Result<Case, Error> {
         name: "axis".into(),
         value: vocab::AttrValue::Int(0),
     };
-    let written = model::Model {
-        name: "test_concat_COMPLEX64".into(),
-        ir_version: 8,
-        producer: "onnx-conformance check-worker".into(),
-        opset: 13,
-        nodes: vec![Node {
-            op_type: "Concat".into(),
-            inputs: vec!["a".into(), "b".into()],
-            outputs: vec!["output".into()],
-            attributes: vec![axis],
-        }],
-        inputs: vec![
-            ("a".into(), DataType::Complex64, vec![2]),
-            ("b".into(), DataType::Complex64, vec![1]),
+    let written = one_node(
+        "test_concat_COMPLEX64",
+        (8, 13),
+        Node::new("Concat", &["a", "b"], &["output"], vec![axis]),
+        vec![
+            ValueInfo::tensor("a", DataType::Complex64, &[2]),
+            ValueInfo::tensor("b", DataType::Complex64, &[1]),
         ],
-        initializers: Vec::new(),
-        outputs: vec![("output".into(), DataType::Complex64, vec![3])],
-    };
+        vec![ValueInfo::tensor("output", DataType::Complex64, &[3])],
+    );
     write_built(dir, &written, vec![a, b], vec![out])
 }
 
@@ -603,29 +588,43 @@ fn built_float6(dir: &Path) -> Result<Case, Error> {
         name: "to".into(),
         value: vocab::AttrValue::Int(DataType::Float6E2M3.code().into()),
     };
-    let written = model::Model {
-        name: "test_cast_FLOAT_to_FLOAT6E2M3".into(),
-        ir_version: 14,
-        producer: "onnx-conformance check-worker".into(),
-        opset: 28,
-        nodes: vec![Node {
-            op_type: "Cast".into(),
-            inputs: vec!["input".into()],
-            outputs: vec!["output".into()],
-            attributes: vec![to],
-        }],
-        inputs: vec![("input".into(), DataType::Float, vec![5])],
-        initializers: Vec::new(),
-        outputs: vec![("output".into(), DataType::Float6E2M3, vec![5])],
-    };
+    let written = one_node(
+        "test_cast_FLOAT_to_FLOAT6E2M3",
+        (14, 28),
+        Node::new("Cast", &["input"], &["output"], vec![to]),
+        vec![ValueInfo::tensor("input", DataType::Float, &[5])],
+        vec![ValueInfo::tensor("output", DataType::Float6E2M3, &[5])],
+    );
     write_built(dir, &written, vec![input], vec![output])
+}
+
+/// A model of one node, `(IR version, opset)`, as the built cases declare it.
+fn one_node(
+    name: &str,
+    (ir_version, opset): (i64, i64),
+    node: Node,
+    inputs: Vec<ValueInfo>,
+    outputs: Vec<ValueInfo>,
+) -> Model {
+    Model {
+        ir_version,
+        producer: "onnx-conformance check-worker".into(),
+        opset,
+        graph: Graph {
+            name: name.into(),
+            nodes: vec![node],
+            inputs,
+            outputs,
+            initializers: Vec::new(),
+        },
+    }
 }
 
 /// Writes `written` with one data set to `dir` and returns the case: the model as read back,
 /// the data set as built (the reader's checks are not applied to it).
 fn write_built(
     dir: &Path,
-    written: &model::Model,
+    written: &Model,
     inputs: Vec<Tensor>,
     outputs: Vec<Tensor>,
 ) -> Result<Case, Error> {
@@ -639,19 +638,19 @@ fn write_built(
         (
             layout::input as fn(&Path, usize) -> PathBuf,
             &inputs,
-            &written.inputs,
+            &written.graph.inputs,
         ),
-        (layout::output, &outputs, &written.outputs),
+        (layout::output, &outputs, &written.graph.outputs),
     ];
     for (file_of, tensors, declared) in files {
-        for (k, (t, (name, ..))) in tensors.iter().zip(declared).enumerate() {
+        for (k, (t, declared)) in tensors.iter().zip(declared).enumerate() {
             let file = file_of(&ds, k);
-            write_tensor(&file, name, t).map_err(|e| Error::Worker(e.to_string()))?;
+            write_tensor(&file, &declared.name, t).map_err(|e| Error::Worker(e.to_string()))?;
         }
     }
     Ok(Case {
         dir: dir.to_path_buf(),
-        name: written.name.clone(),
+        name: written.graph.name.clone(),
         model: read_model(&path).map_err(|e| Error::Worker(e.to_string()))?,
         data_sets: vec![DataSet {
             dir: ds,
@@ -676,25 +675,16 @@ fn built_shape_mismatch(dir: &Path) -> Result<Case, Error> {
     )?;
     let expected: Vec<bf16> = values.iter().map(|&v| bf16::from_f32(v)).collect();
     let output = tensor(vec![3, 4], Tensor::from_vec(vec![3, 4], expected))?;
-    let names = ["input", "like", "output"].map(String::from);
-    let written = model::Model {
-        name: "test_castlike_FLOAT_to_BFLOAT16".into(),
-        ir_version: 8,
-        producer: "onnx-conformance check-worker".into(),
-        opset: 15,
-        nodes: vec![Node {
-            op_type: "CastLike".into(),
-            inputs: names[..2].to_vec(),
-            outputs: names[2..].to_vec(),
-            attributes: Vec::new(),
-        }],
-        inputs: vec![
-            (names[0].clone(), DataType::Float, vec![3, 4]),
-            (names[1].clone(), DataType::Bfloat16, vec![3, 4]),
+    let written = one_node(
+        "test_castlike_FLOAT_to_BFLOAT16",
+        (8, 15),
+        Node::new("CastLike", &["input", "like"], &["output"], Vec::new()),
+        vec![
+            ValueInfo::tensor("input", DataType::Float, &[3, 4]),
+            ValueInfo::tensor("like", DataType::Bfloat16, &[3, 4]),
         ],
-        initializers: Vec::new(),
-        outputs: vec![(names[2].clone(), DataType::Bfloat16, vec![3, 4])],
-    };
+        vec![ValueInfo::tensor("output", DataType::Bfloat16, &[3, 4])],
+    );
     write_built(dir, &written, vec![input, like], vec![output])
 }
 

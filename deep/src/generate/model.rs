@@ -3,12 +3,11 @@
 //! case's encoding, the expected outputs computed by running the model our reader reads from
 //! those bytes, fed the tensors it reads from the input files, with our implementation.
 
+use harness::case::{Model, Node, ValueInfo};
 use harness::write::{model as write_model, tensor as write_tensor, Encoding};
 use schema::layout;
-use vocab::{Attribute, DataType, Tensor};
+use vocab::{DataType, Tensor};
 
-/// A node: op_type, inputs, outputs, attributes.
-pub(crate) type Node = (String, Vec<String>, Vec<String>, Vec<Attribute>);
 /// A case's files: path relative to the case directory, bytes.
 pub(crate) type Files = Vec<(String, Vec<u8>)>;
 
@@ -16,7 +15,7 @@ pub(crate) type Files = Vec<(String, Vec<u8>)>;
 pub(crate) struct Graph {
     /// The model opset.
     pub opset: i64,
-    /// The nodes, each (op_type, inputs, outputs, attributes).
+    /// The nodes, in order.
     pub nodes: Vec<Node>,
     /// Graph inputs fed by the data set, in order.
     pub inputs: Vec<(String, Tensor)>,
@@ -54,31 +53,28 @@ pub(crate) fn ir_version(opset: i64) -> i64 {
 }
 
 /// The model of `graph`, named `name`, for the harness's model writer.
-pub(crate) fn model(name: &str, graph: &Graph) -> write_model::Model {
-    let declared = |(n, t): &(String, Tensor)| (n.clone(), t.dtype(), t.shape().to_vec());
-    let mut inputs: Vec<write_model::Declared> = graph.inputs.iter().map(declared).collect();
+pub(crate) fn model(name: &str, graph: &Graph) -> Model {
+    let declared = |(n, t): &(String, Tensor)| ValueInfo::tensor(n, t.dtype(), t.shape());
+    let mut inputs: Vec<ValueInfo> = graph.inputs.iter().map(declared).collect();
     // Before IR 4 every initializer must also be a graph input.
     if ir_version(graph.opset) < 4 {
         inputs.extend(graph.initializers.iter().map(declared));
     }
-    write_model::Model {
-        name: name.into(),
+    Model {
         ir_version: ir_version(graph.opset),
         producer: "onnx-conformance deep-cases".into(),
         opset: graph.opset,
-        nodes: graph
-            .nodes
-            .iter()
-            .map(|(op, ins, outs, attrs)| write_model::Node {
-                op_type: op.clone(),
-                inputs: ins.clone(),
-                outputs: outs.clone(),
-                attributes: attrs.clone(),
-            })
-            .collect(),
-        inputs,
-        initializers: graph.initializers.clone(),
-        outputs: graph.outputs.clone(),
+        graph: harness::case::Graph {
+            name: name.into(),
+            nodes: graph.nodes.clone(),
+            inputs,
+            outputs: graph
+                .outputs
+                .iter()
+                .map(|(n, d, dims)| ValueInfo::tensor(n, *d, dims))
+                .collect(),
+            initializers: graph.initializers.clone(),
+        },
     }
 }
 

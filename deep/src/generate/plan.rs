@@ -9,6 +9,7 @@ use super::values::{self, Input, Size};
 use crate::index::{
     Authority, CaseAttribute, CaseEntry, CaseShape, Citation, ClassRange, InputClass,
 };
+use harness::case::Node;
 use harness::read::tensor_from_codes;
 use harness::write::Encoding;
 use vocab::version::{versions_of, AttrKind, VersionSpec};
@@ -719,19 +720,17 @@ fn cast_node(
     attrs: &[CaseAttribute],
     input: &str,
     output: &str,
-) -> (String, Vec<String>, Vec<String>, Vec<Attribute>) {
+) -> Node {
     let op = spec.op().to_string();
+    let own = attrs.iter().map(CaseAttribute::attribute);
     match spec.op() {
-        OpKind::CastLike => (
-            op,
-            vec![input.into(), format!("like_{output}")],
-            vec![output.into()],
-            attrs.iter().map(CaseAttribute::attribute).collect(),
-        ),
+        OpKind::CastLike => {
+            let like = format!("like_{output}");
+            Node::new(&op, &[input, &like], &[output], own.collect())
+        }
         _ => {
-            let mut a = vec![to_attr(spec, to)];
-            a.extend(attrs.iter().map(CaseAttribute::attribute));
-            (op, vec![input.into()], vec![output.into()], a)
+            let a = std::iter::once(to_attr(spec, to)).chain(own).collect();
+            Node::new(&op, &[input], &[output], a)
         }
     }
 }
@@ -795,15 +794,13 @@ fn build_cast(
         | Shape::Encoded {
             initializer: true, ..
         } => initializers.push(("input".to_string(), x)),
-        Shape::Constant => nodes.push((
-            "Constant".to_string(),
-            vec![],
-            vec!["input".to_string()],
-            vec![Attribute {
+        Shape::Constant => {
+            let value = Attribute {
                 name: "value".into(),
                 value: AttrValue::Tensor(x),
-            }],
-        )),
+            };
+            nodes.push(Node::new("Constant", &[], &["input"], vec![value]));
+        }
         _ => inputs.push(("input".to_string(), x)),
     }
     let encoding = match shape {
@@ -906,15 +903,16 @@ fn build_concat(
     let attrs: Vec<CaseAttribute> = axis
         .map(|v| vec![CaseAttribute::Axis(v)])
         .unwrap_or_default();
-    let names: Vec<String> = inputs.iter().map(|(n, _)| n.clone()).collect();
+    let names: Vec<&str> = inputs.iter().map(|(n, _)| n.as_str()).collect();
+    let node = Node::new(
+        "Concat",
+        &names,
+        &["output"],
+        attrs.iter().map(CaseAttribute::attribute).collect(),
+    );
     let graph = Graph {
         opset,
-        nodes: vec![(
-            "Concat".into(),
-            names,
-            vec!["output".into()],
-            attrs.iter().map(CaseAttribute::attribute).collect(),
-        )],
+        nodes: vec![node],
         inputs,
         initializers: Vec::new(),
         outputs: vec![("output".into(), dtype, out_dims)],

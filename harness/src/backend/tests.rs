@@ -39,6 +39,7 @@ fn case(op_type: &str, to: DataType) -> (Model, Vec<Tensor>) {
     };
     let model = Model {
         ir_version: 8,
+        producer: String::new(),
         opset: 21,
         graph,
     };

@@ -26,6 +26,7 @@ fn node(op_type: &str, domain: &str, inputs: &[&str], outputs: &[&str]) -> Node 
 fn model(nodes: Vec<Node>, inputs: &[&str], outputs: &[&str]) -> Model {
     Model {
         ir_version: 8,
+        producer: String::new(),
         opset: 13,
         graph: Graph {
             name: "g".into(),

@@ -15,6 +15,7 @@ pub fn convert_model(mp: ModelProto) -> Result<Model, Error> {
     let graph = mp.graph.ok_or_else(|| Error::msg("model has no graph"))?;
     Ok(Model {
         ir_version: mp.ir_version,
+        producer: mp.producer_name,
         opset,
         graph: convert_graph(graph)?,
     })

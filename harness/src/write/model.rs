@@ -6,51 +6,46 @@
 //! are `make_tensor_value_info`'s (every dim a `dim_value`, a scalar an empty shape).
 
 use super::{attribute, tensor, wire, Encoding};
-use crate::proto::{GraphProto, ModelProto, NodeProto, OperatorSetIdProto, ValueInfoProto};
+use crate::case::{Model, Node, ValueInfo};
+use crate::proto::{
+    Dimension, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorShapeProto,
+    TensorTypeProto, TypeProto, ValueInfoProto,
+};
 use prost::Message;
-use vocab::{Attribute, DataType, Tensor};
-
-/// One node.
-#[derive(Clone, Debug)]
-pub struct Node {
-    /// The operator, as in `Cast`.
-    pub op_type: String,
-    /// The values it reads.
-    pub inputs: Vec<String>,
-    /// The values it writes.
-    pub outputs: Vec<String>,
-    /// Its attributes, in any order (written sorted by name).
-    pub attributes: Vec<Attribute>,
-}
-
-/// A declared graph input or output: name, element type, shape.
-pub type Declared = (String, DataType, Vec<usize>);
-
-/// A model of one graph in the default domain.
-#[derive(Clone, Debug)]
-pub struct Model {
-    /// The graph's name.
-    pub name: String,
-    /// ModelProto.ir_version.
-    pub ir_version: i64,
-    /// ModelProto.producer_name.
-    pub producer: String,
-    /// The version of the default-domain opset imported.
-    pub opset: i64,
-    /// The nodes, in order.
-    pub nodes: Vec<Node>,
-    /// The declared graph inputs.
-    pub inputs: Vec<Declared>,
-    /// Initializers, written as tensors in the graph.
-    pub initializers: Vec<(String, Tensor)>,
-    /// The declared graph outputs.
-    pub outputs: Vec<Declared>,
-}
+use vocab::{Attribute, DataType};
 
 /// A tensor-typed ValueInfoProto with every dim a `dim_value`.
 pub fn value_info(name: &str, dtype: DataType, shape: &[usize]) -> ValueInfoProto {
     let dims: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
     ValueInfoProto::tensor(name, dtype.code(), &dims)
+}
+
+/// A declared value as `make_tensor_value_info` writes it: no type for an undeclared one, an
+/// unknown dim as an empty Dimension.
+fn declared(vi: &ValueInfo) -> ValueInfoProto {
+    match (vi.dtype, &vi.shape) {
+        (Some(d), Some(dims)) if dims.iter().all(Option::is_some) => {
+            let dims: Vec<usize> = dims.iter().flatten().copied().collect();
+            value_info(&vi.name, d, &dims)
+        }
+        _ => ValueInfoProto {
+            name: vi.name.clone(),
+            r#type: Some(TypeProto {
+                tensor_type: Some(TensorTypeProto {
+                    elem_type: vi.dtype.map_or(0, DataType::code),
+                    shape: vi.shape.as_ref().map(|dims| TensorShapeProto {
+                        dim: dims
+                            .iter()
+                            .map(|d| Dimension {
+                                dim_value: d.map(|d| d as i64),
+                                dim_param: None,
+                            })
+                            .collect(),
+                    }),
+                }),
+            }),
+        },
+    }
 }
 
 fn node(n: &Node, encoding: Encoding) -> NodeProto {
@@ -60,6 +55,7 @@ fn node(n: &Node, encoding: Encoding) -> NodeProto {
         input: n.inputs.clone(),
         output: n.outputs.clone(),
         op_type: n.op_type.clone(),
+        domain: (!n.domain.is_empty()).then(|| n.domain.clone()),
         attribute: attributes
             .into_iter()
             .map(|a| attribute::proto_in(a, encoding))
@@ -72,19 +68,17 @@ fn node(n: &Node, encoding: Encoding) -> NodeProto {
 /// out; tensors and attributes are written in `encoding`). [`Encoding::PackedDims`] differs
 /// from onnx only on the wire ([`encode`]).
 pub fn proto(model: &Model, encoding: Encoding) -> ModelProto {
-    let declared = |list: &[Declared]| -> Vec<ValueInfoProto> {
-        list.iter().map(|(n, d, s)| value_info(n, *d, s)).collect()
-    };
+    let g = &model.graph;
     let graph = GraphProto {
-        node: model.nodes.iter().map(|n| node(n, encoding)).collect(),
-        name: model.name.clone(),
-        initializer: model
+        node: g.nodes.iter().map(|n| node(n, encoding)).collect(),
+        name: g.name.clone(),
+        initializer: g
             .initializers
             .iter()
             .map(|(n, t)| tensor::proto(n, t, encoding))
             .collect(),
-        input: declared(&model.inputs),
-        output: declared(&model.outputs),
+        input: g.inputs.iter().map(declared).collect(),
+        output: g.outputs.iter().map(declared).collect(),
     };
     ModelProto {
         ir_version: model.ir_version,

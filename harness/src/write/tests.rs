@@ -3,8 +3,8 @@
 //! 128, negative int64 as ten bytes), never taken from the writer; the official files are
 //! re-encoded byte for byte; every encoding variant reads back as the same tensors and model.
 
-use super::model::{Model, Node};
 use super::*;
+use crate::case::{Graph, Model, Node, ValueInfo};
 use crate::read::{model_from_bytes, tensor_codes, tensor_from_bytes, tensor_from_codes};
 use vocab::{AttrValue, Attribute, DataType, Tensor};
 
@@ -267,27 +267,24 @@ fn attribute_type_codes_follow_onnx_proto() {
 /// given out of name order.
 fn sample_model() -> Model {
     Model {
-        name: "g".into(),
         ir_version: 9,
         producer: "p".into(),
         opset: 19,
-        nodes: vec![
-            Node {
-                op_type: "Concat".into(),
-                inputs: vec!["a".into(), "c".into()],
-                outputs: vec!["m".into()],
-                attributes: vec![int_attr("axis", 0)],
-            },
-            Node {
-                op_type: "Cast".into(),
-                inputs: vec!["m".into()],
-                outputs: vec!["o".into()],
-                attributes: vec![int_attr("to", 17), int_attr("saturate", 0)],
-            },
-        ],
-        inputs: vec![("a".into(), DataType::Float, vec![1])],
-        initializers: vec![("c".into(), floats(&[1], &[2.0]))],
-        outputs: vec![("o".into(), DataType::Float8E4M3FN, vec![2])],
+        graph: Graph {
+            name: "g".into(),
+            nodes: vec![
+                Node::new("Concat", &["a", "c"], &["m"], vec![int_attr("axis", 0)]),
+                Node::new(
+                    "Cast",
+                    &["m"],
+                    &["o"],
+                    vec![int_attr("to", 17), int_attr("saturate", 0)],
+                ),
+            ],
+            inputs: vec![ValueInfo::tensor("a", DataType::Float, &[1])],
+            initializers: vec![("c".into(), floats(&[1], &[2.0]))],
+            outputs: vec![ValueInfo::tensor("o", DataType::Float8E4M3FN, &[2])],
+        },
     }
 }
 
@@ -432,8 +429,9 @@ fn packed_dims_variant_packs_only_the_dims() {
 #[test]
 fn packed_dims_variant_packs_initializers_and_constant_tensors_in_a_model() {
     let mut m = sample_model();
-    m.initializers[0].1 = floats(&[1, 1], &[2.0]);
-    m.nodes
+    m.graph.initializers[0].1 = floats(&[1, 1], &[2.0]);
+    m.graph
+        .nodes
         .insert(0, constant("k", floats(&[1, 2], &[1.0, 2.0])));
     let onnx = model::encode(&m, Encoding::Onnx);
     let packed_bytes = model::encode(&m, Encoding::PackedDims);
@@ -489,15 +487,11 @@ fn zero_omitted_variant_leaves_out_only_values_that_read_the_same() {
 
 /// A Constant node writing `value` to `output`.
 fn constant(output: &str, value: Tensor) -> Node {
-    Node {
-        op_type: "Constant".into(),
-        inputs: vec![],
-        outputs: vec![output.into()],
-        attributes: vec![Attribute {
-            name: "value".into(),
-            value: AttrValue::Tensor(value),
-        }],
-    }
+    let value = Attribute {
+        name: "value".into(),
+        value: AttrValue::Tensor(value),
+    };
+    Node::new("Constant", &[], &[output], vec![value])
 }
 
 /// `n` codes spread over the type's range.
@@ -546,9 +540,11 @@ fn every_encoding_reads_back_as_the_same_tensor() {
 #[test]
 fn every_encoding_reads_back_as_the_same_model() {
     let mut m = sample_model();
-    m.nodes
+    m.graph
+        .nodes
         .insert(0, constant("k", sample(DataType::Float16, &[2, 2])));
-    m.initializers
+    m.graph
+        .initializers
         .push(("e".into(), sample(DataType::Int4, &[0])));
     let onnx = model_from_bytes(&model::encode(&m, Encoding::Onnx)).expect("reads");
     for encoding in Encoding::VARIANTS {
@@ -570,7 +566,7 @@ fn every_encoding_reads_back_as_the_same_model() {
 /// (`make_tensor` writes each packed byte unsigned) are counted apart.
 #[test]
 fn official_files_reencode_byte_for_byte() {
-    use crate::proto::{ModelProto, TensorProto};
+    use crate::proto::TensorProto;
     use prost::Message;
     let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../onnx-backend-data");
     assert!(
@@ -634,38 +630,9 @@ fn official_files_reencode_byte_for_byte() {
                 continue;
             }
             let bytes = bytes();
-            let mp = ModelProto::decode(bytes.as_slice()).expect("a ModelProto");
+            // The model as read (its producer included) is what the writer takes.
             let read = model_from_bytes(&bytes).expect("reads");
-            let declared = |list: &[crate::case::ValueInfo]| -> Vec<model::Declared> {
-                list.iter()
-                    .map(|v| {
-                        let dims = v.shape.as_ref().expect("a shape");
-                        let dims = dims.iter().map(|d| d.expect("a dim_value")).collect();
-                        (v.name.clone(), v.dtype.expect("a tensor type"), dims)
-                    })
-                    .collect()
-            };
-            let m = Model {
-                name: read.graph.name.clone(),
-                ir_version: read.ir_version,
-                producer: mp.producer_name.clone(),
-                opset: read.opset,
-                nodes: read
-                    .graph
-                    .nodes
-                    .iter()
-                    .map(|n| Node {
-                        op_type: n.op_type.clone(),
-                        inputs: n.inputs.clone(),
-                        outputs: n.outputs.clone(),
-                        attributes: n.attributes.clone(),
-                    })
-                    .collect(),
-                inputs: declared(&read.graph.inputs),
-                initializers: read.graph.initializers.clone(),
-                outputs: declared(&read.graph.outputs),
-            };
-            assert_eq!(model::encode(&m, Encoding::Onnx), bytes, "{rel}");
+            assert_eq!(model::encode(&read, Encoding::Onnx), bytes, "{rel}");
             models += 1;
         }
     }

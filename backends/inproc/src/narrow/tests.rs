@@ -20,6 +20,7 @@ fn model(inputs: &[DataType], outputs: &[DataType]) -> Model {
     };
     Model {
         ir_version: 10,
+        producer: String::new(),
         opset: 21,
         graph: Graph {
             name: "g".into(),

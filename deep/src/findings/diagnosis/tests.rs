@@ -45,6 +45,7 @@ fn model(opset: i64, types: &[DataType], attrs: &[Attribute], n: usize) -> Model
     }
     Model {
         ir_version: 10,
+        producer: String::new(),
         opset,
         graph: Graph {
             name: "g".into(),

@@ -16,6 +16,7 @@ fn value(name: &str, dtype: DataType) -> ValueInfo {
 fn cast(opset: i64, from: DataType, to: DataType) -> Model {
     Model {
         ir_version: 14,
+        producer: String::new(),
         opset,
         graph: Graph {
             name: "g".into(),
