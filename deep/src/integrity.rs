@@ -20,7 +20,7 @@ const SHOWN: usize = 5;
 /// index records for it, and that a case holds no file the index does not record (an extra
 /// data set would run too). The error names each damaged file (up to [`SHOWN`]) with its case
 /// and says how to write the tree again: it is a setup problem, never the runtime's.
-pub fn verify(root: &Path, index: &Index) -> Result<(), String> {
+pub fn verify(root: &Path, index: &Index) -> Result<(), crate::Error> {
     let cases_dir = root.join(CASES_DIR);
     let mut recorded: BTreeMap<&str, BTreeMap<&str, &str>> = BTreeMap::new();
     for (path, hash) in &index.files {
@@ -52,13 +52,13 @@ pub fn verify(root: &Path, index: &Index) -> Result<(), String> {
         false => String::new(),
     };
     problems.truncate(SHOWN);
-    Err(format!(
+    Err(crate::Error::Tree(format!(
         "the deep tree at {} is not what its {INDEX_FILE} records, so its expected outputs \
          cannot judge a runtime (a changed file would read as the runtime's bug, or pass it): \
          {}{more}; run `{REGENERATE}` to write the tree again",
         root.display(),
         problems.join(", ")
-    ))
+    )))
 }
 
 /// What differs between the files under `dir` (one case) and `recorded` (relative path to

@@ -192,6 +192,28 @@ pub(super) struct Judged {
     pub(super) refusal: Option<(FailureKind, String)>,
 }
 
+impl Judged {
+    /// A case judged as a whole (`class`), for why it gave no elements to compare: the failure
+    /// `kind` and the first line of the message.
+    pub(super) fn whole(class: FindingClass, kind: FailureKind, message: &str) -> Judged {
+        let first_line = message
+            .lines()
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(300)
+            .collect();
+        Judged {
+            class,
+            authority: None,
+            diagnosis: None,
+            elements: 0,
+            examples: Vec::new(),
+            refusal: Some((kind, first_line)),
+        }
+    }
+}
+
 /// The findings grouped by root cause, per backend in run order: strongest authority first,
 /// then verdict, then diagnosis (none last).
 pub(super) fn causes(findings: &[Finding]) -> Vec<Cause> {

@@ -9,10 +9,12 @@ use crate::generate::run;
 use crate::index::{self, Authority, CaseEntry, CaseShape, Citation, Section};
 use crate::Error;
 use harness::backend::FailureKind;
+use harness::case::Case;
 use harness::known::Outcome;
 use harness::read::tensor_codes;
 use harness::report::{self, TrialRecord};
 use harness::Dumped;
+use schema::layout;
 use std::collections::BTreeMap;
 use std::path::Path;
 use vocab::{DataType, OpKind, Storage, Tensor, TypeKind};
@@ -120,22 +122,15 @@ pub(super) fn judge(
     entry: &CaseEntry,
     t: &TrialRecord,
 ) -> Result<Vec<Judged>, String> {
+    let message = t.message.as_deref().unwrap_or("");
     let whole = |kind: FailureKind, msg: &str| {
-        let refusal = Some((kind, first_line(msg)));
-        Ok(vec![Judged {
-            class: FindingClass::Failure(kind),
-            authority: None,
-            diagnosis: None,
-            elements: 0,
-            examples: Vec::new(),
-            refusal,
-        }])
+        Ok(vec![Judged::whole(FindingClass::Failure(kind), kind, msg)])
     };
     // What the backend said (its words are the message's first line) when it produced no
     // outputs: the run recorded it, nothing runs again.
     let kind = t.failure_kind.unwrap_or(FailureKind::Error);
     if kind != FailureKind::Mismatch {
-        return whole(kind, t.message.as_deref().unwrap_or(""));
+        return whole(kind, message);
     }
     let case = match harness::read::load_case(dir) {
         Ok(c) => c,
@@ -144,18 +139,17 @@ pub(super) fn judge(
     let ds = &case.data_sets[0];
     let dumps = match case.data_sets.len() {
         1 => dumps.to_path_buf(),
-        _ => dumps.join("test_data_set_0"),
+        _ => layout::data_set(dumps, 0),
     };
-    let actual = match harness::read_dumped_output(&dumps, 0) {
+    let act = match harness::read_dumped_output(&dumps, 0) {
         Ok(Dumped::Output(actual)) => actual,
         Ok(Dumped::NotProduced) => return whole(FailureKind::Mismatch, "no output"),
         // No dump to read: an output that is no value of its declared type (a BOOL of 2), a
         // file cut short. The run's message says what the backend gave; the finding is that
         // message, and the other trials are still judged.
-        Err(_) => return whole(FailureKind::Mismatch, t.message.as_deref().unwrap_or("")),
+        Err(_) => return whole(FailureKind::Mismatch, message),
     };
-    let actual = [actual];
-    let (Some(exp), Some(act)) = (ds.outputs.first(), actual.first()) else {
+    let Some(exp) = ds.outputs.first() else {
         return whole(FailureKind::Mismatch, "no output");
     };
     if exp.dtype() != act.dtype() || exp.shape() != act.shape() {
@@ -166,16 +160,22 @@ pub(super) fn judge(
             exp.dtype().name(),
             exp.shape()
         );
-        let refusal = Some((FailureKind::Mismatch, msg));
-        return Ok(vec![Judged {
-            class: FindingClass::TypeOrShape,
-            authority: None,
-            diagnosis: None,
-            elements: 0,
-            examples: Vec::new(),
-            refusal,
-        }]);
+        let kind = FailureKind::Mismatch;
+        return Ok(vec![Judged::whole(FindingClass::TypeOrShape, kind, &msg)]);
     }
+    let judged = elements(entry, &case, exp, &act);
+    if judged.is_empty() {
+        let class = FindingClass::Shape(entry.shape);
+        return Ok(vec![Judged::whole(class, FailureKind::Mismatch, message)]);
+    }
+    Ok(judged)
+}
+
+/// The elements of output 0 of `case` that differ from `exp` in `act`, per input class,
+/// authority and diagnosis, each group with its count and first examples; empty when none
+/// differs bit for bit.
+fn elements(entry: &CaseEntry, case: &Case, exp: &Tensor, act: &Tensor) -> Vec<Judged> {
+    let ds = &case.data_sets[0];
     let input = case
         .model
         .graph
@@ -228,19 +228,7 @@ pub(super) fn judge(
             });
         }
     }
-    if by_class.is_empty() {
-        let msg = t.message.clone().unwrap_or_default();
-        let refusal = Some((FailureKind::Mismatch, first_line(&msg)));
-        return Ok(vec![Judged {
-            class: FindingClass::Shape(entry.shape),
-            authority: None,
-            diagnosis: None,
-            elements: 0,
-            examples: Vec::new(),
-            refusal,
-        }]);
-    }
-    Ok(by_class
+    by_class
         .into_iter()
         .map(|((class, authority, diagnosis), (n, examples))| Judged {
             class,
@@ -250,7 +238,7 @@ pub(super) fn judge(
             examples,
             refusal: None,
         })
-        .collect())
+        .collect()
 }
 
 fn first_line(s: &str) -> String {

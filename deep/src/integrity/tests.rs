@@ -48,7 +48,7 @@ fn a_flipped_bit_in_an_expected_output_is_a_setup_error_naming_the_file_and_case
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
     std::fs::write(&path, &bytes).unwrap();
-    let e = verify(tmp.path(), &index).unwrap_err();
+    let e = verify(tmp.path(), &index).unwrap_err().to_string();
     assert!(e.contains(&path.display().to_string()), "{e}");
     assert!(e.contains(&format!("(case {})", CASES[1])), "{e}");
     assert!(e.contains(REGENERATE), "{e}");
@@ -67,7 +67,7 @@ fn an_extra_or_missing_case_file_is_named() {
     std::fs::copy(case.join("test_data_set_0/input_0.pb"), &extra).unwrap();
     let model = tmp.path().join(CASES_DIR).join(CASES[1]).join("model.onnx");
     std::fs::remove_file(&model).unwrap();
-    let e = verify(tmp.path(), &index).unwrap_err();
+    let e = verify(tmp.path(), &index).unwrap_err().to_string();
     assert!(
         e.contains(&format!("{} (not in {INDEX_FILE})", extra.display())),
         "{e}"
