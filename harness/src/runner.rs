@@ -696,36 +696,8 @@ fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
     if let Err(why) = &selected.backend {
         problem("settings/backend", why.to_string());
     }
-    // A list that is named must exist (an empty list is written as one); a source that
-    // judges by no list (a deep tree) reads none.
-    let backend_list = match &selected.known_failures {
-        Some(path) if settings.source.uses_lists() => {
-            KnownFailures::load(path).unwrap_or_else(|e| {
-                problem(known::LIST_CHECK, e.to_string());
-                KnownFailures::default()
-            })
-        }
-        _ => KnownFailures::default(),
-    };
-    let known_list = selected
-        .known_failures
-        .as_deref()
-        .map(|p| list_name(workspace, p));
-    let data_list = KnownFailures::data().unwrap_or_else(|e| {
-        problem("settings/known-failures-data", e.to_string());
-        KnownFailures::default()
-    });
-    let backend_path = known_list
-        .clone()
-        .unwrap_or_else(|| "no known-failures list".into());
-    let known = Lists::new(data_list, backend_list, backend_path);
-    let tolerances = match &layout.tolerances {
-        Some(path) => Tolerances::load(path).unwrap_or_else(|e| {
-            problem("settings/tolerances", e.to_string());
-            Tolerances::default()
-        }),
-        None => Tolerances::default(),
-    };
+    let (known, known_list, tolerances) =
+        judged_by(layout, &selected, &settings.source, &mut problem);
     let source = &settings.source;
     let known = source.lists(known);
     let (cases, found): (Vec<Spec>, Vec<Spec>) = source
@@ -772,6 +744,45 @@ fn prepare_with(layout: &Layout, env: &Env, mut given: Option<Given>) -> Setup {
         threads,
         journal,
     }
+}
+
+/// The known-failure lists (with the backend list's name) and the tolerances a run judges by;
+/// a list or tolerance file that cannot be read is a `problem`, and the run goes on with none.
+fn judged_by(
+    layout: &Layout,
+    selected: &Selected,
+    source: &Source,
+    problem: &mut dyn FnMut(&str, String),
+) -> (Lists, Option<String>, Tolerances) {
+    // A list that is named must exist (an empty list is written as one); a source that
+    // judges by no list (a deep tree) reads none.
+    let backend_list = match &selected.known_failures {
+        Some(path) if source.uses_lists() => KnownFailures::load(path).unwrap_or_else(|e| {
+            problem(known::LIST_CHECK, e.to_string());
+            KnownFailures::default()
+        }),
+        _ => KnownFailures::default(),
+    };
+    let known_list = selected
+        .known_failures
+        .as_deref()
+        .map(|p| list_name(&layout.root, p));
+    let data_list = KnownFailures::data().unwrap_or_else(|e| {
+        problem("settings/known-failures-data", e.to_string());
+        KnownFailures::default()
+    });
+    let backend_path = known_list
+        .clone()
+        .unwrap_or_else(|| "no known-failures list".into());
+    let known = Lists::new(data_list, backend_list, backend_path);
+    let tolerances = match &layout.tolerances {
+        Some(path) => Tolerances::load(path).unwrap_or_else(|e| {
+            problem("settings/tolerances", e.to_string());
+            Tolerances::default()
+        }),
+        None => Tolerances::default(),
+    };
+    (known, known_list, tolerances)
 }
 
 /// How messages and reports name the list at `path`: relative to the workspace when inside it.
