@@ -196,22 +196,20 @@ impl Judged {
     /// A case judged as a whole (`class`), for why it gave no elements to compare: the failure
     /// `kind` and the first line of the message.
     pub(super) fn whole(class: FindingClass, kind: FailureKind, message: &str) -> Judged {
-        let first_line = message
-            .lines()
-            .next()
-            .unwrap_or("")
-            .chars()
-            .take(300)
-            .collect();
         Judged {
             class,
             authority: None,
             diagnosis: None,
             elements: 0,
             examples: Vec::new(),
-            refusal: Some((kind, first_line)),
+            refusal: Some((kind, first_line(message))),
         }
     }
+}
+
+/// The first line of a runtime's message, at most 300 characters: what a finding quotes.
+pub(super) fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or("").chars().take(300).collect()
 }
 
 /// The findings grouped by root cause, per backend in run order: strongest authority first,

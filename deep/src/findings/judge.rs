@@ -4,7 +4,7 @@
 
 use super::diagnosis::{self, Behaviour};
 use super::finding::{Example, Finding, FindingClass, RunSummary, Value};
-use super::group::{absorb, Classes, Judged, MAX_EXAMPLES};
+use super::group::{absorb, first_line, Classes, Judged, MAX_EXAMPLES};
 use crate::generate::run;
 use crate::index::{self, Authority, CaseEntry, CaseShape, Citation, Section};
 use crate::Error;
@@ -239,10 +239,6 @@ fn elements(entry: &CaseEntry, case: &Case, exp: &Tensor, act: &Tensor) -> Vec<J
             refusal: None,
         })
         .collect()
-}
-
-fn first_line(s: &str) -> String {
-    s.lines().next().unwrap_or("").chars().take(300).collect()
 }
 
 /// Whether an element type's NaNs all match each other (the IEEE kinds and float8: the spec

@@ -111,6 +111,16 @@ fn format_of(t: DataType) -> Option<(u32, i32, f64)> {
     })
 }
 
+/// |x| = mant · 2^exp exactly, for a finite `x`: its significand with the hidden bit and the
+/// exponent of its last place.
+fn significand(x: f64) -> (u64, i32) {
+    let bits = x.abs().to_bits();
+    match (bits >> 52) as i32 {
+        0 => (bits & ((1 << 52) - 1), -1074),
+        e => ((bits & ((1 << 52) - 1)) | (1 << 52), e - 1075),
+    }
+}
+
 /// `v` rounded to nearest, ties to even, into the floating type `t` (an IEEE-like format: ±Inf
 /// beyond its largest value), from its exact value, by integer arithmetic; `None` for a value
 /// with no number (NaN, text) or a type outside [`format_of`].
@@ -119,11 +129,7 @@ fn nearest(t: DataType, v: Val) -> Option<f64> {
     let (negative, mant, exp): (bool, u128, i32) = match v {
         Val::Float(x) if x.is_infinite() => return Some(x),
         Val::Float(x) if x.is_finite() => {
-            let bits = x.to_bits();
-            let (m, e) = match ((bits >> 52) & 0x7FF) as i32 {
-                0 => (bits & ((1 << 52) - 1), -1074),
-                e => ((bits & ((1 << 52) - 1)) | (1 << 52), e - 1075),
-            };
+            let (m, e) = significand(x);
             (x.is_sign_negative(), u128::from(m), e)
         }
         Val::Int(i) => (i < 0, i.unsigned_abs(), 0),
@@ -198,11 +204,7 @@ pub(crate) fn holds_exactly(t: DataType, v: Val) -> bool {
     }
     // a = mant · 2^exp with mant odd: a fits when its exponent stays at or above the format's
     // last place and its significant bits fit.
-    let bits = a.to_bits();
-    let (mut mant, mut exp) = match (bits >> 52) as i32 {
-        0 => (bits & ((1 << 52) - 1), -1074),
-        e => ((bits & ((1 << 52) - 1)) | (1 << 52), e - 1075),
-    };
+    let (mut mant, mut exp) = significand(a);
     let tz = mant.trailing_zeros();
     mant >>= tz;
     exp += tz as i32;
