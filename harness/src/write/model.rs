@@ -20,31 +20,23 @@ pub fn value_info(name: &str, dtype: DataType, shape: &[usize]) -> ValueInfoProt
     ValueInfoProto::tensor(name, dtype.code(), &dims)
 }
 
-/// A declared value as `make_tensor_value_info` writes it: no type for an undeclared one, an
+/// A declared value as `make_tensor_value_info` writes it: an undeclared element type as 0, an
 /// unknown dim as an empty Dimension.
 fn declared(vi: &ValueInfo) -> ValueInfoProto {
-    match (vi.dtype, &vi.shape) {
-        (Some(d), Some(dims)) if dims.iter().all(Option::is_some) => {
-            let dims: Vec<usize> = dims.iter().flatten().copied().collect();
-            value_info(&vi.name, d, &dims)
-        }
-        _ => ValueInfoProto {
-            name: vi.name.clone(),
-            r#type: Some(TypeProto {
-                tensor_type: Some(TensorTypeProto {
-                    elem_type: vi.dtype.map_or(0, DataType::code),
-                    shape: vi.shape.as_ref().map(|dims| TensorShapeProto {
-                        dim: dims
-                            .iter()
-                            .map(|d| Dimension {
-                                dim_value: d.map(|d| d as i64),
-                                dim_param: None,
-                            })
-                            .collect(),
-                    }),
+    let dim = |d: &Option<usize>| Dimension {
+        dim_value: d.map(|d| d as i64),
+        dim_param: None,
+    };
+    ValueInfoProto {
+        name: vi.name.clone(),
+        r#type: Some(TypeProto {
+            tensor_type: Some(TensorTypeProto {
+                elem_type: vi.dtype.map_or(0, DataType::code),
+                shape: vi.shape.as_ref().map(|dims| TensorShapeProto {
+                    dim: dims.iter().map(dim).collect(),
                 }),
             }),
-        },
+        }),
     }
 }
 
