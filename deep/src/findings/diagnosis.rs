@@ -7,6 +7,7 @@
 use crate::generate::run;
 use harness::case::Model;
 use harness::read::{tensor_codes, tensor_from_codes};
+use harness::write::Encoding;
 use onnx_conformance::ops;
 use serde::{Deserialize, Serialize};
 use vocab::{AttrValue, Attribute, DataType, Storage, Tensor, TypeKind};
@@ -45,11 +46,35 @@ pub enum Behaviour {
     OverflowToNan,
     /// Subnormal inputs and outputs flushed to zero of their sign (FTZ/DAZ).
     SubnormalsFlushed,
+    /// Concat writes +0 where an input held −0.
+    ConcatNegativeZeroLost,
+    /// Into a 64-bit integer, the value went through INT32 (clamped, wrapped, or x86's
+    /// "integer indefinite" 0x80000000).
+    NarrowedThroughInt32,
+    /// NaN into BOOL gives false.
+    NanToFalse,
+    /// FLOAT16, BFLOAT16 or float8 bit patterns in `int32_data` read as numbers.
+    TypedFieldsReadAsNumbers,
+    /// A loader refuses `dims` written packed.
+    PackedDimsRefused,
+    /// A model with packed `dims` loads to other values.
+    PackedDimsMisread,
+    /// A loader refuses an attribute written with its type and without its zero value.
+    OmittedZeroRefused,
+    /// An attribute written with its type and without its zero value is read as absent.
+    OmittedZeroMisread,
+    /// A loader refuses a tensor whose values are in the typed fields.
+    TypedFieldsRefused,
+    /// A tensor whose values are in the typed fields loads to other values.
+    TypedFieldsMisread,
 }
 
 impl Behaviour {
-    /// Every behaviour, in the order they are tried.
-    pub const ALL: [Behaviour; 13] = [
+    /// Every behaviour tried on a case's elements, in the order they are tried. The loader's
+    /// refusals and misreadings are not tried: they are assigned to a case written in an
+    /// encoding variant by what its plain twin did (`findings::loader`).
+    pub const ALL: [Behaviour; 17] = [
+        Behaviour::TypedFieldsReadAsNumbers,
         Behaviour::RoundedTwiceThroughFloat,
         Behaviour::RoundModeIgnored,
         Behaviour::SaturateIgnored,
@@ -63,7 +88,25 @@ impl Behaviour {
         Behaviour::BoolFromBits,
         Behaviour::OverflowToNan,
         Behaviour::SubnormalsFlushed,
+        Behaviour::ConcatNegativeZeroLost,
+        Behaviour::NarrowedThroughInt32,
+        Behaviour::NanToFalse,
     ];
+
+    /// Whether the behaviour is a loader's: how the model or its tensors are read, judged
+    /// against onnx.proto, not the operator's rules.
+    pub fn is_loader(self) -> bool {
+        matches!(
+            self,
+            Behaviour::TypedFieldsReadAsNumbers
+                | Behaviour::PackedDimsRefused
+                | Behaviour::PackedDimsMisread
+                | Behaviour::OmittedZeroRefused
+                | Behaviour::OmittedZeroMisread
+                | Behaviour::TypedFieldsRefused
+                | Behaviour::TypedFieldsMisread
+        )
+    }
 
     /// The kebab-case name, as in JSON.
     pub fn label(self) -> &'static str {
@@ -81,6 +124,16 @@ impl Behaviour {
             Behaviour::BoolFromBits => "bool-from-bits",
             Behaviour::OverflowToNan => "overflow-to-nan",
             Behaviour::SubnormalsFlushed => "subnormals-flushed",
+            Behaviour::ConcatNegativeZeroLost => "concat-negative-zero-lost",
+            Behaviour::NarrowedThroughInt32 => "narrowed-through-int32",
+            Behaviour::NanToFalse => "nan-to-false",
+            Behaviour::TypedFieldsReadAsNumbers => "typed-fields-read-as-numbers",
+            Behaviour::PackedDimsRefused => "packed-dims-refused",
+            Behaviour::PackedDimsMisread => "packed-dims-misread",
+            Behaviour::OmittedZeroRefused => "omitted-zero-refused",
+            Behaviour::OmittedZeroMisread => "omitted-zero-misread",
+            Behaviour::TypedFieldsRefused => "typed-fields-refused",
+            Behaviour::TypedFieldsMisread => "typed-fields-misread",
         }
     }
 
@@ -120,6 +173,41 @@ impl Behaviour {
             Behaviour::SubnormalsFlushed => {
                 "subnormal values are flushed to zero, on input or on output (FTZ/DAZ)"
             }
+            Behaviour::ConcatNegativeZeroLost => {
+                "Concat loses the sign of -0.0: the output holds +0.0 where an input held -0.0"
+            }
+            Behaviour::NarrowedThroughInt32 => {
+                "into a 64-bit integer the value goes through INT32 (clamped, wrapped or made \
+                 0x80000000), so values beyond 32 bits are lost"
+            }
+            Behaviour::NanToFalse => "NaN into BOOL gives false, where any value but ±0 is true",
+            Behaviour::TypedFieldsReadAsNumbers => {
+                "the loader reads FLOAT16, BFLOAT16 or float8 elements in int32_data as numbers \
+                 (0x3F80 as 16256.0), not as the bit patterns onnx.proto says they are"
+            }
+            Behaviour::PackedDimsRefused => {
+                "the loader refuses a tensor whose dims are written packed, which protobuf \
+                 parsers must accept"
+            }
+            Behaviour::PackedDimsMisread => {
+                "a tensor whose dims are written packed loads to other values"
+            }
+            Behaviour::OmittedZeroRefused => {
+                "the loader refuses an attribute whose zero value is left out (its type kept), \
+                 which proto2 reads as 0"
+            }
+            Behaviour::OmittedZeroMisread => {
+                "an attribute whose zero value is left out (its type kept) is read as absent, so \
+                 its default applies instead of 0"
+            }
+            Behaviour::TypedFieldsRefused => {
+                "the loader refuses a tensor whose values are in the typed fields (float_data, \
+                 int32_data, ...) rather than raw_data"
+            }
+            Behaviour::TypedFieldsMisread => {
+                "a tensor whose values are in the typed fields (float_data, int32_data, ...) \
+                 rather than raw_data loads to other values"
+            }
         }
     }
 }
@@ -137,6 +225,8 @@ pub(super) struct Subject<'a> {
     pub expected: &'a Tensor,
     /// The runtime's output.
     pub actual: &'a Tensor,
+    /// How the model file is written: the loader's behaviours apply to their variant only.
+    pub encoding: Encoding,
 }
 
 /// For each index of `differing`, the behaviour whose output bits equal the runtime's there.
@@ -150,10 +240,14 @@ pub(super) fn diagnose(s: &Subject<'_>, differing: &[usize]) -> Vec<Option<Behav
     };
     let mut matches: Vec<(Behaviour, Vec<bool>)> = Vec::new();
     for b in Behaviour::ALL {
-        let Some(alt) = alternative(s, b).as_ref().and_then(Codes::of) else {
+        let alts: Vec<Codes> = alternatives(s, b).iter().filter_map(Codes::of).collect();
+        if alts.is_empty() {
             continue;
-        };
-        let hits: Vec<bool> = differing.iter().map(|&i| alt.same(i, &actual)).collect();
+        }
+        let hits: Vec<bool> = differing
+            .iter()
+            .map(|&i| alts.iter().any(|alt| alt.same(i, &actual)))
+            .collect();
         if hits.iter().any(|&h| h) {
             matches.push((b, hits));
         }
@@ -232,6 +326,16 @@ impl Codes {
     }
 }
 
+/// Our outputs under behaviour `b`: none when `b` does not apply to the case, several when
+/// the behaviour comes in variants (a narrowing through INT32 that clamps or wraps).
+fn alternatives(s: &Subject<'_>, b: Behaviour) -> Vec<Tensor> {
+    match b {
+        Behaviour::NarrowedThroughInt32 => narrowed_through_int32(s),
+        Behaviour::TypedFieldsReadAsNumbers => read_as_numbers(s),
+        b => alternative(s, b).into_iter().collect(),
+    }
+}
+
 /// Our output under behaviour `b`, if `b` applies to the case.
 fn alternative(s: &Subject<'_>, b: Behaviour) -> Option<Tensor> {
     let casts: Vec<usize> = s
@@ -302,8 +406,125 @@ fn alternative(s: &Subject<'_>, b: Behaviour) -> Option<Tensor> {
         Behaviour::SubnormalsFlushed if !chain => flushed(s),
         Behaviour::HalfAwayFromZero if !chain => nudged(s, Direction::Away),
         Behaviour::Truncation if !chain => nudged(s, Direction::TowardZero),
+        Behaviour::ConcatNegativeZeroLost => negative_zeros_lost(s),
+        Behaviour::NanToFalse if !chain && s.expected.dtype() == DataType::Bool => nan_to_false(s),
         _ => None,
     }
+}
+
+/// Concat's expected output with every −0 made +0, when the model is one Concat of a type
+/// that has a −0 and the output holds one.
+fn negative_zeros_lost(s: &Subject<'_>) -> Option<Tensor> {
+    let concat = s.model.graph.nodes.len() == 1 && s.model.graph.nodes[0].op_type == "Concat";
+    let t = s.expected.dtype();
+    if !concat || t.kind() != TypeKind::Float {
+        return None;
+    }
+    let sign = 1u128 << (t.bit_width() - 1);
+    let mut codes = tensor_codes(s.expected)?;
+    let mut changed = false;
+    // −0 is the sign bit alone; in the FNUZ formats that code is their NaN, left as it is.
+    let fnuz = matches!(t, DataType::Float8E4M3FNUZ | DataType::Float8E5M2FNUZ);
+    for c in codes.iter_mut().filter(|c| **c == sign && !fnuz) {
+        *c = 0;
+        changed = true;
+    }
+    changed.then(|| tensor_from_codes(t, s.expected.shape().to_vec(), &codes).ok())?
+}
+
+/// Our BOOL output with every element whose input is NaN made false.
+fn nan_to_false(s: &Subject<'_>) -> Option<Tensor> {
+    let input = s.input?;
+    let from = input.dtype();
+    if !matches!(from.kind(), TypeKind::Float | TypeKind::PowerOfTwo)
+        || input.len() != s.expected.len()
+    {
+        return None;
+    }
+    let nan: Vec<bool> = run::decode(from, &tensor_codes(input)?)
+        .iter()
+        .map(|x| x.is_nan())
+        .collect();
+    let mut codes = tensor_codes(s.expected)?;
+    for (c, _) in codes.iter_mut().zip(&nan).filter(|(_, n)| **n) {
+        *c = 0;
+    }
+    nan.contains(&true)
+        .then(|| tensor_from_codes(DataType::Bool, s.expected.shape().to_vec(), &codes).ok())?
+}
+
+/// Our INT64 or UINT64 output taken through INT32 in each of the ways a narrowing goes:
+/// clamped to its range, wrapped to its low 32 bits, or made 0x80000000 when out of range
+/// (x86's conversion of an out-of-range float). Each is then widened back, sign-extended.
+fn narrowed_through_int32(s: &Subject<'_>) -> Vec<Tensor> {
+    let to = s.expected.dtype();
+    if !matches!(to, DataType::Int64 | DataType::Uint64) {
+        return Vec::new();
+    }
+    let Some(codes) = tensor_codes(s.expected) else {
+        return Vec::new();
+    };
+    let value = |c: u128| match to {
+        DataType::Int64 => i128::from(c as u64 as i64),
+        _ => c as i128,
+    };
+    let (lo, hi) = (i128::from(i32::MIN), i128::from(i32::MAX));
+    let ways: [fn(i128, i128, i128) -> i128; 3] = [
+        |v, lo, hi| v.clamp(lo, hi),
+        |v, _, _| i128::from(v as i32),
+        |v, lo, hi| if (lo..=hi).contains(&v) { v } else { lo },
+    ];
+    let out_of_range = codes.iter().any(|&c| !(lo..=hi).contains(&value(c)));
+    if !out_of_range {
+        return Vec::new();
+    }
+    ways.iter()
+        .filter_map(|way| {
+            let narrowed: Vec<u128> = codes
+                .iter()
+                .map(|&c| way(value(c), lo, hi) as u128 & u128::from(u64::MAX))
+                .collect();
+            tensor_from_codes(to, s.expected.shape().to_vec(), &narrowed).ok()
+        })
+        .collect()
+}
+
+/// Our output when the initializer's FLOAT16, BFLOAT16 or float8 elements, held in
+/// `int32_data` as bit patterns (onnx.proto), are read as the numbers those entries are and
+/// converted into the source type, saturating or overflowing to ±Inf: only for a model
+/// written with typed fields whose data input is an initializer.
+fn read_as_numbers(s: &Subject<'_>) -> Vec<Tensor> {
+    let Some(input) = s.input else {
+        return Vec::new();
+    };
+    let from = input.dtype();
+    let bit_patterns = matches!(from.kind(), TypeKind::Float | TypeKind::PowerOfTwo)
+        && from.bit_width() <= 16
+        && from.bit_width() >= 8;
+    if s.encoding != Encoding::TypedFields || s.model.graph.initializers.is_empty() || !bit_patterns
+    {
+        return Vec::new();
+    }
+    let Some(codes) = tensor_codes(input) else {
+        return Vec::new();
+    };
+    let Ok(numbers) = Tensor::from_vec(
+        input.shape().to_vec(),
+        codes.iter().map(|&c| c as i32).collect::<Vec<i32>>(),
+    ) else {
+        return Vec::new();
+    };
+    let Some((to, attrs)) = single_cast(s) else {
+        return Vec::new();
+    };
+    [1, 0]
+        .into_iter()
+        .filter_map(|saturate| {
+            // INT32 into every float type is defined from Cast-25 (float8 from 19).
+            let read = cast(25, &numbers, from, &[int_attr("saturate", saturate)])?;
+            cast(s.model.opset, &read, to, &attrs)
+        })
+        .collect()
 }
 
 fn cast_nodes(m: &mut Model) -> impl Iterator<Item = &mut harness::case::Node> {

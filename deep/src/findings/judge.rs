@@ -193,6 +193,10 @@ fn elements(entry: &CaseEntry, case: &Case, exp: &Tensor, act: &Tensor) -> Vec<J
         input: input.as_ref(),
         expected: exp,
         actual: act,
+        encoding: match entry.shape {
+            CaseShape::Encoded { encoding, .. } => encoding,
+            _ => harness::write::Encoding::Onnx,
+        },
     };
     let causes = diagnosis::diagnose(&subject, &differ);
     type Key = (

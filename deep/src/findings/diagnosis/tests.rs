@@ -70,6 +70,7 @@ fn check(m: &Model, input: Tensor, expected: Tensor, actual: Tensor) -> Vec<Opti
         input: Some(&input),
         expected: &expected,
         actual: &actual,
+        encoding: Encoding::Onnx,
     };
     let e = tensor_codes(&expected).unwrap();
     let a = tensor_codes(&actual).unwrap();
@@ -330,4 +331,108 @@ fn subnormals_flushed_on_input_or_output() {
         codes(T::Bfloat16, &[0x0000, 0x8000]),
     );
     assert_eq!(got, [Some(Behaviour::SubnormalsFlushed); 2]);
+}
+
+/// A model of one Concat along axis 0 of `n` FLOAT16 inputs of one element each.
+fn concat_model(t: DataType, n: usize) -> Model {
+    let names: Vec<String> = (0..n).map(|k| format!("v{k}")).collect();
+    Model {
+        ir_version: 10,
+        producer: String::new(),
+        opset: 13,
+        graph: Graph {
+            name: "g".into(),
+            nodes: vec![Node {
+                op_type: "Concat".into(),
+                domain: String::new(),
+                inputs: names.clone(),
+                outputs: vec!["out".into()],
+                attributes: vec![attr_int("axis", 0)],
+            }],
+            inputs: names.iter().map(|v| vi(v, t, 1)).collect(),
+            outputs: vec![vi("out", t, n)],
+            initializers: Vec::new(),
+        },
+    }
+}
+
+#[test]
+fn concat_losing_the_sign_of_negative_zero() {
+    // FLOAT16 −0 is 0x8000, +0 0x0000; 1.0 is 0x3C00 and stays.
+    let m = concat_model(T::Float16, 3);
+    let fed: Vec<Tensor> = [0x8000, 0x3C00, 0x8000]
+        .iter()
+        .map(|&c| codes(T::Float16, &[c]))
+        .collect();
+    let expected = codes(T::Float16, &[0x8000, 0x3C00, 0x8000]);
+    let actual = codes(T::Float16, &[0x0000, 0x3C00, 0x0000]);
+    let s = Subject {
+        model: &m,
+        fed: &fed,
+        input: None,
+        expected: &expected,
+        actual: &actual,
+        encoding: Encoding::Onnx,
+    };
+    assert_eq!(
+        diagnose(&s, &[0, 2]),
+        [Some(Behaviour::ConcatNegativeZeroLost); 2]
+    );
+}
+
+#[test]
+fn sixty_four_bit_integers_narrowed_through_int32() {
+    // DOUBLE 2^31 -> INT64 2147483648 (0x80000000); clamped into INT32 it is 2147483647
+    // (0x7FFFFFFF). FLOAT 2^31 wrapped is −2^31, sign-extended 0xFFFFFFFF80000000. DOUBLE
+    // −2^40 wrapped is 0; made "integer indefinite", −2^31.
+    let m = model(13, &[T::Double, T::Int64], &[], 3);
+    let input = Tensor::from_vec(
+        vec![3],
+        vec![2f64.powi(31), 2f64.powi(31), -(2f64.powi(40))],
+    )
+    .unwrap();
+    let expected = codes(T::Int64, &[0x8000_0000, 0x8000_0000, 0xFFFF_FF00_0000_0000]);
+    let actual = codes(
+        T::Int64,
+        &[0x7FFF_FFFF, 0xFFFF_FFFF_8000_0000, 0xFFFF_FFFF_8000_0000],
+    );
+    let got = check(&m, input, expected, actual);
+    assert_eq!(got, [Some(Behaviour::NarrowedThroughInt32); 3]);
+}
+
+#[test]
+fn nan_into_bool_as_false() {
+    // FLOAT NaN (0x7FC00000) -> BOOL is true (not ±0); 2.0 -> true stays.
+    let m = model(13, &[T::Float, T::Bool], &[], 2);
+    let input = Tensor::from_vec(vec![2], vec![f32::NAN, 2.0]).unwrap();
+    let got = check(&m, input, codes(T::Bool, &[1, 1]), codes(T::Bool, &[0, 1]));
+    assert_eq!(got, [Some(Behaviour::NanToFalse)]);
+}
+
+#[test]
+fn float16_bit_patterns_read_as_numbers() {
+    // A FLOAT16 initializer in int32_data: the entry 0x3C00 (1.0) read as the number 15360,
+    // which FLOAT16 holds exactly (0x7380: 2^13 · 1.875), cast to FLOAT 15360.0 (0x46700000).
+    // 0x7C00 (+Inf) read as 31744 = 2^14 · 1.9375, 0x77C0, FLOAT 0x46F80000.
+    let mut m = model(19, &[T::Float16, T::Float], &[], 2);
+    let input = codes(T::Float16, &[0x3C00, 0x7C00]);
+    m.graph.inputs.clear();
+    m.graph.initializers.push(("v0".into(), input.clone()));
+    let expected = codes(T::Float, &[0x3F80_0000, 0x7F80_0000]);
+    let actual = codes(T::Float, &[0x4670_0000, 0x46F8_0000]);
+    let mut s = Subject {
+        model: &m,
+        fed: &[],
+        input: Some(&input),
+        expected: &expected,
+        actual: &actual,
+        encoding: Encoding::TypedFields,
+    };
+    assert_eq!(
+        diagnose(&s, &[0, 1]),
+        [Some(Behaviour::TypedFieldsReadAsNumbers); 2]
+    );
+    // The same bits in a model written with raw_data cannot come from that reading.
+    s.encoding = Encoding::Onnx;
+    assert_eq!(diagnose(&s, &[0, 1]), [None, None]);
 }
