@@ -6,12 +6,14 @@
 //! all of one run moved into place together ([`publish`]).
 //!
 //! Layers, lowest first, each importing only those below it: diagnosis; finding (the nouns of
-//! findings.json); group; judge; render; reproducer; publish.
+//! findings.json); group; loader (an encoding variant's classes made the loader's); judge;
+//! render; reproducer; publish.
 
 pub mod diagnosis;
 mod finding;
 mod group;
 mod judge;
+mod loader;
 mod publish;
 pub mod render;
 mod reproducer;

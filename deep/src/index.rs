@@ -424,6 +424,10 @@ pub enum Section {
     Undefined,
     /// §3.12: the float6 types.
     Float6,
+    /// §5.1: the protobuf wire format, and what onnx.proto's proto2 fields mean when absent.
+    WireFormat,
+    /// §5.3: where a tensor's element values are.
+    TensorValues,
     /// §6: Concat.
     Concat,
     /// §8.1: the FNUZ ±Inf disagreement, the first item of §8.
@@ -432,7 +436,7 @@ pub enum Section {
 
 impl Section {
     /// Every section, in the page's order.
-    pub const ALL: [Section; 13] = [
+    pub const ALL: [Section; 15] = [
         Section::Conversions,
         Section::VersionSwitch,
         Section::NarrowerFloat,
@@ -444,6 +448,8 @@ impl Section {
         Section::OtherNumeric,
         Section::Undefined,
         Section::Float6,
+        Section::WireFormat,
+        Section::TensorValues,
         Section::Concat,
         Section::FnuzInfinity,
     ];
@@ -462,6 +468,8 @@ impl Section {
             Section::OtherNumeric => "§3.10",
             Section::Undefined => "§3.11",
             Section::Float6 => "§3.12",
+            Section::WireFormat => "§5.1",
+            Section::TensorValues => "§5.3",
             Section::Concat => "§6",
             Section::FnuzInfinity => "§8.1",
         }
@@ -482,6 +490,8 @@ impl Section {
             Section::OtherNumeric => "Other numeric conversions",
             Section::Undefined => "Values the spec leaves undefined",
             Section::Float6 => "FLOAT6E2M3 and FLOAT6E3M2",
+            Section::WireFormat => "Wire format",
+            Section::TensorValues => "Where the element values are",
             Section::Concat => "Concat",
             Section::FnuzInfinity => "FNUZ ±Inf with saturate=1",
         }

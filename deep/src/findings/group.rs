@@ -156,7 +156,9 @@ pub(super) fn absorb(
         reproducer: String::new(),
         source_case: String::new(),
         verdict: match (&refusal, &authority) {
-            (Some((k, _)), _) => Verdict::of_failure(*k),
+            // A refusal with an authority is the loader's: it breaks onnx.proto.
+            (Some(_), Some((a, _))) => Verdict::of(*a),
+            (Some((k, _)), None) => Verdict::of_failure(*k),
             (None, Some((a, _))) => Verdict::of(*a),
             (None, None) => Verdict::DiffersFromReading,
         },
@@ -306,6 +308,8 @@ fn trigger(f: &Finding, all: &[Finding]) -> Option<String> {
         )
     };
     match (&f.diagnosis, shape) {
+        // The loader's behaviours name their variant themselves.
+        (Some(d), _) if d.behaviour.is_loader() => None,
         (Some(d), CaseShape::Encoded { encoding, .. }) => {
             let in_plain_models = all.iter().any(|g| {
                 g.backend == f.backend

@@ -5,8 +5,9 @@
 use super::diagnosis::{self, Behaviour};
 use super::finding::{Example, Finding, FindingClass, RunSummary, Value};
 use super::group::{absorb, first_line, Classes, Judged, MAX_EXAMPLES};
+use super::loader::{self, Twin};
 use crate::generate::run;
-use crate::index::{self, Authority, CaseEntry, CaseShape, Citation, Section};
+use crate::index::{self, Authority, CaseAttribute, CaseEntry, CaseShape, Citation, Section};
 use crate::Error;
 use harness::backend::FailureKind;
 use harness::case::Case;
@@ -88,6 +89,7 @@ pub fn of_run(
         )
         .into());
     }
+    let twin = twins(by_case, &report.trials);
     let mut classes = Classes::new();
     for t in failed {
         let Some(entry) = t.case.as_deref().and_then(|c| by_case.get(c)) else {
@@ -95,12 +97,52 @@ pub fn of_run(
         };
         let dir = out.join(index::CASES_DIR).join(&entry.case);
         let dumps = harness::report::failure_dir(report_dir, &t.name);
-        let judged = judge(&dir, &dumps, entry, t).map_err(|e| format!("backend {name}: {e}"))?;
+        let mut judged =
+            judge(&dir, &dumps, entry, t).map_err(|e| format!("backend {name}: {e}"))?;
+        loader::attribute(entry, twin(entry), &mut judged);
         for judged in judged {
             absorb(&mut classes, name, &report.backend.version, entry, judged);
         }
     }
     Ok((run, classes.into_values().collect()))
+}
+
+/// What the plain twin of a case did in this run: the case of the same operator version,
+/// types and attributes written as onnx writes it (a `values` case where there is one).
+fn twins<'a>(
+    by_case: &'a BTreeMap<&str, &CaseEntry>,
+    trials: &'a [TrialRecord],
+) -> impl Fn(&CaseEntry) -> Twin + 'a {
+    // The attributes as text: `CaseAttribute` has no order of its own.
+    type Key = (OpKind, u32, DataType, DataType, Vec<String>);
+    fn key(e: &CaseEntry) -> Key {
+        let attrs = e.attributes.iter().map(CaseAttribute::to_string).collect();
+        (e.op, e.version, e.from, e.to, attrs)
+    }
+    let mut plain: BTreeMap<Key, &'a CaseEntry> = BTreeMap::new();
+    for e in by_case.values() {
+        if matches!(e.shape, CaseShape::Encoded { .. }) {
+            continue;
+        }
+        let slot = plain.entry(key(e)).or_insert(e);
+        if e.shape == CaseShape::Values {
+            *slot = e;
+        }
+    }
+    let by_name: BTreeMap<&str, &TrialRecord> = trials
+        .iter()
+        .filter_map(|t| Some((t.case.as_deref()?, t)))
+        .collect();
+    move |e: &CaseEntry| {
+        let record = plain
+            .get(&key(e))
+            .and_then(|twin| by_name.get(twin.case.as_str()));
+        match record {
+            Some(t) if t.outcome == Outcome::Pass => Twin::Passed,
+            Some(t) if t.failure_kind == Some(FailureKind::Mismatch) => Twin::Differed,
+            _ => Twin::NotRun,
+        }
+    }
 }
 
 /// When every case trial of a run crashed (a backend that never started fails every case as
