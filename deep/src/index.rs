@@ -171,6 +171,9 @@ pub enum CaseShape {
     Inputs(usize),
     /// Concat of three or more inputs, one of them empty along the axis.
     EmptyInput,
+    /// Concat of this many inputs of unequal sizes holding −0 beside other values: a copy
+    /// that goes through arithmetic (a sum with +0) or a zero-fill loses the sign.
+    SignedZeros(usize),
 }
 
 impl fmt::Display for CaseShape {
@@ -191,6 +194,7 @@ impl fmt::Display for CaseShape {
             }
             CaseShape::Inputs(n) => write!(f, "{n}-inputs"),
             CaseShape::EmptyInput => f.write_str("empty-input"),
+            CaseShape::SignedZeros(n) => write!(f, "signed-zeros-{n}-inputs"),
         }
     }
 }
@@ -224,9 +228,13 @@ impl CaseShape {
             });
         }
         let n = text.strip_suffix("-inputs")?;
+        let (n, shape): (&str, fn(usize) -> CaseShape) = match n.strip_prefix("signed-zeros-") {
+            Some(n) => (n, CaseShape::SignedZeros),
+            None => (n, CaseShape::Inputs),
+        };
         // Digits only, so that the text prints back as it was read.
         let canonical = !n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit());
-        canonical.then(|| n.parse().ok().map(CaseShape::Inputs))?
+        canonical.then(|| n.parse().ok().map(shape))?
     }
 }
 

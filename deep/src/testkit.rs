@@ -41,6 +41,7 @@ pub fn finding(backend: &str, from: &str, to: &str, verdict: Verdict) -> Finding
                 input: value("0x3f900000", "1.125"),
                 expected: value("0x3c", "1.0"),
                 actual: value("0x3d", "1.25"),
+                source: None,
             }],
             false => Vec::new(),
         },

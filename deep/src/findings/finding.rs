@@ -219,6 +219,10 @@ pub struct Example {
     pub expected: Value,
     /// The runtime's output.
     pub actual: Value,
+    /// Where the element came from, when the case has several data inputs: Concat's
+    /// `value3[2]` (the input's name and the element's index in it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// An element as bits and as a number (or text).

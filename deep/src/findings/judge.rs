@@ -260,17 +260,26 @@ fn elements(entry: &CaseEntry, case: &Case, exp: &Tensor, act: &Tensor) -> Vec<J
         slot.0 += 1;
         if slot.1.len() < MAX_EXAMPLES {
             let same_len = input.as_ref().filter(|x| x.len() == exp.len());
-            slot.1.push(Example {
-                index: i,
-                input: same_len.map_or(
-                    Value {
+            let (input, source) = match (entry.op, concat_source(case, exp, i)) {
+                (OpKind::Concat, Some((name, t, k))) => {
+                    let codes = tensor_codes(t).unwrap_or_default();
+                    (value(t, &codes, k), Some(format!("{name}[{k}]")))
+                }
+                _ => {
+                    let none = Value {
                         bits: "-".into(),
                         decoded: "-".into(),
-                    },
-                    |x| value(x, in_codes.as_deref().unwrap_or(&[]), i),
-                ),
+                    };
+                    let codes = in_codes.as_deref().unwrap_or(&[]);
+                    (same_len.map_or(none, |x| value(x, codes, i)), None)
+                }
+            };
+            slot.1.push(Example {
+                index: i,
+                input,
                 expected: value(exp, &exp_codes, i),
                 actual: value(act, &act_codes, i),
+                source,
             });
         }
     }
@@ -285,6 +294,64 @@ fn elements(entry: &CaseEntry, case: &Case, exp: &Tensor, act: &Tensor) -> Vec<J
             refusal: None,
         })
         .collect()
+}
+
+/// The input of a one-node Concat case that output element `i` of `out` is copied from: its
+/// name, its tensor and the element's index in it (docs/semantics.md §6: the inputs' blocks
+/// follow each other along the axis, in input order).
+fn concat_source<'c>(
+    case: &'c Case,
+    out: &Tensor,
+    i: usize,
+) -> Option<(&'c str, &'c Tensor, usize)> {
+    let node = case.model.graph.nodes.first()?;
+    let fed = &case.data_sets.first()?.inputs;
+    let tensor = |name: &str| {
+        let k = case
+            .model
+            .graph
+            .inputs
+            .iter()
+            .position(|v| v.name == name)?;
+        fed.get(k)
+    };
+    let inputs: Vec<(&str, &Tensor)> = node
+        .inputs
+        .iter()
+        .map(|n| Some((n.as_str(), tensor(n)?)))
+        .collect::<Option<_>>()?;
+    let dims = out.shape();
+    let axis = match node.attributes.iter().find(|a| a.name == "axis") {
+        Some(a) => match a.value {
+            vocab::AttrValue::Int(v) => v,
+            _ => return None,
+        },
+        // Concat-1's default.
+        None => 1,
+    };
+    let axis = usize::try_from(if axis < 0 {
+        axis + dims.len() as i64
+    } else {
+        axis
+    })
+    .ok()?;
+    let inner: usize = dims.get(axis + 1..)?.iter().product();
+    let along = *dims.get(axis)?;
+    let (outer, at, within) = (
+        i / (inner * along).max(1),
+        (i / inner.max(1)) % along.max(1),
+        i % inner.max(1),
+    );
+    let mut start = 0;
+    for (name, t) in inputs {
+        let extent = *t.shape().get(axis)?;
+        if (start..start + extent).contains(&at) {
+            let k = outer * extent * inner + (at - start) * inner + within;
+            return Some((name, t, k));
+        }
+        start += extent;
+    }
+    None
 }
 
 /// Whether an element type's NaNs all match each other (the IEEE kinds and float8: the spec

@@ -200,7 +200,10 @@ pub fn finding_md(f: &Finding, links: &Links, depth: usize) -> String {
         Some(e) => {
             let _ = write!(
                 s,
-                ". Input {}: expected {}, actual {}",
+                ". Input {}{}: expected {}, actual {}",
+                e.source
+                    .as_deref()
+                    .map_or(String::new(), |s| format!(" (`{s}`)")),
                 value_md(&e.input),
                 value_md(&e.expected),
                 value_md(&e.actual)
@@ -260,7 +263,10 @@ fn finding_html(f: &Finding, links: &Links) -> String {
         Some(e) => {
             let _ = write!(
                 s,
-                "<span class=el>input {} · expected {} · actual <b>{}</b>",
+                "<span class=el>input {}{} · expected {} · actual <b>{}</b>",
+                e.source
+                    .as_deref()
+                    .map_or(String::new(), |s| format!(" <code>{}</code>", escape(s))),
                 value_html(&e.input),
                 value_html(&e.expected),
                 value_html(&e.actual)

@@ -257,8 +257,11 @@ pub fn readme(p: &Planned, members: &[&Finding], links: &Links) -> String {
                 for (k, e) in first.examples.iter().enumerate() {
                     let _ = writeln!(
                         s,
-                        "| {k} | {} | {} | {} | {} |",
+                        "| {k} | {} | {}{} | {} | {} |",
                         e.index,
+                        e.source
+                            .as_deref()
+                            .map_or(String::new(), |s| format!("`{s}` ")),
                         render::value_md(&e.input),
                         render::value_md(&e.expected),
                         render::value_md(&e.actual)

@@ -39,6 +39,7 @@ fn example(index: usize, actual: &str) -> Example {
         input: bits("0x00"),
         expected: bits("0x01"),
         actual: bits(actual),
+        source: None,
     }
 }
 
@@ -857,4 +858,44 @@ fn a_cause_holds_one_trigger_and_a_guess_says_so() {
         .unwrap();
     let written = "(when the model is written as zero-omitted)";
     assert!(loader.text.ends_with(written), "{}", loader.text);
+}
+
+/// Concat's examples name the input and the index an element came from, and a −0 made +0
+/// is diagnosed whatever input it sits in.
+#[test]
+fn a_concat_example_names_its_input_and_index() {
+    let scratch = tempfile::tempdir().unwrap();
+    let name = "concat13_signed-zeros_FLOAT16_rank1_axis0_n6";
+    let (entry, dir, ds) = written_case(scratch.path(), name);
+    assert_eq!(entry.shape, CaseShape::SignedZeros(6));
+    let expected = &ds.outputs[0];
+    // Six inputs of 1 to 6 elements (21 in all), every other element of the output −0
+    // (FLOAT16 0x8000); the runtime gives +0 (0x0000) there.
+    assert_eq!(expected.shape(), &[21]);
+    let want = harness::read::tensor_codes(expected).unwrap();
+    let zeros = want.iter().filter(|&&c| c == 0x8000).count();
+    // The 11 even positions, and any −0 of the type's value set at an odd one.
+    assert!(zeros >= 11);
+    let codes: Vec<u128> = want
+        .iter()
+        .map(|&c| if c == 0x8000 { 0 } else { c })
+        .collect();
+    let actual = harness::read::tensor_from_codes(DataType::Float16, vec![21], &codes).unwrap();
+    let dumps = scratch.path().join("failures").join(name);
+    std::fs::create_dir_all(&dumps).unwrap();
+    harness::write::write_tensor(&schema::layout::dumped_actual(&dumps, 0), "y", &actual).unwrap();
+    let judged = judge(&dir, &dumps, &entry, &mismatch(name)).unwrap();
+    assert_eq!(judged.len(), 1);
+    assert_eq!(judged[0].elements, zeros);
+    assert_eq!(judged[0].diagnosis, Some(Behaviour::ConcatNegativeZeroLost));
+    // value0 holds output element 0, value1 elements 1-2, value2 3-5, value3 6-9, value4
+    // 10-14, value5 15-20.
+    let starts = [0, 1, 3, 6, 10, 15];
+    for e in &judged[0].examples {
+        let k = starts.iter().rposition(|&s| s <= e.index).unwrap();
+        let want = format!("value{k}[{}]", e.index - starts[k]);
+        assert_eq!(e.source.as_deref(), Some(want.as_str()));
+    }
+    assert_eq!(judged[0].examples[1].source.as_deref(), Some("value1[1]"));
+    assert!(judged[0].examples.iter().all(|e| e.input.bits == "0x8000"));
 }

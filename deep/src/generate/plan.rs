@@ -68,7 +68,20 @@ pub(crate) enum Plan {
         axis: Option<i64>,
         /// Number of inputs.
         count: usize,
+        /// How the inputs are laid out and the model written.
+        layout: ConcatLayout,
     },
+}
+
+/// How a Concat case's inputs are laid out, and its model written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ConcatLayout {
+    /// Extents 1, 2, 3 in turn along the axis (with three or more inputs, the second empty).
+    Spread,
+    /// The spread, written in an encoding variant.
+    Encoded(Encoding),
+    /// Extents 1 to 7 in turn, every other element −0 (the type's sign bit alone).
+    SignedZeros,
 }
 
 /// Pairs spread over the kinds of conversion, for the case shapes (each used where the
@@ -233,10 +246,21 @@ const ENCODED: &[(Encoding, OpKind, u32, DataType, DataType)] = &[
     ),
 ];
 
-/// The plans of [`ENCODED`].
+/// The plans of [`ENCODED`], and FLOAT16 in `int32_data` into every floating target of the
+/// newest Cast (a loader that reads those entries as numbers shows in every one).
 fn encoded_plans() -> Vec<(String, Plan)> {
+    let newest = versions_of(OpKind::Cast).last().expect("Cast has versions");
+    let float16: Vec<(Encoding, OpKind, u32, DataType, DataType)> = newest
+        .types
+        .iter()
+        .filter(|t| matches!(t.kind(), TypeKind::Float | TypeKind::PowerOfTwo))
+        .map(|to| {
+            let e = Encoding::TypedFields;
+            (e, OpKind::Cast, newest.since(), DataType::Float16, to)
+        })
+        .collect();
     let mut out = Vec::new();
-    for &(encoding, op, version, from, to) in ENCODED {
+    for &(encoding, op, version, from, to) in ENCODED.iter().chain(&float16) {
         let spec = versions_of(op)
             .find(|s| s.since() == version)
             .expect("an encoded case names a version of the table");
@@ -387,6 +411,7 @@ pub(crate) fn plans() -> Vec<(String, Plan)> {
                 rank: 2,
                 axis: axis(1),
                 count: 3,
+                layout: ConcatLayout::Spread,
             };
             out.push((name(&plan), plan));
         }
@@ -400,6 +425,7 @@ pub(crate) fn plans() -> Vec<(String, Plan)> {
                     rank,
                     axis: axis(a),
                     count: 3,
+                    layout: ConcatLayout::Spread,
                 };
                 out.push((name(&plan), plan));
             }
@@ -412,8 +438,38 @@ pub(crate) fn plans() -> Vec<(String, Plan)> {
                 rank: 2,
                 axis: Some(0),
                 count,
+                layout: ConcatLayout::Spread,
             };
             out.push((name(&plan), plan));
+        }
+        // `axis=0` written with its type and without its `i`, which proto2 reads as 0.
+        let plan = Plan::Concat {
+            spec,
+            dtype: DataType::Float,
+            rank: 2,
+            axis: Some(0),
+            count: 2,
+            layout: ConcatLayout::Encoded(Encoding::ZeroOmitted),
+        };
+        out.push((name(&plan), plan));
+        // −0 in 2, 6 and 32 inputs of unequal sizes, for every type that has a −0 (the FNUZ
+        // formats' sign bit alone is their NaN; E8M0 has no zero).
+        let signed_zero = |t: DataType| {
+            t.kind() == TypeKind::Float
+                && !matches!(t, DataType::Float8E4M3FNUZ | DataType::Float8E5M2FNUZ)
+        };
+        for dtype in spec.types.iter().filter(|&t| signed_zero(t)) {
+            for count in [2, 6, 32] {
+                let plan = Plan::Concat {
+                    spec,
+                    dtype,
+                    rank: 1,
+                    axis: Some(0),
+                    count,
+                    layout: ConcatLayout::SignedZeros,
+                };
+                out.push((name(&plan), plan));
+            }
         }
     }
     out.extend(encoded_plans());
@@ -467,10 +523,16 @@ pub(crate) fn name(plan: &Plan) -> String {
             rank,
             axis,
             count,
+            layout,
         } => {
             let axis = axis.map_or("default".into(), |a| a.to_string());
+            let layout = match layout {
+                ConcatLayout::Spread => String::new(),
+                ConcatLayout::Encoded(e) => format!("{}_", encoded_shape(*e, false)),
+                ConcatLayout::SignedZeros => "signed-zeros_".into(),
+            };
             format!(
-                "concat{}_{}_rank{rank}_axis{axis}_n{count}",
+                "concat{}_{layout}{}_rank{rank}_axis{axis}_n{count}",
                 spec.since(),
                 dtype.name()
             )
@@ -751,7 +813,8 @@ pub(crate) fn build(name: &str, plan: &Plan) -> (CaseEntry, Graph) {
             rank,
             axis,
             count,
-        } => build_concat(name, spec, *dtype, *rank, *axis, *count),
+            layout,
+        } => build_concat(name, spec, *dtype, (*rank, *axis, *count), *layout),
     }
 }
 
@@ -852,9 +915,8 @@ fn build_concat(
     name: &str,
     spec: &VersionSpec,
     dtype: DataType,
-    rank: usize,
-    axis: Option<i64>,
-    count: usize,
+    (rank, axis, count): (usize, Option<i64>, usize),
+    layout: ConcatLayout,
 ) -> (CaseEntry, Graph) {
     let opset = i64::from(spec.since());
     let a = axis.unwrap_or(1);
@@ -883,18 +945,25 @@ fn build_concat(
         let mut dims = vec![2usize; rank];
         // With three or more inputs the second is empty along the axis; the others differ in
         // extent, so a copy of the wrong block shows.
-        dims[a] = if count >= 3 && k == 1 { 0 } else { 1 + k % 3 };
+        dims[a] = match layout {
+            ConcatLayout::SignedZeros => 1 + k % 7,
+            _ if count >= 3 && k == 1 => 0,
+            _ => 1 + k % 3,
+        };
         out_dims[a] += dims[a];
         let n: usize = dims.iter().product();
+        let code = |i: usize| match layout {
+            ConcatLayout::SignedZeros if (offset + i) % 2 == 0 => 1u128 << (dtype.bit_width() - 1),
+            ConcatLayout::SignedZeros => pool[(offset + i) / 2 % pool.len().max(1)],
+            _ => pool[(offset + i) % pool.len().max(1)],
+        };
         let t = if dtype == DataType::String {
             let v: Vec<String> = (0..n)
                 .map(|i| strings[(offset + i) % strings.len().max(1)].clone())
                 .collect();
             Tensor::from_vec(dims, v).expect("strings")
         } else {
-            let v: Vec<u128> = (0..n)
-                .map(|i| pool[(offset + i) % pool.len().max(1)])
-                .collect();
+            let v: Vec<u128> = (0..n).map(code).collect();
             tensor_from_codes(dtype, dims, &v).expect("codes")
         };
         offset += n;
@@ -916,7 +985,10 @@ fn build_concat(
         inputs,
         initializers: Vec::new(),
         outputs: vec![("output".into(), dtype, out_dims)],
-        encoding: Encoding::Onnx,
+        encoding: match layout {
+            ConcatLayout::Encoded(e) => e,
+            _ => Encoding::Onnx,
+        },
     };
     let entry = CaseEntry {
         case: name.into(),
@@ -926,10 +998,14 @@ fn build_concat(
         from: dtype,
         to: dtype,
         attributes: attrs.to_vec(),
-        shape: if count >= 3 {
-            CaseShape::EmptyInput
-        } else {
-            CaseShape::Inputs(count)
+        shape: match layout {
+            ConcatLayout::Encoded(encoding) => CaseShape::Encoded {
+                encoding,
+                initializer: false,
+            },
+            ConcatLayout::SignedZeros => CaseShape::SignedZeros(count),
+            ConcatLayout::Spread if count >= 3 => CaseShape::EmptyInput,
+            ConcatLayout::Spread => CaseShape::Inputs(count),
         },
         classes: Vec::new(),
     };

@@ -57,6 +57,7 @@ fn every_case_shape_reads_back_as_written_and_others_are_refused() {
         CaseShape::ChainThrough(vocab::DataType::Float16),
         CaseShape::Inputs(2),
         CaseShape::EmptyInput,
+        CaseShape::SignedZeros(6),
     ];
     for encoding in Encoding::VARIANTS {
         for initializer in [false, true] {
