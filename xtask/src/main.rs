@@ -44,7 +44,9 @@ use cli::{Cli, Task};
 use std::path::Path;
 use std::process::ExitCode;
 
-/// A line of progress on stderr: the sink the libraries report through.
+/// A line of progress on stderr: the sink the libraries report through (only the tasks of
+/// the full build have libraries that report).
+#[cfg(feature = "full")]
 fn say(line: &str) {
     eprintln!("{line}");
 }
