@@ -7,11 +7,12 @@
 //!
 //! Layers, lowest first, each importing only those below it: diagnosis; finding (the nouns of
 //! findings.json); group; loader (an encoding variant's classes made the loader's); judge;
-//! render; reproducer; publish.
+//! render; issue (a body per bug for the runtime's tracker); reproducer; publish.
 
 pub mod diagnosis;
 mod finding;
 mod group;
+mod issue;
 mod judge;
 mod loader;
 mod publish;

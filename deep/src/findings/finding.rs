@@ -46,6 +46,10 @@ pub struct Cause {
     /// function body): reported against onnx, once, and listed as inherited here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inherited: Option<Inherited>,
+    /// Its issue body, ready for the runtime's tracker (or onnx's, when inherited), relative
+    /// to the findings directory; empty for a cause that is no bug.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub issue: String,
 }
 
 /// A defect of onnx's own that a runtime inherits.

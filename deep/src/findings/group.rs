@@ -271,6 +271,7 @@ pub(super) fn causes(findings: &[Finding]) -> Vec<Cause> {
             pairs: Vec::new(),
             versions: Vec::new(),
             inherited,
+            issue: String::new(),
         });
         c.findings.push(i);
         c.elements += f.elements;

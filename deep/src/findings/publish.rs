@@ -3,6 +3,7 @@
 
 use super::finding::{Finding, Findings, RunSummary};
 use super::group::causes;
+use super::issue;
 use super::render::{self, Links};
 use super::reproducer;
 use crate::index::{self, CaseEntry};
@@ -111,12 +112,20 @@ fn write_outputs(
         &mut findings,
         &links,
     )?;
-    let all = Findings {
+    let mut all = Findings {
         tree_sha256: tree_sha256.to_string(),
         runs,
         causes: causes(&findings),
         findings,
     };
+    for (rel, text) in issue::write_all(&mut all) {
+        let path = repro.join(&rel);
+        let written = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&path, text));
+        written.map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     let mut pages = Staged::new();
     let json = serde_json::to_string_pretty(&all)? + "\n";
     pages.add(&out.join("findings.json"), json.as_bytes())?;

@@ -592,10 +592,14 @@ pub fn markdown(all: &Findings, links: &Links) -> String {
     for c in ordered_causes(all) {
         let _ = writeln!(
             s,
-            "### {}\n\n{} ({}).\n",
+            "### {}\n\n{} ({}).{}\n",
             md_text(&cause_title(c)),
             md_text(&cause_detail(c, false)),
-            meaning(c.verdict)
+            meaning(c.verdict),
+            match c.issue.is_empty() {
+                true => String::new(),
+                false => format!(" [Issue body](findings/{}).", c.issue),
+            }
         );
         for &i in &c.findings {
             if let Some(f) = all.findings.get(i) {
@@ -733,7 +737,7 @@ pub fn html(all: &Findings, links: &Links) -> String {
         let _ = write!(
             s,
             "<details class=cause data-total={}><summary><span class=\"v v-{v}\">{v}</span> \
-             <b>{}</b> · {} · {}<span class=shown></span><div class=detail>{}</div></summary>",
+             <b>{}</b> · {} · {}{}<span class=shown></span><div class=detail>{}</div></summary>",
             c.findings.len(),
             escape(&match &c.inherited {
                 Some(i) => format!("{} (inherited from {})", c.backend, i.from),
@@ -741,6 +745,13 @@ pub fn html(all: &Findings, links: &Links) -> String {
             }),
             authority_label(c.authority),
             escape(&c.text),
+            match c.issue.is_empty() {
+                true => String::new(),
+                false => format!(
+                    " · <a class=issue href=\"findings/{}\">issue body</a>",
+                    escape(&c.issue)
+                ),
+            },
             escape(&cause_detail(c, true)),
             v = c.verdict.label()
         );

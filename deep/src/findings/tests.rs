@@ -647,17 +647,27 @@ fn whole_findings_of_one_run(root: &Path, out: &Path) -> String {
     );
     let named: std::collections::BTreeSet<String> =
         all.findings.iter().map(|f| f.reproducer.clone()).collect();
-    let on_disk: std::collections::BTreeSet<String> = walkdir::WalkDir::new(out.join("findings"))
-        .min_depth(2)
-        .max_depth(2)
-        .into_iter()
-        .map(|e| {
-            let e = e.unwrap();
-            let rel = e.path().strip_prefix(out.join("findings")).unwrap();
-            rel.to_string_lossy().replace('\\', "/")
-        })
+    let listed = |dirs: bool| -> std::collections::BTreeSet<String> {
+        walkdir::WalkDir::new(out.join("findings"))
+            .min_depth(2)
+            .max_depth(2)
+            .into_iter()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_type().is_dir() == dirs)
+            .map(|e| {
+                let rel = e.path().strip_prefix(out.join("findings")).unwrap();
+                rel.to_string_lossy().replace('\\', "/")
+            })
+            .collect()
+    };
+    assert_eq!(listed(true), named, "reproducers of another run");
+    let issues: std::collections::BTreeSet<String> = all
+        .causes
+        .iter()
+        .filter(|c| !c.issue.is_empty())
+        .map(|c| c.issue.clone())
         .collect();
-    assert_eq!(on_disk, named, "reproducers of another run");
+    assert_eq!(listed(false), issues, "issue bodies of another run");
     for rel in &named {
         for file in ["run.py", "README.md", "model.onnx"] {
             assert!(

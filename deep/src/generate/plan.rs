@@ -953,7 +953,9 @@ fn build_concat(
         out_dims[a] += dims[a];
         let n: usize = dims.iter().product();
         let code = |i: usize| match layout {
-            ConcatLayout::SignedZeros if (offset + i) % 2 == 0 => 1u128 << (dtype.bit_width() - 1),
+            ConcatLayout::SignedZeros if (offset + i).is_multiple_of(2) => {
+                1u128 << (dtype.bit_width() - 1)
+            }
             ConcatLayout::SignedZeros => pool[(offset + i) / 2 % pool.len().max(1)],
             _ => pool[(offset + i) % pool.len().max(1)],
         };

@@ -1,0 +1,207 @@
+//! An issue body per cause that is a bug, ready to paste into the runtime's tracker: a title,
+//! one paragraph, the rule with its link, the smallest input with expected and actual value in
+//! bits and decoded, and a reproducer of at most 20 lines in the runtime's own Python API where
+//! the backend has one, run beside the cause's node-test directory (its reproducer).
+
+use super::finding::{Cause, Example, Finding, Findings, Verdict};
+use super::render::value_md;
+use std::fmt::Write as _;
+
+/// The most lines a reproducer script may have.
+#[cfg(test)]
+const MAX_SCRIPT_LINES: usize = 20;
+
+/// The file name of cause `k`'s body (`k` counts a backend's causes from 1) under the
+/// backend's findings directory.
+fn file_name(k: usize, c: &Cause) -> String {
+    let what = c.diagnosis.map_or("undiagnosed", |d| d.label());
+    format!("issue-{k:02}-{what}.md")
+}
+
+/// Whether cause `c` gets a body: a bug (`disagrees`).
+fn has_body(c: &Cause) -> bool {
+    c.verdict == Verdict::Disagrees
+}
+
+/// Every body of `all`, as (path under the findings directory, text), and each cause's path
+/// set in `all` (`Cause::issue`). A defect inherited from onnx gets its body once, under
+/// `onnx/`, addressed to onnx.
+pub fn write_all(all: &mut Findings) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut counts: std::collections::BTreeMap<String, usize> = Default::default();
+    for i in 0..all.causes.len() {
+        let c = &all.causes[i];
+        if !has_body(c) {
+            continue;
+        }
+        let owner = match &c.inherited {
+            Some(inh) => inh.from.clone(),
+            None => c.backend.clone(),
+        };
+        let k = counts.entry(owner.clone()).or_default();
+        let inherited_again =
+            c.inherited.is_some() && out.iter().any(|(p, _)| p.starts_with(&format!("{owner}/")));
+        let path = match inherited_again {
+            // Reported once: every runtime that inherits it points to the one body.
+            true => out
+                .iter()
+                .find(|(p, _)| p.starts_with(&format!("{owner}/")))
+                .map(|(p, _)| p.clone())
+                .unwrap_or_default(),
+            false => {
+                *k += 1;
+                let path = format!("{owner}/{}", file_name(*k, c));
+                out.push((path.clone(), body(c, &all.findings)));
+                path
+            }
+        };
+        all.causes[i].issue = path;
+    }
+    out
+}
+
+/// The title of cause `c`: the runtime, what it does wrong, and where.
+pub fn title(c: &Cause, findings: &[Finding]) -> String {
+    let first = c.findings.first().and_then(|&i| findings.get(i));
+    let runtime = match (&c.inherited, first) {
+        (Some(i), _) => i.from.clone(),
+        (None, Some(f)) => format!("{} {}", c.backend, f.runtime_version)
+            .trim()
+            .to_string(),
+        (None, None) => c.backend.clone(),
+    };
+    let what = c
+        .text
+        .split(": ")
+        .next()
+        .unwrap_or(&c.text)
+        .trim_end_matches('.');
+    let pairs = match c.pairs.len() {
+        0 => String::new(),
+        1 => format!(" ({})", c.pairs[0]),
+        n => format!(" ({} and {} more pairs)", c.pairs[0], n - 1),
+    };
+    format!("{runtime}: {what}{pairs}")
+}
+
+/// The body of cause `c`.
+fn body(c: &Cause, findings: &[Finding]) -> String {
+    let mine: Vec<&Finding> = c.findings.iter().filter_map(|&i| findings.get(i)).collect();
+    let mut s = format!("# {}\n\n", title(c, findings));
+    let versions = c.versions.join(", ");
+    let _ = write!(
+        s,
+        "{} at {versions}: {}. {} class(es) of inputs, {} element(s) in all, over {}.",
+        match &c.inherited {
+            Some(i) => format!("onnx's own definition ({})", i.text),
+            None => format!("{} gives other values than the rule", c.backend),
+        },
+        c.text,
+        mine.len(),
+        c.elements,
+        c.pairs.join(", ")
+    );
+    s.push_str("\n\n");
+    if let Some(cit) = mine.iter().find_map(|f| f.citation.as_ref()) {
+        let _ = writeln!(s, "**The rule.** {}. Source: {}.\n", cit.rule, cit.source);
+    }
+    match smallest(&mine) {
+        Some((f, e)) => {
+            let attrs: Vec<String> = f.attributes.iter().map(ToString::to_string).collect();
+            let _ = writeln!(
+                s,
+                "**Smallest input.** {}-{} {} → {}{}: input {}{}; expected {}, actual {}.\n",
+                f.op,
+                f.op_versions.first().copied().unwrap_or_default(),
+                f.from,
+                f.to,
+                match attrs.is_empty() {
+                    true => String::new(),
+                    false => format!(" ({})", attrs.join(", ")),
+                },
+                value_md(&e.input),
+                e.source
+                    .as_deref()
+                    .map_or(String::new(), |s| format!(" (`{s}`)")),
+                value_md(&e.expected),
+                value_md(&e.actual)
+            );
+        }
+        None => {
+            if let Some(m) = mine.iter().find_map(|f| f.message.as_deref()) {
+                let _ = writeln!(s, "**What the runtime says.** `{m}`\n");
+            }
+        }
+    }
+    let dir = mine.first().map_or("", |f| f.reproducer.as_str());
+    let _ = writeln!(
+        s,
+        "**Reproducer.** The directory `{dir}` (attach it: `model.onnx` and \
+         `test_data_set_0/` with the inputs and the expected `output_0.pb`); run this in it:\n"
+    );
+    let _ = writeln!(s, "```{}\n```\n", script(&c.backend));
+    s.push_str(
+        "Found by the deep suite of onnx-conformance; every expected value carries its \
+         authority, and the rule above is the one that fixes it.\n",
+    );
+    s
+}
+
+/// The finding and example to show: the example whose input is shortest to read, among the
+/// first examples of the cause's findings.
+fn smallest<'f>(mine: &[&'f Finding]) -> Option<(&'f Finding, &'f Example)> {
+    mine.iter()
+        .flat_map(|f| f.examples.iter().map(move |e| (*f, e)))
+        .min_by_key(|(_, e)| e.input.decoded.len() + e.expected.decoded.len())
+}
+
+/// A script of at most 20 lines that runs the reproducer directory on the
+/// runtime through its own Python API, printing expected and actual bits; for a runtime the
+/// project reaches only through a worker or in-process, the command that runs the directory.
+pub fn script(backend: &str) -> String {
+    let load = "import onnx\nfrom onnx import numpy_helper as nh\n\
+                m = onnx.load(\"model.onnx\")\n\
+                ins = [onnx.load_tensor(f\"test_data_set_0/input_{k}.pb\") for k in range(len(m.graph.input))]\n\
+                want = onnx.load_tensor(\"test_data_set_0/output_0.pb\")\n";
+    let show = "print(\"expected\", nh.from_array(nh.to_array(want)).raw_data.hex())\n\
+                print(\"actual  \", got.hex())";
+    match backend {
+        "onnxruntime" => format!(
+            "python\n{load}import ctypes, onnxruntime as ort\n\
+             feeds = {{}}\n\
+             for i, t in zip(m.graph.input, ins):\n\
+             \x20   v = ort.OrtValue.ortvalue_from_shape_and_type(list(t.dims), t.data_type)\n\
+             \x20   raw = t.raw_data or nh.from_array(nh.to_array(t)).raw_data\n\
+             \x20   ctypes.memmove(v.data_ptr(), raw, len(raw))\n\
+             \x20   feeds[i.name] = v\n\
+             s = ort.InferenceSession(\"model.onnx\", providers=[\"CPUExecutionProvider\"])\n\
+             y = s.run_with_ort_values([m.graph.output[0].name], feeds)[0]\n\
+             got = ctypes.string_at(y.data_ptr(), y.tensor_size_in_bytes())\n{show}"
+        ),
+        "reference" => format!(
+            "python\n{load}from onnx.reference import ReferenceEvaluator\n\
+             feeds = {{i.name: nh.to_array(t) for i, t in zip(m.graph.input, ins)}}\n\
+             got = nh.from_array(ReferenceEvaluator(m).run(None, feeds)[0]).raw_data\n{show}"
+        ),
+        "openvino" => format!(
+            "python\n{load}import openvino as ov\n\
+             compiled = ov.Core().compile_model(\"model.onnx\", \"CPU\")\n\
+             got = nh.from_array(compiled([nh.to_array(t) for t in ins])[0]).raw_data\n{show}"
+        ),
+        "onnx-backend" => format!(
+            "python\n{load}import importlib\n\
+             backend = importlib.import_module(\"your_runtime.backend\")  # as given to --backend onnx-backend:\n\
+             rep = backend.prepare(m, \"CPU\")\n\
+             got = nh.from_array(rep.run([nh.to_array(t) for t in ins])[0]).raw_data\n{show}"
+        ),
+        label => format!(
+            "sh\n# {label} runs through onnx-conformance (a worker or in-process); from a checkout:\n\
+             ONNX_CONFORMANCE_STRICT=1 ONNX_BACKEND_DATA=$PWD \\\n\
+             \x20 ONNX_CONFORMANCE_BACKEND='worker:{label}=<its command>' \\\n\
+             \x20 cargo test --manifest-path <checkout>/Cargo.toml --test onnx_backend -- custom/"
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests;
