@@ -88,15 +88,24 @@ pub fn title(c: &Cause, findings: &[Finding]) -> String {
 fn body(c: &Cause, findings: &[Finding]) -> String {
     let mine: Vec<&Finding> = c.findings.iter().filter_map(|&i| findings.get(i)).collect();
     let mut s = format!("# {}\n\n", title(c, findings));
-    let versions = c.versions.join(", ");
+    let mut versions = c.versions.clone();
+    // `Cast-9` before `Cast-19`: by operator, then version number.
+    versions.sort_by_key(|v| {
+        let (op, n) = v.rsplit_once('-').unwrap_or((v, ""));
+        (op.to_string(), n.parse::<u32>().unwrap_or(0))
+    });
+    let who = match &c.inherited {
+        Some(i) => format!("{} Every runtime that runs that body shows it.", i.text),
+        None => {
+            let version = mine.first().map_or("", |f| f.runtime_version.as_str());
+            format!("{} {version}:", c.backend)
+        }
+    };
     let _ = write!(
         s,
-        "{} at {versions}: {}. {} class(es) of inputs, {} element(s) in all, over {}.",
-        match &c.inherited {
-            Some(i) => format!("onnx's own definition ({})", i.text),
-            None => format!("{} gives other values than the rule", c.backend),
-        },
-        c.text,
+        "{who} {} At {}; {} class(es) of inputs, {} element(s) in all, over {}.",
+        sentence(&c.text),
+        versions.join(", "),
         mine.len(),
         c.elements,
         c.pairs.join(", ")
@@ -105,7 +114,8 @@ fn body(c: &Cause, findings: &[Finding]) -> String {
     if let Some(cit) = mine.iter().find_map(|f| f.citation.as_ref()) {
         let _ = writeln!(s, "**The rule.** {}. Source: {}.\n", cit.rule, cit.source);
     }
-    match smallest(&mine) {
+    let shown = smallest(&mine);
+    match shown {
         Some((f, e)) => {
             let attrs: Vec<String> = f.attributes.iter().map(ToString::to_string).collect();
             let _ = writeln!(
@@ -133,10 +143,18 @@ fn body(c: &Cause, findings: &[Finding]) -> String {
             }
         }
     }
-    let dir = mine.first().map_or("", |f| f.reproducer.as_str());
+    // The reproducer of the finding the input above is from.
+    let dir = shown
+        .map(|(f, _)| f)
+        .or(mine.first().copied())
+        .map_or("", |f| f.reproducer.as_str());
+    let through = match &c.inherited {
+        Some(_) => format!(" (shown through {}, which runs that body)", c.backend),
+        None => String::new(),
+    };
     let _ = writeln!(
         s,
-        "**Reproducer.** The directory `{dir}` (attach it: `model.onnx` and \
+        "**Reproducer**{through}. The directory `{dir}` (attach it: `model.onnx` and \
          `test_data_set_0/` with the inputs and the expected `output_0.pb`); run this in it:\n"
     );
     let _ = writeln!(s, "```{}\n```\n", script(&c.backend));
@@ -145,6 +163,14 @@ fn body(c: &Cause, findings: &[Finding]) -> String {
          authority, and the rule above is the one that fixes it.\n",
     );
     s
+}
+
+/// `text` as a sentence: capitalised, with a full stop.
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    let first = chars.next().map(|c| c.to_uppercase().collect::<String>());
+    let end = if text.ends_with('.') { "" } else { "." };
+    format!("{}{}{end}", first.unwrap_or_default(), chars.as_str())
 }
 
 /// The finding and example to show: the example whose input is shortest to read, among the
