@@ -934,6 +934,7 @@ SELF_TEST_CASES = [
     "concat13_signed-zeros_FLOAT16_rank1_axis0_n6",  # -0.0 in inputs of unequal sizes
     "concat13_encoding-zero-omitted_FLOAT_rank2_axis0_n2",  # axis=0 without its i
     "cast28_encoding-typed-fields-initializer_FLOAT16_to_FLOAT8E5M2_saturate1",  # int32_data
+    "cast28_placed-17_FLOAT_to_FLOAT16",        # one element per class, repeated
 ]
 # Planted wrong values: one element where we agree with the reference (FLOAT -> DOUBLE is
 # exact), and, for each of these rules, the element the clean run gives as its example (a wrong

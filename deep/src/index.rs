@@ -72,6 +72,10 @@ pub struct CaseEntry {
     pub shape: CaseShape,
     /// Which input class sits at which element range of input 0 (of the chain's first node).
     pub classes: Vec<ClassRange>,
+    /// For a case whose input repeats a pattern (`placed-<length>`), the pattern's length:
+    /// element i is in the class range of element i mod period.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub period: Option<usize>,
 }
 
 /// An attribute a deep case sets beyond Cast's `to`, written in the index as `saturate=0`,
@@ -174,6 +178,9 @@ pub enum CaseShape {
     /// Concat of this many inputs of unequal sizes holding −0 beside other values: a copy
     /// that goes through arithmetic (a sum with +0) or a zero-fill loses the sign.
     SignedZeros(usize),
+    /// One element of each input class, repeated to this length: each class lands first, in
+    /// a vector body, in a scalar tail and across a thread split.
+    Placed(usize),
 }
 
 impl fmt::Display for CaseShape {
@@ -195,6 +202,7 @@ impl fmt::Display for CaseShape {
             CaseShape::Inputs(n) => write!(f, "{n}-inputs"),
             CaseShape::EmptyInput => f.write_str("empty-input"),
             CaseShape::SignedZeros(n) => write!(f, "signed-zeros-{n}-inputs"),
+            CaseShape::Placed(n) => write!(f, "placed-{n}"),
         }
     }
 }
@@ -226,6 +234,10 @@ impl CaseShape {
                 encoding,
                 initializer,
             });
+        }
+        if let Some(n) = text.strip_prefix("placed-") {
+            let canonical = !n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit());
+            return canonical.then(|| n.parse().ok().map(CaseShape::Placed))?;
         }
         let n = text.strip_suffix("-inputs")?;
         let (n, shape): (&str, fn(usize) -> CaseShape) = match n.strip_prefix("signed-zeros-") {
@@ -553,6 +565,7 @@ impl CaseEntry {
 
     /// The range that holds element `i` of the data input.
     pub fn range_of(&self, i: usize) -> Option<&ClassRange> {
+        let i = self.period.map_or(i, |p| i % p.max(1));
         self.classes.iter().find(|r| (r.start..r.end).contains(&i))
     }
 }

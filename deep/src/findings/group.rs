@@ -297,6 +297,9 @@ pub(super) fn causes(findings: &[Finding]) -> Vec<Cause> {
 /// backend also shows in plain models and for a case that did not run.
 fn trigger(f: &Finding, all: &[Finding]) -> Option<String> {
     let shape = match f.input_class {
+        // The values of a placed case are those of its pair's values case: where they sit is
+        // no trigger of another defect unless a behaviour says so.
+        FindingClass::Shape(CaseShape::Placed(_)) => Some(CaseShape::Values),
         FindingClass::Shape(s) => Some(s),
         FindingClass::Input(_) | FindingClass::Other => Some(CaseShape::Values),
         FindingClass::TypeOrShape | FindingClass::Failure(_) => None,

@@ -23,6 +23,7 @@ fn entry(op: &str, version: u32, from: &str, to: &str, case: &str) -> CaseEntry 
         attributes: vec![CaseAttribute::Saturate(false)],
         shape: CaseShape::Values,
         classes: Vec::new(),
+        period: None,
     }
 }
 

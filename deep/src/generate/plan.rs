@@ -30,6 +30,9 @@ pub(crate) enum Shape {
     Constant,
     /// Two casts, through the middle type.
     Chain(DataType),
+    /// One element of each class (of each authority run of a class) repeated to this many
+    /// elements, fed: where a runtime's vector bodies, scalar tails and thread splits see it.
+    Placed(usize),
     /// A few values in a 1xN tensor, fed (or an initializer) and written in an encoding
     /// variant other than onnx's (the loader's finding, apart from the conversion's).
     Encoded {
@@ -99,6 +102,24 @@ const SHAPE_PAIRS: &[(DataType, DataType)] = &[
     (DataType::Float, DataType::Float4E2M1),
     (DataType::Float, DataType::Float8E8M0),
     (DataType::Int8, DataType::Uint2),
+];
+
+/// The lengths every class is placed in: one element; the tails of 8- and 16-lane bodies (7,
+/// 15, 31 and one past them: 17, 33, 65); whole bodies (8, 16); a length no lane count divides
+/// (1027); and [`SPLIT_LENGTH`] for the pairs a runtime splits over threads.
+const PLACED_LENGTHS: [usize; 10] = [1, 7, 8, 15, 16, 17, 31, 33, 65, 1027];
+
+/// A length above the parallel threshold: onnxruntime splits FLOAT16 → FLOAT over its intra-op
+/// threads (`MlasConvertHalfToFloatBufferInParallel` in its Cast kernel); 2^18 + 3 elements
+/// leave every piece of a split with a tail.
+const SPLIT_LENGTH: usize = (1 << 18) + 3;
+
+/// The pairs placed at [`SPLIT_LENGTH`] as well: those a runtime converts in parallel, or
+/// through a vector library whose pieces a split cuts.
+const SPLIT_PAIRS: &[(DataType, DataType)] = &[
+    (DataType::Float16, DataType::Float),
+    (DataType::Float, DataType::Float16),
+    (DataType::Float, DataType::Bfloat16),
 ];
 
 /// The chains whose middle type must survive: (source and target, middle). Each step's input
@@ -382,6 +403,24 @@ pub(crate) fn plans() -> Vec<(String, Plan)> {
                     out.push((name(&plan), plan));
                 }
             }
+            // Placement, at the newest version of each rule era (the kernels a runtime keeps).
+            let placed_pairs = SHAPE_PAIRS.iter().chain(&SPLIT_PAIRS[..1]);
+            for &(from, to) in placed_pairs.filter(|(f, t)| allowed(*f) && allowed(*t)) {
+                if spec.op() != OpKind::Cast || !era_newest(spec) {
+                    continue;
+                }
+                let split = SPLIT_PAIRS.contains(&(from, to)).then_some(SPLIT_LENGTH);
+                for len in PLACED_LENGTHS.into_iter().chain(split) {
+                    let plan = Plan::Cast {
+                        spec,
+                        from,
+                        to,
+                        attrs: attr_combos(spec, to).remove(0),
+                        shape: Shape::Placed(len),
+                    };
+                    out.push((name(&plan), plan));
+                }
+            }
             for &(from, mid) in CHAINS.iter().filter(|(f, m)| allowed(*f) && allowed(*m)) {
                 let plan = Plan::Cast {
                     spec,
@@ -500,6 +539,7 @@ pub(crate) fn name(plan: &Plan) -> String {
                 Shape::Initializer => "initializer_".into(),
                 Shape::Constant => "constant_".into(),
                 Shape::Chain(_) => "chain_".into(),
+                Shape::Placed(n) => format!("placed-{n}_"),
                 Shape::Encoded {
                     encoding,
                     initializer,
@@ -559,6 +599,7 @@ fn case_shape(shape: Shape) -> CaseShape {
         Shape::Initializer => CaseShape::Initializer,
         Shape::Constant => CaseShape::Constant,
         Shape::Chain(m) => CaseShape::ChainThrough(m),
+        Shape::Placed(n) => CaseShape::Placed(n),
         Shape::Encoded {
             encoding,
             initializer,
@@ -840,6 +881,7 @@ fn build_cast(
         Shape::ZeroDim => full.sample(0),
         Shape::Initializer | Shape::Constant | Shape::Encoded { .. } => full.sample(4),
         Shape::Chain(m) => values::chain_input(from, m, to),
+        Shape::Placed(_) => full,
     };
     let dims = match shape {
         Shape::Scalar => vec![],
@@ -848,7 +890,23 @@ fn build_cast(
         _ => vec![input.len()],
     };
     let (input, authorities) = by_authority(&steps(spec, from, to, attrs, mid), from, input);
-    let x = tensor(from, dims.clone(), &input);
+    // A placed case repeats one element of each run: the pattern's ranges hold for every
+    // period of it.
+    let (input, period) = match shape {
+        Shape::Placed(len) => {
+            let pattern = input.sample(1);
+            (pattern.clone(), Some((pattern.len(), len)))
+        }
+        _ => (input, None),
+    };
+    let dims = match period {
+        Some((_, len)) => vec![len],
+        None => dims,
+    };
+    let x = match period {
+        Some((_, len)) => tensor(from, dims.clone(), &input.cycled(len)),
+        None => tensor(from, dims.clone(), &input),
+    };
     let mut nodes = Vec::new();
     let mut inputs = Vec::new();
     let mut initializers = Vec::new();
@@ -907,6 +965,7 @@ fn build_cast(
         attributes: attrs.to_vec(),
         shape: case_shape(shape),
         classes: ranges(&input, &authorities),
+        period: period.map(|(p, _)| p),
     };
     (entry, graph)
 }
@@ -1010,6 +1069,7 @@ fn build_concat(
             ConcatLayout::Spread => CaseShape::Inputs(count),
         },
         classes: Vec::new(),
+        period: None,
     };
     (entry, graph)
 }

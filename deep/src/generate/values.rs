@@ -28,6 +28,21 @@ impl Input {
         }
     }
 
+    /// The elements in order, repeated to `len` in one class (the classes are the caller's
+    /// to keep: a placed case's index holds the pattern's ranges and its period).
+    pub(crate) fn cycled(&self, len: usize) -> Input {
+        fn cycle<T: Clone>(c: &[(C, Vec<T>)], len: usize) -> Vec<(C, Vec<T>)> {
+            let all: Vec<T> = c.iter().flat_map(|(_, v)| v.iter().cloned()).collect();
+            let class = c.first().map_or(C::Code, |(k, _)| *k);
+            let out = all.iter().cycle().take(len).cloned().collect();
+            vec![(class, out)]
+        }
+        match self {
+            Input::Codes(c) => Input::Codes(cycle(c, len)),
+            Input::Strings(c) => Input::Strings(cycle(c, len)),
+        }
+    }
+
     /// The first `per_class` elements of each class.
     pub(crate) fn sample(&self, per_class: usize) -> Input {
         fn cut<T: Clone>(c: &[(C, Vec<T>)], n: usize) -> Vec<(C, Vec<T>)> {

@@ -58,6 +58,7 @@ fn every_case_shape_reads_back_as_written_and_others_are_refused() {
         CaseShape::Inputs(2),
         CaseShape::EmptyInput,
         CaseShape::SignedZeros(6),
+        CaseShape::Placed(1027),
     ];
     for encoding in Encoding::VARIANTS {
         for initializer in [false, true] {

@@ -18,6 +18,7 @@ fn encoded(encoding: Encoding) -> CaseEntry {
             initializer: true,
         },
         classes: Vec::new(),
+        period: None,
     }
 }
 

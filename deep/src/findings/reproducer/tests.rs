@@ -24,6 +24,7 @@ fn case(op: &str, version: u32, from: &str, to: &str) -> CaseEntry {
         attributes: Vec::new(),
         shape: crate::index::CaseShape::Values,
         classes: Vec::new(),
+        period: None,
     }
 }
 
