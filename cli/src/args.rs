@@ -92,6 +92,11 @@ pub struct RunArgs {
     /// Seconds a worker may take per data set
     #[arg(long, value_name = "S", default_value_t = 30.0)]
     pub timeout: f64,
+    /// The configuration to run the backend in, of those it declares (onnxruntime:
+    /// optimized-1-thread, the default, unoptimized-1-thread, optimized-all-threads,
+    /// unoptimized-all-threads); the run fails when the backend does not run in it
+    #[arg(long, value_name = "NAME")]
+    pub configuration: Option<String>,
     /// Run only the cases whose name contains any of these (end an opset with / to select
     /// exactly it: opset13/)
     #[arg(value_name = "FILTER")]

@@ -29,6 +29,7 @@ fn prepare(
         timeout: args.timeout,
         known: args.known.as_ref().map(|k| cwd.join(k)),
         out: Some(cwd.join(&args.out)),
+        configuration: args.configuration.clone(),
     };
     if args.resume && !cwd.join(&args.out).join("journal.jsonl").is_file() {
         eprintln!(
@@ -78,6 +79,8 @@ struct Given<'a> {
     known: Option<PathBuf>,
     /// The report directory; `None`: the source's own (a deep run reports under its tree).
     out: Option<PathBuf>,
+    /// The configuration to run the backend in, of those it declares; `None`: its default.
+    configuration: Option<String>,
 }
 
 fn current_dir() -> Result<PathBuf, String> {
@@ -125,6 +128,7 @@ fn suite(home: &Home, given: &Given<'_>) -> Result<Suite, String> {
                 .map_or_else(|| PathBuf::from("python3"), Path::to_path_buf),
         ),
         timeout,
+        configuration: given.configuration.clone(),
     };
     let lock = home.lock()?;
     let own = home.own_cases()?;
@@ -182,6 +186,7 @@ fn board(home: &Home, args: &ScoreboardArgs, python: Option<&Path>) -> Result<Pa
             timeout: args.timeout,
             known: lists.get(&name).cloned(),
             out: Some(dir.clone()),
+            configuration: None,
         };
         eprintln!(
             "scoreboard: the official cases on {name} (reports in {})",
@@ -233,6 +238,7 @@ fn deep_findings(
         chosen.push(deep::names::Chosen {
             value: value.clone(),
             label,
+            configuration: None,
         });
     }
     let lock = deep::runs::lock(
@@ -258,6 +264,7 @@ fn deep_findings(
             known: None,
             // A deep run reports under its tree (`reports/<label>`), where findings read it.
             out: None,
+            configuration: c.configuration.clone(),
         };
         let mut suite = suite(home, &given)?
             .source(deep::source(&tree))

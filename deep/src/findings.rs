@@ -25,6 +25,7 @@ pub use finding::{
 };
 #[cfg(test)]
 pub(crate) use group::causes_of;
+pub use group::merge_configurations;
 pub use judge::of_run;
 pub use publish::{publish, render_again};
 

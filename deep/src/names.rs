@@ -14,6 +14,8 @@ pub struct Chosen {
     /// The name its findings, report directory and reproducers go by: the shipped name or the
     /// worker's label.
     pub label: String,
+    /// The configuration to run it in, of those it declares; `None`: its default.
+    pub configuration: Option<String>,
 }
 
 impl Chosen {
@@ -70,6 +72,7 @@ pub fn check(
         chosen.push(Chosen {
             value: value.clone(),
             label,
+            configuration: None,
         });
     }
     Ok(chosen)

@@ -1,7 +1,7 @@
 //! A findings run over the deep tree: the tree held, checked against its index, run on each
 //! backend, each run's failures grouped, the findings published.
 
-use crate::findings::{self, Findings};
+use crate::findings::{self, Finding, Findings, RunSummary};
 use crate::index::{self as tree, CaseEntry};
 use crate::integrity;
 use crate::names::Chosen;
@@ -60,24 +60,58 @@ pub fn findings(
     let mut runs = Vec::new();
     let mut all = Vec::new();
     for chosen in chosen {
-        let report = run_suite(chosen)?;
-        // The files this run read, and its findings are about to.
-        integrity::verify(out, &index).map_err(|e| {
-            format!(
-                "after the run of {}: {e}; no findings were written",
-                chosen.label
-            )
-        })?;
-        let failed = report.trials.iter().filter(|t| t.outcome != Outcome::Pass);
-        say(&format!(
-            "deep: {}: {} of {} trials did not pass; grouping",
-            chosen.label,
-            failed.count(),
-            report.trials.len()
-        ));
-        let dir = ReportDir::deep(out, &chosen.label).into_path();
-        let (run, found) = findings::of_run(out, &by_case, &chosen.label, &report, &dir)?;
+        // The default configuration first; its hello says which others the backend has, and
+        // each runs in turn, judged before the next run reuses the report directory.
+        let mut judge = |c: &Chosen| -> Result<(RunSummary, Vec<Finding>, Vec<String>), Error> {
+            let report = run_suite(c)?;
+            // The files this run read, and its findings are about to.
+            integrity::verify(out, &index).map_err(|e| {
+                format!(
+                    "after the run of {}: {e}; no findings were written",
+                    c.label
+                )
+            })?;
+            let configuration = report.run.as_ref().and_then(|r| r.configuration.clone());
+            if let Some(asked) = &c.configuration {
+                if configuration.as_ref().map(|k| &k.active) != Some(asked) {
+                    return Err(format!(
+                        "backend {}: asked for configuration {asked:?}, its report says {:?}",
+                        c.label,
+                        configuration.map(|k| k.active)
+                    )
+                    .into());
+                }
+            }
+            let failed = report.trials.iter().filter(|t| t.outcome != Outcome::Pass);
+            let during = configuration
+                .as_ref()
+                .map_or(String::new(), |k| format!(" ({})", k.active));
+            say(&format!(
+                "deep: {}{during}: {} of {} trials did not pass; grouping",
+                c.label,
+                failed.count(),
+                report.trials.len()
+            ));
+            let dir = ReportDir::deep(out, &c.label).into_path();
+            let (run, found) = findings::of_run(out, &by_case, &c.label, &report, &dir)?;
+            let others = configuration.map_or(Vec::new(), |k| {
+                k.declared.into_iter().filter(|d| *d != k.active).collect()
+            });
+            Ok((run, found, others))
+        };
+        let (run, mut found, others) = judge(chosen)?;
         runs.push(run);
+        if chosen.configuration.is_none() {
+            for other in others {
+                let c = Chosen {
+                    configuration: Some(other),
+                    ..chosen.clone()
+                };
+                let (run, more, _) = judge(&c)?;
+                runs.push(run);
+                found = findings::merge_configurations(found, more);
+            }
+        }
         all.extend(found);
     }
     findings::publish(root, lock, &by_case, all, runs, &index.content_sha256)

@@ -60,6 +60,7 @@ pub fn finding(backend: &str, from: &str, to: &str, verdict: Verdict) -> Finding
         source_case: format!("cast19_{from}_to_{to}"),
         verdict,
         message: (!ran).then(|| format!("{to} is not supported")),
+        configurations: Vec::new(),
     }
 }
 
@@ -84,6 +85,7 @@ pub fn all(runs: &[&str], findings: Vec<Finding>) -> Findings {
                 trials: 100,
                 failed: findings.iter().filter(|f| f.backend == *b).count(),
                 filters: Vec::new(),
+                configuration: None,
             })
             .collect(),
         causes: crate::findings::causes_of(&findings),

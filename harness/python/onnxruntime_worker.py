@@ -3,7 +3,7 @@
 import ctypes
 
 # First: importing worker_loop moves file descriptor 1 away from the protocol stream.
-from worker_loop import load, probe_limits, serve, stage
+from worker_loop import configuration, load, probe_limits, serve, stage
 
 import numpy as np  # noqa: E402
 import onnx  # noqa: E402
@@ -20,15 +20,28 @@ ONNX_TYPE_BY_ORT_NAME = {
 
 sessions = {}
 
+# The ways onnxruntime is run whose kernels differ: graph optimizations on (the default: a
+# Cast of an initializer or Constant is folded at load) or off (every Cast runs its kernel),
+# on one thread or on onnxruntime's default pool (FLOAT16 -> FLOAT is split over it). The
+# first, the default, is how every earlier run of this worker ran.
+CONFIGURATIONS = {
+    "optimized-1-thread": (ort.GraphOptimizationLevel.ORT_ENABLE_ALL, 1),
+    "unoptimized-1-thread": (ort.GraphOptimizationLevel.ORT_DISABLE_ALL, 1),
+    "optimized-all-threads": (ort.GraphOptimizationLevel.ORT_ENABLE_ALL, 0),
+    "unoptimized-all-threads": (ort.GraphOptimizationLevel.ORT_DISABLE_ALL, 0),
+}
+
 
 def session(path):
     s = sessions.get(path)
     if s is None:
+        level, threads = CONFIGURATIONS[configuration(list(CONFIGURATIONS))]
         options = ort.SessionOptions()
         options.log_severity_level = 3
-        # The cases are tiny: thread pools (and their spinning) only cost time, a lot of it
-        # on a loaded machine.
-        options.intra_op_num_threads = 1
+        options.graph_optimization_level = level
+        # The cases are tiny: beyond the configurations that ask for the default pool (0),
+        # thread pools (and their spinning) only cost time, a lot of it on a loaded machine.
+        options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         s = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
@@ -113,4 +126,5 @@ if __name__ == "__main__":
     # onnxruntime has no call that says what it loads, so its limits are found by loading
     # tiny models: a case newer than this onnxruntime is then `predates`, not a load error.
     max_ir_version, max_opset = probe_limits(loads)
-    serve("onnxruntime", ort.__version__, run_case, max_ir_version=max_ir_version, max_opset=max_opset)
+    serve("onnxruntime", ort.__version__, run_case, max_ir_version=max_ir_version,
+          max_opset=max_opset, configurations=list(CONFIGURATIONS))

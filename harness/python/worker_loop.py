@@ -141,13 +141,30 @@ def probe_limits(loads, beyond=2):
     return max_ir, (None if max_opset is None else {"": max_opset})
 
 
-def serve(runtime, version, run_case, max_ir_version=None, max_opset=None):
+CONFIGURATION_VAR = "ONNX_CONFORMANCE_CONFIGURATION"
+
+
+def configuration(declared):
+    """The configuration this worker runs in: the one the harness asks for in
+    ONNX_CONFORMANCE_CONFIGURATION, else the default (the first of `declared`). A name the
+    worker does not declare ends it before its hello, saying which it has."""
+    asked = os.environ.get(CONFIGURATION_VAR) or declared[0]
+    if asked not in declared:
+        sys.stderr.write(f"{CONFIGURATION_VAR}={asked!r}: this worker runs in {declared}\n")
+        sys.exit(2)
+    return asked
+
+
+def serve(runtime, version, run_case, max_ir_version=None, max_opset=None,
+          configurations=None):
     """Says hello, then answers one request line at a time until stdin closes.
 
     run_case(request) runs one data set and writes its outputs, raising StageError on failure.
     max_ir_version (an int) and max_opset (a dict of domain to opset, "" the default domain)
     say what the runtime supports, when it knows: the harness then judges a newer case as
-    `predates` without sending it. Left None, they are not said (unknown).
+    `predates` without sending it. Left None, they are not said (unknown). configurations (a
+    list of names, the default first) are the ways the runtime can be run that the harness
+    should judge apart; the hello then says them and the one `configuration(...)` chose.
     Protocol lines go to the private duplicate of the original stdout (see the module's doc).
     """
     out = _protocol
@@ -156,6 +173,9 @@ def serve(runtime, version, run_case, max_ir_version=None, max_opset=None):
         hello["max_ir_version"] = max_ir_version
     if max_opset is not None:
         hello["max_opset"] = max_opset
+    if configurations:
+        hello["configurations"] = list(configurations)
+        hello["configuration"] = configuration(configurations)
     out.write(json.dumps(hello) + "\n")
     out.flush()
     for line in sys.stdin:

@@ -113,6 +113,29 @@ pub struct BackendInfo {
     pub version: String,
 }
 
+/// The configuration a backend ran in, of those it declares (a worker in its hello): a runtime
+/// that ships several (graph optimizations on and off, one or all threads) is judged in each.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Configuration {
+    /// The one it ran in.
+    pub active: String,
+    /// Every one it declares, its default first.
+    pub declared: Vec<String>,
+}
+
+impl Configuration {
+    /// Whether `name` may name a configuration: 1 to 40 of `a-z 0-9 -`, starting with a
+    /// letter or digit (it names report directories).
+    pub fn valid_name(name: &str) -> bool {
+        !name.is_empty()
+            && name.len() <= 40
+            && name.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    }
+}
+
 /// The newest IR version and opsets a backend's runtime supports, as it declares them
 /// (a worker in its hello). `None` and a domain absent from `max_opset` are unknown: nothing
 /// predates them.

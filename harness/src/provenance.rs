@@ -64,6 +64,9 @@ pub struct RunInfo {
     pub ran: usize,
     /// No filter, the official data, no failed setup check, and every listed trial ran.
     pub complete: bool,
+    /// The configuration the backend ran in, when it declares several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub configuration: Option<crate::outcome::Configuration>,
 }
 
 impl RunInfo {

@@ -508,6 +508,7 @@ fn provenance_of(
         listed: 0,
         ran: 0,
         complete: false,
+        configuration: ctx.backend.configuration(),
     }
 }
 

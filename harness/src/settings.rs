@@ -35,6 +35,8 @@ pub const WHEN_BUSY_VAR: &str = "ONNX_CONFORMANCE_WHEN_BUSY";
 /// Environment variable: the `onnx-conformance` command's home (its fetched data, lock and own
 /// cases); the suite run by cargo ignores it.
 pub const HOME_VAR: &str = "ONNX_CONFORMANCE_HOME";
+/// The configuration a backend that declares several runs in (a worker reads it too).
+pub const CONFIGURATION_VAR: &str = "ONNX_CONFORMANCE_CONFIGURATION";
 /// The prefix of our own variables; an unknown name with it is an error.
 pub const PREFIX: &str = "ONNX_CONFORMANCE_";
 
@@ -76,6 +78,10 @@ pub const VARIABLES: &[(&str, &str)] = &[
     (
         HOME_VAR,
         "the onnx-conformance command's home (data, lock, own cases); ignored by cargo test",
+    ),
+    (
+        CONFIGURATION_VAR,
+        "the configuration to run the backend in, of those it declares (its hello's configurations); unset: its default",
     ),
     (
         WHEN_BUSY_VAR,
@@ -147,6 +153,8 @@ pub struct Settings {
     /// `ONNX_CONFORMANCE_REPORT_DIR`, resolved against the workspace: where the reports go
     /// instead of the backend's own directory.
     pub report_dir: Option<PathBuf>,
+    /// `ONNX_CONFORMANCE_CONFIGURATION`: the configuration to run the backend in, if set.
+    pub configuration: Option<String>,
     /// `ONNX_CONFORMANCE_WHEN_BUSY`: wait for another run that holds the report directory, or
     /// stop.
     pub when_busy: WhenBusy,
@@ -221,8 +229,28 @@ pub(crate) fn read_with(
         python: path(env, PYTHON_VAR, None),
         worker_list: path(env, KNOWN_VAR, Some(workspace)),
         report_dir: path(env, REPORT_DIR_VAR, Some(workspace)),
+        configuration: configuration(env, &mut problems),
     };
     (settings, problems)
+}
+
+/// `ONNX_CONFORMANCE_CONFIGURATION`, if set to a name a configuration may have.
+fn configuration(env: &Env, problems: &mut Vec<Problem>) -> Option<String> {
+    let value = env.get(CONFIGURATION_VAR)?;
+    match value.to_str() {
+        Some("") => None,
+        Some(name) if crate::outcome::Configuration::valid_name(name) => Some(name.to_string()),
+        _ => {
+            problems.push((
+                "settings/configuration".to_string(),
+                format!(
+                    "{CONFIGURATION_VAR}={value:?}: give the name of one of the backend's \
+                     configurations (1 to 40 of a-z, 0-9 and '-')"
+                ),
+            ));
+            None
+        }
+    }
 }
 
 /// The one choice of the cases, from `ONNX_CONFORMANCE_SUITE` and `ONNX_BACKEND_DATA`. Both

@@ -43,11 +43,18 @@ fn run_suite(
     target: &Path,
     chosen: &Chosen,
 ) -> Result<harness::report::Report, Box<dyn Error>> {
-    eprintln!("deep: running the deep cases on {}", chosen.label);
-    Ok(crate::suite_run::suite(root, &chosen.value)?
-        .source(deep::source(&tree::default_dir(target)))
-        .report_dir(chosen.report_dir(target))
-        .run()?)
+    let during = chosen
+        .configuration
+        .as_ref()
+        .map_or(String::new(), |c| format!(" in configuration {c}"));
+    eprintln!("deep: running the deep cases on {}{during}", chosen.label);
+    let configuration = chosen.configuration.as_deref();
+    Ok(
+        crate::suite_run::configured(root, &chosen.value, configuration)?
+            .source(deep::source(&tree::default_dir(target)))
+            .report_dir(chosen.report_dir(target))
+            .run()?,
+    )
 }
 
 /// Whether shipped backend `name` is set up under `target`, as `cargo xtask backends list`

@@ -50,6 +50,10 @@ pub struct Cause {
     /// to the findings directory; empty for a cause that is no bug.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub issue: String,
+    /// The configurations of the backend its findings show in (empty for a backend that
+    /// declares none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub configurations: Vec<String>,
 }
 
 /// A defect of onnx's own that a runtime inherits.
@@ -152,6 +156,9 @@ pub struct RunSummary {
     /// a run of the whole tree.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub filters: Vec<String>,
+    /// The configuration the run was in, when the backend declares several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub configuration: Option<String>,
 }
 
 impl RunSummary {
@@ -210,6 +217,10 @@ pub struct Finding {
     /// The first line of the runtime's message, for cases that did not run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// The configurations of the backend the class shows in, when it declares several (empty
+    /// for a backend that declares none); its counts and examples are the first one's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub configurations: Vec<String>,
 }
 
 /// One element: input, expected and actual, each as hex bits and decoded.

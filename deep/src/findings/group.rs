@@ -169,6 +169,7 @@ pub(super) fn absorb(
             text: b.text().into(),
         }),
         message: refusal.map(|(_, m)| m),
+        configurations: Vec::new(),
     });
     if !f.op_versions.contains(&entry.version) {
         f.op_versions.push(entry.version);
@@ -212,6 +213,54 @@ impl Judged {
 /// The first line of a runtime's message, at most 300 characters: what a finding quotes.
 pub(super) fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or("").chars().take(300).collect()
+}
+
+/// The findings of one backend in one more configuration added to those of the others: a
+/// class it shows too (same operator, types, attributes, input class, rule era, authority,
+/// verdict and diagnosis) gains the configuration, its versions and cases (its counts and
+/// examples stay the first configuration's, its element count the largest); a class only it
+/// shows is appended, in its order.
+pub fn merge_configurations(mut into: Vec<Finding>, more: Vec<Finding>) -> Vec<Finding> {
+    let key = |f: &Finding| {
+        (
+            f.op,
+            f.from,
+            f.to,
+            f.attributes.clone(),
+            f.input_class,
+            f.op_versions.first().map(|&v| rule_era(f.op, v)),
+            f.authority,
+            f.verdict,
+            f.diagnosis.as_ref().map(|d| d.behaviour),
+        )
+    };
+    for f in more {
+        match into
+            .iter_mut()
+            .find(|g| g.backend == f.backend && key(g) == key(&f))
+        {
+            Some(g) => {
+                for k in f.configurations {
+                    if !g.configurations.contains(&k) {
+                        g.configurations.push(k);
+                    }
+                }
+                for v in f.op_versions {
+                    if !g.op_versions.contains(&v) {
+                        g.op_versions.push(v);
+                    }
+                }
+                for c in f.cases {
+                    if !g.cases.contains(&c) {
+                        g.cases.push(c);
+                    }
+                }
+                g.elements = g.elements.max(f.elements);
+            }
+            None => into.push(f),
+        }
+    }
+    into
 }
 
 /// The findings grouped by root cause, per backend in run order: strongest authority first,
@@ -272,9 +321,15 @@ pub(super) fn causes(findings: &[Finding]) -> Vec<Cause> {
             versions: Vec::new(),
             inherited,
             issue: String::new(),
+            configurations: Vec::new(),
         });
         c.findings.push(i);
         c.elements += f.elements;
+        for k in &f.configurations {
+            if !c.configurations.contains(k) {
+                c.configurations.push(k.clone());
+            }
+        }
         let pair = format!("{}→{}", f.from, f.to);
         if !c.pairs.contains(&pair) {
             c.pairs.push(pair);

@@ -110,6 +110,13 @@ fn body(c: &Cause, findings: &[Finding]) -> String {
         c.elements,
         c.pairs.join(", ")
     );
+    if !c.configurations.is_empty() {
+        let _ = write!(
+            s,
+            " Seen in the configurations {}.",
+            c.configurations.join(", ")
+        );
+    }
     s.push_str("\n\n");
     if let Some(cit) = mine.iter().find_map(|f| f.citation.as_ref()) {
         let _ = writeln!(s, "**The rule.** {}. Source: {}.\n", cit.rule, cit.source);

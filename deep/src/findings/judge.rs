@@ -61,6 +61,11 @@ pub fn of_run(
         )
         .into());
     }
+    let configuration = report
+        .run
+        .as_ref()
+        .and_then(|r| r.configuration.as_ref())
+        .map(|c| c.active.clone());
     let run = RunSummary {
         backend: name.to_string(),
         runtime_version: report.backend.version.clone(),
@@ -71,6 +76,7 @@ pub fn of_run(
             .as_ref()
             .map(|r| r.filters.clone())
             .unwrap_or_default(),
+        configuration: configuration.clone(),
     };
     // A mismatch whose dump is missing is judged by its message; but when no mismatch left
     // one, the dumps are being looked for in the wrong place: stop rather than judge the run
@@ -104,7 +110,11 @@ pub fn of_run(
             absorb(&mut classes, name, &report.backend.version, entry, judged);
         }
     }
-    Ok((run, classes.into_values().collect()))
+    let mut found: Vec<Finding> = classes.into_values().collect();
+    for f in &mut found {
+        f.configurations = configuration.iter().cloned().collect();
+    }
+    Ok((run, found))
 }
 
 /// What the plain twin of a case did in this run: the case of the same operator version,

@@ -362,7 +362,11 @@ fn sentences(all: &Findings) -> Vec<String> {
         .filter(|c| c.inherited.is_some())
         .flat_map(|c| c.findings.iter().copied())
         .collect();
-    for run in &all.runs {
+    for (k, run) in all.runs.iter().enumerate() {
+        // One sentence per backend, however many configurations it ran in.
+        if all.runs[..k].iter().any(|r| r.backend == run.backend) {
+            continue;
+        }
         // onnx's own defects are not the runtime's bugs: counted apart.
         type Indexed<'a> = Vec<(usize, &'a Finding)>;
         let (inherited, mine): (Indexed<'_>, Indexed<'_>) = all
@@ -519,8 +523,12 @@ fn cause_detail(c: &Cause, short: bool) -> String {
         ),
         false => c.pairs.join(", "),
     };
+    let configurations = match c.configurations.is_empty() {
+        true => String::new(),
+        false => format!("; in {}", c.configurations.join(", ")),
+    };
     format!(
-        "{} classes, {} elements; {} pairs: {pairs}; versions {}",
+        "{} classes, {} elements; {} pairs: {pairs}; versions {}{configurations}",
         c.findings.len(),
         c.elements,
         c.pairs.len(),
@@ -542,9 +550,12 @@ pub fn markdown(all: &Findings, links: &Links) -> String {
         .iter()
         .map(|r| {
             format!(
-                "{} {} ({} trials, {} did not pass){}",
+                "{} {}{} ({} trials, {} did not pass){}",
                 r.backend,
                 r.runtime_version,
+                r.configuration
+                    .as_ref()
+                    .map_or(String::new(), |c| format!(" in {c}")),
                 r.trials,
                 r.failed,
                 r.scope()
@@ -664,9 +675,12 @@ pub fn html(all: &Findings, links: &Links) -> String {
     for r in &all.runs {
         let _ = write!(
             s,
-            " {} {}: {} trials, {} did not pass{}.",
+            " {} {}{}: {} trials, {} did not pass{}.",
             escape(&r.backend),
             escape(&r.runtime_version),
+            r.configuration
+                .as_ref()
+                .map_or(String::new(), |c| format!(" in {}", escape(c))),
             r.trials,
             r.failed,
             escape(&r.scope())

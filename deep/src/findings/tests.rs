@@ -619,6 +619,7 @@ fn findings_of_run(run: &str, entry: &CaseEntry) -> (Vec<Finding>, Vec<RunSummar
         trials: 1,
         failed: 1,
         filters: Vec::new(),
+        configuration: None,
     };
     (vec![f], vec![summary], run.repeat(64))
 }
@@ -909,4 +910,22 @@ fn a_concat_example_names_its_input_and_index() {
     }
     assert_eq!(judged[0].examples[1].source.as_deref(), Some("value1[1]"));
     assert!(judged[0].examples.iter().all(|e| e.input.bits == "0x8000"));
+}
+
+/// The same class in two configurations is one finding naming both; a class of one only
+/// names that one.
+#[test]
+fn configurations_merge_by_class() {
+    let tagged = |to: &str, c: &str| {
+        let mut f = crate::testkit::finding("myrt", "FLOAT", to, Verdict::Disagrees);
+        f.configurations = vec![c.to_string()];
+        f
+    };
+    let merged = super::merge_configurations(
+        vec![tagged("FLOAT8E4M3FN", "a")],
+        vec![tagged("FLOAT8E4M3FN", "b"), tagged("FLOAT8E5M2", "b")],
+    );
+    assert_eq!(merged.len(), 2);
+    assert_eq!(merged[0].configurations, ["a", "b"]);
+    assert_eq!(merged[1].configurations, ["b"]);
 }

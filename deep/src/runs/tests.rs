@@ -9,6 +9,7 @@ fn myrt() -> Vec<Chosen> {
     vec![Chosen {
         value: "worker:myrt=no-such-worker".into(),
         label: "myrt".into(),
+        configuration: None,
     }]
 }
 
@@ -96,4 +97,71 @@ fn a_changed_tree_file_is_a_setup_error_never_a_finding_nor_a_pass() {
     assert!(!ran, "a backend ran on a changed tree");
     assert!(e.contains(&output.display().to_string()), "{e}");
     assert!(e.contains("nothing was run"), "{e}");
+}
+
+/// A run of backend `myrt` in configuration `active` of `a` and `b`, in which [`CASE`] passes,
+/// or is refused when `refused`.
+fn configured_run(active: &str, refused: bool) -> Report {
+    let mut trial = TrialRecord::case_for_test("deep", 19, CASE, Outcome::Pass);
+    if refused {
+        trial.outcome = Outcome::Fail;
+        trial.failure_kind = Some(harness::backend::FailureKind::Unsupported);
+        trial.message = Some("no kernel in b".into());
+    }
+    let mut report = passing_run();
+    report.trials = vec![trial];
+    report.run = Some(
+        serde_json::from_value(serde_json::json!({
+            "started": "", "commit": null, "data_lock_sha256": null, "source": "deep",
+            "runner": "libtest", "filters": [], "listed": 1, "ran": 1, "complete": true,
+            "configuration": {"active": active, "declared": ["a", "b"]},
+        }))
+        .unwrap(),
+    );
+    report
+}
+
+/// A backend that declares configurations runs in each, its default first; a class says the
+/// configurations it shows in, and the runs are listed one per configuration.
+#[test]
+fn every_configuration_a_backend_declares_runs_and_a_finding_names_its_own() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tree = tmp.path();
+    small_tree(tree, &[CASE], "sources");
+    let root = crate::testkit::root();
+    let held = lock(tree, "this test", WhenBusy::Stop, &|_| ()).unwrap();
+    let mut asked = Vec::new();
+    let all = findings(
+        &root,
+        &held,
+        &myrt(),
+        |c| {
+            asked.push(c.configuration.clone());
+            let active = c.configuration.as_deref().unwrap_or("a");
+            Ok(configured_run(active, active == "b"))
+        },
+        &|_| (),
+    )
+    .unwrap();
+    assert_eq!(asked, [None, Some("b".to_string())]);
+    let runs: Vec<Option<&str>> = all
+        .runs
+        .iter()
+        .map(|r| r.configuration.as_deref())
+        .collect();
+    assert_eq!(runs, [Some("a"), Some("b")]);
+    assert_eq!(all.findings.len(), 1);
+    assert_eq!(all.findings[0].configurations, ["b"]);
+    assert_eq!(all.causes[0].configurations, ["b"]);
+    // A run that says another configuration than the one asked for stops the task.
+    let e = findings(
+        &root,
+        &held,
+        &myrt(),
+        |_| Ok(configured_run("a", false)),
+        &|_| (),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("asked for configuration \"b\""), "{e}");
 }

@@ -70,6 +70,11 @@ pub trait Backend: Send + Sync {
         Limits::default()
     }
 
+    /// The configuration it runs in, when it declares several; by default none.
+    fn configuration(&self) -> Option<crate::outcome::Configuration> {
+        None
+    }
+
     /// Loads `model`, ready to run; a model the runtime cannot load (an unknown operator,
     /// type or attribute) is a [`FailureKind::Unsupported`] failure.
     fn prepare<'a>(

@@ -88,6 +88,7 @@ impl OnnxBackend {
                 spec,
             ],
             timeout,
+            env: Vec::new(),
         })
     }
 }

@@ -5,7 +5,7 @@
 
 use super::{BackendHandle, FailureKind, OnnxBackend, WorkerPool};
 use crate::report::ReportDir;
-use crate::settings::{Settings, BACKEND_VAR, PYTHON_VAR};
+use crate::settings::{Settings, BACKEND_VAR, CONFIGURATION_VAR, PYTHON_VAR};
 use crate::worker::WorkerSpec;
 use crate::Error;
 use std::path::{Path, PathBuf};
@@ -193,6 +193,8 @@ pub struct Starting {
     pub python: Option<PathBuf>,
     /// How long a worker may take per data set.
     pub timeout: std::time::Duration,
+    /// The configuration to run in, of those the backend declares; `None`: its default.
+    pub configuration: Option<String>,
 }
 
 impl Starting {
@@ -202,6 +204,7 @@ impl Starting {
             target: settings.target.clone(),
             python: settings.python.clone(),
             timeout: settings.timeout,
+            configuration: settings.configuration.clone(),
         }
     }
 }
@@ -211,6 +214,27 @@ impl Starting {
 /// unknown name, a bad label or module, or a backend that is not set up or will not start is
 /// an `Err` saying what to do.
 pub fn start_backend(value: &str, how: &Starting) -> Result<BackendHandle, Error> {
+    let backend = start_any(value, how)?;
+    let Some(asked) = &how.configuration else {
+        return Ok(backend);
+    };
+    let name = backend.info().name;
+    match backend.configuration() {
+        Some(c) if &c.active == asked => Ok(backend),
+        Some(c) => Err(Error::Backend(format!(
+            "backend {name} was asked for configuration {asked:?} ({CONFIGURATION_VAR}) but \
+             runs in {:?}; it declares {:?}",
+            c.active, c.declared
+        ))),
+        None => Err(Error::Backend(format!(
+            "backend {name} was asked for configuration {asked:?} ({CONFIGURATION_VAR}) but \
+             declares none"
+        ))),
+    }
+}
+
+/// [`start_backend`] before the configuration is checked.
+fn start_any(value: &str, how: &Starting) -> Result<BackendHandle, Error> {
     if let Some(parsed) = OnnxBackend::parse(value) {
         let backend = parsed.map_err(|why| Error::Backend(format!("{BACKEND_VAR}={why}")))?;
         let python = how
@@ -219,12 +243,12 @@ pub fn start_backend(value: &str, how: &Starting) -> Result<BackendHandle, Error
             .unwrap_or_else(|| PathBuf::from(super::onnx_backend::DEFAULT_PYTHON));
         let scripts = ReportDir::root(&how.target).join("python");
         let spec = backend.worker(&python, &scripts, how.timeout)?;
-        return pool(&backend.name(), spec, &how.target);
+        return pool(&backend.name(), spec, how);
     }
     match WorkerLabel::parse(value) {
         Some(Ok(worker)) => WorkerSpec::from_command_line(&worker.command, how.timeout)
             .map_err(|e| Error::Backend(format!("{BACKEND_VAR}: {e}")))
-            .and_then(|spec| pool(&worker.label, spec, &how.target)),
+            .and_then(|spec| pool(&worker.label, spec, how)),
         Some(Err(why)) => Err(why),
         None => match Shipped::find(value) {
             Some(shipped) => start(shipped, how),
@@ -429,6 +453,7 @@ fn start(shipped: &Shipped, how: &Starting) -> Result<BackendHandle, Error> {
     let spec = WorkerSpec {
         argv,
         timeout: how.timeout,
+        env: Vec::new(),
     };
     let hint = match (&how.python, shipped.start) {
         // A Python of the caller's: its packages are the caller's to install.
@@ -438,7 +463,7 @@ fn start(shipped: &Shipped, how: &Starting) -> Result<BackendHandle, Error> {
         ),
         _ => setup_hint(name),
     };
-    pool(name, spec, target).map_err(|e| Error::Backend(format!("{e}\n{hint}")))
+    pool(name, spec, how).map_err(|e| Error::Backend(format!("{e}\n{hint}")))
 }
 
 /// What `shipped` needs under `target`, or an error saying how to set it up.
@@ -467,8 +492,11 @@ fn native() -> Result<BackendHandle, Error> {
     ))
 }
 
-fn pool(name: &str, spec: WorkerSpec, target: &Path) -> Result<BackendHandle, Error> {
-    let io_dir = ReportDir::root(target).join("worker-io");
+fn pool(name: &str, mut spec: WorkerSpec, how: &Starting) -> Result<BackendHandle, Error> {
+    if let Some(c) = &how.configuration {
+        spec.env.push((CONFIGURATION_VAR.to_string(), c.clone()));
+    }
+    let io_dir = ReportDir::root(&how.target).join("worker-io");
     Ok(BackendHandle(Arc::new(WorkerPool::start(
         name, spec, io_dir,
     )?)))

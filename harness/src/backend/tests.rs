@@ -75,6 +75,7 @@ done"#
     let spec = WorkerSpec {
         argv: vec!["sh".into(), "-c".into(), script],
         timeout: Duration::from_secs(10),
+        env: Vec::new(),
     };
     WorkerPool::start("fake", spec, dir.join("io")).expect("the fake worker starts")
 }
@@ -189,6 +190,7 @@ fn a_worker_that_will_not_start_is_an_error_naming_the_backend() {
             "echo 'No module named onnxruntime' >&2; exit 1".into(),
         ],
         timeout: Duration::from_secs(5),
+        env: Vec::new(),
     };
     let e = WorkerPool::start("onnxruntime", spec, dir.to_path_buf())
         .err()
@@ -465,9 +467,53 @@ fn a_worker_pool_declares_what_its_hello_says() {
     let spec = WorkerSpec {
         argv: vec!["sh".into(), "-c".into(), script],
         timeout: Duration::from_secs(10),
+        env: Vec::new(),
     };
     let pool = WorkerPool::start("w", spec, dir.path().join("io")).expect("starts");
     let limits = pool.limits();
     assert_eq!(limits.max_ir_version, Some(13));
     assert_eq!(limits.max_opset.get(""), Some(&24));
+}
+
+/// A backend asked for a configuration gets it in `ONNX_CONFORMANCE_CONFIGURATION`, and runs
+/// only when its hello says it runs in it: a worker that ignores the variable, or declares no
+/// configurations, fails to start naming both.
+#[test]
+fn a_configuration_is_passed_to_the_worker_and_checked_in_its_hello() {
+    let dir = tempfile::tempdir().unwrap();
+    // Runs in what it is asked for; "stubborn" always says "a".
+    let worker = |active: &str| {
+        format!(
+            r#"worker:cfg=sh -c 'printf "{{\"protocol\": 1, \"runtime\": \"c\", \"version\": \"1\", \"configurations\": [\"a\", \"b\"], \"configuration\": \"%s\"}}\n" "{active}"; cat >/dev/null'"#
+        )
+    };
+    let how = |c: Option<&str>| crate::backend::Starting {
+        target: dir.path().to_path_buf(),
+        python: None,
+        timeout: Duration::from_secs(10),
+        configuration: c.map(String::from),
+    };
+    let b = crate::backend::start_backend(
+        &worker("${ONNX_CONFORMANCE_CONFIGURATION:-a}"),
+        &how(Some("b")),
+    )
+    .expect("starts in b");
+    assert_eq!(b.configuration().unwrap().active, "b");
+    let b =
+        crate::backend::start_backend(&worker("${ONNX_CONFORMANCE_CONFIGURATION:-a}"), &how(None))
+            .expect("starts in its default");
+    assert_eq!(b.configuration().unwrap().active, "a");
+    let refused = |r: Result<BackendHandle, crate::Error>| match r {
+        Ok(_) => panic!("the backend started"),
+        Err(e) => e.to_string(),
+    };
+    // A worker that ignores the variable is refused.
+    let e = refused(crate::backend::start_backend(&worker("a"), &how(Some("b"))));
+    assert!(
+        e.contains("asked for configuration \"b\"") && e.contains("runs in \"a\""),
+        "{e}"
+    );
+    let plain = r#"worker:plain=sh -c 'printf "{\"protocol\": 1, \"runtime\": \"p\", \"version\": \"1\"}\n"; cat >/dev/null'"#;
+    let e = refused(crate::backend::start_backend(plain, &how(Some("b"))));
+    assert!(e.contains("declares none"), "{e}");
 }

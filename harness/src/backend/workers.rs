@@ -136,6 +136,10 @@ impl Backend for WorkerPool {
         self.hello.limits.clone()
     }
 
+    fn configuration(&self) -> Option<crate::outcome::Configuration> {
+        self.hello.configuration.clone()
+    }
+
     fn prepare<'a>(
         &'a self,
         file: ModelFile<'a>,

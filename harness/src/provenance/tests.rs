@@ -57,6 +57,7 @@ fn complete_needs_everything() {
         listed: 3,
         ran: 3,
         complete: false,
+        configuration: None,
     };
     info.judge_complete(true);
     assert!(info.complete);

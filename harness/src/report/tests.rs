@@ -188,6 +188,7 @@ fn reports_show_how_the_run_was_made() {
         listed: 1475,
         ran: 140,
         complete: false,
+        configuration: None,
     });
     let want = "started 2026-11-23T20:00:00Z, commit 0123456789ab, data lock fedcba987654, \
                 data official, filter opset19, 140 of 1475 listed trials ran, not complete";

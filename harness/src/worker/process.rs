@@ -22,6 +22,9 @@ pub struct WorkerSpec {
     pub argv: Vec<String>,
     /// How long a hello or an answer may take before the worker is killed.
     pub timeout: Duration,
+    /// Variables set in the worker's environment beside the harness's own (the configuration
+    /// it is asked to run in).
+    pub env: Vec<(String, String)>,
 }
 
 impl WorkerSpec {
@@ -35,7 +38,11 @@ impl WorkerSpec {
         if argv.is_empty() {
             return Err(Error::Worker("the worker command line is empty".into()));
         }
-        Ok(WorkerSpec { argv, timeout })
+        Ok(WorkerSpec {
+            argv,
+            timeout,
+            env: Vec::new(),
+        })
     }
 }
 
@@ -111,6 +118,7 @@ impl WorkerProcess {
     pub fn start(spec: &WorkerSpec) -> Result<WorkerProcess, Failure> {
         let mut child = Command::new(&spec.argv[0])
             .args(&spec.argv[1..])
+            .envs(spec.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

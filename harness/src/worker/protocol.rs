@@ -1,7 +1,7 @@
 //! The messages of worker protocol version 1 (docs/worker-protocol.md) and how their lines
 //! are parsed. Nothing here touches a process, so every malformed line is unit-tested.
 
-use crate::outcome::Limits;
+use crate::outcome::{Configuration, Limits};
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
@@ -19,6 +19,8 @@ pub struct Hello {
     pub version: String,
     /// The optional `max_ir_version` and `max_opset`: what the runtime supports.
     pub limits: Limits,
+    /// The optional `configurations` it declares and the `configuration` it runs in.
+    pub configuration: Option<Configuration>,
 }
 
 /// One input or output of a request: a graph value name and the .pb file that holds it.
@@ -162,7 +164,50 @@ pub fn parse_hello(line: &str) -> Result<Hello, String> {
         runtime: text_field(&map, "runtime", "the hello line")?,
         version: text_field(&map, "version", "the hello line")?,
         limits: limits(&map)?,
+        configuration: configuration(&map)?,
     })
+}
+
+/// The hello's optional `configurations` (the names of those the worker can run in, its
+/// default first) and `configuration` (the one it runs in: `ONNX_CONFORMANCE_CONFIGURATION`
+/// when the harness set it, else the default): both or neither.
+fn configuration(map: &serde_json::Map<String, Value>) -> Result<Option<Configuration>, String> {
+    let (declared, active) = match (map.get("configurations"), map.get("configuration")) {
+        (None, None) => return Ok(None),
+        (Some(Value::Array(d)), Some(Value::String(a))) => (d, a),
+        (d, a) => {
+            return Err(format!(
+                "the hello line has \"configurations\": {} and \"configuration\": {}; give both \
+                 (a list of names and the one it runs in) or neither",
+                d.map_or("none".into(), Value::to_string),
+                a.map_or("none".into(), Value::to_string)
+            ))
+        }
+    };
+    let mut names = Vec::new();
+    for d in declared {
+        match d.as_str() {
+            Some(n) if Configuration::valid_name(n) && !names.iter().any(|m| m == n) => {
+                names.push(n.to_string())
+            }
+            _ => {
+                return Err(format!(
+                    "the hello line declares the configuration {d}: each must be a distinct name \
+                     of 1 to 40 of a-z, 0-9 and '-'"
+                ))
+            }
+        }
+    }
+    if !names.contains(active) {
+        return Err(format!(
+            "the hello line runs in configuration {active:?}, which its \"configurations\" {names:?} \
+             do not hold"
+        ));
+    }
+    Ok(Some(Configuration {
+        active: active.clone(),
+        declared: names,
+    }))
 }
 
 /// The hello's optional `max_ir_version` (a positive integer) and `max_opset` (an object of

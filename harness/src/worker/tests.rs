@@ -16,6 +16,7 @@ fn sh_with_timeout(script: &str, timeout: Duration) -> WorkerSlot {
     WorkerSlot::new(WorkerSpec {
         argv: vec!["sh".into(), "-c".into(), script.into()],
         timeout,
+        env: Vec::new(),
     })
 }
 
@@ -93,6 +94,46 @@ fn hello_limits_are_optional_and_checked() {
         (r#""max_ir_version": 0"#, "not a positive integer"),
         (r#""max_opset": 25"#, "not an object of domain to opset"),
         (r#""max_opset": {"": 2.5}"#, "not a positive integer"),
+    ] {
+        let line = format!(r#"{{"protocol": 1, "runtime": "rt", "version": "1", {extra}}}"#);
+        let e = parse_hello(&line).unwrap_err();
+        assert!(e.contains(expect), "{line}: {e}");
+    }
+}
+
+/// `configurations` and `configuration` come together: the names distinct and well formed,
+/// the active one among them.
+#[test]
+fn hello_configurations_are_optional_and_checked() {
+    let plain = parse_hello(r#"{"protocol": 1, "runtime": "rt", "version": "2.0"}"#).unwrap();
+    assert_eq!(plain.configuration, None);
+    let ok = parse_hello(
+        r#"{"protocol": 1, "runtime": "rt", "version": "1", "configurations": ["fast", "exact"],
+            "configuration": "exact"}"#,
+    )
+    .unwrap();
+    let c = ok.configuration.unwrap();
+    assert_eq!(c.active, "exact");
+    assert_eq!(c.declared, ["fast", "exact"]);
+    for (extra, expect) in [
+        (r#""configurations": ["a"]"#, "give both"),
+        (r#""configuration": "a""#, "give both"),
+        (
+            r#""configurations": ["a"], "configuration": "b""#,
+            "which its \"configurations\" [\"a\"] do not hold",
+        ),
+        (
+            r#""configurations": ["a", "a"], "configuration": "a""#,
+            "distinct name",
+        ),
+        (
+            r#""configurations": ["Opt On"], "configuration": "Opt On""#,
+            "distinct name",
+        ),
+        (
+            r#""configurations": "a", "configuration": "a""#,
+            "give both",
+        ),
     ] {
         let line = format!(r#"{{"protocol": 1, "runtime": "rt", "version": "1", {extra}}}"#);
         let e = parse_hello(&line).unwrap_err();
@@ -289,6 +330,7 @@ fn a_missing_program_is_a_crash_naming_it() {
     let mut backend = WorkerSlot::new(WorkerSpec {
         argv: vec!["/nonexistent/worker-binary".into()],
         timeout: Duration::from_secs(1),
+        env: Vec::new(),
     });
     let f = backend.hello().unwrap_err();
     assert!(
@@ -429,6 +471,7 @@ fn fd1_writes_of_the_runtime_never_reach_the_protocol() {
             worker_loop_dir().display().to_string(),
         ],
         timeout: Duration::from_secs(30),
+        env: Vec::new(),
     };
     let mut worker = match WorkerProcess::start(&spec) {
         Ok(w) => w,
@@ -488,6 +531,7 @@ fn the_python_loop_reports_a_loader_failing_on_a_valid_model_as_an_error() {
             worker_loop_dir().display().to_string(),
         ],
         timeout: Duration::from_secs(30),
+        env: Vec::new(),
     };
     let mut worker = match WorkerProcess::start(&spec) {
         Ok(w) => w,

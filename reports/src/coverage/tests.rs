@@ -177,6 +177,7 @@ fn only_a_complete_official_run_is_counted() {
         listed: 10,
         ran: 3,
         complete: false,
+        configuration: None,
     };
     report.run = Some(run.clone());
     let err = complete_official(&report).expect_err("filtered");

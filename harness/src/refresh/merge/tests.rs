@@ -191,6 +191,7 @@ fn a_partial_run_is_refused_unless_merged() {
             listed: 22,
             ran: 2,
             complete: false,
+            configuration: None,
         }),
         known_failures: Some("tests/known-failures/rt.json".into()),
         trials: ran,

@@ -96,6 +96,7 @@ fn every_outcome() -> Report {
             listed: 10,
             ran: 10,
             complete: true,
+            configuration: None,
         }),
         known_failures: None,
         trials,

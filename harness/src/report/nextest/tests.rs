@@ -70,6 +70,7 @@ fn run_info(listed: usize) -> RunInfo {
         listed,
         ran: 1,
         complete: false,
+        configuration: None,
     }
 }
 
