@@ -67,6 +67,9 @@ pub enum Behaviour {
     TypedFieldsRefused,
     /// A tensor whose values are in the typed fields loads to other values.
     TypedFieldsMisread,
+    /// The output holds values that are no value of its type (a BOOL of 2, a FLOAT16 output
+    /// holding unrounded FLOAT values): the conversion does not produce the target type.
+    NotOfTheTargetType,
 }
 
 impl Behaviour {
@@ -134,6 +137,7 @@ impl Behaviour {
             Behaviour::OmittedZeroMisread => "omitted-zero-misread",
             Behaviour::TypedFieldsRefused => "typed-fields-refused",
             Behaviour::TypedFieldsMisread => "typed-fields-misread",
+            Behaviour::NotOfTheTargetType => "not-of-the-target-type",
         }
     }
 
@@ -207,6 +211,10 @@ impl Behaviour {
             Behaviour::TypedFieldsMisread => {
                 "a tensor whose values are in the typed fields (float_data, int32_data, ...) \
                  rather than raw_data loads to other values"
+            }
+            Behaviour::NotOfTheTargetType => {
+                "the output holds values that are no value of the target type: the conversion \
+                 does not produce that type"
             }
         }
     }

@@ -304,7 +304,7 @@ pub(super) fn causes(findings: &[Finding]) -> Vec<Cause> {
             verdict: f.verdict,
             diagnosis: behaviour,
             text: match (&f.diagnosis, f.authority, &trigger) {
-                (Some(d), _, Some(t)) => format!("{} (when the model is written {t})", d.text),
+                (Some(d), _, Some(t)) => format!("{} ({t})", d.text),
                 (Some(d), _, None) => d.text.clone(),
                 (None, Some(_), t) => format!(
                     "no known behaviour reproduces the runtime's bits: a guess, one cause per \
@@ -369,6 +369,11 @@ fn trigger(f: &Finding, all: &[Finding]) -> Option<String> {
     match (&f.diagnosis, shape) {
         // The loader's behaviours name their variant themselves.
         (Some(d), _) if d.behaviour.is_loader() => None,
+        // Values outside the target type are one defect per target (rten's unrounded FLOAT16
+        // and its unnormalised BOOL are two).
+        (Some(d), _) if d.behaviour == Behaviour::NotOfTheTargetType => {
+            Some(format!("into {}", f.to))
+        }
         (Some(d), CaseShape::Encoded { encoding, .. }) => {
             let in_plain_models = all.iter().any(|g| {
                 g.backend == f.backend
@@ -377,7 +382,7 @@ fn trigger(f: &Finding, all: &[Finding]) -> Option<String> {
                         .as_ref()
                         .is_some_and(|e| e.behaviour == d.behaviour)
             });
-            (!in_plain_models).then(|| format!("as {}", encoding.name()))
+            (!in_plain_models).then(|| format!("when the model is written as {}", encoding.name()))
         }
         (Some(_), _) => None,
         (None, shape) => {

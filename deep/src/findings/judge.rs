@@ -166,6 +166,44 @@ pub(super) fn never_ran(trials: &[TrialRecord]) -> Option<String> {
     all_crashed.then(|| first_line(cases[0].message.as_deref().unwrap_or("")))
 }
 
+/// A mismatch without a dump, judged by the run's message: when it says the output's values
+/// are no value of the target type (`... are no BOOL value`, as the harness and the in-process
+/// adapters word it), a bug of the page's rule that Cast's output is of type `to`; anything
+/// else (a file cut short), the message as it is.
+fn no_value_of_the_type(entry: &CaseEntry, message: &str) -> Judged {
+    let line = first_line(message);
+    let target = entry.to.name();
+    let says = [
+        format!("no {target} value"),
+        format!("which is no {target}"),
+    ];
+    let mut j = Judged::whole(
+        FindingClass::Failure(FailureKind::Mismatch),
+        FailureKind::Mismatch,
+        &line,
+    );
+    if entry.op != OpKind::Concat && says.iter().any(|s| message.contains(s.as_str())) {
+        j.class = FindingClass::Shape(entry.shape);
+        j.diagnosis = Some(Behaviour::NotOfTheTargetType);
+        j.authority = Some((
+            Authority::Page,
+            Citation {
+                section: Section::Conversions,
+                rule: format!(
+                    "{}'s output is a tensor of the type its target names: every element is a \
+                     value of {target}",
+                    entry.op
+                ),
+                source: format!(
+                    "https://github.com/onnx/onnx/blob/main/docs/Changelog.md#{}-{}",
+                    entry.op, entry.version
+                ),
+            },
+        ));
+    }
+    j
+}
+
 /// The classes of one failing case: per input class, the elements that differ; or the case
 /// as a whole (its shape, or the failure kind) when it did not run or has no element ranges.
 pub(super) fn judge(
@@ -199,7 +237,7 @@ pub(super) fn judge(
         // No dump to read: an output that is no value of its declared type (a BOOL of 2), a
         // file cut short. The run's message says what the backend gave; the finding is that
         // message, and the other trials are still judged.
-        Err(_) => return whole(FailureKind::Mismatch, message),
+        Err(_) => return Ok(vec![no_value_of_the_type(entry, message)]),
     };
     let Some(exp) = ds.outputs.first() else {
         return whole(FailureKind::Mismatch, "no output");

@@ -929,3 +929,47 @@ fn configurations_merge_by_class() {
     assert_eq!(merged[0].configurations, ["a", "b"]);
     assert_eq!(merged[1].configurations, ["b"]);
 }
+
+/// A backend that returns values no BOOL holds (rten's FLOAT -> BOOL gives -1 and 2) leaves no
+/// dump; its message says so, and that is a bug of the page's rule, diagnosed, in a cause per
+/// target type. A message about something else stays the message.
+#[test]
+fn values_outside_the_target_type_are_a_page_finding_per_target() {
+    let scratch = tempfile::tempdir().unwrap();
+    let name = "cast13_FLOAT_to_BOOL";
+    let (entry, dir, _) = written_case(scratch.path(), name);
+    let dumps = scratch.path().join("failures").join(name);
+    // As backends/inproc words it for a runtime that holds BOOL as INT32.
+    let t = mismatch(name).with_message(
+        "rten: output 0 `output` is declared BOOL, which rten holds as INT32, but 2 of its 50 \
+         values are no BOOL value ([19] -1, [22] 2): the runtime did not compute a BOOL result",
+    );
+    let judged = judge(&dir, &dumps, &entry, &t).unwrap();
+    assert_eq!(judged[0].diagnosis, Some(Behaviour::NotOfTheTargetType));
+    assert_eq!(judged[0].authority.as_ref().unwrap().0, Authority::Page);
+    let mut classes = Classes::new();
+    for j in judged {
+        absorb(&mut classes, "rten", "0.27", &entry, j);
+    }
+    let (float16, f16_dir, _) = written_case(scratch.path(), "cast13_FLOAT_to_FLOAT16");
+    let t16 = mismatch("cast13_FLOAT_to_FLOAT16").with_message(
+        "rten: output 0 `output` is declared FLOAT16, which rten holds as FLOAT, but 12 of its \
+         12 values are no FLOAT16 value ([0] 0.548813)",
+    );
+    for j in judge(&f16_dir, &dumps, &float16, &t16).unwrap() {
+        absorb(&mut classes, "rten", "0.27", &float16, j);
+    }
+    let found: Vec<Finding> = classes.into_values().collect();
+    assert!(found.iter().all(|f| f.verdict == Verdict::Disagrees));
+    let c = causes(&found);
+    assert_eq!(c.len(), 2, "one cause per target type");
+    assert!(c.iter().any(|c| c.text.ends_with("(into BOOL)")));
+    // A message about another type is no such finding.
+    let other = mismatch(name).with_message("element 3 is 2, which is no INT8 value");
+    let judged = judge(&dir, &dumps, &entry, &other).unwrap();
+    assert_eq!(judged[0].diagnosis, None);
+    assert_eq!(
+        judged[0].class,
+        FindingClass::Failure(FailureKind::Mismatch)
+    );
+}
