@@ -50,6 +50,10 @@ pub struct Cause {
     /// to the findings directory; empty for a cause that is no bug.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub issue: String,
+    /// What triggers it beyond its behaviour (an encoding variant, a target type, or for an
+    /// undiagnosed cause its operator, pair family and case shape), if anything does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
     /// The configurations of the backend its findings show in (empty for a backend that
     /// declares none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -321,6 +321,7 @@ pub(super) fn causes(findings: &[Finding]) -> Vec<Cause> {
             versions: Vec::new(),
             inherited,
             issue: String::new(),
+            trigger: trigger.clone(),
             configurations: Vec::new(),
         });
         c.findings.push(i);

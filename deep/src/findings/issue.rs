@@ -4,7 +4,7 @@
 //! the backend has one, run beside the cause's node-test directory (its reproducer).
 
 use super::finding::{Cause, Example, Finding, Findings, Verdict};
-use super::render::value_md;
+use super::render::{bug_title as title, value_md};
 use std::fmt::Write as _;
 
 /// The most lines a reproducer script may have.
@@ -58,30 +58,6 @@ pub fn write_all(all: &mut Findings) -> Vec<(String, String)> {
         all.causes[i].issue = path;
     }
     out
-}
-
-/// The title of cause `c`: the runtime, what it does wrong, and where.
-pub fn title(c: &Cause, findings: &[Finding]) -> String {
-    let first = c.findings.first().and_then(|&i| findings.get(i));
-    let runtime = match (&c.inherited, first) {
-        (Some(i), _) => i.from.clone(),
-        (None, Some(f)) => format!("{} {}", c.backend, f.runtime_version)
-            .trim()
-            .to_string(),
-        (None, None) => c.backend.clone(),
-    };
-    let what = c
-        .text
-        .split(": ")
-        .next()
-        .unwrap_or(&c.text)
-        .trim_end_matches('.');
-    let pairs = match c.pairs.len() {
-        0 => String::new(),
-        1 => format!(" ({})", c.pairs[0]),
-        n => format!(" ({} and {} more pairs)", c.pairs[0], n - 1),
-    };
-    format!("{runtime}: {what}{pairs}")
 }
 
 /// The body of cause `c`.

@@ -568,7 +568,22 @@ pub fn markdown(all: &Findings, links: &Links) -> String {
         all.tree_sha256,
         md_text(&runs.join("; "))
     );
-    s.push_str("## Counts\n\n| backend | authority | verdict | classes | elements |\n");
+    s.push_str("## Bugs\n\n");
+    for (_, c) in bugs(all) {
+        let issue = match c.issue.is_empty() {
+            true => String::new(),
+            false => format!(" [Issue body](findings/{}).", c.issue),
+        };
+        let _ = writeln!(
+            s,
+            "- {} ({}; {} classes, {} elements).{issue}",
+            md_text(&bug_title(c, &all.findings)),
+            authority_label(c.authority),
+            c.findings.len(),
+            c.elements
+        );
+    }
+    s.push_str("\n## Counts\n\n| backend | authority | verdict | classes | elements |\n");
     s.push_str("|---|---|---|---:|---:|\n");
     for c in counts(all) {
         let _ = writeln!(
@@ -626,6 +641,8 @@ const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;max-width:1360px;m
 padding:0 16px;overflow-wrap:anywhere}h1{margin:12px 0 4px}h2{margin:18px 0 6px}\
 .meta{color:#555}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px;\
 text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}\
+table.bugs td,table.bugs th{white-space:nowrap;overflow-wrap:normal}table.bugs td:nth-child(3)\
+{white-space:normal}\
 code{font:12px ui-monospace,monospace;background:#f4f4f4;padding:0 2px;white-space:normal}\
 .v{display:inline-block;border-radius:3px;padding:0 5px;font-size:12px;color:#fff;\
 background:#777}.v-disagrees{background:#c62828}.v-differs-from-data{background:#ef6c00}\
@@ -664,7 +681,48 @@ fn select(name: &str, values: &[String]) -> String {
     s
 }
 
-/// findings.html: a self-contained page (inline style and script), the counts first.
+/// The title of bug `c` (its issue body's): the runtime, what it does wrong, and where.
+pub fn bug_title(c: &Cause, findings: &[Finding]) -> String {
+    let first = c.findings.first().and_then(|&i| findings.get(i));
+    let runtime = match (&c.inherited, first) {
+        (Some(i), _) => i.from.clone(),
+        (None, Some(f)) => format!("{} {}", c.backend, f.runtime_version)
+            .trim()
+            .to_string(),
+        (None, None) => c.backend.clone(),
+    };
+    let what = match (&c.diagnosis, &c.trigger) {
+        (None, Some(t)) => format!("values no known behaviour explains, {t}"),
+        (Some(_), Some(t)) => format!("{} ({t})", first_clause(&c.text)),
+        _ => first_clause(&c.text).to_string(),
+    };
+    let pairs = match c.pairs.len() {
+        0 => String::new(),
+        1 => format!(" ({})", c.pairs[0]),
+        n => format!(" ({} and {} more pairs)", c.pairs[0], n - 1),
+    };
+    format!("{runtime}: {what}{pairs}")
+}
+
+/// `text` up to its first colon: the behaviour without its explanation.
+fn first_clause(text: &str) -> &str {
+    text.split(": ")
+        .next()
+        .unwrap_or(text)
+        .trim_end_matches('.')
+}
+
+/// The causes that are bugs, in page order, each with its index among the page's causes.
+fn bugs(all: &Findings) -> Vec<(usize, &Cause)> {
+    ordered_causes(all)
+        .into_iter()
+        .enumerate()
+        .filter(|(_, c)| c.verdict == Verdict::Disagrees)
+        .collect()
+}
+
+/// findings.html: a self-contained page (inline style and script), the bugs first, one line
+/// each with its issue body, then the counts and every cause.
 pub fn html(all: &Findings, links: &Links) -> String {
     let mut s = harness::report::page::html_open("Deep suite findings", STYLE);
     let _ = write!(
@@ -687,7 +745,30 @@ pub fn html(all: &Findings, links: &Links) -> String {
         );
     }
     s.push_str(
-        "</p><h2>Counts</h2><table class=counts><tr><th>backend</th><th>authority</th>\
+        "</p><h2>Bugs</h2><table class=bugs><tr><th>backend</th><th>authority</th><th>bug</th>\
+         <th>classes</th><th>elements</th><th></th></tr>",
+    );
+    for (k, c) in bugs(all) {
+        let issue = match c.issue.is_empty() {
+            true => String::new(),
+            false => format!("<a href=\"findings/{}\">issue body</a>", escape(&c.issue)),
+        };
+        let _ = write!(
+            s,
+            "<tr><td>{}</td><td>{}</td><td><a href=\"#cause-{k}\">{}</a></td><td class=n>{}</td>\
+             <td class=n>{}</td><td>{issue}</td></tr>",
+            escape(&match &c.inherited {
+                Some(i) => format!("{} (via {})", i.from, c.backend),
+                None => c.backend.clone(),
+            }),
+            authority_label(c.authority),
+            escape(&bug_title(c, &all.findings)),
+            c.findings.len(),
+            c.elements
+        );
+    }
+    s.push_str(
+        "</table><h2>Counts</h2><table class=counts><tr><th>backend</th><th>authority</th>\
          <th>verdict</th><th>classes</th><th>elements</th></tr>",
     );
     for c in counts(all) {
@@ -747,10 +828,10 @@ pub fn html(all: &Findings, links: &Links) -> String {
         select("verdict", &verdicts),
         select("type", &types)
     );
-    for c in ordered_causes(all) {
+    for (k, c) in ordered_causes(all).into_iter().enumerate() {
         let _ = write!(
             s,
-            "<details class=cause data-total={}><summary><span class=\"v v-{v}\">{v}</span> \
+            "<details class=cause id=cause-{k} data-total={}><summary><span class=\"v v-{v}\">{v}</span> \
              <b>{}</b> · {} · {}{}<span class=shown></span><div class=detail>{}</div></summary>",
             c.findings.len(),
             escape(&match &c.inherited {

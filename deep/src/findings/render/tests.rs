@@ -132,9 +132,12 @@ fn the_page_has_the_counts_table_filters_and_collapsed_causes() {
     let page = html(&sample(), &links());
     assert!(page.starts_with("<!DOCTYPE html>"));
     assert!(page.ends_with("</body></html>\n"));
+    // The bugs come first, one line each linking its cause (the issue body once written).
+    let bugs = page.find("<table class=bugs>").expect("bugs");
     let counts = page.find("<table class=counts>").expect("counts");
     let filters = page.find("<form id=filters>").expect("filters");
-    assert!(counts < filters);
+    assert!(bugs < counts && counts < filters);
+    assert!(page[bugs..counts].contains("<a href=\"#cause-0\">onnxruntime"));
     for name in ["backend", "authority", "verdict", "type"] {
         assert!(page.contains(&format!("<select data-f={name}>")), "{name}");
     }
@@ -145,8 +148,9 @@ fn the_page_has_the_counts_table_filters_and_collapsed_causes() {
     assert!(page.contains("<script>"));
     // Every cause is a closed <details> (unsupported included), bugs first.
     assert!(!page.contains("<details class=cause open"));
-    let bug =
-        page.find("<details class=cause data-total=1><summary><span class=\"v v-disagrees\">");
+    let bug = page.find(
+        "<details class=cause id=cause-0 data-total=1><summary><span class=\"v v-disagrees\">",
+    );
     let refused = page.find("v-unsupported\">unsupported</span> <b>onnxruntime</b>");
     assert!(bug.unwrap() < refused.unwrap());
     assert!(page.contains("data-from=\"FLOAT\" data-to=\"FLOAT4E2M1\""));
