@@ -181,8 +181,8 @@ impl Behaviour {
                 "Concat loses the sign of -0.0: the output holds +0.0 where an input held -0.0"
             }
             Behaviour::NarrowedThroughInt32 => {
-                "into a 64-bit integer the value goes through INT32 (clamped, wrapped or made \
-                 0x80000000), so values beyond 32 bits are lost"
+                "a 64-bit integer goes through INT32 (clamped, wrapped or made 0x80000000), as \
+                 the output or as the input, so values beyond 32 bits are lost"
             }
             Behaviour::NanToFalse => "NaN into BOOL gives false, where any value but ±0 is true",
             Behaviour::TypedFieldsReadAsNumbers => {
@@ -383,6 +383,7 @@ fn alternative(s: &Subject<'_>, b: Behaviour) -> Option<Tensor> {
             let to = s.expected.dtype();
             cast(s.model.opset, s.input?, to, &[])
         }
+        Behaviour::RoundedTwiceThroughFloat if concat(s) => concat_through_float(s),
         Behaviour::RoundedTwiceThroughFloat if !chain => {
             let (to, attrs) = single_cast(s)?;
             let from = s.input?.dtype();
@@ -420,12 +421,28 @@ fn alternative(s: &Subject<'_>, b: Behaviour) -> Option<Tensor> {
     }
 }
 
+/// Whether the case is one Concat node.
+fn concat(s: &Subject<'_>) -> bool {
+    s.model.graph.nodes.len() == 1 && s.model.graph.nodes[0].op_type == "Concat"
+}
+
+/// Concat's expected DOUBLE output with every value rounded to FLOAT and back: what a
+/// runtime that holds DOUBLE as FLOAT copies.
+fn concat_through_float(s: &Subject<'_>) -> Option<Tensor> {
+    let values = s.expected.as_slice::<f64>()?;
+    let rounded: Vec<f64> = values.iter().map(|&v| f64::from(v as f32)).collect();
+    (rounded
+        .iter()
+        .zip(values)
+        .any(|(a, b)| a.to_bits() != b.to_bits()))
+    .then(|| Tensor::from_vec(s.expected.shape().to_vec(), rounded).ok())?
+}
+
 /// Concat's expected output with every −0 made +0, when the model is one Concat of a type
 /// that has a −0 and the output holds one.
 fn negative_zeros_lost(s: &Subject<'_>) -> Option<Tensor> {
-    let concat = s.model.graph.nodes.len() == 1 && s.model.graph.nodes[0].op_type == "Concat";
     let t = s.expected.dtype();
-    if !concat || t.kind() != TypeKind::Float {
+    if !concat(s) || t.kind() != TypeKind::Float {
         return None;
     }
     let sign = 1u128 << (t.bit_width() - 1);
@@ -467,7 +484,7 @@ fn nan_to_false(s: &Subject<'_>) -> Option<Tensor> {
 fn narrowed_through_int32(s: &Subject<'_>) -> Vec<Tensor> {
     let to = s.expected.dtype();
     if !matches!(to, DataType::Int64 | DataType::Uint64) {
-        return Vec::new();
+        return narrowed_input(s);
     }
     let Some(codes) = tensor_codes(s.expected) else {
         return Vec::new();
@@ -493,6 +510,48 @@ fn narrowed_through_int32(s: &Subject<'_>) -> Vec<Tensor> {
                 .map(|&c| way(value(c), lo, hi) as u128 & u128::from(u64::MAX))
                 .collect();
             tensor_from_codes(to, s.expected.shape().to_vec(), &narrowed).ok()
+        })
+        .collect()
+}
+
+/// Our output when a 64-bit integer input went through INT32 before the cast (clamped or
+/// wrapped), as a runtime without 64-bit integer tensors loads it.
+fn narrowed_input(s: &Subject<'_>) -> Vec<Tensor> {
+    let Some(input) = s.input else {
+        return Vec::new();
+    };
+    let from = input.dtype();
+    let cast_count = s
+        .model
+        .graph
+        .nodes
+        .iter()
+        .filter(|n| matches!(n.op_type.as_str(), "Cast" | "CastLike"))
+        .count();
+    if !matches!(from, DataType::Int64 | DataType::Uint64) || cast_count != 1 {
+        return Vec::new();
+    }
+    let (Some(codes), Some((to, attrs))) = (tensor_codes(input), single_cast(s)) else {
+        return Vec::new();
+    };
+    let value = |c: u128| match from {
+        DataType::Int64 => i128::from(c as u64 as i64),
+        _ => c as i128,
+    };
+    let (lo, hi) = (i128::from(i32::MIN), i128::from(i32::MAX));
+    let ways: [fn(i128, i128, i128) -> i128; 2] =
+        [|v, lo, hi| v.clamp(lo, hi), |v, _, _| i128::from(v as i32)];
+    if codes.iter().all(|&c| (lo..=hi).contains(&value(c))) {
+        return Vec::new();
+    }
+    ways.iter()
+        .filter_map(|way| {
+            let narrowed: Vec<u128> = codes
+                .iter()
+                .map(|&c| way(value(c), lo, hi) as u128 & u128::from(u64::MAX))
+                .collect();
+            let fed = tensor_from_codes(from, input.shape().to_vec(), &narrowed).ok()?;
+            cast(s.model.opset, &fed, to, &attrs)
         })
         .collect()
 }

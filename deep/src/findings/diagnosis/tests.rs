@@ -436,3 +436,36 @@ fn float16_bit_patterns_read_as_numbers() {
     s.encoding = Encoding::Onnx;
     assert_eq!(diagnose(&s, &[0, 1]), [None, None]);
 }
+
+#[test]
+fn a_sixty_four_bit_input_narrowed_through_int32_and_double_concat_through_float() {
+    // INT64 3000000000 -> FLOAT is 3e9 (0x4F32D05E); clamped into INT32 first it is
+    // 2147483647, whose FLOAT is 2^31 (0x4F000000).
+    let m = model(13, &[T::Int64, T::Float], &[], 1);
+    let input = Tensor::from_vec(vec![1], vec![3_000_000_000i64]).unwrap();
+    let got = check(
+        &m,
+        input,
+        codes(T::Float, &[0x4F32_D05E]),
+        codes(T::Float, &[0x4F00_0000]),
+    );
+    assert_eq!(got, [Some(Behaviour::NarrowedThroughInt32)]);
+    // DOUBLE 1 + 2^-52 (0x3FF0000000000001) copied by Concat as 1.0 (0x3FF0...0): held as
+    // FLOAT on the way.
+    let m = concat_model(T::Double, 1);
+    let fed = [codes(T::Double, &[0x3FF0_0000_0000_0001])];
+    let expected = codes(T::Double, &[0x3FF0_0000_0000_0001]);
+    let actual = codes(T::Double, &[0x3FF0_0000_0000_0000]);
+    let s = Subject {
+        model: &m,
+        fed: &fed,
+        input: None,
+        expected: &expected,
+        actual: &actual,
+        encoding: Encoding::Onnx,
+    };
+    assert_eq!(
+        diagnose(&s, &[0]),
+        [Some(Behaviour::RoundedTwiceThroughFloat)]
+    );
+}
