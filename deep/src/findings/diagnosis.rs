@@ -61,7 +61,8 @@ pub enum Behaviour {
     PackedDimsMisread,
     /// A loader refuses an attribute written with its type and without its zero value.
     OmittedZeroRefused,
-    /// An attribute written with its type and without its zero value is read as absent.
+    /// A model with its zero values left out (an attribute's `i`, the opset domain) runs to
+    /// other values than the same model with them written.
     OmittedZeroMisread,
     /// A loader refuses a tensor whose values are in the typed fields.
     TypedFieldsRefused,
@@ -201,8 +202,9 @@ impl Behaviour {
                  which proto2 reads as 0"
             }
             Behaviour::OmittedZeroMisread => {
-                "an attribute whose zero value is left out (its type kept) is read as absent, so \
-                 its default applies instead of 0"
+                "a model whose zero values are left out (an INT attribute's i with its type kept, \
+                 the opset import's domain, an empty tensor's raw_data) runs to other values than \
+                 the same model with them written"
             }
             Behaviour::TypedFieldsRefused => {
                 "the loader refuses a tensor whose values are in the typed fields (float_data, \

@@ -156,12 +156,16 @@ fn sentence(text: &str) -> String {
     format!("{}{}{end}", first.unwrap_or_default(), chars.as_str())
 }
 
-/// The finding and example to show: the example whose input is shortest to read, among the
-/// first examples of the cause's findings.
+/// The finding and example to show: among the examples of the cause's findings, one whose
+/// input is known, shortest to read.
 fn smallest<'f>(mine: &[&'f Finding]) -> Option<(&'f Finding, &'f Example)> {
     mine.iter()
         .flat_map(|f| f.examples.iter().map(move |e| (*f, e)))
-        .min_by_key(|(_, e)| e.input.decoded.len() + e.expected.decoded.len())
+        // An element whose input is known (not a constant's `-`) first, then the shortest.
+        .min_by_key(|(_, e)| {
+            let unknown = e.input.bits == "-";
+            (unknown, e.input.decoded.len() + e.expected.decoded.len())
+        })
 }
 
 /// A script of at most 20 lines that runs the reproducer directory on the
