@@ -39,6 +39,12 @@ REFUSALS = (NotImplementedError,)
 MAX_IR_VERSION = onnx.IR_VERSION
 MAX_OPSET = {"": onnx.defs.onnx_opset_version()}
 
+# TODO: your runtime: the ways it can run a model whose kernels differ (graph optimizations
+# on and off, one thread or a pool, a precision), the default first; the deep suite judges
+# each apart. worker_loop.configuration(CONFIGURATIONS) says which one to set up in this
+# process. None: one way only.
+CONFIGURATIONS = None
+
 
 def load_model(path):
     """The model at path, ready to run. TODO: your runtime (create its session here).
@@ -78,4 +84,5 @@ def run_case(request):
 
 
 if __name__ == "__main__":
-    serve(RUNTIME, VERSION, run_case, max_ir_version=MAX_IR_VERSION, max_opset=MAX_OPSET)
+    serve(RUNTIME, VERSION, run_case, max_ir_version=MAX_IR_VERSION, max_opset=MAX_OPSET,
+          configurations=CONFIGURATIONS)
