@@ -93,7 +93,8 @@ pub fn findings(
                 report.trials.len()
             ));
             let dir = ReportDir::deep(out, &c.label).into_path();
-            let (run, found) = findings::of_run(out, &by_case, &c.label, &report, &dir)?;
+            let (mut run, found) = findings::of_run(out, &by_case, &c.label, &report, &dir)?;
+            run.backend_value = Some(c.value.clone());
             let others = configuration.map_or(Vec::new(), |k| {
                 k.declared.into_iter().filter(|d| *d != k.active).collect()
             });

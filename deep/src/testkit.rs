@@ -86,6 +86,7 @@ pub fn all(runs: &[&str], findings: Vec<Finding>) -> Findings {
                 failed: findings.iter().filter(|f| f.backend == *b).count(),
                 filters: Vec::new(),
                 configuration: None,
+                backend_value: None,
             })
             .collect(),
         causes: crate::findings::causes_of(&findings),

@@ -163,6 +163,10 @@ pub struct RunSummary {
     /// The configuration the run was in, when the backend declares several.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub configuration: Option<String>,
+    /// How the backend was asked for (`onnxruntime`, `worker:<label>=<command line>`): what a
+    /// reproducer's command gives to run it again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backend_value: Option<String>,
 }
 
 impl RunSummary {

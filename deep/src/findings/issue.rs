@@ -3,7 +3,7 @@
 //! bits and decoded, and a reproducer of at most 20 lines in the runtime's own Python API where
 //! the backend has one, run beside the cause's node-test directory (its reproducer).
 
-use super::finding::{Cause, Example, Finding, Findings, Verdict};
+use super::finding::{Cause, Example, Finding, Findings, RunSummary, Verdict};
 use super::render::{bug_title as title, value_md};
 use std::fmt::Write as _;
 
@@ -51,7 +51,8 @@ pub fn write_all(all: &mut Findings) -> Vec<(String, String)> {
             false => {
                 *k += 1;
                 let path = format!("{owner}/{}", file_name(*k, c));
-                out.push((path.clone(), body(c, &all.findings)));
+                let how = How::of(c, &all.runs);
+                out.push((path.clone(), body(c, &all.findings, &how)));
                 path
             }
         };
@@ -61,7 +62,7 @@ pub fn write_all(all: &mut Findings) -> Vec<(String, String)> {
 }
 
 /// The body of cause `c`.
-fn body(c: &Cause, findings: &[Finding]) -> String {
+fn body(c: &Cause, findings: &[Finding], how: &How) -> String {
     let mine: Vec<&Finding> = c.findings.iter().filter_map(|&i| findings.get(i)).collect();
     let mut s = format!("# {}\n\n", title(c, findings));
     let mut versions = c.versions.clone();
@@ -79,11 +80,11 @@ fn body(c: &Cause, findings: &[Finding]) -> String {
     };
     let _ = write!(
         s,
-        "{who} {} At {}; {} class(es) of inputs, {} element(s) in all, over {}.",
+        "{who} {} At {}; {}, {} in all, over {}.",
         sentence(&c.text),
         versions.join(", "),
-        mine.len(),
-        c.elements,
+        count(mine.len(), "class of inputs", "classes of inputs"),
+        count(c.elements, "element", "elements"),
         c.pairs.join(", ")
     );
     if !c.configurations.is_empty() {
@@ -115,7 +116,7 @@ fn body(c: &Cause, findings: &[Finding]) -> String {
                 value_md(&e.input),
                 e.source
                     .as_deref()
-                    .map_or(String::new(), |s| format!(" (`{s}`)")),
+                    .map_or(String::new(), |s| format!(" from `{s}`")),
                 value_md(&e.expected),
                 value_md(&e.actual)
             );
@@ -140,12 +141,17 @@ fn body(c: &Cause, findings: &[Finding]) -> String {
         "**Reproducer**{through}. The directory `{dir}` (attach it: `model.onnx` and \
          `test_data_set_0/` with the inputs and the expected `output_0.pb`); run this in it:\n"
     );
-    let _ = writeln!(s, "```{}\n```\n", script(&c.backend));
+    let _ = writeln!(s, "```{}\n```\n", script(how));
     s.push_str(
         "Found by the deep suite of onnx-conformance; every expected value carries its \
          authority, and the rule above is the one that fixes it.\n",
     );
     s
+}
+
+/// `n` and the noun for it: `1 element`, `2 elements`.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// `text` as a sentence: capitalised, with a full stop.
@@ -168,17 +174,62 @@ fn smallest<'f>(mine: &[&'f Finding]) -> Option<(&'f Finding, &'f Example)> {
         })
 }
 
-/// A script of at most 20 lines that runs the reproducer directory on the
-/// runtime through its own Python API, printing expected and actual bits; for a runtime the
-/// project reaches only through a worker or in-process, the command that runs the directory.
-pub fn script(backend: &str) -> String {
+/// How a cause's reproducer runs its runtime again: the backend's label, how it was asked
+/// for, and the configuration to run in when the cause does not show in the default one.
+pub struct How {
+    /// The backend's label.
+    pub label: String,
+    /// `onnxruntime`, `worker:<label>=<command line>`, ...; `None` when not recorded.
+    pub value: Option<String>,
+    /// The configuration the cause shows in, when its backend's default is not one of them.
+    pub configuration: Option<String>,
+}
+
+impl How {
+    /// For cause `c`, from the runs of its backend (the first one is its default
+    /// configuration's).
+    fn of(c: &Cause, runs: &[RunSummary]) -> How {
+        let first = runs.iter().find(|r| r.backend == c.backend);
+        let default = first.and_then(|r| r.configuration.as_ref());
+        let configuration = match default {
+            Some(d) if !c.configurations.contains(d) => c.configurations.first().cloned(),
+            _ => None,
+        };
+        How {
+            label: c.backend.clone(),
+            value: first.and_then(|r| r.backend_value.clone()),
+            configuration,
+        }
+    }
+}
+
+/// The onnxruntime session options of one of its worker's configurations.
+fn ort_options(configuration: Option<&str>) -> String {
+    let c = configuration.unwrap_or("optimized-1-thread");
+    let level = match c.starts_with("unoptimized") {
+        true => "ORT_DISABLE_ALL",
+        false => "ORT_ENABLE_ALL",
+    };
+    let threads = if c.ends_with("all-threads") { 0 } else { 1 };
+    format!(
+        "o = ort.SessionOptions()  # configuration {c}\n\
+         o.graph_optimization_level = ort.GraphOptimizationLevel.{level}\n\
+         o.intra_op_num_threads = {threads}\n"
+    )
+}
+
+/// A script of at most 20 lines that runs the reproducer directory on the runtime through its
+/// own Python API, printing expected and actual bits; for a runtime the project reaches only
+/// through a worker or in-process, the command that runs the directory.
+pub fn script(how: &How) -> String {
     let load = "import onnx\nfrom onnx import numpy_helper as nh\n\
                 m = onnx.load(\"model.onnx\")\n\
                 ins = [onnx.load_tensor(f\"test_data_set_0/input_{k}.pb\") for k in range(len(m.graph.input))]\n\
                 want = onnx.load_tensor(\"test_data_set_0/output_0.pb\")\n";
     let show = "print(\"expected\", nh.from_array(nh.to_array(want)).raw_data.hex())\n\
                 print(\"actual  \", got.hex())";
-    match backend {
+    let configuration = how.configuration.as_deref();
+    match how.label.as_str() {
         "onnxruntime" => format!(
             "python\n{load}import ctypes, onnxruntime as ort\n\
              feeds = {{}}\n\
@@ -187,9 +238,11 @@ pub fn script(backend: &str) -> String {
              \x20   raw = t.raw_data or nh.from_array(nh.to_array(t)).raw_data\n\
              \x20   ctypes.memmove(v.data_ptr(), raw, len(raw))\n\
              \x20   feeds[i.name] = v\n\
-             s = ort.InferenceSession(\"model.onnx\", providers=[\"CPUExecutionProvider\"])\n\
+             {}\
+             s = ort.InferenceSession(\"model.onnx\", o, providers=[\"CPUExecutionProvider\"])\n\
              y = s.run_with_ort_values([m.graph.output[0].name], feeds)[0]\n\
-             got = ctypes.string_at(y.data_ptr(), y.tensor_size_in_bytes())\n{show}"
+             got = ctypes.string_at(y.data_ptr(), y.tensor_size_in_bytes())\n{show}",
+            ort_options(configuration)
         ),
         "reference" => format!(
             "python\n{load}from onnx.reference import ReferenceEvaluator\n\
@@ -198,8 +251,14 @@ pub fn script(backend: &str) -> String {
         ),
         "openvino" => format!(
             "python\n{load}import openvino as ov\n\
-             compiled = ov.Core().compile_model(\"model.onnx\", \"CPU\")\n\
-             got = nh.from_array(compiled([nh.to_array(t) for t in ins])[0]).raw_data\n{show}"
+             core = ov.Core()\n\
+             {}\
+             compiled = core.compile_model(\"model.onnx\", \"CPU\")\n\
+             got = nh.from_array(compiled([nh.to_array(t) for t in ins])[0]).raw_data\n{show}",
+            match configuration {
+                Some("default-precision") => "",
+                _ => "core.set_property(\"CPU\", {\"INFERENCE_PRECISION_HINT\": \"f32\"})\n",
+            }
         ),
         "onnx-backend" => format!(
             "python\n{load}import importlib\n\
@@ -207,12 +266,22 @@ pub fn script(backend: &str) -> String {
              rep = backend.prepare(m, \"CPU\")\n\
              got = nh.from_array(rep.run([nh.to_array(t) for t in ins])[0]).raw_data\n{show}"
         ),
-        label => format!(
-            "sh\n# {label} runs through onnx-conformance (a worker or in-process); from a checkout:\n\
-             ONNX_CONFORMANCE_STRICT=1 ONNX_BACKEND_DATA=$PWD \\\n\
-             \x20 ONNX_CONFORMANCE_BACKEND='worker:{label}=<its command>' \\\n\
-             \x20 cargo test --manifest-path <checkout>/Cargo.toml --test onnx_backend -- custom/"
-        ),
+        label => {
+            let value = how
+                .value
+                .clone()
+                .unwrap_or_else(|| format!("worker:{label}=<its command>"));
+            let configuration =
+                configuration.map_or(String::new(), |c| format!(" --configuration {c}"));
+            format!(
+                "sh\n# {label} runs through onnx-conformance; in this directory, with the command \
+                 installed (cargo install ... onnx-conformance-cli):\n\
+                 ONNX_BACKEND_DATA=\"$PWD\" onnx-conformance run --strict{configuration} \\\n\
+                 \x20 --out \"${{TMPDIR:-/tmp}}/{label}-reproducer\" \\\n\
+                 \x20 --backend {} custom/",
+                shlex::try_quote(&value).map_or(value.clone(), |q| q.into_owned())
+            )
+        }
     }
 }
 

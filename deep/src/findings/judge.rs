@@ -77,6 +77,7 @@ pub fn of_run(
             .map(|r| r.filters.clone())
             .unwrap_or_default(),
         configuration: configuration.clone(),
+        backend_value: None,
     };
     // A mismatch whose dump is missing is judged by its message; but when no mismatch left
     // one, the dumps are being looked for in the wrong place: stop rather than judge the run

@@ -100,7 +100,9 @@ pub fn github_anchor(title: &str) -> String {
 
 /// `Cast-19,21`.
 pub fn versions(f: &Finding) -> String {
-    let v: Vec<String> = f.op_versions.iter().map(u32::to_string).collect();
+    let mut sorted = f.op_versions.clone();
+    sorted.sort_unstable();
+    let v: Vec<String> = sorted.iter().map(u32::to_string).collect();
     format!("{}-{}", f.op, v.join(","))
 }
 
@@ -201,10 +203,10 @@ pub fn finding_md(f: &Finding, links: &Links, depth: usize) -> String {
             let _ = write!(
                 s,
                 ". Input {}{}: expected {}, actual {}",
+                value_md(&e.input),
                 e.source
                     .as_deref()
-                    .map_or(String::new(), |s| format!(" (`{s}`)")),
-                value_md(&e.input),
+                    .map_or(String::new(), |s| format!(" from `{s}`")),
                 value_md(&e.expected),
                 value_md(&e.actual)
             );
@@ -264,10 +266,11 @@ fn finding_html(f: &Finding, links: &Links) -> String {
             let _ = write!(
                 s,
                 "<span class=el>input {}{} · expected {} · actual <b>{}</b>",
-                e.source
-                    .as_deref()
-                    .map_or(String::new(), |s| format!(" <code>{}</code>", escape(s))),
                 value_html(&e.input),
+                e.source.as_deref().map_or(String::new(), |s| format!(
+                    " from <code>{}</code>",
+                    escape(s)
+                )),
                 value_html(&e.expected),
                 value_html(&e.actual)
             );

@@ -620,6 +620,7 @@ fn findings_of_run(run: &str, entry: &CaseEntry) -> (Vec<Finding>, Vec<RunSummar
         failed: 1,
         filters: Vec::new(),
         configuration: None,
+        backend_value: None,
     };
     (vec![f], vec![summary], run.repeat(64))
 }

@@ -491,14 +491,15 @@ pub(crate) fn plans() -> Vec<(String, Plan)> {
             layout: ConcatLayout::Encoded(Encoding::ZeroOmitted),
         };
         out.push((name(&plan), plan));
-        // −0 in 2, 6 and 32 inputs of unequal sizes, for every type that has a −0 (the FNUZ
-        // formats' sign bit alone is their NaN; E8M0 has no zero).
+        // −0 in 2, 3, 4, 6 and 32 inputs of unequal sizes, for every type that has a −0 (the
+        // FNUZ formats' sign bit alone is their NaN; E8M0 has no zero). Three is where a
+        // concatenation written as a sum of zero-padded inputs first loses the sign.
         let signed_zero = |t: DataType| {
             t.kind() == TypeKind::Float
                 && !matches!(t, DataType::Float8E4M3FNUZ | DataType::Float8E5M2FNUZ)
         };
         for dtype in spec.types.iter().filter(|&t| signed_zero(t)) {
-            for count in [2, 6, 32] {
+            for count in [2, 3, 4, 6, 32] {
                 let plan = Plan::Concat {
                     spec,
                     dtype,

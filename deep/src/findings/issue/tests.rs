@@ -12,7 +12,12 @@ fn every_script_is_at_most_twenty_lines_of_valid_python_or_shell() {
         "onnx-backend",
         "myrt",
     ] {
-        let s = script(backend);
+        let how = How {
+            label: backend.to_string(),
+            value: Some(format!("worker:{backend}=python3 my worker.py")),
+            configuration: Some("unoptimized-all-threads".into()),
+        };
+        let s = script(&how);
         let (lang, code) = s.split_once('\n').unwrap();
         assert!(
             code.lines().count() <= MAX_SCRIPT_LINES,
@@ -35,7 +40,15 @@ fn every_script_is_at_most_twenty_lines_of_valid_python_or_shell() {
             assert!(out.success(), "{backend}: not valid Python:\n{code}");
         } else {
             assert_eq!(lang, "sh");
-            assert!(code.contains("worker:myrt="), "{code}");
+            // The command as the run was given it, quoted for the shell, in its configuration.
+            assert!(
+                code.contains("--backend 'worker:myrt=python3 my worker.py' custom/"),
+                "{code}"
+            );
+            assert!(
+                code.contains("--configuration unoptimized-all-threads"),
+                "{code}"
+            );
         }
     }
 }
@@ -102,4 +115,17 @@ fn a_defect_inherited_from_onnx_is_one_body_addressed_to_onnx() {
     assert_eq!(bodies[0].0, "onnx/issue-01-round-mode-ignored.md");
     assert!(bodies[0].1.starts_with("# onnx: round_mode is ignored"));
     assert!(found.causes.iter().all(|c| c.issue == bodies[0].0));
+}
+
+#[test]
+fn an_onnxruntime_script_sets_the_configuration_its_cause_shows_in() {
+    let how = |c: Option<&str>| How {
+        label: "onnxruntime".into(),
+        value: Some("onnxruntime".into()),
+        configuration: c.map(String::from),
+    };
+    let default = script(&how(None));
+    assert!(default.contains("ORT_ENABLE_ALL") && default.contains("intra_op_num_threads = 1"));
+    let other = script(&how(Some("unoptimized-all-threads")));
+    assert!(other.contains("ORT_DISABLE_ALL") && other.contains("intra_op_num_threads = 0"));
 }
