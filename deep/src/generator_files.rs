@@ -14,4 +14,6 @@ pub const READERS: &[&str] = &[
     "src/names.rs",
     "src/integrity.rs",
     "src/runs.rs",
+    "src/vectors.rs",
+    "src/vectors/",
 ];
