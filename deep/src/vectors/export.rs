@@ -65,6 +65,8 @@ pub fn plan(opts: &Options) -> Vec<Planned> {
 pub fn export(opts: &Options, out: &Path, say: &mut dyn FnMut(&str)) -> Result<Summary, Error> {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let all = units::units(opts.level, &opts.filter);
+    // The chunks are spread over threads here; a kernel call need not split its tensor too.
+    onnx_conformance::tuning::set_threads(1);
     let mut sums = String::new();
     let mut summary = Summary {
         files: 0,
@@ -141,24 +143,30 @@ fn write_file(unit: &Unit, opts: &Options, out: &Path) -> Result<Written, Error>
     let (start, end) = opts.shard.range(total);
     write!(w, "{}", header(unit, opts, start, end, total)).map_err(io)?;
     let (mut lines, mut left_out) = (0u64, 0u64);
-    let mut at = start;
-    while at < end {
-        let stop = (at + CHUNK).min(end);
-        let (chunk, skipped) = source.chunk(at, stop);
-        left_out += skipped;
-        let expected = elements::expected(unit, &chunk.inputs)?;
-        let mut text = String::with_capacity(chunk.inputs.len() * 24);
-        for i in 0..chunk.inputs.len() {
-            text.push_str(&item(&chunk.inputs, unit.from, i));
-            text.push(' ');
-            text.push_str(&item(&expected, unit.to, i));
-            text.push(' ');
-            text.push_str(&line::tag_text(chunk.tags[i]));
-            text.push('\n');
+    let starts: Vec<u64> = (start..end).step_by(CHUNK as usize).collect();
+    // Chunks are rendered on every thread, a round at a time, and written in order, so the
+    // file is the same bytes at any thread count and memory holds one round.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for round in starts.chunks(threads) {
+        let rendered: Vec<Result<Rendered, Error>> = std::thread::scope(|s| {
+            let handles: Vec<_> = round
+                .iter()
+                .map(|&a| {
+                    let source = &source;
+                    s.spawn(move || render(unit, source, a, (a + CHUNK).min(end)))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a vectors thread panicked"))
+                .collect()
+        });
+        for r in rendered {
+            let r = r?;
+            w.write_all(r.text.as_bytes()).map_err(io)?;
+            lines += r.lines;
+            left_out += r.left_out;
         }
-        w.write_all(text.as_bytes()).map_err(io)?;
-        lines += chunk.inputs.len() as u64;
-        at = stop;
     }
     writeln!(w, "# end lines {lines} left-out {left_out}").map_err(io)?;
     w.flush().map_err(io)?;
@@ -175,12 +183,40 @@ fn write_file(unit: &Unit, opts: &Options, out: &Path) -> Result<Written, Error>
     })
 }
 
+/// One chunk's lines.
+struct Rendered {
+    text: String,
+    lines: u64,
+    left_out: u64,
+}
+
+/// The lines of candidates `[start, end)` of `source`.
+fn render(unit: &Unit, source: &Source, start: u64, end: u64) -> Result<Rendered, Error> {
+    let (chunk, left_out) = source.chunk(start, end);
+    let expected = elements::expected(unit, &chunk.inputs)?;
+    let mut text = String::with_capacity(chunk.inputs.len() * 32);
+    for (i, tag) in chunk.tags.iter().enumerate() {
+        line::push_item(&mut text, &chunk.inputs, unit.from, i);
+        text.push(' ');
+        line::push_item(&mut text, &expected, unit.to, i);
+        text.push(' ');
+        text.push_str(tag.authority.label());
+        text.push('/');
+        text.push_str(tag.class.label());
+        text.push('\n');
+    }
+    Ok(Rendered {
+        text,
+        lines: chunk.inputs.len() as u64,
+        left_out,
+    })
+}
+
 /// Element `i` of `items` of type `t` as its column writes it.
 pub(crate) fn item(items: &Items, t: vocab::DataType, i: usize) -> String {
-    match items {
-        Items::Codes(c) => line::hex(t, c[i]),
-        Items::Strings(s) => line::quote(&s[i]),
-    }
+    let mut s = String::new();
+    line::push_item(&mut s, items, t, i);
+    s
 }
 
 /// The header of `unit`'s file in shard `[start, end)` of `total` candidates.

@@ -2,7 +2,7 @@
 //! naming the pair, then one line per element, `input expected authority/class`, codes in hex
 //! and strings quoted. Written and read here only, so that both sides agree.
 
-use super::elements::Tag;
+use super::elements::{Items, Tag};
 use crate::index::{Authority, CaseAttribute, InputClass};
 use vocab::{DataType, OpKind};
 
@@ -89,14 +89,21 @@ fn width(t: DataType) -> usize {
     (t.bit_width() as usize).div_ceil(4).max(1)
 }
 
-/// A code of `t` in hex, lowercase, zero-padded to the type's width.
-pub(crate) fn hex(t: DataType, code: u128) -> String {
-    format!("{code:0w$x}", w = width(t))
+/// Appends element `i` of `items` of type `t` to `out`, as its column writes it: a code in
+/// lowercase hex zero-padded to the type's width, a string quoted (no allocation per element:
+/// an exhaustive file has 2^32).
+pub(crate) fn push_item(out: &mut String, items: &Items, t: DataType, i: usize) {
+    use std::fmt::Write as _;
+    match items {
+        Items::Codes(c) => {
+            let _ = write!(out, "{:0w$x}", c[i], w = width(t));
+        }
+        Items::Strings(s) => push_quoted(out, &s[i]),
+    }
 }
 
-/// A string quoted: `"` and `\` escaped, control characters as `\u{..}`.
-pub(crate) fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
+/// Appends `s` quoted: `"` and `\` escaped, control characters as `\u{..}`.
+fn push_quoted(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
         match c {
@@ -107,12 +114,6 @@ pub(crate) fn quote(s: &str) -> String {
         }
     }
     out.push('"');
-    out
-}
-
-/// A tag as its column writes it: `authority/class`.
-pub(crate) fn tag_text(tag: Tag) -> String {
-    format!("{}/{}", tag.authority.label(), tag.class.label())
 }
 
 /// The tag a column names.
@@ -227,43 +228,4 @@ pub(crate) fn parse_string(token: &Token) -> Result<String, String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn quoted_strings_read_back_whatever_they_hold() {
-        for s in ["", "1.5", " -INF", "a\"b\\c", "tab\there", "new\nline", "é"] {
-            let line = format!("{} ff", quote(s));
-            let got = tokens(&line).unwrap();
-            assert_eq!(
-                got,
-                vec![Token::Quoted(s.into()), Token::Bare("ff".into())],
-                "{s:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn bad_columns_say_what_is_wrong() {
-        assert!(tokens("\"open").unwrap_err().contains("not closed"));
-        assert!(tokens("\"a\"b").unwrap_err().contains("end its column"));
-        let e = parse_code(DataType::Float8E4M3FN, &Token::Bare("1ff".into())).unwrap_err();
-        assert!(e.contains("more than the 8 bits"), "{e}");
-        assert!(parse_code(DataType::Float, &Token::Bare("xyz".into())).is_err());
-        assert_eq!(
-            parse_code(DataType::Int4, &Token::Bare("0xf".into())),
-            Ok(15)
-        );
-        assert!(parse_tag("page").is_err());
-        assert!(parse_tag("law/exact").unwrap_err().contains("no authority"));
-    }
-
-    #[test]
-    fn codes_are_padded_to_their_type() {
-        assert_eq!(hex(DataType::Float, 0x3f80_0000), "3f800000");
-        assert_eq!(hex(DataType::Float16, 1), "0001");
-        // BOOL is stored in a byte, as ONNX stores it.
-        assert_eq!(hex(DataType::Bool, 1), "01");
-        assert_eq!(hex(DataType::Float4E2M1, 0xf), "f");
-    }
-}
+mod tests;
