@@ -140,6 +140,20 @@ fn unit_of(header: &[(String, String)]) -> Result<Unit, String> {
             ));
         }
     }
+    // Only the attribute sets an export writes: each changes the result, and the diagnosis
+    // varies exactly those.
+    let combos = plan::attr_combos(spec, h.to);
+    if !combos.contains(&h.attrs) {
+        let sets: Vec<String> = combos.iter().map(|c| line::attrs_text(c)).collect();
+        return Err(format!(
+            "header `attributes`: {} is not an attribute set of {}-{} into {} (one of: {})",
+            line::attrs_text(&h.attrs),
+            h.op,
+            h.version,
+            h.to.name(),
+            sets.join(", ")
+        ));
+    }
     Ok(Unit {
         spec,
         from: h.from,
@@ -217,7 +231,7 @@ impl Pending {
         let unit = &self.unit;
         // The expected column must be ours: a file edited, or written by another version of
         // this implementation, would otherwise judge a converter against other answers.
-        let ours = elements::expected(unit, &self.inputs)?;
+        let ours = elements::expected(unit, &self.inputs).map_err(|e| format!("{shown}: {e}"))?;
         if let Some(i) = differing(unit.to, &ours, &self.expected, true).first() {
             return Err(format!(
                 "{shown}:{}: column expected: {} is not this implementation's value {} (a file \

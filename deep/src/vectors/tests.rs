@@ -310,6 +310,14 @@ fn malformed_lines_are_named_by_file_line_and_column() {
         assert!(e.contains(&format!("bad{k}.txt:7")), "{e}");
         assert!(e.contains(says), "{e}");
     }
+    let p = dir.path().join("attrs.txt");
+    let head = head.replace("# attributes -", "# attributes saturate=0");
+    std::fs::write(&p, format!("{head}3f800000 3c00 3c00\n")).unwrap();
+    let e = check(std::slice::from_ref(&p)).unwrap_err().to_string();
+    assert!(
+        e.contains("attrs.txt:6") && e.contains("not an attribute set"),
+        "{e}"
+    );
     let p = dir.path().join("nohead.txt");
     std::fs::write(&p, "# op Cast\n3f800000 3c00 3c00\n").unwrap();
     let e = check(std::slice::from_ref(&p)).unwrap_err().to_string();
