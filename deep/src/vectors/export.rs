@@ -249,6 +249,11 @@ fn header(unit: &Unit, opts: &Options, start: u64, end: u64, total: u64) -> Stri
 
 /// The README written beside the files: the format, in short (docs/vectors.md in full).
 fn readme(opts: &Options) -> String {
+    // Only a sample depends on the seed: the other levels' README is the same at any seed.
+    let seed = match opts.level {
+        units::Level::Two => format!(", seed {:#018x}", opts.seed),
+        _ => String::new(),
+    };
     let level = match opts.level {
         units::Level::One => "1",
         units::Level::Two => "2",
@@ -256,8 +261,8 @@ fn readme(opts: &Options) -> String {
     };
     format!(
         "# onnx-conformance test vectors\n\n\
-         Written by `onnx-conformance vectors export --level {level}` (shard {}/{}, seed \
-         {:#018x}). One file per operator version, source type, target type and attributes \
+         Written by `onnx-conformance vectors export --level {level}` (shard {}/{}{seed}). \
+         One file per operator version, source type, target type and attributes \
          (`.sample.txt`: level 2's seeded sample; `.exhaustive.txt`: every code of a 32-bit \
          source). `SHA256SUMS` holds every file's sha256.\n\n\
          ## Format {}\n\n\
@@ -267,7 +272,7 @@ fn readme(opts: &Options) -> String {
          - Every other line is one element: `input expected authority/class`, separated by \
          spaces. Numeric and BOOL elements are their bit patterns in lowercase hex, zero-padded \
          to the type's width (FLOAT `3f800000`, FLOAT4E2M1 `7`); STRING elements are quoted, \
-         `\"` and `\\\\` escaped, control characters as `\\u{{hex}}`.\n\
+         `\"` and `\\` escaped, control characters as `\\u{{hex}}`.\n\
          - `authority` is what fixes the expected value: `page` (the operator page or its \
          technical note), `ieee` (IEEE 754 rounding, C's integer conversion), `data` (only the \
          official node data), `reading` (neither; this project's reading). A difference from \
@@ -283,7 +288,6 @@ fn readme(opts: &Options) -> String {
          any NaN in a floating target.\n",
         opts.shard.index,
         opts.shard.count,
-        opts.seed,
         line::FORMAT,
     )
 }

@@ -248,6 +248,13 @@ fn one_seed_gives_the_same_files_and_another_seed_others() {
     assert_eq!(read("a", values), read("c", values));
     assert_ne!(read("a", sample), read("c", sample));
     assert_eq!(body(&dir.path().join("a").join(sample)).len(), 3000);
+    // Level 1 depends on no seed, its README included.
+    let mut one = opts(Level::One, 25, DataType::Float, Some(DataType::Float8E5M2));
+    let d = export_to(&one, &dir.path().join("d"));
+    one.seed = 9;
+    let e = export_to(&one, &dir.path().join("e"));
+    assert_eq!(d, e);
+    assert_eq!(read("d", "README.md"), read("e", "README.md"));
 }
 
 #[test]
