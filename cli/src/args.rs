@@ -41,6 +41,10 @@ pub enum Command {
     /// Your own worker process (docs/worker-protocol.md)
     #[command(subcommand)]
     Worker(WorkerCommand),
+    /// Plain-text test vectors of every Cast pair (docs/vectors.md): write them, or check a
+    /// converter's outputs written beside them
+    #[command(subcommand)]
+    Vectors(VectorsCommand),
     /// Print the home directory
     Home,
 }
@@ -194,4 +198,56 @@ pub struct DiffArgs {
     /// List at most this many cases; count the rest
     #[arg(long, default_value_t = 60)]
     pub max_rows: usize,
+}
+
+/// `vectors`' subcommands.
+#[derive(Debug, Subcommand)]
+pub enum VectorsCommand {
+    /// Write one file per operator version, pair and attributes: lines `input expected
+    /// authority/class`, a README of the format and SHA256SUMS
+    Export(ExportArgs),
+    /// Check files with an observed column (`input expected authority/class observed`, or
+    /// `input expected observed`): mismatches grouped and diagnosed; exit 1 when any
+    Check {
+        /// The files
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+/// `vectors export`'s options.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Where the files go
+    #[arg(long, value_name = "DIR", default_value = "onnx-conformance-vectors")]
+    pub out: PathBuf,
+    /// 1: the deep tree's values; 2: and a seeded sample per wide-source pair; exhaustive:
+    /// every code of FLOAT, INT32 and UINT32 into every narrower type (4.3 G lines a file:
+    /// use --shard and the filters, and --count-only first)
+    #[arg(long, value_name = "L", default_value = "1")]
+    pub level: String,
+    /// The seed of level 2's samples (default: drawn, and printed)
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Candidate elements per sampled file at level 2
+    #[arg(long, value_name = "N", default_value_t = deep::vectors::DEFAULT_SAMPLE)]
+    pub sample: u64,
+    /// Write only shard K of N (a contiguous K-th of every file)
+    #[arg(long, value_name = "K/N", default_value = "1/1")]
+    pub shard: String,
+    /// Only this operator (Cast or CastLike)
+    #[arg(long, value_name = "OP")]
+    pub op: Option<String>,
+    /// Only this operator version (its since-version, as 19)
+    #[arg(long, value_name = "V")]
+    pub version: Option<u32>,
+    /// Only this source type (as FLOAT)
+    #[arg(long, value_name = "TYPE")]
+    pub from: Option<String>,
+    /// Only this target type (as FLOAT8E4M3FN)
+    #[arg(long, value_name = "TYPE")]
+    pub to: Option<String>,
+    /// Print the files and their candidate elements; write nothing
+    #[arg(long)]
+    pub count_only: bool,
 }

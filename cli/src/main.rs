@@ -6,8 +6,9 @@
 mod args;
 mod home;
 mod run;
+mod vectors;
 
-use args::{Cli, Command, WorkerCommand};
+use args::{Cli, Command, VectorsCommand, WorkerCommand};
 use clap::Parser;
 use std::process::ExitCode;
 
@@ -30,6 +31,8 @@ fn main() -> ExitCode {
         Command::Worker(WorkerCommand::Check { command, timeout }) => {
             run::check_worker(&home, command, *timeout)
         }
+        Command::Vectors(VectorsCommand::Export(args)) => vectors::export(args),
+        Command::Vectors(VectorsCommand::Check { files }) => vectors::check(files),
         Command::Home => {
             println!("{}", home.dir().display());
             ExitCode::SUCCESS

@@ -456,3 +456,77 @@ fn worker_new_writes_a_skeleton_and_its_loop_and_never_overwrites() {
         );
     }
 }
+
+#[test]
+fn vectors_export_prints_the_seed_and_check_exits_by_what_it_found() {
+    // The vectors need no fetched data: an empty home.
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (cwd, home) = (tmp.path().join("work"), tmp.path().join("home"));
+    std::fs::create_dir_all(&cwd).expect("cwd");
+    std::fs::create_dir_all(&home).expect("home");
+    let out = run(
+        &cwd,
+        &home,
+        &[
+            "vectors",
+            "export",
+            "--level",
+            "2",
+            "--sample",
+            "500",
+            "--op",
+            "Cast",
+            "--version",
+            "28",
+            "--from",
+            "UINT32",
+            "--to",
+            "FLOAT16",
+            "--out",
+            "v",
+        ],
+    );
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("vectors: seed "), "{said}");
+    assert!(said.contains("wrote 2 files"), "{said}");
+    let dir = cwd.join("v");
+    let values = std::fs::read_to_string(dir.join("cast28_UINT32_to_FLOAT16.txt")).unwrap();
+    // Our own outputs as observed: clean, exit 0.
+    let same: String = values
+        .lines()
+        .map(|l| match l.starts_with('#') {
+            true => format!("{l}\n"),
+            false => format!("{l} {}\n", l.split(' ').nth(1).unwrap()),
+        })
+        .collect();
+    std::fs::write(cwd.join("same.txt"), &same).unwrap();
+    let out = run(&cwd, &home, &["vectors", "check", "same.txt"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains(" 0 mismatches"), "{}", text(&out));
+    // UINT32 1 (FLOAT16 0x3c00) observed as 0x3c01: exit 1, the line named.
+    let planted = same.replacen(
+        "00000001 3c00 page/range-edge 3c00",
+        "00000001 3c00 page/range-edge 3c01",
+        1,
+    );
+    assert_ne!(planted, same, "the file holds UINT32 1");
+    std::fs::write(cwd.join("planted.txt"), planted).unwrap();
+    let out = run(&cwd, &home, &["vectors", "check", "planted.txt"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("1 mismatches"), "{}", text(&out));
+    // A line cut short: exit 2, file and line named.
+    std::fs::write(cwd.join("bad.txt"), format!("{same}00000001\n")).unwrap();
+    let out = run(&cwd, &home, &["vectors", "check", "bad.txt"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let lines = same.lines().count() + 1;
+    assert!(
+        text(&out).contains(&format!("bad.txt:{lines}: 1 columns")),
+        "{}",
+        text(&out)
+    );
+    // A bad shard is refused before anything is written.
+    let out = run(&cwd, &home, &["vectors", "export", "--shard", "5/4"]);
+    assert!(!out.status.success());
+    assert!(text(&out).contains("--shard"), "{}", text(&out));
+}

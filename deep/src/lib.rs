@@ -1,6 +1,6 @@
 //! The deep suite as a library: its tree ([`write`]), the check that the tree on disk is the
-//! one its index describes ([`integrity`]), and the findings of a run of it ([`runs`],
-//! [`findings`]).
+//! one its index describes ([`integrity`]), the findings of a run of it ([`runs`],
+//! [`findings`]), and its answers as plain-text test vectors ([`vectors`]).
 //!
 //! The tree: Every allowed (source, target) pair of every
 //! Cast and CastLike version with every attribute combination that changes a result, over the
@@ -26,6 +26,7 @@ pub mod runs;
 mod source;
 #[cfg(test)]
 mod testkit;
+pub mod vectors;
 
 pub use error::Error;
 use index::{CaseEntry, Index, CASES_DIR};

@@ -224,7 +224,7 @@ impl Behaviour {
 
 /// What a diagnosis needs of one case: its model and fed inputs, the data input (fed or
 /// initializer), and the expected and actual outputs.
-pub(super) struct Subject<'a> {
+pub(crate) struct Subject<'a> {
     /// The parsed model.
     pub model: &'a Model,
     /// The inputs the data set feeds.
@@ -243,7 +243,7 @@ pub(super) struct Subject<'a> {
 /// Where several do, the one that reproduces the most elements of the case wins (then the
 /// earlier in [`Behaviour::ALL`]), so that one root cause names a whole case rather than
 /// whichever behaviour happens to coincide on a few elements.
-pub(super) fn diagnose(s: &Subject<'_>, differing: &[usize]) -> Vec<Option<Behaviour>> {
+pub(crate) fn diagnose(s: &Subject<'_>, differing: &[usize]) -> Vec<Option<Behaviour>> {
     let mut out = vec![None; differing.len()];
     let Some(actual) = Codes::of(s.actual) else {
         return out;

@@ -304,11 +304,17 @@ fn fallbacks(e: &Elem<'_>, ctx: &Ctx) -> &'static [C] {
 /// Every element has one (`class_check` checks every element of the tree); one that had none
 /// would be a value set's bug, so it stops the generator naming the element.
 pub(crate) fn choose(origin: C, e: &Elem<'_>, ctx: &Ctx) -> C {
+    try_choose(Some(origin), e, ctx)
+        .unwrap_or_else(|| panic!("{e:?} (from a point of class {origin}) is of no class"))
+}
+
+/// [`choose`] for an element that no point produced (a sampled one, `origin` none), which may
+/// be of no class: a random FLOAT between two FLOAT16 values, near neither a tie nor a value.
+pub(crate) fn try_choose(origin: Option<C>, e: &Elem<'_>, ctx: &Ctx) -> Option<C> {
     std::iter::once(C::DoubleRounding)
-        .chain(std::iter::once(origin))
+        .chain(origin)
         .chain(fallbacks(e, ctx).iter().copied())
         .find(|k| holds(*k, e, ctx))
-        .unwrap_or_else(|| panic!("{e:?} (from a point of class {origin}) is of no class"))
 }
 
 /// Whether `x` (exact, given as f64 when `int` is none) is neither a value nor a midpoint of

@@ -352,7 +352,7 @@ pub(crate) fn attr_combos(spec: &VersionSpec, to: DataType) -> Vec<Vec<CaseAttri
 
 /// Whether `spec` is the newest version of its rule era (docs/semantics.md §3.2: up to 23,
 /// from 24), where the 16-bit types get their full sets.
-fn era_newest(spec: &VersionSpec) -> bool {
+pub(crate) fn era_newest(spec: &VersionSpec) -> bool {
     let newest = versions_of(spec.op()).last().map(VersionSpec::since);
     spec.since() == 23 || Some(spec.since()) == newest
 }
@@ -665,7 +665,7 @@ fn ranges(input: &Input, authorities: &[(Authority, Citation)]) -> Vec<ClassRang
 
 /// The steps of a cast case: `from` → `to`, or `from` → `mid` → `to` for a chain, with the
 /// attributes each node gets.
-fn steps(
+pub(crate) fn steps(
     spec: &VersionSpec,
     from: DataType,
     to: DataType,
@@ -766,7 +766,7 @@ fn by_authority(
 }
 
 /// The exact values of `codes` of `from`.
-fn source_values(from: DataType, codes: &[u128]) -> Vec<Val> {
+pub(crate) fn source_values(from: DataType, codes: &[u128]) -> Vec<Val> {
     match from.kind() {
         TypeKind::Float | TypeKind::PowerOfTwo => super::run::decode(from, codes)
             .into_iter()
@@ -801,7 +801,7 @@ fn first_value(input: &Input) -> Input {
 }
 
 /// The `like` input of CastLike: one element of the target type.
-fn like(to: DataType) -> Tensor {
+pub(crate) fn like(to: DataType) -> Tensor {
     match to {
         DataType::String => Tensor::from_vec(vec![1], vec![String::new()]).expect("a string"),
         _ => tensor_from_codes(to, vec![1], &[0]).expect("a code"),
@@ -818,7 +818,7 @@ fn empty_like(to: DataType) -> Tensor {
 }
 
 /// The cast node(s) from `input` to `output`.
-fn cast_node(
+pub(crate) fn cast_node(
     spec: &VersionSpec,
     to: DataType,
     attrs: &[CaseAttribute],

@@ -68,7 +68,7 @@ pub(crate) enum Size {
 
 /// The value a code stands for, as the filters need it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Val {
+pub(crate) enum Val {
     Float(f64),
     Int(i128),
 }
@@ -113,7 +113,7 @@ fn all_codes(t: DataType) -> Vec<u128> {
 }
 
 /// The values of `codes` of `t`.
-fn vals(t: DataType, codes: &[u128]) -> Vec<Val> {
+pub(crate) fn vals(t: DataType, codes: &[u128]) -> Vec<Val> {
     if is_floating(t) {
         run::decode(t, codes).into_iter().map(Val::Float).collect()
     } else {
@@ -558,7 +558,7 @@ fn string_values(to: DataType) -> Vec<(C, String)> {
 
 /// Whether the spec defines the result of STRING `s` cast to `to`: numbers only, integer
 /// literals in range for integer and bool targets, no negative for E8M0.
-fn string_defined(s: &str, to: DataType) -> bool {
+pub(crate) fn string_defined(s: &str, to: DataType) -> bool {
     let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
     let integer = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
     match to {
@@ -574,7 +574,7 @@ fn string_defined(s: &str, to: DataType) -> bool {
 }
 
 /// Whether the spec defines the result of `v` cast to `to` (STRING targets apart).
-fn defined(v: Val, to: DataType) -> bool {
+pub(crate) fn defined(v: Val, to: DataType) -> bool {
     match (v, to) {
         (Val::Float(x), t) if is_int(t) => {
             let (lo, hi) = int_range(t);
@@ -749,7 +749,7 @@ fn build_input(from: DataType, to: DataType, size: Size) -> Input {
 
 /// The magnitudes of the codes next to each floating code (the value's own magnitude where
 /// there is none, or where it is not finite); empty for other sources.
-fn neighbours(from: DataType, codes: &[u128], values: &[Val]) -> (Vec<f64>, Vec<f64>) {
+pub(crate) fn neighbours(from: DataType, codes: &[u128], values: &[Val]) -> (Vec<f64>, Vec<f64>) {
     if !is_floating(from) {
         return (vec![0.0; codes.len()], vec![0.0; codes.len()]);
     }
