@@ -367,6 +367,7 @@ fn diagnose(
         input: Some(&x),
         expected: &e,
         actual: &a,
+        encoding: Encoding::Onnx,
     };
     let all: Vec<usize> = (0..inputs.len()).collect();
     Ok(diagnosis::diagnose(&subject, &all))
