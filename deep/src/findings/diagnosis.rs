@@ -71,13 +71,18 @@ pub enum Behaviour {
     /// The output holds values that are no value of its type (a BOOL of 2, a FLOAT16 output
     /// holding unrounded FLOAT values): the conversion does not produce the target type.
     NotOfTheTargetType,
+    /// NaN becomes ±Inf (a conversion that shifts the NaN's payload out).
+    NanToInf,
+    /// The range is checked before rounding: above the largest finite value ±Inf, below the
+    /// smallest normal ±0, where rounding would have brought the value in range.
+    RangeBeforeRounding,
 }
 
 impl Behaviour {
     /// Every behaviour tried on a case's elements, in the order they are tried. The loader's
     /// refusals and misreadings are not tried: they are assigned to a case written in an
     /// encoding variant by what its plain twin did (`findings::loader`).
-    pub const ALL: [Behaviour; 17] = [
+    pub const ALL: [Behaviour; 19] = [
         Behaviour::TypedFieldsReadAsNumbers,
         Behaviour::RoundedTwiceThroughFloat,
         Behaviour::RoundModeIgnored,
@@ -95,6 +100,8 @@ impl Behaviour {
         Behaviour::ConcatNegativeZeroLost,
         Behaviour::NarrowedThroughInt32,
         Behaviour::NanToFalse,
+        Behaviour::NanToInf,
+        Behaviour::RangeBeforeRounding,
     ];
 
     /// Whether the behaviour is a loader's: how the model or its tensors are read, judged
@@ -139,6 +146,8 @@ impl Behaviour {
             Behaviour::TypedFieldsRefused => "typed-fields-refused",
             Behaviour::TypedFieldsMisread => "typed-fields-misread",
             Behaviour::NotOfTheTargetType => "not-of-the-target-type",
+            Behaviour::NanToInf => "nan-to-inf",
+            Behaviour::RangeBeforeRounding => "range-before-rounding",
         }
     }
 
@@ -217,6 +226,12 @@ impl Behaviour {
             Behaviour::NotOfTheTargetType => {
                 "the output holds values that are no value of the target type: the conversion \
                  does not produce that type"
+            }
+            Behaviour::NanToInf => "NaN becomes ±Inf, where NaN stays NaN",
+            Behaviour::RangeBeforeRounding => {
+                "the range is checked before rounding: values above the largest finite value \
+                 become ±Inf and values below the smallest normal ±0, where rounding would \
+                 bring them in range"
             }
         }
     }
@@ -419,8 +434,73 @@ fn alternative(s: &Subject<'_>, b: Behaviour) -> Option<Tensor> {
         Behaviour::Truncation if !chain => nudged(s, Direction::TowardZero),
         Behaviour::ConcatNegativeZeroLost => negative_zeros_lost(s),
         Behaviour::NanToFalse if !chain && s.expected.dtype() == DataType::Bool => nan_to_false(s),
+        Behaviour::NanToInf if !chain => by_input_value(s, |x, _| {
+            let inf = if x.is_sign_negative() {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            };
+            x.is_nan().then_some(inf)
+        }),
+        Behaviour::RangeBeforeRounding if !chain => by_input_value(s, |x, (max, min_normal)| {
+            if x.is_finite() && x.abs() > max {
+                Some(x.signum() * f64::INFINITY)
+            } else if x != 0.0 && x.abs() < min_normal {
+                Some(0.0f64.copysign(x))
+            } else {
+                None
+            }
+        }),
         _ => None,
     }
+}
+
+/// The infinity codes of the floating types that have one: (positive, sign bit).
+fn infinity(t: DataType) -> Option<(u128, u128)> {
+    let positive = match t {
+        DataType::Float16 => 0x7C00,
+        DataType::Bfloat16 => 0x7F80,
+        DataType::Float => 0x7F80_0000,
+        DataType::Double => 0x7FF0_0000_0000_0000,
+        DataType::Float8E5M2 => 0x7C,
+        _ => return None,
+    };
+    Some((positive, 1u128 << (t.bit_width() - 1)))
+}
+
+/// Our output with the elements `change` picks replaced: it sees each input value and the
+/// target's (largest finite, smallest normal) and returns the new value (±Inf or ±0) for an
+/// element it changes. For the targets with an infinity, from a floating source.
+fn by_input_value(
+    s: &Subject<'_>,
+    change: impl Fn(f64, (f64, f64)) -> Option<f64>,
+) -> Option<Tensor> {
+    let input = s.input?;
+    let (from, to) = (input.dtype(), s.expected.dtype());
+    let (inf, sign) = infinity(to)?;
+    if from.kind() != TypeKind::Float || input.len() != s.expected.len() {
+        return None;
+    }
+    let max = run::decode(to, &[inf - 1])[0];
+    let mantissa = match to {
+        DataType::Float16 => 10,
+        DataType::Bfloat16 => 7,
+        DataType::Float => 23,
+        DataType::Double => 52,
+        _ => 2,
+    };
+    let min_normal = run::decode(to, &[1u128 << mantissa])[0];
+    let xs = run::decode(from, &tensor_codes(input)?);
+    let mut codes = tensor_codes(s.expected)?;
+    let mut changed = false;
+    for (c, &x) in codes.iter_mut().zip(&xs) {
+        if let Some(v) = change(x, (max, min_normal)) {
+            let negative = if v.is_sign_negative() { sign } else { 0 };
+            *c = if v.is_infinite() { inf } else { 0 } | negative;
+            changed = true;
+        }
+    }
+    changed.then(|| tensor_from_codes(to, s.expected.shape().to_vec(), &codes).ok())?
 }
 
 /// Whether the case is one Concat node.

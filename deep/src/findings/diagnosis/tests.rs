@@ -469,3 +469,27 @@ fn a_sixty_four_bit_input_narrowed_through_int32_and_double_concat_through_float
         [Some(Behaviour::RoundedTwiceThroughFloat)]
     );
 }
+
+#[test]
+fn nan_to_inf_and_the_range_checked_before_rounding() {
+    // FLOAT -> FLOAT16: a NaN (0x7F800001) must stay NaN (0x7E00 here), given +Inf (0x7C00).
+    // 65504.00390625 (0x477FE001) rounds down to 65504 (0x7BFF); checked against the range
+    // first it is +Inf. 2^-14 - 2^-38 (0x387FFFFF) rounds up to the smallest normal (0x0400);
+    // checked first it is +0.
+    let m = model(13, &[T::Float, T::Float16], &[], 3);
+    let input = codes(T::Float, &[0x7F80_0001, 0x477F_E001, 0x387F_FFFF]);
+    let got = check(
+        &m,
+        input,
+        codes(T::Float16, &[0x7E00, 0x7BFF, 0x0400]),
+        codes(T::Float16, &[0x7C00, 0x7C00, 0x0000]),
+    );
+    assert_eq!(
+        got,
+        [
+            Some(Behaviour::NanToInf),
+            Some(Behaviour::RangeBeforeRounding),
+            Some(Behaviour::RangeBeforeRounding)
+        ]
+    );
+}
