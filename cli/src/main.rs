@@ -6,6 +6,7 @@
 mod args;
 mod home;
 mod run;
+mod self_check;
 
 use args::{Cli, Command, WorkerCommand};
 use clap::Parser;
@@ -30,6 +31,7 @@ fn main() -> ExitCode {
         Command::Worker(WorkerCommand::Check { command, timeout }) => {
             run::check_worker(&home, command, *timeout)
         }
+        Command::SelfCheck(args) => self_check::main(args),
         Command::Home => {
             println!("{}", home.dir().display());
             ExitCode::SUCCESS
