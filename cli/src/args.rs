@@ -65,8 +65,8 @@ pub struct SelfCheckArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
     /// Codes per chunk: what one thread holds at a time (with its outputs, some 30 bytes each).
-    /// At 4096 every buffer stays below the allocator's mapping threshold: at 16384 a quarter
-    /// of the time went to page faults, at 1M nearly half
+    /// At 4096 every buffer stays below the allocator's mapping threshold: at 16384 a fifth to
+    /// a half of the time went to page faults, at 1M nearly half
     #[arg(long, value_name = "N", default_value_t = 1 << 12)]
     pub chunk: u64,
 }
