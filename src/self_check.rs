@@ -141,9 +141,9 @@ pub const MAX_REPORTED: usize = 8;
 /// fast path at each of `levels` (levels the CPU lacks run the best one it has), on this
 /// thread, and compares every output with the exact path's, bit for bit. One thread and
 /// ordinary stores per call: the caller splits the codes over threads, and the thread split
-/// and streaming stores, which only move where an element is written, have their own tests. An error says why the
-/// case cannot be checked: no fast path, a source type [`cases`] never gives, or the exact
-/// path's own refusal.
+/// and streaming stores, which only move where an element is written, have their own tests.
+/// An error says why the case cannot be checked: no fast path, a source type [`cases`] never
+/// gives, or the exact path's own refusal.
 pub fn check(case: &Case, first: u64, len: u64, levels: &[SimdLevel]) -> Result<Checked, String> {
     check_with(case, first, len, levels, &|exec, source| {
         crate::ops::fast::cast(exec, source, case.to, &case.rules)

@@ -33,7 +33,8 @@ pub fn main(args: &SelfCheckArgs) -> ExitCode {
     let plan = Plan::new(&cases, limit, chunk);
     let names: Vec<&str> = levels.iter().map(|l| l.name()).collect();
     say(&format!(
-        "self-check: {} cases, {} elements, {} chunks of up to {chunk} codes, levels {}, {threads} threads",
+        "self-check: {} cases, {} elements, {} chunks of up to {chunk} codes, levels {}, \
+         {threads} threads",
         cases.len(),
         plan.elements,
         plan.chunks(),
@@ -198,7 +199,8 @@ fn run(plan: &Plan<'_>, levels: &[SimdLevel], threads: usize) -> Outcome {
                 let rate = d as f64 / secs;
                 let left = (plan.elements - d) as f64 / rate.max(1.0);
                 say(&format!(
-                    "  {:.1}% ({d} elements) in {secs:.0} s, {rate:.3e} elements/s, about {left:.0} s left, {} differ",
+                    "  {:.1}% ({d} elements) in {secs:.0} s, {rate:.3e} elements/s, \
+                     about {left:.0} s left, {} differ",
                     100.0 * d as f64 / plan.elements as f64,
                     differing.load(Ordering::Relaxed)
                 ));
