@@ -9,6 +9,7 @@ pub mod formats;
 pub mod fuzzing;
 pub mod ops;
 mod prefetch;
+pub mod self_check;
 mod stream;
 #[cfg(test)]
 pub(crate) mod testkit;

@@ -282,8 +282,8 @@ impl Exec {
         bytes >= self.stream_min_bytes
     }
 
-    /// One thread at the best level: the setting that needs no configuration.
-    #[cfg(test)]
+    /// One thread at `level`: the tests' setting, and the self-check's, which splits its
+    /// work over threads itself.
     pub(crate) fn single(level: SimdLevel) -> Exec {
         Exec {
             level,

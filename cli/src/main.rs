@@ -6,6 +6,7 @@
 mod args;
 mod home;
 mod run;
+mod self_check;
 mod vectors;
 
 use args::{Cli, Command, VectorsCommand, WorkerCommand};
@@ -33,6 +34,7 @@ fn main() -> ExitCode {
         }
         Command::Vectors(VectorsCommand::Export(args)) => vectors::export(args),
         Command::Vectors(VectorsCommand::Check { files }) => vectors::check(files),
+        Command::SelfCheck(args) => self_check::main(args),
         Command::Home => {
             println!("{}", home.dir().display());
             ExitCode::SUCCESS

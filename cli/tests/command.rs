@@ -530,3 +530,40 @@ fn vectors_export_prints_the_seed_and_check_exits_by_what_it_found() {
     assert!(!out.status.success());
     assert!(text(&out).contains("--shard"), "{}", text(&out));
 }
+
+#[test]
+fn self_check_runs_a_slice_and_reports_its_rate_beside_memcpy() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let home = tmp.path().join("home");
+    let args = [
+        "self-check",
+        "--from",
+        "FLOAT",
+        "--to",
+        "FLOAT4E2M1",
+        "--codes",
+        "70000",
+        "--chunk",
+        "4096",
+    ];
+    let out = run(tmp.path(), &home, &args);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    // Four rule sets of 70000 codes, the last chunk of each cut short.
+    assert!(
+        said.contains("4 cases, 280000 elements, 72 chunks"),
+        "{said}"
+    );
+    assert!(
+        said.contains("elements/s") && said.contains("memcpy on"),
+        "{said}"
+    );
+    assert!(said.contains("passed"), "{said}");
+    let out = run(tmp.path(), &home, &["self-check", "--to", "FLOAT99"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("unknown type FLOAT99"),
+        "{}",
+        text(&out)
+    );
+}

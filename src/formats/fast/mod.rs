@@ -1,7 +1,8 @@
 //! Fast slice conversions for the hot Cast pairs. Each reproduces the exact path
 //! ([`super::cast_float`] and friends) bit for bit at every SIMD level and thread count; the
 //! tests in `tests.rs` hold them to it, exhaustively over every 8- and 16-bit code and over
-//! every f32 midpoint class, at every level the CPU has.
+//! every f32 midpoint class, at every level the CPU has; `onnx-conformance self-check`
+//! (`crate::self_check`) over every code of the 32-bit sources.
 //!
 //! Specials (NaN codes, infinities, overflow codes, the zero of FNUZ formats) are never
 //! hand-written here: they are asked of the exact path once per call, so a rule change there

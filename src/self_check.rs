@@ -1,0 +1,269 @@
+//! The fast Cast paths held to the exact path over every code of a source type, a chunk of
+//! codes at a time, at any SIMD level the CPU has: the check behind `onnx-conformance
+//! self-check`, which runs it over all 2^32 codes of the 32-bit sources.
+//!
+//! Public because the fast paths are crate-private and the command that drives the check (its
+//! threads, its progress, its rates) lives in another crate; nothing here is a second
+//! implementation: the fast side is the dispatch Cast uses ([`crate::ops::fast`]), the exact
+//! side the generic path every fast path is tested against ([`crate::ops::cast::generic`]).
+//! Not an API for runtimes.
+
+use crate::dtype::{DataType, Storage};
+use crate::formats::{
+    CastRules, Generation, RoundMode, F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2,
+    F8E5M2FNUZ, F8E8M0, I4, U4,
+};
+use crate::ops::{OpKind, OpVersion};
+use crate::tuning::{Exec, SimdLevel};
+use half::{bf16, f16};
+use std::fmt;
+
+/// One conversion the check runs: a source type, a target type and the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Case {
+    /// The source type.
+    pub from: DataType,
+    /// The target type.
+    pub to: DataType,
+    /// saturate, round_mode and the version-24 switch.
+    pub rules: CastRules,
+}
+
+impl fmt::Display for Case {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = &self.rules;
+        write!(
+            f,
+            "{} -> {} (saturate {}, {:?}",
+            self.from.name(),
+            self.to.name(),
+            r.saturate,
+            r.generation
+        )?;
+        // round_mode is read by FLOAT8E8M0 targets only; elsewhere it is the default.
+        if self.to == DataType::Float8E8M0 {
+            write!(f, ", round_mode {:?}", r.round_mode)?;
+        }
+        write!(f, ")")
+    }
+}
+
+/// Every rule set the check runs `to` under: each saturate with each generation, and for
+/// FLOAT8E8M0, the one target that reads it, each round_mode too.
+fn rule_sets(to: DataType) -> Vec<CastRules> {
+    let modes: &[RoundMode] = match to {
+        DataType::Float8E8M0 => &[RoundMode::Up, RoundMode::Down, RoundMode::Nearest],
+        _ => &[RoundMode::Up],
+    };
+    let mut v = Vec::new();
+    for saturate in [true, false] {
+        for generation in [Generation::Before24, Generation::From24] {
+            v.extend(modes.iter().map(|&round_mode| CastRules {
+                saturate,
+                round_mode,
+                generation,
+            }));
+        }
+    }
+    v
+}
+
+/// Every case with a fast path whose source has at most 32 bits (so that every code can be
+/// run), in type order, each under every rule set of [`rule_sets`]. Found by asking the
+/// dispatch with empty storages, so a pair added to it is checked without a list to keep.
+pub fn cases() -> Vec<Case> {
+    let exec = Exec::single(SimdLevel::Baseline);
+    let mut v = Vec::new();
+    for &from in DataType::ALL {
+        if source(from, 0, 0).is_none() {
+            continue;
+        }
+        let empty = Storage::empty(from);
+        for &to in DataType::ALL {
+            for rules in rule_sets(to) {
+                if crate::ops::fast::cast(&exec, &empty, to, &rules).is_some() {
+                    v.push(Case { from, to, rules });
+                }
+            }
+        }
+    }
+    v
+}
+
+/// How many codes `from` has (2^bits, u64::MAX for a 64-bit type), which is how many
+/// elements the check of a case runs.
+pub fn code_count(from: DataType) -> u64 {
+    1u64.checked_shl(from.bit_width()).unwrap_or(u64::MAX)
+}
+
+/// A fast output that differs from the exact path's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The conversion.
+    pub case: Case,
+    /// The SIMD level the fast path ran at.
+    pub level: SimdLevel,
+    /// The source element's bits.
+    pub input: u64,
+    /// The fast path's output bits ([`bits`]).
+    pub fast: u64,
+    /// The exact path's output bits.
+    pub exact: u64,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at {}: input {:#x}, fast {:#x}, exact {:#x}",
+            self.case,
+            self.level.name(),
+            self.input,
+            self.fast,
+            self.exact
+        )
+    }
+}
+
+/// What one chunk of one case gave.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Checked {
+    /// How many (element, level) outputs differ from the exact path's.
+    pub differing: u64,
+    /// The first few of them ([`MAX_REPORTED`] per chunk and level).
+    pub mismatches: Vec<Mismatch>,
+}
+
+/// Mismatches listed per chunk and level; the rest are only counted.
+pub const MAX_REPORTED: usize = 8;
+
+/// Runs `case` on the codes `first .. first + len` (cut at the source's code count) by its
+/// fast path at each of `levels` (levels the CPU lacks run the best one it has), on this
+/// thread, and compares every output with the exact path's, bit for bit. One thread and
+/// ordinary stores per call: the caller splits the codes over threads, and the thread split
+/// and streaming stores, which only move where an element is written, have their own tests.
+/// An error says why the case cannot be checked: no fast path, a source type [`cases`] never
+/// gives, or the exact path's own refusal.
+pub fn check(case: &Case, first: u64, len: u64, levels: &[SimdLevel]) -> Result<Checked, String> {
+    check_with(case, first, len, levels, &|exec, source| {
+        crate::ops::fast::cast(exec, source, case.to, &case.rules)
+    })
+}
+
+/// [`check`] with the fast side given, so that a test can plant a wrong output.
+fn check_with(
+    case: &Case,
+    first: u64,
+    len: u64,
+    levels: &[SimdLevel],
+    fast: &dyn Fn(&Exec, &Storage) -> Option<Storage>,
+) -> Result<Checked, String> {
+    let end = first.saturating_add(len).min(code_count(case.from));
+    let src = source(case.from, first, end.saturating_sub(first))
+        .ok_or_else(|| format!("{case}: the check runs no {} source", case.from.name()))?;
+    // The version only names the operator in an error; the rules are the case's.
+    let op = OpVersion::resolve(OpKind::Cast.name(), 28).map_err(|e| e.to_string())?;
+    let exact = crate::ops::cast::generic(op, &src, case.to, &case.rules)
+        .map_err(|e| format!("{case}: the exact path: {e}"))?;
+    let exact = bits(&exact).ok_or_else(|| format!("{case}: no bits for the target"))?;
+    let mut out = Checked::default();
+    for &level in levels {
+        let exec = Exec::single(level.min(SimdLevel::detected()));
+        let got = fast(&exec, &src).ok_or_else(|| format!("{case}: no fast path"))?;
+        let got = bits(&got).ok_or_else(|| format!("{case}: no bits for the target"))?;
+        if got.len() != exact.len() {
+            let (g, e) = (got.len(), exact.len());
+            return Err(format!("{case} at {}: {g} outputs for {e}", level.name()));
+        }
+        let differ = (0..exact.len()).filter(|&i| got[i] != exact[i]);
+        let mut listed = 0;
+        for i in differ {
+            out.differing += 1;
+            if listed < MAX_REPORTED {
+                listed += 1;
+                out.mismatches.push(Mismatch {
+                    case: *case,
+                    level,
+                    input: first + i as u64,
+                    fast: got[i],
+                    exact: exact[i],
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The source elements with codes `first .. first + len` (which must fit the type), or `None`
+/// for a type the check does not run (wider than 32 bits, or not a number).
+fn source(from: DataType, first: u64, len: u64) -> Option<Storage> {
+    use DataType as D;
+    let codes = first..first + len;
+    // Each type's code is its low bits: `as` keeps exactly those.
+    Some(match from {
+        D::Float => Storage::Float(codes.map(|c| f32::from_bits(c as u32)).collect()),
+        D::Float16 => Storage::Float16(codes.map(|c| f16::from_bits(c as u16)).collect()),
+        D::Bfloat16 => Storage::Bfloat16(codes.map(|c| bf16::from_bits(c as u16)).collect()),
+        D::Float8E4M3FN => {
+            Storage::Float8E4M3FN(codes.map(|c| F8E4M3FN::from_bits(c as u8)).collect())
+        }
+        D::Float8E4M3FNUZ => {
+            Storage::Float8E4M3FNUZ(codes.map(|c| F8E4M3FNUZ::from_bits(c as u8)).collect())
+        }
+        D::Float8E5M2 => Storage::Float8E5M2(codes.map(|c| F8E5M2::from_bits(c as u8)).collect()),
+        D::Float8E5M2FNUZ => {
+            Storage::Float8E5M2FNUZ(codes.map(|c| F8E5M2FNUZ::from_bits(c as u8)).collect())
+        }
+        D::Float8E8M0 => Storage::Float8E8M0(codes.map(|c| F8E8M0::from_bits(c as u8)).collect()),
+        D::Float4E2M1 => Storage::Float4E2M1(codes.map(|c| F4E2M1::from_bits(c as u8)).collect()),
+        D::Float6E2M3 => Storage::Float6E2M3(codes.map(|c| F6E2M3::from_bits(c as u8)).collect()),
+        D::Float6E3M2 => Storage::Float6E3M2(codes.map(|c| F6E3M2::from_bits(c as u8)).collect()),
+        D::Int4 => Storage::Int4(codes.map(|c| I4::from_bits(c as u8)).collect()),
+        D::Uint4 => Storage::Uint4(codes.map(|c| U4::from_bits(c as u8)).collect()),
+        D::Uint8 => Storage::Uint8(codes.map(|c| c as u8).collect()),
+        D::Int8 => Storage::Int8(codes.map(|c| c as i8).collect()),
+        D::Uint16 => Storage::Uint16(codes.map(|c| c as u16).collect()),
+        D::Int16 => Storage::Int16(codes.map(|c| c as i16).collect()),
+        D::Uint32 => Storage::Uint32(codes.map(|c| c as u32).collect()),
+        D::Int32 => Storage::Int32(codes.map(|c| c as i32).collect()),
+        _ => return None,
+    })
+}
+
+/// Every element's bits, zero-extended: floats by bit pattern (NaN payloads and signs count),
+/// integers as two's complement in their width, INT4 as the byte it is stored as (its value
+/// sign-extended, so that a kernel writing the bare nibble differs), the other newtypes by
+/// their code; `None` for the types no fast path writes.
+pub fn bits(s: &Storage) -> Option<Vec<u64>> {
+    fn map<T: Copy>(v: &[T], f: impl Fn(T) -> u64) -> Vec<u64> {
+        v.iter().map(|&x| f(x)).collect()
+    }
+    Some(match s {
+        Storage::Float(v) => map(v, |x| u64::from(x.to_bits())),
+        Storage::Double(v) => map(v, f64::to_bits),
+        Storage::Float16(v) => map(v, |x| u64::from(x.to_bits())),
+        Storage::Bfloat16(v) => map(v, |x| u64::from(x.to_bits())),
+        Storage::Float8E4M3FN(v) => map(v, |x| u64::from(x.to_bits())),
+        Storage::Float8E4M3FNUZ(v) => map(v, |x| u64::from(x.to_bits())),
+        Storage::Float8E5M2(v) => map(v, |x| u64::from(x.to_bits())),
+        Storage::Float8E5M2FNUZ(v) => map(v, |x| u64::from(x.to_bits())),
+        Storage::Float8E8M0(v) => map(v, |x| u64::from(x.to_bits())),
+        Storage::Float4E2M1(v) => map(v, |x| u64::from(x.to_bits())),
+        Storage::Float6E2M3(v) => map(v, |x| u64::from(x.to_bits())),
+        Storage::Float6E3M2(v) => map(v, |x| u64::from(x.to_bits())),
+        Storage::Int4(v) => map(v, |x| u64::from(x.get() as u8)),
+        Storage::Uint4(v) => map(v, |x| u64::from(x.to_bits())),
+        Storage::Uint8(v) => map(v, u64::from),
+        Storage::Int8(v) => map(v, |x| u64::from(x as u8)),
+        Storage::Uint16(v) => map(v, u64::from),
+        Storage::Int16(v) => map(v, |x| u64::from(x as u16)),
+        Storage::Uint32(v) => map(v, u64::from),
+        Storage::Int32(v) => map(v, |x| u64::from(x as u32)),
+        Storage::Uint64(v) => v.clone(),
+        Storage::Int64(v) => map(v, |x| x as u64),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests;
