@@ -267,12 +267,21 @@ pub(super) fn judge(
 /// differs bit for bit.
 fn elements(entry: &CaseEntry, case: &Case, exp: &Tensor, act: &Tensor) -> Vec<Judged> {
     let ds = &case.data_sets[0];
+    // The data input: an initializer, a Constant node's value, or the first fed input.
+    let constant = case.model.graph.nodes.iter().find_map(|n| {
+        (n.op_type == "Constant").then_some(())?;
+        n.attributes.iter().find_map(|a| match &a.value {
+            vocab::AttrValue::Tensor(t) if a.name == "value" => Some(t.clone()),
+            _ => None,
+        })
+    });
     let input = case
         .model
         .graph
         .initializers
         .first()
         .map(|(_, t)| t.clone())
+        .or(constant)
         .or_else(|| ds.inputs.first().cloned());
     // Codes once per tensor: a case of 65536 elements may differ everywhere.
     let codes = |t: &Tensor| tensor_codes(t).unwrap_or_default();

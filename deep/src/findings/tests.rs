@@ -974,3 +974,34 @@ fn values_outside_the_target_type_are_a_page_finding_per_target() {
         FindingClass::Failure(FailureKind::Mismatch)
     );
 }
+
+/// A Constant node's value is the case's input: its examples show it (not `-`), so the
+/// behaviours that read the input can explain a folded constant.
+#[test]
+fn a_constant_cases_input_is_its_constant_value() {
+    let scratch = tempfile::tempdir().unwrap();
+    let name = "cast19_constant_FLOAT_to_FLOAT16";
+    let (entry, dir, ds) = written_case(scratch.path(), name);
+    assert!(ds.inputs.is_empty(), "a constant case feeds nothing");
+    let expected = &ds.outputs[0];
+    let mut codes = harness::read::tensor_codes(expected).unwrap();
+    codes[0] ^= 1;
+    let actual =
+        harness::read::tensor_from_codes(expected.dtype(), expected.shape().to_vec(), &codes)
+            .unwrap();
+    let dumps = scratch.path().join("failures").join(name);
+    std::fs::create_dir_all(&dumps).unwrap();
+    harness::write::write_tensor(&schema::layout::dumped_actual(&dumps, 0), "y", &actual).unwrap();
+    let judged = judge(&dir, &dumps, &entry, &mismatch(name)).unwrap();
+    let example = &judged[0].examples[0];
+    let case = harness::read::load_case(&dir).unwrap();
+    let constant = case.model.graph.nodes[0]
+        .attributes
+        .iter()
+        .find_map(|a| match &a.value {
+            vocab::AttrValue::Tensor(t) => Some(t.clone()),
+            _ => None,
+        });
+    let first = harness::read::tensor_codes(&constant.unwrap()).unwrap()[0];
+    assert_eq!(example.input.bits, format!("0x{first:08x}"));
+}
