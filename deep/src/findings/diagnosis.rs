@@ -357,6 +357,7 @@ fn alternatives(s: &Subject<'_>, b: Behaviour) -> Vec<Tensor> {
     match b {
         Behaviour::NarrowedThroughInt32 => narrowed_through_int32(s),
         Behaviour::TypedFieldsReadAsNumbers => read_as_numbers(s),
+        Behaviour::SubnormalsFlushed if concat(s) => concat_flushed(s),
         b => alternative(s, b).into_iter().collect(),
     }
 }
@@ -506,6 +507,27 @@ fn by_input_value(
 /// Whether the case is one Concat node.
 fn concat(s: &Subject<'_>) -> bool {
     s.model.graph.nodes.len() == 1 && s.model.graph.nodes[0].op_type == "Concat"
+}
+
+/// Concat's expected output with every subnormal flushed: to the zero of its sign, or to +0
+/// (a flush, then a copy that loses the sign as a sum with +0 does).
+fn concat_flushed(s: &Subject<'_>) -> Vec<Tensor> {
+    let Some((signed, true)) = flush_codes(s.expected) else {
+        return Vec::new();
+    };
+    let t = s.expected.dtype();
+    let original = tensor_codes(s.expected).unwrap_or_default();
+    let sign = 1u128 << (t.bit_width() - 1);
+    // Only the elements the flush changed become +0.
+    let plus: Vec<u128> = signed
+        .iter()
+        .zip(&original)
+        .map(|(&f, &o)| if f != o && f == sign { 0 } else { f })
+        .collect();
+    [signed, plus]
+        .into_iter()
+        .filter_map(|codes| tensor_from_codes(t, s.expected.shape().to_vec(), &codes).ok())
+        .collect()
 }
 
 /// Concat's expected DOUBLE output with every value rounded to FLOAT and back: what a

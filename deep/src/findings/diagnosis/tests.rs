@@ -493,3 +493,30 @@ fn nan_to_inf_and_the_range_checked_before_rounding() {
         ]
     );
 }
+
+#[test]
+fn concat_flushing_subnormals_to_a_signed_or_a_positive_zero() {
+    // FLOAT16 subnormals 0x0001 and 0x8001 copied as +0 (0x0000) and, in another runtime, as
+    // the zero of their sign (0x8000); 0x3C00 (1.0) copied as it is.
+    let m = concat_model(T::Float16, 3);
+    let fed: Vec<Tensor> = [0x0001, 0x8001, 0x3C00]
+        .iter()
+        .map(|&c| codes(T::Float16, &[c]))
+        .collect();
+    let expected = codes(T::Float16, &[0x0001, 0x8001, 0x3C00]);
+    for flushed in [[0x0000, 0x0000, 0x3C00], [0x0000, 0x8000, 0x3C00]] {
+        let actual = codes(T::Float16, &flushed);
+        let s = Subject {
+            model: &m,
+            fed: &fed,
+            input: None,
+            expected: &expected,
+            actual: &actual,
+            encoding: Encoding::Onnx,
+        };
+        assert_eq!(
+            diagnose(&s, &[0, 1]),
+            [Some(Behaviour::SubnormalsFlushed); 2]
+        );
+    }
+}
