@@ -483,14 +483,7 @@ fn by_input_value(
         return None;
     }
     let max = run::decode(to, &[inf - 1])[0];
-    let mantissa = match to {
-        DataType::Float16 => 10,
-        DataType::Bfloat16 => 7,
-        DataType::Float => 23,
-        DataType::Double => 52,
-        _ => 2,
-    };
-    let min_normal = run::decode(to, &[1u128 << mantissa])[0];
+    let min_normal = smallest_normal(to);
     let xs = run::decode(from, &tensor_codes(input)?);
     let mut codes = tensor_codes(s.expected)?;
     let mut changed = false;
@@ -802,6 +795,21 @@ fn drop_nan_signs(input: &Tensor) -> Option<Tensor> {
     changed.then(|| tensor_from_codes(t, input.shape().to_vec(), &flipped).ok())?
 }
 
+/// The smallest normal value of floating type `t`: the code just above the last subnormal, in
+/// every such format exponent field 1 with mantissa 0.
+fn smallest_normal(t: DataType) -> f64 {
+    let mantissa = match t.bit_width() {
+        64 => 52,
+        32 => 23,
+        16 if t == DataType::Bfloat16 => 7,
+        16 => 10,
+        8 if matches!(t, DataType::Float8E4M3FN | DataType::Float8E4M3FNUZ) => 3,
+        8 => 2,
+        _ => 1,
+    };
+    run::decode(t, &[1u128 << mantissa])[0]
+}
+
 /// The codes of `t` with every subnormal value made a zero of its sign, or `None` when `t` is
 /// not of an IEEE-like floating type (float8 and float4 included).
 fn flush_codes(t: &Tensor) -> Option<(Vec<u128>, bool)> {
@@ -811,21 +819,8 @@ fn flush_codes(t: &Tensor) -> Option<(Vec<u128>, bool)> {
     }
     let mut codes = tensor_codes(t)?;
     let sign = 1u128 << (dtype.bit_width() - 1);
-    // The smallest normal is the value of the code just above the last subnormal: in every
-    // such format, exponent field 1 with mantissa 0.
     let values = run::decode(dtype, &codes);
-    let min_normal = {
-        let mantissa = match dtype.bit_width() {
-            64 => 52,
-            32 => 23,
-            16 if dtype == DataType::Bfloat16 => 7,
-            16 => 10,
-            8 if matches!(dtype, DataType::Float8E4M3FN | DataType::Float8E4M3FNUZ) => 3,
-            8 => 2,
-            _ => 1,
-        };
-        run::decode(dtype, &[1u128 << mantissa])[0]
-    };
+    let min_normal = smallest_normal(dtype);
     let mut changed = false;
     for (c, v) in codes.iter_mut().zip(values) {
         if v != 0.0 && v.is_finite() && v.abs() < min_normal {

@@ -4,7 +4,7 @@
 //! the backend has one, run beside the cause's node-test directory (its reproducer).
 
 use super::finding::{Cause, Example, Finding, Findings, RunSummary, Verdict};
-use super::render::{bug_title as title, value_md};
+use super::render::{bug_title as title, input_md, value_md};
 use std::fmt::Write as _;
 
 /// The most lines a reproducer script may have.
@@ -104,7 +104,7 @@ fn body(c: &Cause, findings: &[Finding], how: &How) -> String {
             let attrs: Vec<String> = f.attributes.iter().map(ToString::to_string).collect();
             let _ = writeln!(
                 s,
-                "**Smallest input.** {}-{} {} → {}{}: input {}{}; expected {}, actual {}.\n",
+                "**Smallest input.** {}-{} {} → {}{}: input {}; expected {}, actual {}.\n",
                 f.op,
                 f.op_versions.first().copied().unwrap_or_default(),
                 f.from,
@@ -113,10 +113,7 @@ fn body(c: &Cause, findings: &[Finding], how: &How) -> String {
                     true => String::new(),
                     false => format!(" ({})", attrs.join(", ")),
                 },
-                value_md(&e.input),
-                e.source
-                    .as_deref()
-                    .map_or(String::new(), |s| format!(" from `{s}`")),
+                input_md(e),
                 value_md(&e.expected),
                 value_md(&e.actual)
             );

@@ -106,6 +106,16 @@ pub fn versions(f: &Finding) -> String {
     format!("{}-{}", f.op, v.join(","))
 }
 
+/// An example's input as Markdown, with the input and index it came from when known
+/// (`0x8000` (-0.0) from `value2[1]`).
+pub fn input_md(e: &crate::findings::Example) -> String {
+    let from = e
+        .source
+        .as_deref()
+        .map_or(String::new(), |s| format!(" from `{s}`"));
+    format!("{}{from}", value_md(&e.input))
+}
+
 /// A value as Markdown: bits in code, then the decoded value.
 pub fn value_md(v: &Value) -> String {
     if v.bits == v.decoded {
@@ -202,11 +212,8 @@ pub fn finding_md(f: &Finding, links: &Links, depth: usize) -> String {
         Some(e) => {
             let _ = write!(
                 s,
-                ". Input {}{}: expected {}, actual {}",
-                value_md(&e.input),
-                e.source
-                    .as_deref()
-                    .map_or(String::new(), |s| format!(" from `{s}`")),
+                ". Input {}: expected {}, actual {}",
+                input_md(e),
                 value_md(&e.expected),
                 value_md(&e.actual)
             );
