@@ -356,6 +356,25 @@ fn concat_model(t: DataType, n: usize) -> Model {
     }
 }
 
+/// The diagnosis of elements `differing` of a Concat model fed `fed`.
+fn diagnose_concat(
+    m: &Model,
+    fed: &[Tensor],
+    expected: &Tensor,
+    actual: &Tensor,
+    differing: &[usize],
+) -> Vec<Option<Behaviour>> {
+    let s = Subject {
+        model: m,
+        fed,
+        input: None,
+        expected,
+        actual,
+        encoding: Encoding::Onnx,
+    };
+    diagnose(&s, differing)
+}
+
 #[test]
 fn concat_losing_the_sign_of_negative_zero() {
     // FLOAT16 −0 is 0x8000, +0 0x0000; 1.0 is 0x3C00 and stays.
@@ -366,16 +385,8 @@ fn concat_losing_the_sign_of_negative_zero() {
         .collect();
     let expected = codes(T::Float16, &[0x8000, 0x3C00, 0x8000]);
     let actual = codes(T::Float16, &[0x0000, 0x3C00, 0x0000]);
-    let s = Subject {
-        model: &m,
-        fed: &fed,
-        input: None,
-        expected: &expected,
-        actual: &actual,
-        encoding: Encoding::Onnx,
-    };
     assert_eq!(
-        diagnose(&s, &[0, 2]),
+        diagnose_concat(&m, &fed, &expected, &actual, &[0, 2]),
         [Some(Behaviour::ConcatNegativeZeroLost); 2]
     );
 }
@@ -456,16 +467,8 @@ fn a_sixty_four_bit_input_narrowed_through_int32_and_double_concat_through_float
     let fed = [codes(T::Double, &[0x3FF0_0000_0000_0001])];
     let expected = codes(T::Double, &[0x3FF0_0000_0000_0001]);
     let actual = codes(T::Double, &[0x3FF0_0000_0000_0000]);
-    let s = Subject {
-        model: &m,
-        fed: &fed,
-        input: None,
-        expected: &expected,
-        actual: &actual,
-        encoding: Encoding::Onnx,
-    };
     assert_eq!(
-        diagnose(&s, &[0]),
+        diagnose_concat(&m, &fed, &expected, &actual, &[0]),
         [Some(Behaviour::RoundedTwiceThroughFloat)]
     );
 }
@@ -506,16 +509,8 @@ fn concat_flushing_subnormals_to_a_signed_or_a_positive_zero() {
     let expected = codes(T::Float16, &[0x0001, 0x8001, 0x3C00]);
     for flushed in [[0x0000, 0x0000, 0x3C00], [0x0000, 0x8000, 0x3C00]] {
         let actual = codes(T::Float16, &flushed);
-        let s = Subject {
-            model: &m,
-            fed: &fed,
-            input: None,
-            expected: &expected,
-            actual: &actual,
-            encoding: Encoding::Onnx,
-        };
         assert_eq!(
-            diagnose(&s, &[0, 1]),
+            diagnose_concat(&m, &fed, &expected, &actual, &[0, 1]),
             [Some(Behaviour::SubnormalsFlushed); 2]
         );
     }
