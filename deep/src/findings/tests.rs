@@ -511,6 +511,20 @@ fn written_case(
     (entry, dir, case.data_sets.into_iter().next().unwrap())
 }
 
+/// Case `entry` (written in `dir`) judged as a mismatch whose run dumped `actual` under
+/// `scratch/failures/<case>`.
+fn judge_dumped(
+    scratch: &Path,
+    dir: &Path,
+    entry: &CaseEntry,
+    actual: &vocab::Tensor,
+) -> Vec<Judged> {
+    let dumps = scratch.join("failures").join(&entry.case);
+    std::fs::create_dir_all(&dumps).unwrap();
+    harness::write::write_tensor(&schema::layout::dumped_actual(&dumps, 0), "y", actual).unwrap();
+    judge(dir, &dumps, entry, &mismatch(&entry.case)).unwrap()
+}
+
 fn mismatch(case: &str) -> TrialRecord {
     TrialRecord::official_for_test(
         case,
@@ -534,10 +548,7 @@ fn a_mismatch_is_judged_from_its_dump_without_running_again() {
     let actual =
         harness::read::tensor_from_codes(expected.dtype(), expected.shape().to_vec(), &codes)
             .unwrap();
-    let dumps = scratch.path().join("failures").join(name);
-    std::fs::create_dir_all(&dumps).unwrap();
-    harness::write::write_tensor(&schema::layout::dumped_actual(&dumps, 0), "y", &actual).unwrap();
-    let judged = judge(&dir, &dumps, &entry, &mismatch(name)).unwrap();
+    let judged = judge_dumped(scratch.path(), &dir, &entry, &actual);
     assert_eq!(judged.iter().map(|j| j.elements).sum::<usize>(), 1);
     let example = &judged[0].examples[0];
     assert_eq!(example.index, 0);
@@ -894,10 +905,7 @@ fn a_concat_example_names_its_input_and_index() {
         .map(|&c| if c == 0x8000 { 0 } else { c })
         .collect();
     let actual = harness::read::tensor_from_codes(DataType::Float16, vec![21], &codes).unwrap();
-    let dumps = scratch.path().join("failures").join(name);
-    std::fs::create_dir_all(&dumps).unwrap();
-    harness::write::write_tensor(&schema::layout::dumped_actual(&dumps, 0), "y", &actual).unwrap();
-    let judged = judge(&dir, &dumps, &entry, &mismatch(name)).unwrap();
+    let judged = judge_dumped(scratch.path(), &dir, &entry, &actual);
     assert_eq!(judged.len(), 1);
     assert_eq!(judged[0].elements, zeros);
     assert_eq!(judged[0].diagnosis, Some(Behaviour::ConcatNegativeZeroLost));
@@ -989,10 +997,7 @@ fn a_constant_cases_input_is_its_constant_value() {
     let actual =
         harness::read::tensor_from_codes(expected.dtype(), expected.shape().to_vec(), &codes)
             .unwrap();
-    let dumps = scratch.path().join("failures").join(name);
-    std::fs::create_dir_all(&dumps).unwrap();
-    harness::write::write_tensor(&schema::layout::dumped_actual(&dumps, 0), "y", &actual).unwrap();
-    let judged = judge(&dir, &dumps, &entry, &mismatch(name)).unwrap();
+    let judged = judge_dumped(scratch.path(), &dir, &entry, &actual);
     let example = &judged[0].examples[0];
     let case = harness::read::load_case(&dir).unwrap();
     let constant = case.model.graph.nodes[0]
