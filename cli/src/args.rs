@@ -149,7 +149,11 @@ pub struct RunArgs {
 
 /// `findings`' options.
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct FindingsArgs {
+    /// Another task than a run
+    #[command(subcommand)]
+    pub task: Option<FindingsTask>,
     /// A backend, as `run --backend` takes it (repeat for each; all go on one page)
     #[arg(long = "backend", value_name = "B", required = true)]
     pub backends: Vec<String>,
@@ -167,6 +171,25 @@ pub struct FindingsArgs {
     /// No progress lines
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// `findings`' tasks.
+#[derive(Debug, Subcommand)]
+pub enum FindingsTask {
+    /// Merge the findings of the shards of one `vectors run` (each `--shard K/N`, every K
+    /// once) into the whole run's, as an unsharded run writes them
+    Merge {
+        /// Where the merged findings.json, findings.md and timing.json go
+        #[arg(
+            long,
+            value_name = "DIR",
+            default_value = "onnx-conformance-vectors-run"
+        )]
+        out: PathBuf,
+        /// The shards' directories (their --out)
+        #[arg(value_name = "DIR", required = true)]
+        shards: Vec<PathBuf>,
+    },
 }
 
 /// `scoreboard`'s options.
@@ -239,6 +262,34 @@ pub enum VectorsCommand {
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
     },
+    /// Feed a level's elements to a runtime, in chunks, as one-node Cast models; its outputs
+    /// compared with this binary's, mismatches grouped and diagnosed into findings.{json,md}
+    /// (and timing.json) under --out; exit 1 when any element differs
+    Run(VectorsRunArgs),
+}
+
+/// `vectors run`'s options.
+#[derive(Debug, Args)]
+pub struct VectorsRunArgs {
+    /// The backend, as `run --backend` takes it
+    #[arg(long, value_name = "B")]
+    pub backend: String,
+    /// The configuration to run it in, of those it declares (default: its default)
+    #[arg(long, value_name = "NAME")]
+    pub configuration: Option<String>,
+    /// Seconds a worker may take per chunk
+    #[arg(long, value_name = "S", default_value_t = 120.0)]
+    pub timeout: f64,
+    /// Where findings.json, findings.md and timing.json go
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "onnx-conformance-vectors-run"
+    )]
+    pub out: PathBuf,
+    /// The level, the seed, the shard and the filters, as `vectors export` takes them
+    #[command(flatten)]
+    pub select: SelectArgs,
 }
 
 /// `vectors export`'s options.
@@ -247,6 +298,17 @@ pub struct ExportArgs {
     /// Where the files go
     #[arg(long, value_name = "DIR", default_value = "onnx-conformance-vectors")]
     pub out: PathBuf,
+    /// The level, the seed, the shard and the filters
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// Print the files and their candidate elements; write nothing
+    #[arg(long)]
+    pub count_only: bool,
+}
+
+/// Which elements: the options `vectors export` and `vectors run` share.
+#[derive(Debug, Args)]
+pub struct SelectArgs {
     /// 1: the deep tree's values; 2: and a seeded sample per wide-source pair; exhaustive:
     /// every code of FLOAT, INT32 and UINT32 into every narrower type (4.3 G lines a file:
     /// use --shard and the filters, and --count-only first)
@@ -273,7 +335,4 @@ pub struct ExportArgs {
     /// Only this target type (as FLOAT8E4M3FN)
     #[arg(long, value_name = "TYPE")]
     pub to: Option<String>,
-    /// Print the files and their candidate elements; write nothing
-    #[arg(long)]
-    pub count_only: bool,
 }

@@ -9,7 +9,7 @@ mod run;
 mod self_check;
 mod vectors;
 
-use args::{Cli, Command, VectorsCommand, WorkerCommand};
+use args::{Cli, Command, FindingsArgs, FindingsTask, VectorsCommand, WorkerCommand};
 use clap::Parser;
 use std::process::ExitCode;
 
@@ -24,6 +24,10 @@ fn main() -> ExitCode {
         Command::Run(args) => run::main(&home, args, cli.python.as_deref()),
         Command::Diff(args) => run::diff(args),
         Command::Scoreboard(args) => run::scoreboard(&home, args, cli.python.as_deref()),
+        Command::Findings(FindingsArgs {
+            task: Some(FindingsTask::Merge { out, shards }),
+            ..
+        }) => vectors::merge(out, shards),
         Command::Findings(args) => run::findings(&home, args, cli.python.as_deref()),
         Command::KnownFailures(args) => run::known_failures(&home, args),
         Command::Worker(WorkerCommand::New { name, out }) => {
@@ -34,6 +38,9 @@ fn main() -> ExitCode {
         }
         Command::Vectors(VectorsCommand::Export(args)) => vectors::export(args),
         Command::Vectors(VectorsCommand::Check { files }) => vectors::check(files),
+        Command::Vectors(VectorsCommand::Run(args)) => {
+            vectors::run(&home, args, cli.python.as_deref())
+        }
         Command::SelfCheck(args) => self_check::main(args),
         Command::Home => {
             println!("{}", home.dir().display());

@@ -6,16 +6,22 @@
 //! the findings do.
 //!
 //! Layers, lowest first: units (what a file is); elements (its inputs, tags and expected
-//! values, from the generator); line (the text); export; check.
+//! values, from the generator); line (the text); export; check; through (a level run through
+//! a runtime, [`run`], and shards' findings merged, [`merge`]).
 
 mod check;
 mod elements;
 mod export;
 mod line;
+mod through;
 mod units;
 
 pub use check::{check, render, Group, Report};
 pub use export::{export, plan, Planned, Summary, SUMS};
+pub use through::{
+    merge, merge_timings, publish, read, render as render_run, run, RunFindings, RunGroup, Timing,
+    Timings, UnitResult,
+};
 pub use units::{Filter, Level, Options, Shard, DEFAULT_SAMPLE};
 
 #[cfg(test)]

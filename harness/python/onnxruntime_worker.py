@@ -126,5 +126,7 @@ if __name__ == "__main__":
     # onnxruntime has no call that says what it loads, so its limits are found by loading
     # tiny models: a case newer than this onnxruntime is then `predates`, not a load error.
     max_ir_version, max_opset = probe_limits(loads)
+    # max_elements: a chunk of a large run (`vectors run`) of 2^24 FLOATs is a 64 MiB file
+    # each way, small beside the machine and large beside a data set's fixed costs.
     serve("onnxruntime", ort.__version__, run_case, max_ir_version=max_ir_version,
-          max_opset=max_opset, configurations=list(CONFIGURATIONS))
+          max_opset=max_opset, configurations=list(CONFIGURATIONS), max_elements=1 << 24)

@@ -8,6 +8,7 @@ the protocol stream, which keeps a private duplicate of the original descriptor.
 import json
 import os
 import sys
+import time
 import traceback
 
 
@@ -44,14 +45,25 @@ def _stage_error(name, e, kind=None):
     return StageError(name, detail, kind)
 
 
+# Seconds spent in stage "run" since the current request came: the answer's run_seconds, so
+# that the harness can put its own time (files, pipes, comparison) beside the runtime's.
+_run_seconds = None
+
+
 def stage(name, fn, *args):
-    """Runs fn(*args); any exception becomes a StageError naming the stage."""
+    """Runs fn(*args); any exception becomes a StageError naming the stage. The time of stage
+    "run" is the runtime's own, said in the answer as run_seconds."""
+    global _run_seconds
+    started = time.perf_counter()
     try:
         return fn(*args)
     except StageError:
         raise
     except Exception as e:  # noqa: BLE001 - every runtime error is reported, never raised
         raise _stage_error(name, e) from e
+    finally:
+        if name == "run":
+            _run_seconds = (_run_seconds or 0.0) + time.perf_counter() - started
 
 
 def _onnx_checker_accepts(path):
@@ -156,7 +168,7 @@ def configuration(declared):
 
 
 def serve(runtime, version, run_case, max_ir_version=None, max_opset=None,
-          configurations=None):
+          configurations=None, max_elements=None):
     """Says hello, then answers one request line at a time until stdin closes.
 
     run_case(request) runs one data set and writes its outputs, raising StageError on failure.
@@ -165,6 +177,9 @@ def serve(runtime, version, run_case, max_ir_version=None, max_opset=None,
     `predates` without sending it. Left None, they are not said (unknown). configurations (a
     list of names, the default first) are the ways the runtime can be run that the harness
     should judge apart; the hello then says them and the one `configuration(...)` chose.
+    max_elements (an int) is the most elements per tensor the worker takes in one data set
+    when the harness splits a large run into chunks (`onnx-conformance vectors run`).
+    Each success answer says run_seconds, the time spent in stage("run", ...).
     Protocol lines go to the private duplicate of the original stdout (see the module's doc).
     """
     out = _protocol
@@ -173,18 +188,24 @@ def serve(runtime, version, run_case, max_ir_version=None, max_opset=None,
         hello["max_ir_version"] = max_ir_version
     if max_opset is not None:
         hello["max_opset"] = max_opset
+    if max_elements is not None:
+        hello["max_elements"] = max_elements
     if configurations:
         hello["configurations"] = list(configurations)
         hello["configuration"] = configuration(configurations)
     out.write(json.dumps(hello) + "\n")
     out.flush()
+    global _run_seconds
     for line in sys.stdin:
         if not line.strip():
             continue
         request = json.loads(line)
         answer = {"id": request["id"], "ok": True}
+        _run_seconds = None
         try:
             run_case(request)
+            if _run_seconds is not None:
+                answer["run_seconds"] = _run_seconds
         except StageError as e:
             answer = {"id": request["id"], "ok": False, "stage": e.stage, "error": str(e)}
             if e.kind is not None:

@@ -145,17 +145,16 @@ pub struct Limits {
     pub max_ir_version: Option<i64>,
     /// The newest opset per domain (`""` is the default domain, `ai.onnx` too).
     pub max_opset: BTreeMap<String, i64>,
+    /// The most elements one tensor of a data set may hold, for a run that splits its inputs
+    /// into chunks (`onnx-conformance vectors run`); `None`: the harness chooses.
+    pub max_elements: Option<u64>,
 }
 
 impl Limits {
     /// Why the runtime predates `model`, as in `runtime predates opset 28 (it supports at
     /// most 25)`; `None` when it does not, or when the limits are unknown.
     pub fn predates(&self, model: &Model) -> Option<String> {
-        let max_opset = self
-            .max_opset
-            .get("")
-            .or_else(|| self.max_opset.get("ai.onnx"));
-        if let Some(&max) = max_opset.filter(|&&max| model.opset > max) {
+        if let Some(max) = self.default_opset().filter(|&max| model.opset > max) {
             return Some(format!(
                 "runtime predates opset {} (it supports at most {max})",
                 model.opset
@@ -168,6 +167,14 @@ impl Limits {
             ));
         }
         None
+    }
+
+    /// The newest default-domain opset the runtime declares, if it does.
+    pub fn default_opset(&self) -> Option<i64> {
+        self.max_opset
+            .get("")
+            .or_else(|| self.max_opset.get("ai.onnx"))
+            .copied()
     }
 }
 

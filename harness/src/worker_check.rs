@@ -426,7 +426,7 @@ impl Check<'_> {
         let took = ms(t);
         self.say(&format!("  > {}", worker.last_request()))?;
         match answer {
-            Ok(()) => self.say(&format!("  < {}  ({took})", worker.last_line()))?,
+            Ok(_) => self.say(&format!("  < {}  ({took})", worker.last_line()))?,
             Err(f @ (Failure::Unsupported(_) | Failure::Error { .. })) => {
                 self.say(&format!("  < {}  ({took})", worker.last_line()))?;
                 if matches!(f, Failure::Unsupported(_)) {

@@ -9,7 +9,7 @@ use super::line::{self, Token};
 use super::units::{Part, Unit};
 use crate::findings::diagnosis::{self, Behaviour, Subject};
 use crate::findings::Verdict;
-use crate::generate::model::{self, Graph};
+use crate::generate::model;
 use crate::generate::{plan, run};
 use crate::index::{Authority, InputClass};
 use crate::Error;
@@ -17,7 +17,7 @@ use harness::write::Encoding;
 use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use vocab::{DataType, OpKind, TypeKind};
+use vocab::{DataType, TypeKind};
 
 /// Lines compared at once: our expected values and the diagnoses run per batch.
 const BATCH: usize = 1 << 16;
@@ -294,7 +294,7 @@ impl Pending {
 }
 
 /// `Cast-19 FLOAT -> FLOAT8E4M3FN saturate=0`.
-fn pair_label(unit: &Unit) -> String {
+pub(super) fn pair_label(unit: &Unit) -> String {
     let mut s = format!(
         "{}-{} {} -> {}",
         unit.spec.op(),
@@ -333,31 +333,14 @@ fn differing(to: DataType, a: &Items, b: &Items, exact: bool) -> Vec<usize> {
 
 /// The behaviour that reproduces each observed element, by the findings' diagnosis: the
 /// mismatching elements as one case of `unit`, run with one thing changed.
-fn diagnose(
+pub(super) fn diagnose(
     unit: &Unit,
     inputs: &Items,
     expected: &Items,
     observed: &Items,
 ) -> Result<Vec<Option<Behaviour>>, String> {
     let x = inputs.tensor(unit.from)?;
-    let mut fed = vec![("input".to_string(), x.clone())];
-    if unit.spec.op() == OpKind::CastLike {
-        fed.push(("like_output".to_string(), plan::like(unit.to)));
-    }
-    let graph = Graph {
-        opset: i64::from(unit.spec.since()),
-        nodes: vec![plan::cast_node(
-            unit.spec,
-            unit.to,
-            &unit.attrs,
-            "input",
-            "output",
-        )],
-        inputs: fed,
-        initializers: Vec::new(),
-        outputs: vec![("output".into(), unit.to, vec![inputs.len()])],
-        encoding: Encoding::Onnx,
-    };
+    let graph = unit.graph(x.clone());
     let m = model::model("vectors", &graph);
     let fed: Vec<vocab::Tensor> = graph.inputs.iter().map(|(_, t)| t.clone()).collect();
     let (e, a) = (expected.tensor(unit.to)?, observed.tensor(unit.to)?);

@@ -134,7 +134,7 @@ impl Classifier {
 
     /// Whether the spec defines the result of each element (docs/semantics.md §3.11): the
     /// others are left out of an export, as the deep tree leaves them out.
-    fn defined(&self, items: &Items) -> Vec<bool> {
+    pub(crate) fn defined(&self, items: &Items) -> Vec<bool> {
         let (from, to) = (self.ctx.from, self.ctx.to);
         match items {
             Items::Codes(codes) => values::vals(from, codes)
@@ -423,22 +423,29 @@ fn text(to: DataType, i: u64, w: impl Fn(u64) -> u64) -> String {
 /// Our output for `inputs` of `unit`'s source: the expected values (docs/deep.md: the deep
 /// suite's expected values are our implementation's).
 pub(crate) fn expected(unit: &Unit, inputs: &Items) -> Result<Items, String> {
-    let x = inputs.tensor(unit.from)?;
+    Ok(Items::of(&expected_tensor(
+        unit,
+        &inputs.tensor(unit.from)?,
+    )?))
+}
+
+/// [`expected`] of a tensor `x` of the unit's source, as a tensor.
+pub(crate) fn expected_tensor(unit: &Unit, x: &Tensor) -> Result<Tensor, String> {
     let own = unit
         .attrs
         .iter()
         .map(crate::index::CaseAttribute::attribute);
     let like = plan::like(unit.to);
     let (attrs, fed): (Vec<_>, Vec<&Tensor>) = match unit.spec.op() {
-        vocab::OpKind::CastLike => (own.collect(), vec![&x, &like]),
+        vocab::OpKind::CastLike => (own.collect(), vec![x, &like]),
         _ => (
             std::iter::once(plan::to_attr(unit.spec, unit.to))
                 .chain(own)
                 .collect(),
-            vec![&x],
+            vec![x],
         ),
     };
     let mut out = onnx_conformance::ops::run(unit.spec.version(), &attrs, &fed)
         .map_err(|e| format!("{}: {e}", unit.file_name()))?;
-    Ok(Items::of(&out.remove(0)))
+    Ok(out.remove(0))
 }

@@ -42,7 +42,7 @@ pub struct Planned {
 
 /// The files `opts` selects, with their candidates in the shard, without writing anything.
 pub fn plan(opts: &Options) -> Vec<Planned> {
-    units::units(opts.level, &opts.filter)
+    units::units(opts.level, &opts.filter, None)
         .iter()
         .map(|u| {
             let total = match u.part {
@@ -64,7 +64,7 @@ pub fn plan(opts: &Options) -> Vec<Planned> {
 /// exhaustive part, one per hundred files otherwise.
 pub fn export(opts: &Options, out: &Path, say: &mut dyn FnMut(&str)) -> Result<Summary, Error> {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let all = units::units(opts.level, &opts.filter);
+    let all = units::units(opts.level, &opts.filter, None);
     // The chunks are spread over threads here; a kernel call need not split its tensor too.
     onnx_conformance::tuning::set_threads(1);
     let mut sums = String::new();

@@ -351,3 +351,182 @@ fn shards_split_every_total_into_contiguous_covering_parts() {
     assert!(Shard::parse("5/4").is_err());
     assert_eq!(Shard::parse("2/4"), Ok(Shard { index: 2, count: 4 }));
 }
+
+/// Our implementation with one planted defect: `saturate` is dropped from every node (so
+/// saturate=0 runs as the default, 1), and at most `max_elements` per data set.
+struct SaturateIgnored {
+    max_elements: u64,
+}
+
+struct Stripped {
+    model: harness::case::Model,
+}
+
+impl harness::backend::Backend for SaturateIgnored {
+    fn info(&self) -> harness::outcome::BackendInfo {
+        harness::outcome::BackendInfo {
+            name: "planted".into(),
+            runtime: "planted".into(),
+            version: "1".into(),
+        }
+    }
+
+    fn limits(&self) -> harness::outcome::Limits {
+        harness::outcome::Limits {
+            max_elements: Some(self.max_elements),
+            ..Default::default()
+        }
+    }
+
+    fn prepare<'a>(
+        &'a self,
+        file: harness::backend::ModelFile<'a>,
+    ) -> Result<Box<dyn harness::backend::Prepared + 'a>, harness::backend::BackendFailure> {
+        let mut model = file.model.clone();
+        for n in &mut model.graph.nodes {
+            n.attributes.retain(|a| a.name != "saturate");
+        }
+        Ok(Box::new(Stripped { model }))
+    }
+}
+
+impl harness::backend::Prepared for Stripped {
+    fn run(
+        &self,
+        inputs: &[vocab::Tensor],
+    ) -> Result<Vec<vocab::Tensor>, harness::backend::BackendFailure> {
+        use harness::backend::Backend;
+        let file = harness::backend::ModelFile {
+            path: Path::new("model.onnx"),
+            model: &self.model,
+        };
+        harness::backend::Native.prepare(file)?.run(inputs)
+    }
+}
+
+fn run_planted(o: &Options, max_elements: u64) -> (RunFindings, Timings) {
+    let work = tempfile::tempdir().unwrap();
+    run(
+        &SaturateIgnored { max_elements },
+        "planted",
+        o,
+        work.path(),
+        &mut |_| {},
+    )
+    .expect("run")
+}
+
+/// A runtime that ignores saturate=0 is found at exactly the elements saturation changes, in
+/// the saturate=0 file alone, diagnosed `saturate-ignored`; our own implementation through the
+/// same seam finds nothing.
+#[test]
+fn a_run_through_a_runtime_finds_and_diagnoses_a_planted_defect() {
+    let o = opts(
+        Level::One,
+        28,
+        DataType::Float,
+        Some(DataType::Float8E4M3FN),
+    );
+    let (found, timings) = run_planted(&o, 100);
+    assert_eq!(found.units.len(), 2, "saturate 0 and 1");
+    let (sat0, sat1) = (&found.units[0], &found.units[1]);
+    assert!(sat0.pair.ends_with("saturate=0") && sat1.pair.ends_with("saturate=1"));
+    assert_eq!(sat1.mismatches, 0);
+    assert!(sat0.mismatches > 0);
+    assert!(!found.groups.is_empty());
+    for g in &found.groups {
+        assert_eq!((&g.pair, &g.file), (&sat0.pair, &sat0.file));
+        assert_eq!(
+            g.diagnosis,
+            Some(crate::findings::diagnosis::Behaviour::SaturateIgnored)
+        );
+        assert!(g.inputs.len() == (g.elements as usize).min(through::LISTED));
+    }
+    let grouped: u64 = found.groups.iter().map(|g| g.elements).sum();
+    assert_eq!(grouped, sat0.mismatches, "a value set is judged whole");
+    assert_eq!(timings.total.elements, sat0.candidates + sat1.candidates);
+    // The same elements, judged from text by `vectors check` with saturate dropped by hand
+    // (the default, saturating, run for every line), give the same count.
+    let dir = tempfile::tempdir().unwrap();
+    export_to(&o, dir.path());
+    let out = tempfile::tempdir().unwrap();
+    let saturating = |_: &str, l: &str| {
+        let x = f32::from_bits(u32::from_str_radix(&column(l, 0), 16).unwrap());
+        let t = vocab::Tensor::from_vec(vec![1], vec![x]).unwrap();
+        let spec = vocab::version::versions_of(OpKind::Cast)
+            .find(|s| s.since() == 28)
+            .unwrap();
+        let to = crate::generate::plan::to_attr(spec, DataType::Float8E4M3FN);
+        let y = onnx_conformance::ops::run(spec.version(), &[to], &[&t]).unwrap();
+        format!("{:02x}", harness::read::tensor_codes(&y[0]).unwrap()[0])
+    };
+    let report = check(&observed(dir.path(), out.path(), saturating)).unwrap();
+    assert_eq!(report.mismatches, sat0.mismatches);
+}
+
+/// Four shards of a run, merged in any order, are the unsharded run's findings byte for byte;
+/// a missing or doubled shard is refused.
+#[test]
+fn four_shards_of_a_run_merge_into_the_whole() {
+    let mut o = opts(
+        Level::Two,
+        28,
+        DataType::Float,
+        Some(DataType::Float8E4M3FN),
+    );
+    o.sample = 5000;
+    let (whole, _) = run_planted(&o, 1000);
+    assert!(whole
+        .groups
+        .iter()
+        .any(|g| g.elements > through::LISTED as u64));
+    let mut parts = Vec::new();
+    for k in [3, 1, 4, 2] {
+        let mut s = o.clone();
+        s.shard = Shard { index: k, count: 4 };
+        parts.push(run_planted(&s, 700).0);
+    }
+    let text = |f: &RunFindings| serde_json::to_string_pretty(f).unwrap();
+    let merged = merge(parts.clone()).unwrap();
+    assert_eq!(text(&merged), text(&whole));
+    assert_eq!(render_run(&merged), render_run(&whole));
+    let e = merge(parts[..3].to_vec()).unwrap_err().to_string();
+    assert!(e.contains("shard 2/4 is missing"), "{e}");
+    let mut twice = parts.clone();
+    twice[0] = parts[1].clone();
+    let e = merge(twice).unwrap_err().to_string();
+    assert!(e.contains("shard 1/4 is given twice"), "{e}");
+}
+
+/// Every code of one block through a runtime that truncates nothing but ignores saturate: at
+/// most the budget's mismatches of a block are classed, the rest counted, none lost.
+#[test]
+fn an_exhaustive_block_judges_its_budget_and_counts_the_rest() {
+    let mut o = opts(
+        Level::Exhaustive,
+        28,
+        DataType::Float,
+        Some(DataType::Float8E4M3FN),
+    );
+    // Block 0x4400 holds FLOATs 512.0 to 515.99, all beyond FLOAT8E4M3FN's 448: saturate=0
+    // gives NaN, saturate=1 the largest finite, so every code of the saturate=0 file differs.
+    o.shard = Shard {
+        index: 0x4400 + 1,
+        count: 1 << 16,
+    };
+    let (found, _) = run_planted(&o, 4096);
+    let sat0 = found
+        .units
+        .iter()
+        .find(|u| u.pair.ends_with("saturate=0"))
+        .unwrap();
+    assert_eq!(sat0.candidates, through::BLOCK);
+    assert_eq!(sat0.mismatches, through::BLOCK);
+    assert_eq!(sat0.unjudged, through::BLOCK - through::JUDGED_PER_BLOCK);
+    let judged: u64 = found.groups.iter().map(|g| g.elements).sum();
+    assert_eq!(judged, through::JUDGED_PER_BLOCK);
+    assert!(found
+        .groups
+        .iter()
+        .all(|g| g.diagnosis == Some(crate::findings::diagnosis::Behaviour::SaturateIgnored)));
+}

@@ -2,11 +2,13 @@
 //! operator version, pair, attributes and part), and how a shard takes its slice of each.
 
 use crate::generate::authority::Step;
+use crate::generate::model::Graph;
 use crate::generate::plan::{self, Plan, Shape};
 use crate::generate::values::Size;
 use crate::index::CaseAttribute;
+use harness::write::Encoding;
 use vocab::version::{versions_of, VersionSpec};
-use vocab::{DataType, OpKind, TypeKind};
+use vocab::{DataType, OpKind, Tensor, TypeKind};
 
 /// How much an export writes (docs/vectors.md, "Levels").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,6 +178,31 @@ impl Unit {
         format!("{}{part}.txt", plan::name(&plan))
     }
 
+    /// The one-node model of this unit's operator, version, types and attributes, fed `x`
+    /// (and, for CastLike, a `like` input of the target type): what the diagnosis reruns and
+    /// what a runtime is given (`vectors run`).
+    pub(crate) fn graph(&self, x: Tensor) -> Graph {
+        let n = x.len();
+        let mut fed = vec![("input".to_string(), x)];
+        if self.spec.op() == OpKind::CastLike {
+            fed.push(("like_output".to_string(), plan::like(self.to)));
+        }
+        Graph {
+            opset: i64::from(self.spec.since()),
+            nodes: vec![plan::cast_node(
+                self.spec,
+                self.to,
+                &self.attrs,
+                "input",
+                "output",
+            )],
+            inputs: fed,
+            initializers: Vec::new(),
+            outputs: vec![("output".into(), self.to, vec![n])],
+            encoding: Encoding::Onnx,
+        }
+    }
+
     /// The conversion step, as the authority rules take it.
     pub(crate) fn step(&self) -> Step {
         plan::steps(self.spec, self.from, self.to, &self.attrs, None)[0]
@@ -220,9 +247,13 @@ fn narrower(to: DataType) -> bool {
     to != DataType::String && to.kind() != TypeKind::Complex && to.bit_width() < 32
 }
 
-/// The files of `level` that `filter` keeps, in name order within each part.
-pub(crate) fn units(level: Level, filter: &Filter) -> Vec<Unit> {
+/// The files of `level` that `filter` keeps, in name order within each part. `newest`, the
+/// newest opset a runtime takes, leaves out the versions above it; at the exhaustive level it
+/// moves each rule era to its newest version at or below it (a runtime of opset 26 is judged
+/// at Cast-25, not Cast-28), and a `--version` filter there names the version itself.
+pub(crate) fn units(level: Level, filter: &Filter, newest: Option<u32>) -> Vec<Unit> {
     let mut out = Vec::new();
+    let takes = |spec: &VersionSpec| newest.is_none_or(|n| spec.since() <= n);
     if level != Level::Exhaustive {
         for (_, p) in plan::plans() {
             let Plan::Cast {
@@ -235,7 +266,7 @@ pub(crate) fn units(level: Level, filter: &Filter) -> Vec<Unit> {
             else {
                 continue;
             };
-            if !filter.keeps(spec, from, to) {
+            if !filter.keeps(spec, from, to) || !takes(spec) {
                 continue;
             }
             let unit = Unit {
@@ -258,8 +289,16 @@ pub(crate) fn units(level: Level, filter: &Filter) -> Vec<Unit> {
         }
         return out;
     }
-    // One version per rule era: Cast's newest of each (CastLike's rules are Cast's).
-    for spec in versions_of(OpKind::Cast).filter(|s| plan::era_newest(s)) {
+    // One version per rule era: Cast's newest of each that the runtime takes (CastLike's
+    // rules are Cast's), or the one the filter names.
+    let taken: Vec<&'static VersionSpec> = versions_of(OpKind::Cast).filter(|s| takes(s)).collect();
+    let era_newest = |spec: &VersionSpec| match filter.version {
+        Some(v) => spec.since() == v,
+        None => !taken
+            .iter()
+            .any(|t| t.since() > spec.since() && rules(t.since()) == rules(spec.since())),
+    };
+    for spec in taken.iter().copied().filter(|s| era_newest(s)) {
         for from in EXHAUSTIVE.into_iter().filter(|&f| spec.types.contains(f)) {
             for to in spec.types.iter().filter(|&t| narrower(t)) {
                 if !filter.keeps(spec, from, to) {

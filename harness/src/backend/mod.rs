@@ -88,6 +88,15 @@ pub trait Prepared {
     /// Runs the model on one data set's inputs, bound to the graph inputs by position; the
     /// result holds one tensor per graph output, in declared order.
     fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, BackendFailure>;
+
+    /// [`Prepared::run`], with the seconds the runtime itself spent: by default the whole
+    /// call's (an in-process runtime's own time); a worker says its runtime's share of the
+    /// data set, without the files and the pipes ([`crate::worker::Answered`]), or nothing.
+    fn run_timed(&self, inputs: &[Tensor]) -> Result<(Vec<Tensor>, Option<f64>), BackendFailure> {
+        let t = std::time::Instant::now();
+        let out = self.run(inputs)?;
+        Ok((out, Some(t.elapsed().as_secs_f64())))
+    }
 }
 
 /// A shared backend (the native one by default, with the `native` feature).

@@ -439,6 +439,7 @@ fn a_model_above_the_declared_limits_is_predated() {
     let mut limits = Limits {
         max_ir_version: None,
         max_opset: [("ai.onnx.ml".to_string(), 5)].into_iter().collect(),
+        max_elements: None,
     };
     assert_eq!(limits.predates(&model), None, "another domain's only");
     limits.max_opset.insert(String::new(), 25);

@@ -83,7 +83,7 @@ impl WorkerPool {
         dir: &Path,
         model: &WorkerModel<'_>,
         inputs: &[Tensor],
-    ) -> Result<Vec<Tensor>, BackendFailure> {
+    ) -> Result<(Vec<Tensor>, Option<f64>), BackendFailure> {
         std::fs::create_dir_all(dir)
             .map_err(|e| self.error(format!("cannot create {}: {e}", dir.display())))?;
         let mut input_paths = Vec::new();
@@ -100,10 +100,10 @@ impl WorkerPool {
             inputs: io(model.inputs, &input_paths),
             outputs: io(model.outputs, &output_paths),
         };
-        worker.run(&request).map_err(|f| self.failure(f))?;
+        let answered = worker.run(&request).map_err(|f| self.failure(f))?;
         // Read as the file says, with no declared type: a worker writing another type than
         // the graph declares must show up as a dtype mismatch, not be reinterpreted.
-        model
+        let outputs = model
             .outputs
             .iter()
             .zip(&output_paths)
@@ -119,7 +119,8 @@ impl WorkerPool {
                     self.error(format!("output '{}' is not a valid tensor: {e}", v.name))
                 })
             })
-            .collect()
+            .collect::<Result<Vec<Tensor>, BackendFailure>>()?;
+        Ok((outputs, answered.run_seconds))
     }
 }
 
@@ -167,6 +168,10 @@ struct WorkerModel<'a> {
 
 impl Prepared for WorkerModel<'_> {
     fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, BackendFailure> {
+        self.run_timed(inputs).map(|(outputs, _)| outputs)
+    }
+
+    fn run_timed(&self, inputs: &[Tensor]) -> Result<(Vec<Tensor>, Option<f64>), BackendFailure> {
         let pool = self.pool;
         let call = pool.next_call.fetch_add(1, Ordering::Relaxed);
         let dir = pool.io_dir.join(format!("{}-{call}", std::process::id()));

@@ -89,6 +89,37 @@ pub fn tensor_codes(tensor: &Tensor) -> Option<Vec<u128>> {
     vocab::with_storage!(tensor.storage(), v => v.iter().map(ToCode::to_code).collect())
 }
 
+/// The bit patterns of the elements of `tensor` at `at` (indices into its flat elements);
+/// `None` for STRING.
+pub fn codes_at(tensor: &Tensor, at: &[usize]) -> Option<Vec<u128>> {
+    vocab::with_storage!(tensor.storage(), v => at.iter().map(|&i| v[i].to_code()).collect())
+}
+
+/// The indices where `a` and `b` hold different bits (strings: different text), in order;
+/// `None` when their types or element counts differ. A whole chunk of a large run is
+/// compared here, so equal chunks cost one pass and no allocation beyond the result.
+pub fn differing_codes(a: &Tensor, b: &Tensor) -> Option<Vec<usize>> {
+    if a.dtype() != b.dtype() || a.len() != b.len() {
+        return None;
+    }
+    if let (vocab::Storage::String(x), vocab::Storage::String(y)) = (a.storage(), b.storage()) {
+        return Some((0..x.len()).filter(|&i| x[i] != y[i]).collect());
+    }
+    vocab::with_storage!(a.storage(), x => {
+        let y = vocab::Element::slice(b.storage())?;
+        Some(differing(x, y))
+    })
+}
+
+fn differing<T: ToCode>(x: &[T], y: &[T]) -> Vec<usize> {
+    x.iter()
+        .zip(y)
+        .enumerate()
+        .filter(|(_, (p, q))| p.to_code() != q.to_code())
+        .map(|(i, _)| i)
+        .collect()
+}
+
 fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
     std::fs::read(path).map_err(|e| Error::at(path, format!("cannot read: {e}")))
 }

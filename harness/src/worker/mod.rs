@@ -10,7 +10,7 @@ pub use process::{WorkerProcess, WorkerSpec};
 pub use protocol::PROTOCOL_VERSION;
 #[cfg(any(test, feature = "fuzzing"))]
 pub use protocol::{parse_hello, parse_reply};
-pub use protocol::{Failure, Hello, IoValue, Request};
+pub use protocol::{Answered, Failure, Hello, IoValue, Request};
 
 /// One slot of a worker pool: a process of the command kept alive across data sets, replaced
 /// by a fresh one after a crash, timeout or protocol violation.
@@ -39,7 +39,7 @@ impl WorkerSlot {
     }
 
     /// Runs one data set; a failure that leaves the worker in doubt drops it.
-    pub fn run(&mut self, request: &Request<'_>) -> Result<(), Failure> {
+    pub fn run(&mut self, request: &Request<'_>) -> Result<Answered, Failure> {
         let result = self.worker()?.run(request);
         if matches!(&result, Err(f) if f.kills_worker()) {
             self.live = None;

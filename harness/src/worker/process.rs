@@ -1,7 +1,7 @@
 //! One worker process: start, hello, one request line and one answer line per data set,
 //! with a deadline on every answer and its stderr drained into a short tail for messages.
 
-use super::protocol::{parse_hello, parse_reply, request_line, Failure, Hello, Request};
+use super::protocol::{parse_hello, parse_reply, request_line, Answered, Failure, Hello, Request};
 use crate::Error;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
@@ -173,7 +173,7 @@ impl WorkerProcess {
 
     /// Sends one data set and waits for its answer. After any failure but `Unsupported` and
     /// `Error`, the worker is in an unknown state: drop it and start a fresh one.
-    pub fn run(&mut self, request: &Request<'_>) -> Result<(), Failure> {
+    pub fn run(&mut self, request: &Request<'_>) -> Result<Answered, Failure> {
         let id = self.next_id;
         self.next_id += 1;
         let line = request_line(id, request);

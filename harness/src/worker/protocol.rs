@@ -210,14 +210,20 @@ fn configuration(map: &serde_json::Map<String, Value>) -> Result<Option<Configur
     }))
 }
 
-/// The hello's optional `max_ir_version` (a positive integer) and `max_opset` (an object of
-/// domain to positive integer); absent, they are unknown.
+/// The hello's optional `max_ir_version` (a positive integer), `max_opset` (an object of
+/// domain to positive integer) and `max_elements` (a positive integer); absent, they are
+/// unknown.
 fn limits(map: &serde_json::Map<String, Value>) -> Result<Limits, String> {
     let positive = |v: &Value| v.as_i64().filter(|&n| n > 0);
     let mut limits = Limits::default();
     if let Some(v) = map.get("max_ir_version") {
         limits.max_ir_version = Some(positive(v).ok_or_else(|| {
             format!("the hello line has \"max_ir_version\": {v}, not a positive integer")
+        })?);
+    }
+    if let Some(v) = map.get("max_elements") {
+        limits.max_elements = Some(v.as_u64().filter(|&n| n > 0).ok_or_else(|| {
+            format!("the hello line has \"max_elements\": {v}, not a positive integer")
         })?);
     }
     match map.get("max_opset") {
@@ -243,9 +249,17 @@ fn limits(map: &serde_json::Map<String, Value>) -> Result<Limits, String> {
     Ok(limits)
 }
 
+/// What a worker's successful answer may say beyond `ok`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Answered {
+    /// `run_seconds`: the seconds its runtime spent running the model for this data set (not
+    /// loading it, reading the inputs or writing the outputs), when the worker measured it.
+    pub run_seconds: Option<f64>,
+}
+
 /// Parses the answer to data set `id`: the outer `Err` is a protocol violation, the inner
 /// result what the worker reported.
-pub fn parse_reply(line: &str, id: u64) -> Result<Result<(), Failure>, Failure> {
+pub fn parse_reply(line: &str, id: u64) -> Result<Result<Answered, Failure>, Failure> {
     let map = object(line, "the answer").map_err(Failure::Protocol)?;
     match map.get("id") {
         Some(Value::Number(n)) if n.as_u64() == Some(id) => {}
@@ -263,7 +277,9 @@ pub fn parse_reply(line: &str, id: u64) -> Result<Result<(), Failure>, Failure> 
         }
     }
     match map.get("ok") {
-        Some(Value::Bool(true)) => Ok(Ok(())),
+        Some(Value::Bool(true)) => Ok(Ok(Answered {
+            run_seconds: run_seconds(&map)?,
+        })),
         Some(Value::Bool(false)) => {
             let what = "a failure answer";
             let stage = text_field(&map, "stage", what).map_err(Failure::Protocol)?;
@@ -283,6 +299,19 @@ pub fn parse_reply(line: &str, id: u64) -> Result<Result<(), Failure>, Failure> 
             "the answer {} has no boolean \"ok\"",
             quoted(line)
         ))),
+    }
+}
+
+/// The optional `run_seconds` of a successful answer: a finite number, zero or more.
+fn run_seconds(map: &serde_json::Map<String, Value>) -> Result<Option<f64>, Failure> {
+    match map.get("run_seconds") {
+        None => Ok(None),
+        Some(v) => match v.as_f64() {
+            Some(s) if s.is_finite() && s >= 0.0 => Ok(Some(s)),
+            _ => Err(Failure::Protocol(format!(
+                "the answer has \"run_seconds\": {v}, not a number of seconds (zero or more)"
+            ))),
+        },
     }
 }
 

@@ -43,7 +43,7 @@ fn request() -> Request<'static> {
 
 fn failure(backend: &mut WorkerSlot) -> Failure {
     match backend.run(&request()) {
-        Ok(()) => panic!("expected a failure"),
+        Ok(_) => panic!("expected a failure"),
         Err(f) => f,
     }
 }
@@ -80,10 +80,12 @@ fn hello_limits_are_optional_and_checked() {
     assert_eq!(plain.limits, crate::outcome::Limits::default());
     let ok = parse_hello(
         r#"{"protocol": 1, "runtime": "rt", "version": "1.31", "max_ir_version": 13,
-            "max_opset": {"": 25, "ai.onnx.ml": 5}}"#,
+            "max_opset": {"": 25, "ai.onnx.ml": 5}, "max_elements": 16777216}"#,
     )
     .unwrap();
     assert_eq!(ok.limits.max_ir_version, Some(13));
+    assert_eq!(ok.limits.max_elements, Some(1 << 24));
+    assert_eq!(ok.limits.default_opset(), Some(25));
     assert_eq!(ok.limits.max_opset.get(""), Some(&25));
     assert_eq!(ok.limits.max_opset.get("ai.onnx.ml"), Some(&5));
     for (extra, expect) in [
@@ -94,6 +96,11 @@ fn hello_limits_are_optional_and_checked() {
         (r#""max_ir_version": 0"#, "not a positive integer"),
         (r#""max_opset": 25"#, "not an object of domain to opset"),
         (r#""max_opset": {"": 2.5}"#, "not a positive integer"),
+        (
+            r#""max_elements": 0"#,
+            "\"max_elements\": 0, not a positive integer",
+        ),
+        (r#""max_elements": -3"#, "not a positive integer"),
     ] {
         let line = format!(r#"{{"protocol": 1, "runtime": "rt", "version": "1", {extra}}}"#);
         let e = parse_hello(&line).unwrap_err();
@@ -143,7 +150,17 @@ fn hello_configurations_are_optional_and_checked() {
 
 #[test]
 fn reply_lines() {
-    assert_eq!(parse_reply(r#"{"id": 3, "ok": true}"#, 3), Ok(Ok(())));
+    assert_eq!(
+        parse_reply(r#"{"id": 3, "ok": true}"#, 3),
+        Ok(Ok(Answered::default()))
+    );
+    // A worker may say how long its runtime ran; the harness reports it beside its own time.
+    assert_eq!(
+        parse_reply(r#"{"id": 3, "ok": true, "run_seconds": 0.25}"#, 3),
+        Ok(Ok(Answered {
+            run_seconds: Some(0.25)
+        }))
+    );
     assert_eq!(
         parse_reply(
             r#"{"id": 3, "ok": false, "stage": "load", "error": "no kernel"}"#,
@@ -191,6 +208,14 @@ fn reply_lines() {
             "stage \"boot\"",
         ),
         (r#"{"id": 3, "ok": false, "stage": "run"}"#, "no \"error\""),
+        (
+            r#"{"id": 3, "ok": true, "run_seconds": -1}"#,
+            "\"run_seconds\": -1, not a number of seconds",
+        ),
+        (
+            r#"{"id": 3, "ok": true, "run_seconds": "1"}"#,
+            "\"run_seconds\": \"1\"",
+        ),
         ("garbage", "not JSON"),
     ];
     for (line, expect) in violations {
@@ -218,7 +243,7 @@ fn a_well_behaved_worker_answers_every_request() {
     let mut backend = sh(&answering(r#"{\"id\": $id, \"ok\": true}"#));
     assert_eq!(backend.hello().unwrap().runtime, "fake");
     for _ in 0..3 {
-        assert_eq!(backend.run(&request()), Ok(()));
+        assert_eq!(backend.run(&request()), Ok(Answered::default()));
     }
 }
 
@@ -346,13 +371,17 @@ fn a_crash_mid_run_is_reported_and_a_fresh_worker_serves_the_next_case() {
         r#"{HELLO}; n=0; while read -r line; do n=$((n+1)); id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/'); if [ $n = 2 ]; then echo "segfault in kernel" >&2; exit 139; fi; printf '{{"id": %s, "ok": true}}\n' $id; done"#
     );
     let mut backend = sh(&script);
-    assert_eq!(backend.run(&request()), Ok(()));
+    assert_eq!(backend.run(&request()), Ok(Answered::default()));
     let f = failure(&mut backend);
     assert!(
         matches!(&f, Failure::Crash(m) if m.contains("segfault in kernel")),
         "{f}"
     );
-    assert_eq!(backend.run(&request()), Ok(()), "a fresh worker answers");
+    assert_eq!(
+        backend.run(&request()),
+        Ok(Answered::default()),
+        "a fresh worker answers"
+    );
 }
 
 #[test]
@@ -393,7 +422,7 @@ fn a_worker_flooding_stderr_still_passes() {
     );
     let mut backend = sh(&script);
     for _ in 0..2 {
-        assert_eq!(backend.run(&request()), Ok(()));
+        assert_eq!(backend.run(&request()), Ok(Answered::default()));
     }
 }
 
