@@ -19,8 +19,8 @@ mod units;
 pub use check::{check, render, Group, Report};
 pub use export::{export, plan, Planned, Summary, SUMS};
 pub use through::{
-    merge, merge_timings, publish, read, render as render_run, run, RunFindings, RunGroup, Timing,
-    Timings, UnitResult,
+    merge, merge_timings, publish, read, render as render_run, run, RunFindings, RunGroup, Runs,
+    Timing, Timings, UnitResult,
 };
 pub use units::{Filter, Level, Options, Shard, DEFAULT_SAMPLE};
 

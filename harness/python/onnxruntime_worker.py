@@ -3,7 +3,8 @@
 import ctypes
 
 # First: importing worker_loop moves file descriptor 1 away from the protocol stream.
-from worker_loop import configuration, load, probe_limits, serve, stage
+from worker_loop import (configuration, load, probe_limits, read_raw_tensor, serve, stage,
+                         write_raw_tensor)
 
 import numpy as np  # noqa: E402
 import onnx  # noqa: E402
@@ -49,6 +50,22 @@ def session(path):
     return s
 
 
+def read_input(path):
+    """An input as an OrtValue filled straight from the file's raw_data when the file is plain
+    (see worker_loop.read_raw_tensor), else as to_feed makes it from onnx's reading."""
+    plain = read_raw_tensor(path)
+    if plain is None or plain[1] == onnx.TensorProto.STRING:
+        return to_feed(onnx.load_tensor(path))
+    dims, data_type, raw = plain
+    value = ort.OrtValue.ortvalue_from_shape_and_type(dims, data_type)
+    size = value.tensor_size_in_bytes()
+    if len(raw) != size:
+        raise ValueError(f"raw_data has {len(raw)} bytes, the OrtValue {size}")
+    if size:
+        ctypes.memmove(value.data_ptr(), np.frombuffer(raw, dtype=np.uint8).ctypes.data, size)
+    return value
+
+
 def to_feed(tensor):
     """A raw OrtValue, or for strings (which OrtValues cannot be made of) a numpy array."""
     dims = list(tensor.dims)
@@ -74,7 +91,20 @@ def numpy_to_tensor_proto(array, name):
     return onnx.numpy_helper.from_array(array, name)
 
 
-def to_tensor_proto(value, name):
+def write_output(value, name, path):
+    """Writes an OrtValue output: its memory straight into the file's raw_data (strings through
+    to_tensor_proto)."""
+    code = element_code(value, name)
+    if code == onnx.TensorProto.STRING:
+        onnx.save_tensor(to_tensor_proto(value, name), path)
+        return
+    size = value.tensor_size_in_bytes()
+    raw = (ctypes.c_char * size).from_address(value.data_ptr()) if size else b""
+    write_raw_tensor(path, name, code, value.shape(), raw)
+
+
+def element_code(value, name):
+    """The TensorProto data type of an OrtValue output."""
     type_name = value.data_type()
     if not (type_name.startswith("tensor(") and type_name.endswith(")")):
         raise ValueError(f"output '{name}' is a {type_name}, not a tensor")
@@ -82,6 +112,11 @@ def to_tensor_proto(value, name):
     code = ONNX_TYPE_BY_ORT_NAME.get(elem)
     if code is None:
         raise ValueError(f"output '{name}' has element type {elem}, unknown to onnx")
+    return code
+
+
+def to_tensor_proto(value, name):
+    code = element_code(value, name)
     t = onnx.TensorProto(name=name, data_type=code, dims=value.shape())
     if code == onnx.TensorProto.STRING:
         t.string_data.extend(s.encode("utf-8") for s in value.numpy().reshape(-1))
@@ -97,8 +132,7 @@ def run_case(request):
     sess = load(session, request["model"], refusals=(ort_state.NotImplemented,))
     feeds = {}
     for inp in request["inputs"]:
-        tensor = stage("input", onnx.load_tensor, inp["path"])
-        feeds[inp["name"]] = stage("input", to_feed, tensor)
+        feeds[inp["name"]] = stage("input", read_input, inp["path"])
     names = [o["name"] for o in request["outputs"]]
     if any(isinstance(f, np.ndarray) for f in feeds.values()):
         # A string input needs the numpy path, so every input takes it.
@@ -107,7 +141,9 @@ def run_case(request):
         convert = numpy_to_tensor_proto
     else:
         results = stage("run", sess.run_with_ort_values, names, feeds)
-        convert = to_tensor_proto
+        for o, value in zip(request["outputs"], results):
+            stage("output", write_output, value, o["name"], o["path"])
+        return
     for o, value in zip(request["outputs"], results):
         proto = stage("output", convert, value, o["name"])
         stage("output", onnx.save_tensor, proto, o["path"])

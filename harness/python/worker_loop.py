@@ -94,6 +94,89 @@ def load(fn, path, refusals=(), accepts=_onnx_checker_accepts):
         raise _stage_error("load", e, "load-error" if bug else "unsupported") from e
 
 
+def _varint(buf, i):
+    """The varint at buf[i:] and the index after it."""
+    value, shift = 0, 0
+    while True:
+        b = buf[i]
+        i += 1
+        value |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return value, i
+        shift += 7
+
+
+def read_raw_tensor(path):
+    """A TensorProto file's (dims, data_type, raw_data) with raw_data a memoryview of the file's
+    bytes (read once, never copied again), when the file holds only dims, data_type, name and
+    raw_data, as the harness writes its inputs; None for any other file (read those with
+    onnx.load_tensor). For large data sets (`vectors run` chunks), where each copy of the data
+    counts against the harness's time."""
+    with open(path, "rb") as f:
+        buf = f.read()
+    view = memoryview(buf)
+    dims, data_type, raw = [], None, None
+    i = 0
+    try:
+        while i < len(buf):
+            key, i = _varint(buf, i)
+            field, wire = key >> 3, key & 7
+            if (field, wire) == (1, 0):
+                d, i = _varint(buf, i)
+                if d >= 1 << 63:
+                    return None
+                dims.append(d)
+            elif (field, wire) == (2, 0):
+                data_type, i = _varint(buf, i)
+            elif (field, wire) in ((8, 2), (9, 2)):
+                n, i = _varint(buf, i)
+                if i + n > len(buf):
+                    return None
+                if field == 9:
+                    raw = view[i:i + n]
+                i += n
+            else:
+                return None
+    except IndexError:
+        return None
+    if data_type is None or raw is None:
+        return None
+    return dims, data_type, raw
+
+
+def _field(number, wire):
+    return _varint_bytes(number << 3 | wire)
+
+
+def _varint_bytes(value):
+    out = bytearray()
+    while True:
+        b = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def write_raw_tensor(path, name, data_type, dims, raw):
+    """Writes a TensorProto of dims, data_type, name and raw_data (any object with the buffer
+    protocol, as a ctypes array over a runtime's output memory) without building the message
+    in memory: the bytes go from raw to the file once."""
+    head = bytearray()
+    for d in dims:
+        head += _field(1, 0) + _varint_bytes(d)
+    head += _field(2, 0) + _varint_bytes(data_type)
+    encoded = name.encode("utf-8")
+    head += _field(8, 2) + _varint_bytes(len(encoded)) + encoded
+    size = memoryview(raw).nbytes
+    head += _field(9, 2) + _varint_bytes(size)
+    with open(path, "wb") as f:
+        f.write(head)
+        f.write(raw)
+
+
 def type_name(code):
     """A TensorProto data type's name (`FLOAT8E4M3FN`), or its number when onnx knows no such type."""
     import onnx  # noqa: PLC0415 - only workers that name types need it

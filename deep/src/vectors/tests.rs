@@ -525,8 +525,40 @@ fn an_exhaustive_block_judges_its_budget_and_counts_the_rest() {
     assert_eq!(sat0.unjudged, through::BLOCK - through::JUDGED_PER_BLOCK);
     let judged: u64 = found.groups.iter().map(|g| g.elements).sum();
     assert_eq!(judged, through::JUDGED_PER_BLOCK);
+    // Where the defect lives, in one line: every code of the block.
+    let block = 0x4400 * through::BLOCK;
+    assert_eq!(sat0.runs.first, [[block, block + through::BLOCK - 1]]);
+    assert_eq!(sat0.runs.count, 1);
+    assert!(render_run(&found).contains("44000000-4400ffff"));
     assert!(found
         .groups
         .iter()
         .all(|g| g.diagnosis == Some(crate::findings::diagnosis::Behaviour::SaturateIgnored)));
+}
+
+/// A file's runs of mismatching codes, cut into parts anywhere (as shards cut them) and joined,
+/// are the whole's: runs cut by a boundary join again, the count stays exact past the listed
+/// ones.
+#[test]
+fn runs_cut_anywhere_join_into_the_whole() {
+    // Runs of lengths 1 to 3 with gaps of 1 to 4: more runs than a file lists.
+    let mut codes = Vec::new();
+    let mut at = 10u64;
+    for k in 0..(2 * through::RUNS as u64 + 5) {
+        codes.extend(at..at + 1 + k % 3);
+        at += 1 + k % 3 + 1 + k % 4;
+    }
+    let whole = Runs::of(&codes);
+    assert_eq!(whole.count, 2 * through::RUNS as u64 + 5);
+    assert_eq!(whole.first.len(), through::RUNS);
+    for cut in 0..=codes.len() {
+        for second in [cut, (cut + 7).min(codes.len())] {
+            let parts = [
+                Runs::of(&codes[..cut]),
+                Runs::of(&codes[cut..second]),
+                Runs::of(&codes[second..]),
+            ];
+            assert_eq!(Runs::joined(&parts), whole, "cut at {cut} and {second}");
+        }
+    }
 }

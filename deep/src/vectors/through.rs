@@ -84,6 +84,71 @@ pub struct UnitResult {
     /// Why the runtime gave no outputs (the rest of the file was not fed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<String>,
+    /// An exhaustive file's judged-or-counted mismatches (undefined inputs left out) as runs
+    /// of consecutive input codes: where a defect lives, in a few lines.
+    #[serde(default, skip_serializing_if = "Runs::is_empty")]
+    pub runs: Runs,
+}
+
+/// Runs of consecutive codes, kept in bounded memory whatever their number: the first
+/// [`RUNS`], the last, and how many in all. Built code by code in increasing order, and
+/// shards' runs appended in shard order give the whole's exactly (a run cut by a shard
+/// boundary joins again).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Runs {
+    /// The first runs, each `[first, last]` inclusive.
+    pub first: Vec<[u64; 2]>,
+    /// The last run.
+    pub last: Option<[u64; 2]>,
+    /// How many runs in all.
+    pub count: u64,
+}
+
+/// Runs a file's findings list.
+pub const RUNS: usize = 32;
+
+impl Runs {
+    /// Whether there is no run.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Adds codes `a..=b`, all above every code added before.
+    fn push(&mut self, a: u64, b: u64) {
+        match &mut self.last {
+            Some(l) if l[1] + 1 == a => {
+                l[1] = b;
+                // The last run is also the list's last while the list holds every run.
+                if self.count as usize <= RUNS {
+                    if let Some(f) = self.first.last_mut() {
+                        f[1] = b;
+                    }
+                }
+            }
+            _ => {
+                self.count += 1;
+                self.last = Some([a, b]);
+                if self.first.len() < RUNS {
+                    self.first.push([a, b]);
+                }
+            }
+        }
+    }
+
+    /// Adds the runs of a later part (a shard's).
+    fn append(&mut self, o: &Runs) {
+        let Some(last) = o.last else {
+            return;
+        };
+        for &[a, b] in &o.first {
+            self.push(a, b);
+        }
+        let hidden = o.count - o.first.len() as u64;
+        if hidden > 0 {
+            self.count += hidden;
+            self.last = Some(last);
+        }
+    }
 }
 
 /// Mismatches of one file, authority, class and diagnosis.
@@ -252,6 +317,7 @@ fn run_unit(
         undefined: 0,
         unjudged: 0,
         failure: None,
+        runs: Runs::default(),
     };
     let mut timing = Timing {
         runtime: Some(0.0),
@@ -442,9 +508,13 @@ fn judge(
         None => {
             let defined = classifier.defined(&items_at(m.inputs, m.bad));
             for (k, &i) in m.bad.iter().enumerate() {
+                let code = m.first + i as u64;
+                if defined[k] {
+                    result.runs.push(code, code);
+                }
                 if !defined[k] {
                     result.undefined += 1;
-                } else if budget.take(m.first + i as u64) {
+                } else if budget.take(code) {
                     keep.push(i);
                 } else {
                     result.unjudged += 1;
@@ -592,6 +662,7 @@ pub fn merge(parts: Vec<RunFindings>) -> Result<RunFindings, Error> {
                     if m.failure.is_none() {
                         m.failure.clone_from(&u.failure);
                     }
+                    m.runs.append(&u.runs);
                 }
                 None => units.push(u.clone()),
             }
@@ -665,6 +736,15 @@ pub fn render(f: &RunFindings) -> String {
             u.failure.as_deref().unwrap_or("")
         ));
     }
+    for u in f.units.iter().filter(|u| !u.runs.is_empty()) {
+        out.push_str(&format!(
+            "\n{}: the mismatching inputs are {} run{} of consecutive codes: {}\n",
+            u.pair,
+            u.runs.count,
+            if u.runs.count == 1 { "" } else { "s" },
+            runs_text(u)
+        ));
+    }
     let mut last = "";
     for g in &f.groups {
         if g.file != last {
@@ -736,4 +816,40 @@ pub fn read(dir: &Path) -> Result<(RunFindings, Timings), Error> {
         load(&dir.join(FINDINGS_FILE))?,
         load(&dir.join(TIMING_FILE))?,
     ))
+}
+
+/// A file's runs as input codes, `43f00000-43f7ffff`, the last after an ellipsis when not all
+/// are listed.
+fn runs_text(u: &UnitResult) -> String {
+    let run = |[a, b]: [u64; 2]| match a == b {
+        true => format!("{a:08x}"),
+        false => format!("{a:08x}-{b:08x}"),
+    };
+    let mut parts: Vec<String> = u.runs.first.iter().map(|r| run(*r)).collect();
+    if u.runs.count > u.runs.first.len() as u64 {
+        parts.push("...".into());
+        parts.extend(u.runs.last.map(run));
+    }
+    parts.join(", ")
+}
+
+#[cfg(test)]
+impl Runs {
+    /// The runs of `codes` (increasing), built as a run builds them.
+    pub(crate) fn of(codes: &[u64]) -> Runs {
+        let mut r = Runs::default();
+        for &c in codes {
+            r.push(c, c);
+        }
+        r
+    }
+
+    /// `parts` appended in order.
+    pub(crate) fn joined(parts: &[Runs]) -> Runs {
+        let mut r = Runs::default();
+        for p in parts {
+            r.append(p);
+        }
+        r
+    }
 }

@@ -6,7 +6,7 @@ use super::{Backend, BackendFailure, BackendInfo, FailureKind, Limits, ModelFile
 use crate::case::ValueInfo;
 use crate::read::read_tensor;
 use crate::worker::{Failure, Hello, IoValue, Request, WorkerSlot, WorkerSpec};
-use crate::write::write_tensor;
+use crate::write::write_transient_tensor;
 use crate::Error;
 use schema::layout;
 use std::path::{Path, PathBuf};
@@ -89,7 +89,8 @@ impl WorkerPool {
         let mut input_paths = Vec::new();
         for (k, (value, tensor)) in model.inputs.iter().zip(inputs).enumerate() {
             let path = layout::input(dir, k);
-            write_tensor(&path, &value.name, tensor).map_err(|e| self.error(e.to_string()))?;
+            write_transient_tensor(&path, &value.name, tensor)
+                .map_err(|e| self.error(e.to_string()))?;
             input_paths.push(path);
         }
         let output_paths: Vec<PathBuf> = (0..model.outputs.len())

@@ -14,7 +14,7 @@ pub mod model;
 pub mod tensor;
 mod wire;
 
-pub use tensor::{tensor_proto, write_tensor};
+pub use tensor::{tensor_proto, write_tensor, write_transient_tensor};
 
 /// How a tensor or model is put on the wire. Every encoding means the same tensors and
 /// attributes; only [`Encoding::Onnx`] is what onnx writes.

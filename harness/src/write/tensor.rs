@@ -50,11 +50,16 @@ pub fn proto(name: &str, tensor: &Tensor, encoding: Encoding) -> TensorProto {
         tp.string_data = v.iter().map(|s| s.as_bytes().to_vec()).collect();
         return tp;
     }
-    let codes = codes(tensor);
     match encoding {
-        Encoding::TypedFields => typed(&mut tp, dtype, &codes),
-        Encoding::ZeroOmitted if codes.is_empty() => {}
-        _ => tp.raw_data = Some(pack(codes.into_iter(), dtype.bit_width(), tensor.len())),
+        Encoding::TypedFields => typed(&mut tp, dtype, &codes(tensor)),
+        Encoding::ZeroOmitted if tensor.is_empty() => {}
+        // Straight from the elements: a chunk of a large run is millions of them.
+        _ => {
+            let (bits, len) = (dtype.bit_width(), tensor.len());
+            tp.raw_data = Some(with_storage!(tensor.storage(), v => {
+                pack(v.iter().filter_map(ToCode::to_code), bits, len)
+            }))
+        }
     }
     tp
 }
@@ -123,6 +128,13 @@ pub fn encode(name: &str, tensor: &Tensor, encoding: Encoding) -> Vec<u8> {
 pub fn write_tensor(path: &Path, name: &str, tensor: &Tensor) -> Result<(), Error> {
     let bytes = encode(name, tensor, Encoding::Onnx);
     Ok(schema::files::write_atomic(path, &bytes)?)
+}
+
+/// [`write_tensor`] without the flush to the disk, for a file that lives as long as one data
+/// set (a worker's input): a reader still never finds it cut short.
+pub fn write_transient_tensor(path: &Path, name: &str, tensor: &Tensor) -> Result<(), Error> {
+    let bytes = encode(name, tensor, Encoding::Onnx);
+    Ok(schema::files::replace(path, &bytes)?)
 }
 
 #[cfg(test)]
