@@ -50,20 +50,40 @@ def session(path):
     return s
 
 
-def read_input(path):
-    """An input as an OrtValue filled straight from the file's raw_data when the file is plain
-    (see worker_loop.read_raw_tensor), else as to_feed makes it from onnx's reading."""
-    plain = read_raw_tensor(path)
-    if plain is None or plain[1] == onnx.TensorProto.STRING:
-        return to_feed(onnx.load_tensor(path))
-    dims, data_type, raw = plain
-    value = ort.OrtValue.ortvalue_from_shape_and_type(dims, data_type)
-    size = value.tensor_size_in_bytes()
-    if len(raw) != size:
-        raise ValueError(f"raw_data has {len(raw)} bytes, the OrtValue {size}")
-    if size:
-        ctypes.memmove(value.data_ptr(), np.frombuffer(raw, dtype=np.uint8).ctypes.data, size)
-    return value
+# numpy's name of the TensorProto types a large input may be read into a reused buffer as.
+NUMPY_TYPES = {1: np.float32, 2: np.uint8, 3: np.int8, 4: np.uint16, 5: np.int16, 6: np.int32,
+               7: np.int64, 10: np.float16, 11: np.float64, 12: np.uint32, 13: np.uint64}
+
+# A buffer per input position for large inputs, kept from one data set to the next: fresh
+# memory of tens of megabytes costs more in page faults than reading the file into it (a chunk
+# of `vectors run`).
+_reused = {}
+
+
+def read_input(path, slot):
+    """An input as an OrtValue whose memory the file's raw_data is read into, when the file is
+    plain (see worker_loop.read_raw_tensor), else as to_feed makes it from onnx's reading. A
+    large input of a numpy type goes into the reused buffer; the OrtValue wraps it without a
+    copy, and lives only as long as its data set."""
+    def into(dims, data_type, nbytes):
+        if data_type == onnx.TensorProto.STRING:
+            raise ValueError("a STRING tensor has no raw_data")
+        np_type = NUMPY_TYPES.get(data_type)
+        if np_type is not None and nbytes >= 1 << 20:
+            buf = _reused.get(slot)
+            if buf is None or buf.nbytes < nbytes:
+                buf = _reused[slot] = np.empty(nbytes, dtype=np.uint8)
+            view = buf[:nbytes]
+            array = view.view(np_type).reshape(dims)
+            return ort.OrtValue.ortvalue_from_numpy(array), memoryview(view)
+        value = ort.OrtValue.ortvalue_from_shape_and_type(dims, data_type)
+        size = value.tensor_size_in_bytes()
+        if nbytes != size:
+            raise ValueError(f"raw_data has {nbytes} bytes, the OrtValue {size}")
+        return value, (ctypes.c_char * size).from_address(value.data_ptr()) if size else None
+
+    value = read_raw_tensor(path, into)
+    return value if value is not None else to_feed(onnx.load_tensor(path))
 
 
 def to_feed(tensor):
@@ -131,8 +151,8 @@ def run_case(request):
     # any other exception on a model onnx.checker accepts is its loader failing: a load-error.
     sess = load(session, request["model"], refusals=(ort_state.NotImplemented,))
     feeds = {}
-    for inp in request["inputs"]:
-        feeds[inp["name"]] = stage("input", read_input, inp["path"])
+    for slot, inp in enumerate(request["inputs"]):
+        feeds[inp["name"]] = stage("input", read_input, inp["path"], slot)
     names = [o["name"] for o in request["outputs"]]
     if any(isinstance(f, np.ndarray) for f in feeds.values()):
         # A string input needs the numpy path, so every input takes it.

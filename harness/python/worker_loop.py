@@ -106,42 +106,49 @@ def _varint(buf, i):
         shift += 7
 
 
-def read_raw_tensor(path):
-    """A TensorProto file's (dims, data_type, raw_data) with raw_data a memoryview of the file's
-    bytes (read once, never copied again), when the file holds only dims, data_type, name and
-    raw_data, as the harness writes its inputs; None for any other file (read those with
-    onnx.load_tensor). For large data sets (`vectors run` chunks), where each copy of the data
-    counts against the harness's time."""
+def read_raw_tensor(path, into):
+    """Reads a plain TensorProto file (dims, data_type, name, then raw_data last, as the harness
+    writes its inputs) straight into memory the caller gives: into(dims, data_type, nbytes)
+    returns (result, buffer), buffer a writable object of nbytes with the buffer protocol (a
+    ctypes array over the runtime's own tensor memory, say), or None when nbytes is 0. Returns
+    result, or None for any other file: read those with onnx.load_tensor. For large data sets
+    (`vectors run` chunks), where every copy of the data counts against the harness's time."""
     with open(path, "rb") as f:
-        buf = f.read()
-    view = memoryview(buf)
-    dims, data_type, raw = [], None, None
-    i = 0
-    try:
-        while i < len(buf):
-            key, i = _varint(buf, i)
-            field, wire = key >> 3, key & 7
-            if (field, wire) == (1, 0):
-                d, i = _varint(buf, i)
-                if d >= 1 << 63:
+        head = f.read(1 << 16)
+        f.seek(0, os.SEEK_END)
+        total = f.tell()
+        dims, data_type = [], None
+        i = 0
+        try:
+            while True:
+                key, i = _varint(head, i)
+                field, wire = key >> 3, key & 7
+                if (field, wire) == (1, 0):
+                    d, i = _varint(head, i)
+                    if d >= 1 << 63:
+                        return None
+                    dims.append(d)
+                elif (field, wire) == (2, 0):
+                    data_type, i = _varint(head, i)
+                elif (field, wire) == (8, 2):
+                    n, i = _varint(head, i)
+                    i += n
+                elif (field, wire) == (9, 2):
+                    n, i = _varint(head, i)
+                    break
+                else:
                     return None
-                dims.append(d)
-            elif (field, wire) == (2, 0):
-                data_type, i = _varint(buf, i)
-            elif (field, wire) in ((8, 2), (9, 2)):
-                n, i = _varint(buf, i)
-                if i + n > len(buf):
-                    return None
-                if field == 9:
-                    raw = view[i:i + n]
-                i += n
-            else:
-                return None
-    except IndexError:
-        return None
-    if data_type is None or raw is None:
-        return None
-    return dims, data_type, raw
+        except IndexError:
+            return None
+        if data_type is None or i + n != total:
+            return None
+        result, buffer = into(dims, data_type, n)
+        if n:
+            f.seek(i)
+            got = f.readinto(buffer)
+            if got != n:
+                raise ValueError(f"{path}: raw_data has {got} of {n} bytes")
+        return result
 
 
 def _field(number, wire):

@@ -103,12 +103,24 @@ fn write_aside(path: &Path, bytes: &[u8]) -> Result<PathBuf, Error> {
 
 /// [`write_aside`], flushing to the disk only when `sync`.
 fn write_aside_with(path: &Path, bytes: &[u8], sync: bool) -> Result<PathBuf, Error> {
+    stream_aside(path, sync, |f| f.write_all(bytes))
+}
+
+/// A temporary file beside `path` filled by `fill`, flushed to the disk when `sync`; the
+/// caller renames it. On failure the temporary file is removed.
+fn stream_aside(
+    path: &Path,
+    sync: bool,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<PathBuf, Error> {
     let tmp = temp_sibling(path);
     let written = File::create(&tmp)
         .map_err(|e| Error::io("create", &tmp, e))
-        .and_then(|mut f| {
-            f.write_all(bytes)
-                .and_then(|()| if sync { f.sync_all() } else { Ok(()) })
+        .and_then(|f| {
+            let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
+            fill(&mut w)
+                .and_then(|()| w.into_inner().map_err(std::io::IntoInnerError::into_error))
+                .and_then(|f| if sync { f.sync_all() } else { Ok(()) })
                 .map_err(|e| Error::io("write", &tmp, e))
         });
     match written {
@@ -140,6 +152,15 @@ fn rename_into_place(tmp: PathBuf, path: &Path) -> Result<(), Error> {
 /// each costs tens of seconds).
 pub fn replace(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     rename_into_place(write_aside_with(path, bytes, false)?, path)
+}
+
+/// [`replace`] with the bytes written by `fill` through a buffered writer: a file of tens of
+/// megabytes written as it is made, never held whole in memory.
+pub fn replace_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), Error> {
+    rename_into_place(stream_aside(path, false, fill)?, path)
 }
 
 /// A set of files that belong together (a run's reports, a findings page and its data):

@@ -131,10 +131,47 @@ pub fn write_tensor(path: &Path, name: &str, tensor: &Tensor) -> Result<(), Erro
 }
 
 /// [`write_tensor`] without the flush to the disk, for a file that lives as long as one data
-/// set (a worker's input): a reader still never finds it cut short.
+/// set (a worker's input): a reader still never finds it cut short. The bytes are those of
+/// [`encode`] (`raw_data` last, as prost orders the fields), streamed from the elements: a
+/// chunk of a large run is tens of megabytes, which the message would hold twice over.
 pub fn write_transient_tensor(path: &Path, name: &str, tensor: &Tensor) -> Result<(), Error> {
-    let bytes = encode(name, tensor, Encoding::Onnx);
-    Ok(schema::files::replace(path, &bytes)?)
+    let bits = tensor.dtype().bit_width();
+    if matches!(tensor.storage(), Storage::String(_)) || bits % 8 != 0 || tensor.is_empty() {
+        let bytes = encode(name, tensor, Encoding::Onnx);
+        return Ok(schema::files::replace(path, &bytes)?);
+    }
+    let width = (bits / 8) as usize;
+    let mut head = TensorProto {
+        name: name.into(),
+        dims: tensor.shape().iter().map(|&d| d as i64).collect(),
+        data_type: tensor.dtype().code(),
+        ..Default::default()
+    }
+    .encode_to_vec();
+    // Field 9 (raw_data), wire type 2: its key, then its length.
+    head.push(9 << 3 | 2);
+    prost::encoding::encode_varint((tensor.len() * width) as u64, &mut head);
+    Ok(schema::files::replace_with(path, |w| {
+        w.write_all(&head)?;
+        let mut block = Vec::with_capacity(1 << 16);
+        with_storage!(tensor.storage(), v => {
+            for part in v.chunks((1 << 16) / width) {
+                block.clear();
+                // One arm per width, so that each element is a fixed-size store, not a
+                // copy of a run-time length (a call per element).
+                let code = |e: &_| ToCode::to_code(e).unwrap_or(0);
+                match width {
+                    1 => block.extend(part.iter().map(|e| code(e) as u8)),
+                    2 => part.iter().for_each(|e| block.extend_from_slice(&(code(e) as u16).to_le_bytes())),
+                    4 => part.iter().for_each(|e| block.extend_from_slice(&(code(e) as u32).to_le_bytes())),
+                    8 => part.iter().for_each(|e| block.extend_from_slice(&(code(e) as u64).to_le_bytes())),
+                    _ => part.iter().for_each(|e| block.extend_from_slice(&code(e).to_le_bytes()[..width])),
+                }
+                w.write_all(&block)?;
+            }
+        });
+        Ok(())
+    })?)
 }
 
 #[cfg(test)]

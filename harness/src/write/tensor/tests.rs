@@ -66,3 +66,27 @@ fn every_type_round_trips_through_the_reader_with_the_naive_packing() {
         }
     }
 }
+
+/// A worker's input file, streamed from the elements, holds exactly the bytes `encode`
+/// gives, for every type and for lengths around the streaming block (65,536 bytes).
+#[test]
+fn a_transient_tensor_file_is_the_encoded_message() {
+    let dir = tempfile::tempdir().unwrap();
+    for &dtype in DataType::ALL {
+        if dtype == DataType::String {
+            continue;
+        }
+        let width = (dtype.bit_width() as usize).div_ceil(8);
+        for n in [0usize, 1, 5, (1 << 16) / width + 3] {
+            let codes = spread(dtype, n);
+            let t = crate::read::tensor_from_codes(dtype, vec![n], &codes).unwrap();
+            let path = dir.path().join(format!("{dtype}-{n}.pb"));
+            write_transient_tensor(&path, "input", &t).unwrap();
+            assert_eq!(
+                std::fs::read(&path).unwrap(),
+                encode("input", &t, Encoding::Onnx),
+                "{dtype} x{n}"
+            );
+        }
+    }
+}
