@@ -136,7 +136,10 @@ pub fn write_tensor(path: &Path, name: &str, tensor: &Tensor) -> Result<(), Erro
 /// chunk of a large run is tens of megabytes, which the message would hold twice over.
 pub fn write_transient_tensor(path: &Path, name: &str, tensor: &Tensor) -> Result<(), Error> {
     let bits = tensor.dtype().bit_width();
-    if matches!(tensor.storage(), Storage::String(_)) || bits % 8 != 0 || tensor.is_empty() {
+    if matches!(tensor.storage(), Storage::String(_))
+        || !bits.is_multiple_of(8)
+        || tensor.is_empty()
+    {
         let bytes = encode(name, tensor, Encoding::Onnx);
         return Ok(schema::files::replace(path, &bytes)?);
     }
