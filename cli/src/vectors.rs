@@ -100,12 +100,21 @@ pub fn check(files: &[PathBuf]) -> ExitCode {
 }
 
 /// `vectors run`: the level through a backend, findings written under `--out`; exit 1 when
-/// any element differs or a file could not be fed whole.
+/// any element differs or a file could not be fed whole, 2 when the run could not be made.
 pub fn run(home: &Home, args: &VectorsRunArgs, python: Option<&Path>) -> ExitCode {
-    match run_through(home, args, python) {
+    found_or_error(run_through(home, args, python))
+}
+
+/// Exit status 0 when nothing was found, 1 when something was, 2 (the message printed) when
+/// there is no answer, as `vectors check`.
+fn found_or_error(r: Result<bool, String>) -> ExitCode {
+    match r {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
-        Err(e) => crate::fail(&e),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
     }
 }
 
@@ -196,9 +205,5 @@ pub fn merge(out: &Path, shards: &[PathBuf]) -> ExitCode {
         vectors::publish(lock.dir(), &whole, &timings).map_err(|e| e.to_string())?;
         Ok(summary(&whole, &timings, lock.dir()))
     };
-    match merged() {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(e) => crate::fail(&e),
-    }
+    found_or_error(merged())
 }

@@ -39,6 +39,11 @@ REFUSALS = (NotImplementedError,)
 MAX_IR_VERSION = onnx.IR_VERSION
 MAX_OPSET = {"": onnx.defs.onnx_opset_version()}
 
+# TODO: your runtime: the most elements per tensor it takes in one data set when
+# `onnx-conformance vectors run` feeds a large level in chunks (docs/vectors.md); None: the
+# harness's default, 2^20.
+MAX_ELEMENTS = None
+
 # TODO: your runtime: the ways it can run a model whose kernels differ (graph optimizations
 # on and off, one thread or a pool, a precision), the default first; the deep suite judges
 # each apart. worker_loop.configuration(CONFIGURATIONS) says which one to set up in this
@@ -85,4 +90,4 @@ def run_case(request):
 
 if __name__ == "__main__":
     serve(RUNTIME, VERSION, run_case, max_ir_version=MAX_IR_VERSION, max_opset=MAX_OPSET,
-          configurations=CONFIGURATIONS)
+          configurations=CONFIGURATIONS, max_elements=MAX_ELEMENTS)

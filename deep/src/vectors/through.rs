@@ -178,6 +178,9 @@ pub struct RunGroup {
 pub struct Timing {
     /// Elements fed.
     pub elements: u64,
+    /// Data sets (chunks) sent.
+    #[serde(default)]
+    pub chunks: u64,
     /// Seconds making the inputs.
     pub generate: f64,
     /// Seconds computing our outputs.
@@ -210,6 +213,7 @@ impl Timing {
             self.runtime.zip(o.runtime).map(|(a, b)| a + b)
         };
         self.elements += o.elements;
+        self.chunks += o.chunks;
         self.generate += o.generate;
         self.expected += o.expected;
         self.backend += o.backend;
@@ -262,10 +266,21 @@ pub fn run(
     let mut timings = Timings::default();
     for unit in &all {
         let (result, timing) = run_unit(backend, unit, opts, chunk, work, &mut groups)?;
+        if result.candidates == 0 {
+            say(&format!(
+                "vectors run: {}: shard {}/{} holds no candidate of this file (an exhaustive \
+                 shard is whole blocks of {BLOCK}: use at most {} shards)",
+                result.pair,
+                opts.shard.index,
+                opts.shard.count,
+                (1u64 << unit.from.bit_width()) / BLOCK
+            ));
+        }
         say(&format!(
-            "vectors run: {}: {} candidates, {} mismatches{}; {:.1} s, runtime {}",
+            "vectors run: {}: {} candidates in {} chunks, {} mismatches{}; {:.1} s, runtime {}",
             result.pair,
             result.candidates,
+            timing.chunks,
             result.mismatches,
             result
                 .failure
@@ -380,6 +395,7 @@ fn run_unit(
         };
         timing.runtime = timing.runtime.zip(runtime).map(|(a, b)| a + b);
         timing.elements += n as u64;
+        timing.chunks += 1;
         let t = Instant::now();
         let theirs = outputs.swap_remove(0);
         let Some(bad) = differing_codes(&ours, &theirs) else {
@@ -657,20 +673,23 @@ pub fn merge(parts: Vec<RunFindings>) -> Result<RunFindings, Error> {
     };
     for (k, (s, p)) in numbered.iter().enumerate() {
         if s.count != count || !same(p) {
+            let run = |p: &RunFindings, s: &Shard| {
+                format!(
+                    "shard {}/{}: backend {}, {}{}, {}",
+                    s.index,
+                    s.count,
+                    p.backend,
+                    p.runtime,
+                    p.configuration
+                        .as_ref()
+                        .map_or(String::new(), |c| format!(" in configuration {c}")),
+                    p.selection
+                )
+            };
             return Err(format!(
-                "shard {}/{} is of another run ({} {} {:?}, {}) than shard {}/{count} ({} {} \
-                 {:?}, {})",
-                s.index,
-                s.count,
-                p.backend,
-                p.runtime,
-                p.configuration,
-                p.selection,
-                first.index,
-                head.backend,
-                head.runtime,
-                head.configuration,
-                head.selection
+                "two runs, not shards of one: {}; {}",
+                run(head, first),
+                run(p, s)
             )
             .into());
         }
@@ -793,12 +812,18 @@ pub fn render(f: &RunFindings) -> String {
             .map_or("no known behaviour reproduces it".to_string(), |b| {
                 format!("{}: {}", b.label(), b.text())
             });
+        let budgeted = f.units.iter().any(|u| u.file == g.file && u.unjudged > 0);
         out.push_str(&format!(
-            "- {} ({}) {}: {} elements; {cause}\n",
+            "- {} ({}) {}: {} elements{}; {cause}\n",
             g.verdict.label(),
             g.authority.label(),
             g.class,
-            g.elements
+            g.elements,
+            if budgeted {
+                " judged (the file's other mismatches are counted `unjudged` above)"
+            } else {
+                ""
+            }
         ));
         let shown = if g.elements as usize <= LISTED {
             "every input"
