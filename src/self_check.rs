@@ -10,9 +10,10 @@
 
 use crate::dtype::{DataType, Storage};
 use crate::formats::{
-    CastRules, Generation, RoundMode, F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2,
-    F8E5M2FNUZ, F8E8M0, I4, U4,
+    CastRules, Generation, RoundMode, RulesRead, F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ,
+    F8E5M2, F8E5M2FNUZ, F8E8M0, I4, U4,
 };
+use crate::ops::cast::rules_read;
 use crate::ops::{OpKind, OpVersion};
 use crate::tuning::{Exec, SimdLevel};
 use half::{bf16, f16};
@@ -25,23 +26,44 @@ pub struct Case {
     pub from: DataType,
     /// The target type.
     pub to: DataType,
-    /// saturate, round_mode and the version-24 switch.
+    /// saturate, round_mode and the version-24 switch; the parts neither path reads for the
+    /// pair (`read`) at their defaults.
     pub rules: CastRules,
+    /// The parts of the rules the pair reads (the generic path's [`rules_read`]).
+    pub read: RulesRead,
+    /// How many rule sets of the full product this case stands for: those that differ only
+    /// in parts the pair does not read, which both paths reset before they run.
+    pub rule_sets: usize,
+}
+
+impl Case {
+    /// The case of `from` -> `to` under `rules`, standing for itself alone.
+    pub fn new(from: DataType, to: DataType, rules: CastRules) -> Case {
+        let read = rules_read(from, to);
+        Case {
+            from,
+            to,
+            rules: rules.keeping(read),
+            read,
+            rule_sets: 1,
+        }
+    }
 }
 
 impl fmt::Display for Case {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let r = &self.rules;
-        write!(
-            f,
-            "{} -> {} (saturate {}, {:?}",
-            self.from.name(),
-            self.to.name(),
-            r.saturate,
-            r.generation
-        )?;
-        // round_mode is read by FLOAT8E8M0 targets only; elsewhere it is the default.
-        if self.to == DataType::Float8E8M0 {
+        let (r, read) = (&self.rules, &self.read);
+        write!(f, "{} -> {} (", self.from.name(), self.to.name())?;
+        match read.saturate {
+            true => write!(f, "saturate {}", r.saturate)?,
+            false => write!(f, "saturate unread")?,
+        }
+        match read.generation {
+            true => write!(f, ", {:?}", r.generation)?,
+            false => write!(f, ", generation unread")?,
+        }
+        // round_mode is read by FLOAT8E8M0 targets only, and named only there.
+        if read.round_mode {
             write!(f, ", round_mode {:?}", r.round_mode)?;
         }
         write!(f, ")")
@@ -69,20 +91,37 @@ fn rule_sets(to: DataType) -> Vec<CastRules> {
 }
 
 /// Every case with a fast path whose source has at most 32 bits (so that every code can be
-/// run), in type order, each under every rule set of [`rule_sets`]. Found by asking the
-/// dispatch with empty storages, so a pair added to it is checked without a list to keep.
+/// run), in type order, under every rule set of [`rule_sets`], except that rule sets which
+/// differ only in parts the pair does not read ([`rules_read`]) are one case. That merge
+/// weakens nothing: the fast dispatch and the generic path both reset those parts to their
+/// defaults before they run (and a test holds the reset to change no output of either), so the
+/// merged rule sets give both paths the very same call. Found by asking the dispatch with empty
+/// storages, so a pair added to it is checked without a list to keep.
 pub fn cases() -> Vec<Case> {
     let exec = Exec::single(SimdLevel::Baseline);
-    let mut v = Vec::new();
+    let mut v: Vec<Case> = Vec::new();
     for &from in DataType::ALL {
         if source(from, 0, 0).is_none() {
             continue;
         }
         let empty = Storage::empty(from);
         for &to in DataType::ALL {
+            let read = rules_read(from, to);
             for rules in rule_sets(to) {
-                if crate::ops::fast::cast(&exec, &empty, to, &rules).is_some() {
-                    v.push(Case { from, to, rules });
+                if crate::ops::fast::cast(&exec, &empty, to, &rules).is_none() {
+                    continue;
+                }
+                let rules = rules.keeping(read);
+                let same = |c: &&mut Case| c.from == from && c.to == to && c.rules == rules;
+                match v.iter_mut().find(same) {
+                    Some(c) => c.rule_sets += 1,
+                    None => v.push(Case {
+                        from,
+                        to,
+                        rules,
+                        read,
+                        rule_sets: 1,
+                    }),
                 }
             }
         }
