@@ -192,6 +192,7 @@ impl Exact {
 }
 
 /// `mant >> shift`, rounded half to even, for any shift (the result cannot overflow).
+#[inline(always)]
 pub(crate) fn shr_half_even(mant: u128, shift: u32) -> u128 {
     if shift == 0 {
         return mant;

@@ -136,3 +136,15 @@ fn a_case_without_a_fast_path_is_an_error() {
     let wide = Case::new(DataType::Double, DataType::Float, CastRules::default());
     assert!(check(&wide, 0, 10, &[SimdLevel::Baseline]).is_err());
 }
+
+/// The comparison sees every difference of bits: the sign of zero, NaN payloads, INT4 codes.
+#[test]
+fn differing_reads_bits_not_values() {
+    let f = |v: &[u32]| Storage::Float(v.iter().map(|&b| f32::from_bits(b)).collect());
+    let (a, b) = (f(&[0, 0x7FC0_0000, 1]), f(&[0x8000_0000, 0x7FC0_0001, 1]));
+    assert_eq!(differing(&a, &b), Some(vec![0, 1]));
+    assert_eq!(differing(&a, &a), Some(vec![]));
+    let i4 = |v: &[u8]| Storage::Int4(v.iter().map(|&b| I4::from_bits(b)).collect());
+    assert_eq!(differing(&i4(&[1, 15]), &i4(&[1, 7])), Some(vec![1]));
+    assert_eq!(differing(&i4(&[1]), &f(&[1])), None);
+}
