@@ -244,9 +244,11 @@ macro_rules! int_elem {
     ($($t:ty),*) => {$(
         impl CastElem for $t {
             const SOURCE: Source = Source::NotFloating;
+            #[inline(always)]
             fn decode(&self, _: &CastRules) -> Option<Exact> {
                 Some(Exact::from_i128(i128::from(*self)))
             }
+            #[inline(always)]
             fn encode(v: &Exact, _: &CastRules, _: Source) -> Option<Self> {
                 // `as` from u128 keeps the low bits, which is the rule.
                 Some(trunc_wrapping(v) as $t)
@@ -263,9 +265,11 @@ macro_rules! float_elem {
     ($($t:ty => $text:path),* $(,)?) => {$(
         impl CastElem for $t {
             const SOURCE: Source = Source::Floating;
+            #[inline(always)]
             fn decode(&self, rules: &CastRules) -> Option<Exact> {
                 Some(self.to_exact(rules))
             }
+            #[inline(always)]
             fn encode(v: &Exact, rules: &CastRules, _: Source) -> Option<Self> {
                 Some(<$t as FloatFormat>::from_exact(v, rules))
             }
