@@ -33,13 +33,17 @@ pub fn main(args: &SelfCheckArgs) -> ExitCode {
     let plan = Plan::new(&cases, limit, chunk);
     let names: Vec<&str> = levels.iter().map(|l| l.name()).collect();
     say(&format!(
-        "self-check: {} cases, {} elements, {} chunks of up to {chunk} codes, levels {}, \
-         {threads} threads",
+        "self-check: {} cases ({} rule sets), {} elements, {} chunks of up to {chunk} codes, \
+         levels {}, {threads} threads",
         cases.len(),
+        cases.iter().map(|c| c.rule_sets).sum::<usize>(),
         plan.elements,
         plan.chunks(),
         names.join(" ")
     ));
+    for line in merged(&cases) {
+        say(&line);
+    }
     let memcpy_before = memcpy_rate(threads);
     let start = Instant::now();
     let outcome = run(&plan, &levels, threads);
@@ -76,6 +80,36 @@ pub fn main(args: &SelfCheckArgs) -> ExitCode {
     }
     println!("passed: every fast output equals the exact path's");
     ExitCode::SUCCESS
+}
+
+/// One line per source and unread part of the rules: the targets whose rule sets differing
+/// only there run as one case, since both paths reset what they do not read before running.
+fn merged(cases: &[Case]) -> Vec<String> {
+    let mut groups: Vec<(DataType, &str, Vec<&str>)> = Vec::new();
+    for c in cases.iter().filter(|c| c.rule_sets > 1) {
+        let unread = match (c.read.saturate, c.read.generation) {
+            (false, false) => "saturate or the version-24 generation",
+            (false, true) => "saturate",
+            (true, false) => "the version-24 generation",
+            (true, true) => continue,
+        };
+        let name = c.to.name();
+        match groups.iter_mut().find(|g| g.0 == c.from && g.1 == unread) {
+            Some(g) if !g.2.contains(&name) => g.2.push(name),
+            Some(_) => {}
+            None => groups.push((c.from, unread, vec![name])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(from, unread, to)| {
+            format!(
+                "  rule sets merged, as neither path reads {unread}: {} -> {}",
+                from.name(),
+                to.join(", ")
+            )
+        })
+        .collect()
 }
 
 /// The cases the options select.

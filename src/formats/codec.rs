@@ -90,6 +90,7 @@ impl FormatRow {
     }
 
     /// The sign bit if `negative`, else 0.
+    #[inline(always)]
     fn sign(&self, negative: bool) -> u64 {
         if negative {
             self.sign_bit()
@@ -99,6 +100,7 @@ impl FormatRow {
     }
 
     /// Decodes `code` exactly (docs/semantics.md §3.1); the FNUZ NaN sign follows the generation (§3.2).
+    #[inline(always)]
     pub(crate) fn decode(&self, code: u64, generation: Generation) -> Exact {
         let m = self.mant_bits;
         let negative = code & self.sign_bit() != 0;
@@ -132,6 +134,7 @@ impl FormatRow {
     }
 
     /// Encodes `v`, rounding once half to even, with the overflow and NaN rules of docs/semantics.md §3.3/§3.4.
+    #[inline(always)]
     pub(crate) fn encode(&self, v: &Exact, rules: &CastRules) -> u64 {
         match *v {
             Exact::Nan { negative } => self.nan_code(negative, rules.generation),
@@ -145,6 +148,7 @@ impl FormatRow {
     }
 
     /// Steps 2-7 of docs/semantics.md §3.3 for a finite value (-1)^negative * mant * 2^exp.
+    #[inline(always)]
     fn encode_finite(&self, negative: bool, mant: u128, exp: i32, saturate: bool) -> u64 {
         if mant == 0 {
             return self.zero_code(negative);
@@ -184,6 +188,7 @@ impl FormatRow {
     }
 
     /// A zero of the given sign; FNUZ formats have only +0.
+    #[inline(always)]
     fn zero_code(&self, negative: bool) -> u64 {
         match self.specials {
             Specials::Fnuz => 0,
@@ -192,6 +197,7 @@ impl FormatRow {
     }
 
     /// What a too-large finite value or an infinity becomes (docs/semantics.md §3.3 step 6).
+    #[inline(always)]
     fn overflow_code(&self, negative: bool, saturate: bool) -> u64 {
         let max = self.sign(negative) | self.max_code();
         let inf = self.sign(negative) | self.exp_all_ones();
@@ -208,6 +214,7 @@ impl FormatRow {
     }
 
     /// The NaN code for a NaN of the given sign (docs/semantics.md §3.4).
+    #[inline(always)]
     fn nan_code(&self, negative: bool, generation: Generation) -> u64 {
         let s = self.sign(negative);
         let all = self.exp_all_ones();

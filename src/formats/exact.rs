@@ -45,6 +45,51 @@ impl Default for CastRules {
     }
 }
 
+/// Which parts of [`CastRules`] a conversion reads; the others cannot change its output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RulesRead {
+    /// Whether `saturate` is read.
+    pub saturate: bool,
+    /// Whether the version-24 switch is read.
+    pub generation: bool,
+    /// Whether `round_mode` is read.
+    pub round_mode: bool,
+}
+
+impl RulesRead {
+    /// Every part read: the safe answer where nothing narrower is known.
+    pub const ALL: RulesRead = RulesRead {
+        saturate: true,
+        generation: true,
+        round_mode: true,
+    };
+}
+
+impl CastRules {
+    /// These rules with every part `read` does not name set to its default: two rule sets a
+    /// conversion cannot tell apart become one value.
+    pub fn keeping(&self, read: RulesRead) -> CastRules {
+        let default = CastRules::default();
+        CastRules {
+            saturate: if read.saturate {
+                self.saturate
+            } else {
+                default.saturate
+            },
+            round_mode: if read.round_mode {
+                self.round_mode
+            } else {
+                default.round_mode
+            },
+            generation: if read.generation {
+                self.generation
+            } else {
+                default.generation
+            },
+        }
+    }
+}
+
 /// A value decoded exactly: value = (-1)^negative * mant * 2^exp.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Exact {
@@ -147,6 +192,7 @@ impl Exact {
 }
 
 /// `mant >> shift`, rounded half to even, for any shift (the result cannot overflow).
+#[inline(always)]
 pub(crate) fn shr_half_even(mant: u128, shift: u32) -> u128 {
     if shift == 0 {
         return mant;

@@ -64,9 +64,11 @@ table_format! {
 macro_rules! via_row {
     ($($t:ty),*) => {$(
         impl FloatFormat for $t {
+            #[inline(always)]
             fn to_exact(self, rules: &CastRules) -> Exact {
                 Self::ROW.decode(self.code(), rules.generation)
             }
+            #[inline(always)]
             fn from_exact(v: &Exact, rules: &CastRules) -> Self {
                 // The encoder never sets bits above the format's width.
                 Self::from_code(Self::ROW.encode(v, rules))

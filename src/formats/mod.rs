@@ -14,7 +14,7 @@ pub mod sweeps;
 #[cfg(test)]
 mod tests;
 
-pub use exact::{CastRules, Exact, Generation, RoundMode};
+pub use exact::{CastRules, Exact, Generation, RoundMode, RulesRead};
 pub use float::{cast_float, FloatFormat};
 pub use subbyte_int::SubByteInt;
 pub use vocab::elements::{

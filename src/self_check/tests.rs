@@ -34,23 +34,34 @@ fn every_case_passes_on_slices_at_every_level() {
 #[test]
 fn the_cases_are_every_fast_pair_under_every_rule_set() {
     let cases = cases();
+    // (cases, rule sets they stand for)
     let count = |from, to| {
-        cases
-            .iter()
-            .filter(|c| c.from == from && c.to == to)
-            .count()
+        let of = cases.iter().filter(|c| c.from == from && c.to == to);
+        (of.clone().count(), of.map(|c| c.rule_sets).sum::<usize>())
     };
     use DataType as D;
-    assert_eq!(count(D::Float, D::Float4E2M1), 4);
-    assert_eq!(count(D::Float, D::Float8E8M0), 12);
-    assert_eq!(count(D::Bfloat16, D::Float8E4M3FN), 4);
-    assert_eq!(count(D::Int32, D::Int8), 4);
-    assert_eq!(count(D::Uint32, D::Double), 4);
-    assert_eq!(count(D::Float4E2M1, D::Float), 4);
+    // Every rule set is covered; those differing only in parts the pair does not read are one.
+    assert_eq!(count(D::Float, D::Float4E2M1), (2, 4));
+    assert_eq!(count(D::Float, D::Float8E8M0), (6, 12));
+    assert_eq!(count(D::Float, D::Float8E5M2), (4, 4));
+    assert_eq!(count(D::Float, D::Float16), (1, 4));
+    assert_eq!(count(D::Bfloat16, D::Float8E4M3FN), (2, 4));
+    assert_eq!(count(D::Int32, D::Int8), (1, 4));
+    assert_eq!(count(D::Uint32, D::Double), (1, 4));
+    assert_eq!(count(D::Float4E2M1, D::Float), (1, 4));
+    assert_eq!(count(D::Float8E4M3FNUZ, D::Float), (2, 4));
+    // The 32-bit sources: 60 cases of FLOAT, 40 each of INT32 and UINT32 before the merge.
+    let of = |from| cases.iter().filter(move |c: &&Case| c.from == from);
+    assert_eq!(of(D::Float).count(), 30);
+    assert_eq!(of(D::Float).map(|c| c.rule_sets).sum::<usize>(), 60);
+    assert_eq!(of(D::Int32).count(), 10);
+    assert_eq!(of(D::Uint32).map(|c| c.rule_sets).sum::<usize>(), 40);
+    // Each case runs the rules with what the pair does not read at its default.
+    assert!(cases.iter().all(|c| c.rules == c.rules.keeping(c.read)));
     // No fast path, or a source too wide to run every code of.
-    assert_eq!(count(D::Float, D::Int32), 0);
-    assert_eq!(count(D::Double, D::Float), 0);
-    assert_eq!(count(D::Int64, D::Int8), 0);
+    assert_eq!(count(D::Float, D::Int32), (0, 0));
+    assert_eq!(count(D::Double, D::Float), (0, 0));
+    assert_eq!(count(D::Int64, D::Int8), (0, 0));
     // Every 32-bit source the issue names, and nothing wider.
     for from in [D::Float, D::Int32, D::Uint32] {
         assert!(cases.iter().any(|c| c.from == from), "{from:?}");
@@ -72,11 +83,7 @@ fn planted(case: Case, at: usize) -> impl Fn(&Exec, &Storage) -> Option<Storage>
 
 #[test]
 fn a_wrong_output_is_reported_with_its_bits_and_level() {
-    let case = Case {
-        from: DataType::Float,
-        to: DataType::Float4E2M1,
-        rules: CastRules::default(),
-    };
+    let case = Case::new(DataType::Float, DataType::Float4E2M1, CastRules::default());
     let levels: Vec<SimdLevel> = SimdLevel::supported().collect();
     // 1.0 is code 0x2 in FLOAT4E2M1; the planted output is 0x3.
     let first = 0x3F80_0000 - 100;
@@ -108,11 +115,7 @@ fn a_wrong_output_is_reported_with_its_bits_and_level() {
 
 #[test]
 fn the_listed_mismatches_are_capped_and_the_rest_counted() {
-    let case = Case {
-        from: DataType::Float,
-        to: DataType::Float4E2M1,
-        rules: CastRules::default(),
-    };
+    let case = Case::new(DataType::Float, DataType::Float4E2M1, CastRules::default());
     let every = |exec: &Exec, src: &Storage| {
         let Storage::Float4E2M1(v) = crate::ops::fast::cast(exec, src, case.to, &case.rules)?
         else {
@@ -128,16 +131,20 @@ fn the_listed_mismatches_are_capped_and_the_rest_counted() {
 
 #[test]
 fn a_case_without_a_fast_path_is_an_error() {
-    let case = Case {
-        from: DataType::Float,
-        to: DataType::Int32,
-        rules: CastRules::default(),
-    };
+    let case = Case::new(DataType::Float, DataType::Int32, CastRules::default());
     assert!(check(&case, 0, 10, &[SimdLevel::Baseline]).is_err());
-    let wide = Case {
-        from: DataType::Double,
-        to: DataType::Float,
-        rules: CastRules::default(),
-    };
+    let wide = Case::new(DataType::Double, DataType::Float, CastRules::default());
     assert!(check(&wide, 0, 10, &[SimdLevel::Baseline]).is_err());
+}
+
+/// The comparison sees every difference of bits: the sign of zero, NaN payloads, INT4 codes.
+#[test]
+fn differing_reads_bits_not_values() {
+    let f = |v: &[u32]| Storage::Float(v.iter().map(|&b| f32::from_bits(b)).collect());
+    let (a, b) = (f(&[0, 0x7FC0_0000, 1]), f(&[0x8000_0000, 0x7FC0_0001, 1]));
+    assert_eq!(differing(&a, &b), Some(vec![0, 1]));
+    assert_eq!(differing(&a, &a), Some(vec![]));
+    let i4 = |v: &[u8]| Storage::Int4(v.iter().map(|&b| I4::from_bits(b)).collect());
+    assert_eq!(differing(&i4(&[1, 15]), &i4(&[1, 7])), Some(vec![1]));
+    assert_eq!(differing(&i4(&[1]), &f(&[1])), None);
 }

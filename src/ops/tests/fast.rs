@@ -79,7 +79,7 @@ fn storages(p: &[u64], f32s: Vec<f32>) -> Vec<Storage> {
 /// Whether two storages hold the same bits: floats by bit pattern (so NaN payloads and signs
 /// count), every other type by `==`, which is exact for integers and bit newtypes. Cheap, so
 /// that [`first_difference`] formats only what differs.
-fn same_bits(a: &Storage, b: &Storage) -> bool {
+pub(super) fn same_bits(a: &Storage, b: &Storage) -> bool {
     fn eq<T: Copy, B: PartialEq>(x: &[T], y: &[T], bits: fn(T) -> B) -> bool {
         x.len() == y.len() && x.iter().zip(y).all(|(&p, &q)| bits(p) == bits(q))
     }
@@ -94,7 +94,7 @@ fn same_bits(a: &Storage, b: &Storage) -> bool {
 
 /// Where two storages differ: floats compared by bit pattern (so NaN payloads and signs
 /// count), every other type by its Debug form (the code for bit newtypes).
-fn first_difference(a: &Storage, b: &Storage) -> Option<String> {
+pub(super) fn first_difference(a: &Storage, b: &Storage) -> Option<String> {
     fn hex<T: Copy, B: std::fmt::LowerHex>(v: &[T], bits: fn(T) -> B) -> Vec<String> {
         v.iter().map(|&x| format!("{:#x}", bits(x))).collect()
     }

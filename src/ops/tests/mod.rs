@@ -8,6 +8,7 @@ mod concat;
 mod fast;
 mod matrix;
 mod no_panic;
+mod rules_read;
 
 use crate::dtype::{DataType, Element};
 use crate::error::Error;
