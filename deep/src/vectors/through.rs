@@ -17,8 +17,8 @@ use super::units::{self, Options, Part, Shard, Unit};
 use crate::findings::diagnosis::Behaviour;
 use crate::findings::Verdict;
 use crate::generate::model;
-use crate::generate::values::{self, Val};
 use crate::generate::run as codes;
+use crate::generate::values::{self, Val};
 use crate::index::{Authority, InputClass};
 use crate::Error;
 use harness::backend::{Backend, ModelFile};
@@ -414,8 +414,9 @@ fn run_unit(
         let bad = match tags {
             Some(_) => bad,
             None => {
-                let (defined, undefined): (Vec<usize>, Vec<usize>) =
-                    bad.into_iter().partition(|&i| defined_at(&fed[0], unit.to, i));
+                let (defined, undefined): (Vec<usize>, Vec<usize>) = bad
+                    .into_iter()
+                    .partition(|&i| defined_at(&fed[0], unit.to, i));
                 result.mismatches += undefined.len() as u64;
                 result.undefined += undefined.len() as u64;
                 defined
