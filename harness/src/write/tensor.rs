@@ -20,10 +20,23 @@ fn pack(codes: impl Iterator<Item = u128>, bits: u32, count: usize) -> Vec<u8> {
     if bits >= 8 {
         let width = (bits / 8) as usize;
         let mut out = Vec::with_capacity(count * width);
-        codes.for_each(|c| out.extend_from_slice(&c.to_le_bytes()[..width]));
+        push_bytes(&mut out, codes, width);
         return out;
     }
     packing::pack(codes, bits, count)
+}
+
+/// Appends `codes` to `out` as `width`-byte little-endian values. One arm per width, so that
+/// each element is a fixed-size store, not a copy of a run-time length (a call per element:
+/// millions in a chunk of a large run).
+fn push_bytes(out: &mut Vec<u8>, codes: impl Iterator<Item = u128>, width: usize) {
+    match width {
+        1 => out.extend(codes.map(|c| c as u8)),
+        2 => codes.for_each(|c| out.extend_from_slice(&(c as u16).to_le_bytes())),
+        4 => codes.for_each(|c| out.extend_from_slice(&(c as u32).to_le_bytes())),
+        8 => codes.for_each(|c| out.extend_from_slice(&(c as u64).to_le_bytes())),
+        _ => codes.for_each(|c| out.extend_from_slice(&c.to_le_bytes()[..width])),
+    }
 }
 
 /// The element codes of a non-string tensor.
@@ -160,16 +173,7 @@ pub fn write_transient_tensor(path: &Path, name: &str, tensor: &Tensor) -> Resul
         with_storage!(tensor.storage(), v => {
             for part in v.chunks((1 << 16) / width) {
                 block.clear();
-                // One arm per width, so that each element is a fixed-size store, not a
-                // copy of a run-time length (a call per element).
-                let code = |e: &_| ToCode::to_code(e).unwrap_or(0);
-                match width {
-                    1 => block.extend(part.iter().map(|e| code(e) as u8)),
-                    2 => part.iter().for_each(|e| block.extend_from_slice(&(code(e) as u16).to_le_bytes())),
-                    4 => part.iter().for_each(|e| block.extend_from_slice(&(code(e) as u32).to_le_bytes())),
-                    8 => part.iter().for_each(|e| block.extend_from_slice(&(code(e) as u64).to_le_bytes())),
-                    _ => part.iter().for_each(|e| block.extend_from_slice(&code(e).to_le_bytes()[..width])),
-                }
+                push_bytes(&mut block, part.iter().filter_map(ToCode::to_code), width);
                 w.write_all(&block)?;
             }
         });
