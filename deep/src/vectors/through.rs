@@ -206,13 +206,17 @@ impl Timing {
             + self.judge
     }
 
+    /// Nothing yet, the runtime's part known (zero): what a sum starts from.
+    fn zero() -> Timing {
+        Timing {
+            runtime: Some(0.0),
+            ..Timing::default()
+        }
+    }
+
+    /// Adds `o`; the runtime's part stays known only while every part says it.
     fn add(&mut self, o: &Timing) {
-        let empty = self.elements == 0 && self.backend == 0.0;
-        self.runtime = if empty {
-            o.runtime
-        } else {
-            self.runtime.zip(o.runtime).map(|(a, b)| a + b)
-        };
+        self.runtime = self.runtime.zip(o.runtime).map(|(a, b)| a + b);
         self.elements += o.elements;
         self.chunks += o.chunks;
         self.generate += o.generate;
@@ -264,7 +268,10 @@ pub fn run(
         groups: Vec::new(),
     };
     let mut groups = Groups::new();
-    let mut timings = Timings::default();
+    let mut timings = Timings {
+        units: BTreeMap::new(),
+        total: Timing::zero(),
+    };
     for unit in &all {
         let (result, timing) = run_unit(backend, unit, opts, chunk, work, &mut groups)?;
         if result.candidates == 0 {
@@ -335,10 +342,7 @@ fn run_unit(
         failure: None,
         runs: Runs::default(),
     };
-    let mut timing = Timing {
-        runtime: Some(0.0),
-        ..Timing::default()
-    };
+    let mut timing = Timing::zero();
     let classifier = Classifier::new(unit);
     let mut budget = Budget::default();
     // One model per chunk length, loaded once: its file names the unit and the length.
@@ -469,33 +473,24 @@ fn every_code(
     let n = (end - start) as usize;
     let storage = match (from, spare) {
         (DataType::Float, s) => Storage::Float(fill(
-            s.and_then(|s| {
-                if let Storage::Float(v) = s {
-                    Some(v)
-                } else {
-                    None
-                }
-            }),
+            match s {
+                Some(Storage::Float(v)) => Some(v),
+                _ => None,
+            },
             (start..end).map(|c| f32::from_bits(c as u32)),
         )),
         (DataType::Int32, s) => Storage::Int32(fill(
-            s.and_then(|s| {
-                if let Storage::Int32(v) = s {
-                    Some(v)
-                } else {
-                    None
-                }
-            }),
+            match s {
+                Some(Storage::Int32(v)) => Some(v),
+                _ => None,
+            },
             (start..end).map(|c| c as u32 as i32),
         )),
         (DataType::Uint32, s) => Storage::Uint32(fill(
-            s.and_then(|s| {
-                if let Storage::Uint32(v) = s {
-                    Some(v)
-                } else {
-                    None
-                }
-            }),
+            match s {
+                Some(Storage::Uint32(v)) => Some(v),
+                _ => None,
+            },
             (start..end).map(|c| c as u32),
         )),
         _ => {
@@ -771,10 +766,16 @@ pub fn merge(parts: Vec<RunFindings>) -> Result<RunFindings, Error> {
 
 /// Merges shards' timings: per file and in all, summed.
 pub fn merge_timings(parts: &[Timings]) -> Timings {
-    let mut out = Timings::default();
+    let mut out = Timings {
+        units: BTreeMap::new(),
+        total: Timing::zero(),
+    };
     for p in parts {
         for (name, t) in &p.units {
-            out.units.entry(name.clone()).or_default().add(t);
+            out.units
+                .entry(name.clone())
+                .or_insert_with(Timing::zero)
+                .add(t);
         }
         out.total.add(&p.total);
     }
