@@ -17,6 +17,22 @@ fn opts(level: Level, version: u32, from: DataType, to: Option<DataType>) -> Opt
     }
 }
 
+/// Every FLOAT code of block `block` (the 65536 codes whose high 16 bits it is) into
+/// FLOAT8E4M3FN at Cast-28: one exhaustive shard of 2^16.
+fn float8_block(block: u64) -> Options {
+    let mut o = opts(
+        Level::Exhaustive,
+        28,
+        DataType::Float,
+        Some(DataType::Float8E4M3FN),
+    );
+    o.shard = Shard {
+        index: block + 1,
+        count: 1 << 16,
+    };
+    o
+}
+
 fn export_to(o: &Options, dir: &Path) -> Summary {
     export(o, dir, &mut |_| {}).expect("export")
 }
@@ -261,17 +277,8 @@ fn one_seed_gives_the_same_files_and_another_seed_others() {
 fn an_exhaustive_shard_holds_its_codes_with_the_spec_values() {
     let dir = tempfile::tempdir().unwrap();
     // Cast-28 is the newest version, the one of the rules from 24 (and Cast-23 up to 23).
-    let mut o = opts(
-        Level::Exhaustive,
-        28,
-        DataType::Float,
-        Some(DataType::Float8E4M3FN),
-    );
     // The 65536 codes from 0x3f800000 (1.0) on.
-    o.shard = Shard {
-        index: 0x3f80 + 1,
-        count: 1 << 16,
-    };
+    let o = float8_block(0x3f80);
     let s = export_to(&o, dir.path());
     assert_eq!(s.files, 2, "saturate 0 and 1");
     assert_eq!(s.lines, 2 * 65536);
@@ -502,18 +509,9 @@ fn four_shards_of_a_run_merge_into_the_whole() {
 /// most the budget's mismatches of a block are classed, the rest counted, none lost.
 #[test]
 fn an_exhaustive_block_judges_its_budget_and_counts_the_rest() {
-    let mut o = opts(
-        Level::Exhaustive,
-        28,
-        DataType::Float,
-        Some(DataType::Float8E4M3FN),
-    );
     // Block 0x4400 holds FLOATs 512.0 to 515.99, all beyond FLOAT8E4M3FN's 448: saturate=0
     // gives NaN, saturate=1 the largest finite, so every code of the saturate=0 file differs.
-    o.shard = Shard {
-        index: 0x4400 + 1,
-        count: 1 << 16,
-    };
+    let o = float8_block(0x4400);
     let (found, _) = run_planted(&o, 4096);
     let sat0 = found
         .units
