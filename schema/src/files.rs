@@ -154,13 +154,30 @@ pub fn replace(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     rename_into_place(write_aside_with(path, bytes, false)?, path)
 }
 
-/// [`replace`] with the bytes written by `fill` through a buffered writer: a file of tens of
-/// megabytes written as it is made, never held whole in memory.
-pub fn replace_with(
+/// Streams what `fill` writes over `path` in place, keeping the file's blocks, and cuts it to
+/// that length. Only for a scratch file that its writer rewrites again and again and that no
+/// one reads while it is written (a worker's input, tens of megabytes a chunk, read only after
+/// the request that names it): a fresh file each time cost more in the file system's block
+/// allocation and release than the writing itself.
+pub fn overwrite_with(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), Error> {
-    rename_into_place(stream_aside(path, false, fill)?, path)
+    OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .and_then(|f| {
+            let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
+            fill(&mut w)?;
+            let mut f = w
+                .into_inner()
+                .map_err(std::io::IntoInnerError::into_error)?;
+            let end = f.stream_position()?;
+            f.set_len(end)
+        })
+        .map_err(|e| Error::io("write", path, e))
 }
 
 /// A set of files that belong together (a run's reports, a findings page and its data):

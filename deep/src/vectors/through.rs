@@ -449,6 +449,7 @@ fn run_unit(
             timing.judge += t.elapsed().as_secs_f64();
         }
         spare = fed.into_iter().next().map(|x| x.into_parts().1);
+        backend.recycle(vec![theirs]);
         at = upto;
     }
     let _ = loaded.map(|(_, _, path)| std::fs::remove_file(path));

@@ -75,6 +75,13 @@ pub trait Backend: Send + Sync {
         None
     }
 
+    /// Takes back outputs the caller is done with, whose memory the backend may read the next
+    /// outputs into (a worker's are read from files: fresh memory of tens of megabytes a
+    /// chunk costs more in page faults than the reading). By default they are dropped.
+    fn recycle(&self, outputs: Vec<Tensor>) {
+        drop(outputs);
+    }
+
     /// Loads `model`, ready to run; a model the runtime cannot load (an unknown operator,
     /// type or attribute) is a [`FailureKind::Unsupported`] failure.
     fn prepare<'a>(

@@ -121,11 +121,48 @@ fn a_worker_output_is_read_as_written_and_a_wrong_dtype_is_a_mismatch() {
         format!("{:?}", mismatches[0]).contains("Float"),
         "{mismatches:?}"
     );
-    // The per-call files are gone afterwards.
-    let left = std::fs::read_dir(dir.join("io"))
-        .map(|d| d.count())
-        .unwrap_or(0);
-    assert_eq!(left, 0);
+    // Data sets one after another, longer and shorter, through the same slot's files: each
+    // comes back as itself, and the outputs read back into recycled memory are the same.
+    for n in [1000usize, 2, 0, 700] {
+        let x = Tensor::from_vec(vec![n], (0..n).map(|i| i as f32 * 0.5).collect()).unwrap();
+        let out = run(&pool, &c, std::slice::from_ref(&x)).unwrap();
+        assert_eq!(out, vec![x], "{n} elements");
+        pool.recycle(out);
+    }
+    // The slot's files live as long as the pool.
+    let left = |dir: &Path| {
+        std::fs::read_dir(dir.join("io"))
+            .map(|d| d.count())
+            .unwrap_or(0)
+    };
+    assert_eq!(left(dir), 1, "one slot directory");
+    drop(pool);
+    assert_eq!(left(dir), 0, "removed with the pool");
+}
+
+/// A slot's files outlive a data set, but an earlier data set's output is never read for a
+/// later one whose worker wrote none.
+#[test]
+fn an_earlier_output_never_passes_for_a_missing_one() {
+    let dir_tmp = tempfile::Builder::new()
+        .prefix("backend-stale")
+        .tempdir()
+        .expect("temp dir");
+    let dir = dir_tmp.path();
+    // Writes its output for the first request only.
+    let pool = pool(
+        dir,
+        r#"if [ ! -e "$out.once" ]; then cp "$in" "$out"; : > "$out.once"; fi"#,
+    );
+    let (c, ds) = case("Cast", DataType::Float);
+    assert_eq!(run(&pool, &c, &ds).unwrap(), ds);
+    let r = refusal(run(&pool, &c, &ds));
+    assert!(
+        r.message
+            .contains("backend fake: answered ok but wrote no file for output 'y'"),
+        "{}",
+        r.message
+    );
 }
 
 #[test]

@@ -4,15 +4,15 @@
 
 use super::{Backend, BackendFailure, BackendInfo, FailureKind, Limits, ModelFile, Prepared};
 use crate::case::ValueInfo;
-use crate::read::read_tensor;
+use crate::read::TensorReader;
 use crate::worker::{Failure, Hello, IoValue, Request, WorkerSlot, WorkerSpec};
 use crate::write::write_transient_tensor;
 use crate::Error;
 use schema::layout;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-use vocab::Tensor;
+use vocab::{Storage, Tensor};
 
 /// The `Backend` of a worker command: slots of its processes, started on demand and reused
 /// across data sets.
@@ -20,14 +20,31 @@ pub struct WorkerPool {
     name: String,
     spec: WorkerSpec,
     hello: Hello,
-    idle: Mutex<Vec<WorkerSlot>>,
+    /// Idle slots.
+    idle: Mutex<Vec<Slot>>,
+    /// Output storage handed back ([`Backend::recycle`]), which the next outputs are read into.
+    spare: Mutex<Vec<Storage>>,
     io_dir: PathBuf,
-    next_call: AtomicU64,
+    /// Numbers the slots' directories.
+    next_slot: AtomicU64,
 }
 
+/// A worker process with what it keeps from data set to data set: its directory of input and
+/// output files, rewritten in place each time (a large run's chunks reuse the file system's
+/// blocks), and the reader of its outputs, which keeps its memory too.
+struct Slot {
+    worker: WorkerSlot,
+    dir: PathBuf,
+    reader: TensorReader,
+}
+
+/// Output storages kept for reuse: one per slot of a trial thread would do; a few more cost
+/// nothing.
+const SPARE: usize = 4;
+
 impl WorkerPool {
-    /// Starts one worker of `spec` to learn who it is; `io_dir` receives the per-call input
-    /// and output files. Fails with the worker's own complaint if it cannot say hello.
+    /// Starts one worker of `spec` to learn who it is; `io_dir` receives a directory of input
+    /// and output files per worker, removed with the pool. Fails with the worker's own complaint if it cannot say hello.
     pub fn start(name: &str, spec: WorkerSpec, io_dir: PathBuf) -> Result<WorkerPool, Error> {
         let mut first = WorkerSlot::new(spec.clone());
         let hello = first.hello().map_err(|f| {
@@ -36,23 +53,35 @@ impl WorkerPool {
                 spec.argv.join(" ")
             ))
         })?;
-        Ok(WorkerPool {
+        let pool = WorkerPool {
             name: name.to_string(),
             spec,
             hello,
-            idle: Mutex::new(vec![first]),
+            idle: Mutex::new(Vec::new()),
+            spare: Mutex::new(Vec::new()),
             io_dir,
-            next_call: AtomicU64::new(0),
-        })
+            next_slot: AtomicU64::new(0),
+        };
+        pool.give_back(pool.slot(first));
+        Ok(pool)
     }
 
-    fn take(&self) -> WorkerSlot {
-        let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
-        idle.pop()
-            .unwrap_or_else(|| WorkerSlot::new(self.spec.clone()))
+    /// `worker` with a directory of its own.
+    fn slot(&self, worker: WorkerSlot) -> Slot {
+        let n = self.next_slot.fetch_add(1, Ordering::Relaxed);
+        Slot {
+            worker,
+            dir: self.io_dir.join(format!("{}-{n}", std::process::id())),
+            reader: TensorReader::default(),
+        }
     }
 
-    fn give_back(&self, worker: WorkerSlot) {
+    fn take(&self) -> Slot {
+        let idle = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        idle.unwrap_or_else(|| self.slot(WorkerSlot::new(self.spec.clone())))
+    }
+
+    fn give_back(&self, worker: Slot) {
         self.idle
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -76,14 +105,15 @@ impl WorkerPool {
         )
     }
 
-    /// Writes the inputs, runs the request, and reads the outputs, all in `dir`.
+    /// Writes the inputs, runs the request, and reads the outputs, all in the slot's
+    /// directory.
     fn run_in(
         &self,
-        worker: &mut WorkerSlot,
-        dir: &Path,
+        slot: &mut Slot,
         model: &WorkerModel<'_>,
         inputs: &[Tensor],
     ) -> Result<(Vec<Tensor>, Option<f64>), BackendFailure> {
+        let dir = &slot.dir;
         std::fs::create_dir_all(dir)
             .map_err(|e| self.error(format!("cannot create {}: {e}", dir.display())))?;
         let mut input_paths = Vec::new();
@@ -96,12 +126,21 @@ impl WorkerPool {
         let output_paths: Vec<PathBuf> = (0..model.outputs.len())
             .map(|k| layout::output(dir, k))
             .collect();
+        // An earlier data set's output must never pass for this one's.
+        for path in &output_paths {
+            match std::fs::remove_file(path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(self.error(format!("cannot remove {}: {e}", path.display())));
+                }
+                _ => {}
+            }
+        }
         let request = Request {
             model: &model.path,
             inputs: io(model.inputs, &input_paths),
             outputs: io(model.outputs, &output_paths),
         };
-        let answered = worker.run(&request).map_err(|f| self.failure(f))?;
+        let answered = slot.worker.run(&request).map_err(|f| self.failure(f))?;
         // Read as the file says, with no declared type: a worker writing another type than
         // the graph declares must show up as a dtype mismatch, not be reinterpreted.
         let outputs = model
@@ -116,12 +155,23 @@ impl WorkerPool {
                         path.display()
                     )));
                 }
-                read_tensor(path, None).map_err(|e| {
+                let spare = self.spare.lock().unwrap_or_else(|p| p.into_inner()).pop();
+                slot.reader.read(path, None, spare).map_err(|e| {
                     self.error(format!("output '{}' is not a valid tensor: {e}", v.name))
                 })
             })
             .collect::<Result<Vec<Tensor>, BackendFailure>>()?;
         Ok((outputs, answered.run_seconds))
+    }
+}
+
+impl Drop for WorkerPool {
+    /// Removes the slots' directories: every slot is idle once nothing borrows the pool.
+    fn drop(&mut self) {
+        let idle = self.idle.get_mut().unwrap_or_else(|p| p.into_inner());
+        for slot in idle.iter() {
+            let _ = std::fs::remove_dir_all(&slot.dir);
+        }
     }
 }
 
@@ -140,6 +190,15 @@ impl Backend for WorkerPool {
 
     fn configuration(&self) -> Option<crate::outcome::Configuration> {
         self.hello.configuration.clone()
+    }
+
+    fn recycle(&self, outputs: Vec<Tensor>) {
+        let mut spare = self.spare.lock().unwrap_or_else(|p| p.into_inner());
+        for t in outputs {
+            if spare.len() < SPARE {
+                spare.push(t.into_parts().1);
+            }
+        }
     }
 
     fn prepare<'a>(
@@ -174,12 +233,9 @@ impl Prepared for WorkerModel<'_> {
 
     fn run_timed(&self, inputs: &[Tensor]) -> Result<(Vec<Tensor>, Option<f64>), BackendFailure> {
         let pool = self.pool;
-        let call = pool.next_call.fetch_add(1, Ordering::Relaxed);
-        let dir = pool.io_dir.join(format!("{}-{call}", std::process::id()));
-        let mut worker = pool.take();
-        let result = pool.run_in(&mut worker, &dir, self, inputs);
-        pool.give_back(worker);
-        let _ = std::fs::remove_dir_all(&dir);
+        let mut slot = pool.take();
+        let result = pool.run_in(&mut slot, self, inputs);
+        pool.give_back(slot);
         result
     }
 }

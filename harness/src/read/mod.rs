@@ -7,6 +7,7 @@ mod model;
 mod payload;
 mod tensor_proto;
 mod types;
+mod wire;
 
 pub(crate) use crate::codes::ToCode;
 pub use model::{convert_model, is_default_domain};
@@ -20,7 +21,7 @@ use prost::Message;
 use schema::layout;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use vocab::{DataType, Tensor};
+use vocab::{DataType, Storage, Tensor};
 
 /// Reads the case in `dir`: its model (its declared types checked against its operator
 /// versions) and every data set, tensors typed by the graph's declared types and bound to
@@ -62,12 +63,56 @@ pub fn read_tensor(path: &Path, declared: Option<DataType>) -> Result<Tensor, Er
     tensor_from_bytes(&read_file(path)?, declared).map_err(|e| e.in_file(path))
 }
 
+/// Reads TensorProto files one after another into the same memory: the file's bytes into
+/// one buffer kept from call to call, `raw_data` decoded straight from it, and the elements
+/// into storage the caller hands back. A run of tens of megabytes a chunk spent more in page
+/// faults on fresh memory, and in prost's copies of the payload, than in reading it.
+#[derive(Debug, Default)]
+pub struct TensorReader {
+    file: Vec<u8>,
+}
+
+impl TensorReader {
+    /// [`read_tensor`], its elements in `spare`'s memory when that is storage of the tensor's
+    /// type; same tensor, same errors.
+    pub fn read(
+        &mut self,
+        path: &Path,
+        declared: Option<DataType>,
+        spare: Option<Storage>,
+    ) -> Result<Tensor, Error> {
+        use std::io::Read;
+        self.file.clear();
+        std::fs::File::open(path)
+            .and_then(|mut f| f.read_to_end(&mut self.file))
+            .map_err(|e| Error::at(path, format!("cannot read: {e}")))?;
+        let tensor = tensor_from_bytes_reusing(&self.file, declared, spare);
+        tensor.map_err(|e| e.in_file(path))
+    }
+}
+
 /// Decodes the bytes of a serialized TensorProto as a tensor of the declared type; errors
 /// name no file.
 pub fn tensor_from_bytes(bytes: &[u8], declared: Option<DataType>) -> Result<Tensor, Error> {
     let tp = TensorProto::decode(bytes)
         .map_err(|e| Error::msg(format!("not a valid TensorProto: {e}")))?;
     decode_tensor(&tp, declared)
+}
+
+/// [`tensor_from_bytes`] with `raw_data` decoded where it lies in `bytes` and the elements
+/// in `spare`'s memory when that is storage of the tensor's type; same tensor, same errors.
+pub(crate) fn tensor_from_bytes_reusing(
+    bytes: &[u8],
+    declared: Option<DataType>,
+    spare: Option<Storage>,
+) -> Result<Tensor, Error> {
+    let Some(cut) = wire::split_raw_data(bytes) else {
+        return tensor_from_bytes(bytes, declared);
+    };
+    use prost::bytes::Buf;
+    let tp = TensorProto::decode(Buf::chain(cut.head, cut.tail))
+        .map_err(|e| Error::msg(format!("not a valid TensorProto: {e}")))?;
+    tensor_proto::decode_tensor_in(&tp, Some(cut.raw), declared, spare)
 }
 
 /// A tensor of `dtype` and `shape` whose elements have the bit patterns `codes` (as

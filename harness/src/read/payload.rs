@@ -28,14 +28,16 @@ pub(crate) enum Payload<'a> {
 }
 
 /// Selects the payload of `tp` for `count` elements of `dtype` and checks its length, so that
-/// nothing is allocated for a count the data cannot back. `raw_data` wins when present.
+/// nothing is allocated for a count the data cannot back. `raw` (`tp`'s `raw_data`, or the
+/// same bytes kept apart from the message) wins when present.
 pub(crate) fn select<'a>(
     tp: &'a TensorProto,
+    raw: Option<&'a [u8]>,
     dtype: DataType,
     count: usize,
 ) -> Result<Payload<'a>, String> {
     let bits = dtype.bit_width();
-    if let Some(raw) = &tp.raw_data {
+    if let Some(raw) = raw {
         if dtype == DataType::String {
             return Err("STRING tensor sets raw_data; strings must be in string_data".into());
         }

@@ -5,7 +5,7 @@ use super::element::decode_storage;
 use super::payload::select;
 use crate::error::Error;
 use crate::proto::TensorProto;
-use vocab::{DataType, Tensor};
+use vocab::{DataType, Storage, Tensor};
 
 /// Largest element count the reader accepts; real test tensors are tiny, so anything larger is
 /// a corrupt header, refused before any allocation.
@@ -14,6 +14,18 @@ pub const MAX_ELEMENTS: usize = 1 << 31;
 /// Decodes `tp` as a tensor of the declared element type (the file's own `data_type` when
 /// `declared` is `None`). The error names the tensor but no file; callers add the path.
 pub fn decode_tensor(tp: &TensorProto, declared: Option<DataType>) -> Result<Tensor, Error> {
+    decode_tensor_in(tp, tp.raw_data.as_deref(), declared, None)
+}
+
+/// [`decode_tensor`] with `raw_data` given apart from the message (a slice of the file it was
+/// read from, never copied) and the elements decoded into `spare`'s memory when it is storage
+/// of the tensor's type.
+pub(crate) fn decode_tensor_in(
+    tp: &TensorProto,
+    raw: Option<&[u8]>,
+    declared: Option<DataType>,
+    spare: Option<Storage>,
+) -> Result<Tensor, Error> {
     let label = tensor_label(tp);
     let context = |message: String| Error::msg(format!("{label}: {message}"));
     check_location(tp).map_err(context)?;
@@ -23,8 +35,8 @@ pub fn decode_tensor(tp: &TensorProto, declared: Option<DataType>) -> Result<Ten
     let count = shape.iter().product();
     let context =
         |message: String| Error::msg(format!("{label} ({dtype}, dims {:?}): {message}", tp.dims));
-    let payload = select(tp, dtype, count).map_err(context)?;
-    let storage = decode_storage(&payload, dtype, count).map_err(context)?;
+    let payload = select(tp, raw, dtype, count).map_err(context)?;
+    let storage = decode_storage(&payload, dtype, count, spare).map_err(context)?;
     Tensor::new(shape, storage).map_err(|e| context(e.to_string()))
 }
 

@@ -16,7 +16,7 @@ use vocab::{with_storage, DataType, Storage, Tensor, TypeKind};
 
 /// Little-endian bytes of `codes` at `bits` bits each; below a byte, one bit stream with the
 /// lower index in the lower bits, as ONNX packs INT4, FLOAT4E2M1, INT2 and the float6 types.
-fn pack(codes: impl Iterator<Item = u128>, bits: u32, count: usize) -> Vec<u8> {
+fn pack(codes: impl ExactSizeIterator<Item = u128>, bits: u32, count: usize) -> Vec<u8> {
     if bits >= 8 {
         let width = (bits / 8) as usize;
         let mut out = Vec::with_capacity(count * width);
@@ -26,15 +26,26 @@ fn pack(codes: impl Iterator<Item = u128>, bits: u32, count: usize) -> Vec<u8> {
     packing::pack(codes, bits, count)
 }
 
-/// Appends `codes` to `out` as `width`-byte little-endian values. One arm per width, so that
-/// each element is a fixed-size store, not a copy of a run-time length (a call per element:
-/// millions in a chunk of a large run).
-fn push_bytes(out: &mut Vec<u8>, codes: impl Iterator<Item = u128>, width: usize) {
+/// Appends `codes` to `out` as `width`-byte little-endian values: the room made first, then
+/// one fixed-size store per element, so that the loop has no capacity check or run-time length
+/// in it (millions of elements in a chunk of a large run).
+fn push_bytes(out: &mut Vec<u8>, codes: impl ExactSizeIterator<Item = u128>, width: usize) {
+    fn each<const N: usize>(
+        out: &mut Vec<u8>,
+        codes: impl ExactSizeIterator<Item = u128>,
+        bytes: impl Fn(u128) -> [u8; N],
+    ) {
+        let start = out.len();
+        out.resize(start + codes.len() * N, 0);
+        for (to, c) in out[start..].chunks_exact_mut(N).zip(codes) {
+            to.copy_from_slice(&bytes(c));
+        }
+    }
     match width {
         1 => out.extend(codes.map(|c| c as u8)),
-        2 => codes.for_each(|c| out.extend_from_slice(&(c as u16).to_le_bytes())),
-        4 => codes.for_each(|c| out.extend_from_slice(&(c as u32).to_le_bytes())),
-        8 => codes.for_each(|c| out.extend_from_slice(&(c as u64).to_le_bytes())),
+        2 => each(out, codes, |c| (c as u16).to_le_bytes()),
+        4 => each(out, codes, |c| (c as u32).to_le_bytes()),
+        8 => each(out, codes, |c| (c as u64).to_le_bytes()),
         _ => codes.for_each(|c| out.extend_from_slice(&c.to_le_bytes()[..width])),
     }
 }
@@ -70,7 +81,8 @@ pub fn proto(name: &str, tensor: &Tensor, encoding: Encoding) -> TensorProto {
         _ => {
             let (bits, len) = (dtype.bit_width(), tensor.len());
             tp.raw_data = Some(with_storage!(tensor.storage(), v => {
-                pack(v.iter().filter_map(ToCode::to_code), bits, len)
+                // Not a string (returned above): every element has a code.
+                pack(v.iter().map(|x| x.to_code().unwrap_or_default()), bits, len)
             }))
         }
     }
@@ -143,10 +155,12 @@ pub fn write_tensor(path: &Path, name: &str, tensor: &Tensor) -> Result<(), Erro
     Ok(schema::files::write_atomic(path, &bytes)?)
 }
 
-/// [`write_tensor`] without the flush to the disk, for a file that lives as long as one data
-/// set (a worker's input): a reader still never finds it cut short. The bytes are those of
-/// [`encode`] (`raw_data` last, as prost orders the fields), streamed from the elements: a
-/// chunk of a large run is tens of megabytes, which the message would hold twice over.
+/// [`write_tensor`] for a file that lives as long as one data set and is read by one reader
+/// after it is written (a worker's input): no flush to the disk, and written in place over
+/// the file already there ([`schema::files::overwrite_with`]), whose blocks a large run reuses
+/// chunk after chunk. The bytes are those of [`encode`] (`raw_data` last, as prost orders the
+/// fields), streamed from the elements: a chunk of a large run is tens of megabytes, which the
+/// message would hold twice over.
 pub fn write_transient_tensor(path: &Path, name: &str, tensor: &Tensor) -> Result<(), Error> {
     let bits = tensor.dtype().bit_width();
     if matches!(tensor.storage(), Storage::String(_))
@@ -154,7 +168,9 @@ pub fn write_transient_tensor(path: &Path, name: &str, tensor: &Tensor) -> Resul
         || tensor.is_empty()
     {
         let bytes = encode(name, tensor, Encoding::Onnx);
-        return Ok(schema::files::replace(path, &bytes)?);
+        return Ok(schema::files::overwrite_with(path, |w| {
+            w.write_all(&bytes)
+        })?);
     }
     let width = (bits / 8) as usize;
     let mut head = TensorProto {
@@ -167,13 +183,15 @@ pub fn write_transient_tensor(path: &Path, name: &str, tensor: &Tensor) -> Resul
     // Field 9 (raw_data), wire type 2: its key, then its length.
     head.push(9 << 3 | 2);
     prost::encoding::encode_varint((tensor.len() * width) as u64, &mut head);
-    Ok(schema::files::replace_with(path, |w| {
+    Ok(schema::files::overwrite_with(path, |w| {
         w.write_all(&head)?;
         let mut block = Vec::with_capacity(1 << 16);
         with_storage!(tensor.storage(), v => {
             for part in v.chunks((1 << 16) / width) {
                 block.clear();
-                push_bytes(&mut block, part.iter().filter_map(ToCode::to_code), width);
+                // Strings, the one type without a code, never come here.
+                let codes = part.iter().map(|x| x.to_code().unwrap_or_default());
+                push_bytes(&mut block, codes, width);
                 w.write_all(&block)?;
             }
         });

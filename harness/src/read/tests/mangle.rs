@@ -4,7 +4,7 @@
 //! and then decoded, converted, run and compared. Each step must return a value or an error; a
 //! panic is reported with the bytes that caused it. Deterministic: fixed-seed xorshift.
 
-use super::super::{convert_model, decode_tensor};
+use super::super::{convert_model, decode_tensor, tensor_from_bytes, tensor_from_bytes_reusing};
 use super::header;
 use crate::backend::native::run_graph;
 use crate::compare::{compare_outputs, Rule};
@@ -275,4 +275,64 @@ fn mangled_models_never_panic() {
         }
     }
     assert_no_panics(&panics);
+}
+
+/// The reader that decodes `raw_data` where it lies (and into spare memory) gives what the
+/// plain reader gives on every mangled tensor, the same tensor or an error naming the same
+/// field: its cut around `raw_data` must never change what the bytes mean.
+#[test]
+fn the_reusing_reader_agrees_with_the_plain_one_on_mangled_tensors() {
+    let mut rng = Rng(0x0FED_CBA9_8765_4321);
+    let mut seeds = tensor_seeds(&mut rng);
+    for (_, inputs, output) in OWN_CASES {
+        seeds.extend(inputs.iter().chain([&output]).map(|b| b.to_vec()));
+    }
+    let (mut compared, mut cut) = (0, 0);
+    for seed in &seeds {
+        let flips = (0..seed.len() * 8).map(|bit| {
+            let mut bytes = seed.clone();
+            bytes[bit / 8] ^= 1 << (bit % 8);
+            bytes
+        });
+        let mutants = (0..seed.len())
+            .map(|n| seed[..n].to_vec())
+            .chain(flips)
+            .chain((0..MUTANTS).map(|_| mutate(&mut rng, seed)))
+            .chain([seed.clone()])
+            .collect::<Vec<_>>();
+        for bytes in mutants {
+            for declared in [None, Some(DataType::ALL[rng.below(DataType::ALL.len())])] {
+                let plain = tensor_from_bytes(&bytes, declared).map_err(|e| e.to_string());
+                // Spare storage of the tensor's own type when there is one, else of another.
+                let spare = plain.as_ref().ok().map(|t| t.storage().clone());
+                let reusing =
+                    tensor_from_bytes_reusing(&bytes, declared, spare).map_err(|e| e.to_string());
+                // prost may word a broken field's reason differently on the cut buffer (its
+                // end is nearer): the field named, and everything before it, must agree.
+                let named = |r: &Result<Tensor, String>| match r {
+                    // By bits: NaN != NaN, and a payload must agree too.
+                    Ok(t) => Ok((
+                        t.dtype(),
+                        t.shape().to_vec(),
+                        crate::read::tensor_codes(t).ok_or_else(|| format!("{t:?}")),
+                    )),
+                    Err(e) => Err(e
+                        .rsplit_once(": ")
+                        .map_or(e.clone(), |(at, _)| at.to_owned())),
+                };
+                assert_eq!(
+                    named(&plain),
+                    named(&reusing),
+                    "bytes {bytes:02x?}, declared {declared:?}"
+                );
+                compared += 1;
+                cut += usize::from(super::super::wire::split_raw_data(&bytes).is_some());
+            }
+        }
+    }
+    // The cut itself ran on a good share of them, not only the fallback.
+    assert!(
+        cut * 4 > compared,
+        "{cut} of {compared} cut around raw_data"
+    );
 }
