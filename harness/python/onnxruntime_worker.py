@@ -63,8 +63,9 @@ _reused = {}
 def read_input(path, slot):
     """An input as an OrtValue whose memory the file's raw_data is read into, when the file is
     plain (see worker_loop.read_raw_tensor), else as to_feed makes it from onnx's reading. A
-    large input of a numpy type goes into the reused buffer; the OrtValue wraps it without a
-    copy, and lives only as long as its data set."""
+    large input of a numpy type is wrapped where it lies in a memory map of the file (aligned
+    by the harness), or else read into the reused buffer; either way the OrtValue wraps it
+    without a copy, and lives only as long as its data set."""
     def into(dims, data_type, nbytes):
         if data_type == onnx.TensorProto.STRING:
             raise ValueError("a STRING tensor has no raw_data")
@@ -82,7 +83,15 @@ def read_input(path, slot):
             raise ValueError(f"raw_data has {nbytes} bytes, the OrtValue {size}")
         return value, (ctypes.c_char * size).from_address(value.data_ptr()) if size else None
 
-    value = read_raw_tensor(path, into)
+    def mapped(dims, data_type, view):
+        np_type = NUMPY_TYPES.get(data_type)
+        if np_type is None:
+            return None
+        # Wrapped without a copy: onnxruntime reads the elements where the file's pages are.
+        array = np.frombuffer(view, dtype=np_type).reshape(dims)
+        return ort.OrtValue.ortvalue_from_numpy(array)
+
+    value = read_raw_tensor(path, into, mapped)
     return value if value is not None else to_feed(onnx.load_tensor(path))
 
 

@@ -9,7 +9,7 @@ use crate::worker::{Failure, Hello, IoValue, Request, WorkerSlot, WorkerSpec};
 use crate::write::write_transient_tensor;
 use crate::Error;
 use schema::layout;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use vocab::{Storage, Tensor};
@@ -126,14 +126,12 @@ impl WorkerPool {
         let output_paths: Vec<PathBuf> = (0..model.outputs.len())
             .map(|k| layout::output(dir, k))
             .collect();
-        // An earlier data set's output must never pass for this one's.
+        // An earlier data set's output must never pass for this one's: its first byte is set
+        // to 0, which no TensorProto starts with (field 0 does not exist), and a file still
+        // starting so after the answer was not written. Kept, not removed, so that a worker
+        // writing over it in place reuses its blocks.
         for path in &output_paths {
-            match std::fs::remove_file(path) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    return Err(self.error(format!("cannot remove {}: {e}", path.display())));
-                }
-                _ => {}
-            }
+            poison(path).map_err(|e| self.error(format!("cannot mark {}: {e}", path.display())))?;
         }
         let request = Request {
             model: &model.path,
@@ -148,7 +146,7 @@ impl WorkerPool {
             .iter()
             .zip(&output_paths)
             .map(|(v, path)| {
-                if !path.is_file() {
+                if !path.is_file() || written(path).is_ok_and(|w| !w) {
                     return Err(self.error(format!(
                         "answered ok but wrote no file for output '{}' ({})",
                         v.name,
@@ -238,6 +236,27 @@ impl Prepared for WorkerModel<'_> {
         pool.give_back(slot);
         result
     }
+}
+
+/// Sets the first byte of an existing output file to 0 ([`written`] tells it apart); nothing
+/// for a missing or empty file, which no worker's answer can be mistaken for either.
+fn poison(path: &Path) -> std::io::Result<()> {
+    use std::io::Write;
+    match std::fs::OpenOptions::new().write(true).open(path) {
+        Ok(f) if f.metadata()?.len() > 0 => (&f).write_all(&[0]),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether an output file was written since [`poison`] marked it: an empty file is an empty
+/// TensorProto, and a TensorProto's first byte is a field key, never 0.
+fn written(path: &Path) -> std::io::Result<bool> {
+    use std::io::Read;
+    let mut first = [0u8; 1];
+    let n = std::fs::File::open(path)?.read(&mut first)?;
+    Ok(n == 0 || first[0] != 0)
 }
 
 /// The request's entries for `values`, each with its file.

@@ -3,6 +3,7 @@
 
 mod bad_tensor;
 mod case;
+mod differing;
 mod float6;
 #[cfg(feature = "native")]
 mod mangle;

@@ -68,7 +68,7 @@ fn every_type_round_trips_through_the_reader_with_the_naive_packing() {
 }
 
 /// A worker's input file, streamed from the elements, holds exactly the bytes `encode`
-/// gives, for every type and for lengths around the streaming block (65,536 bytes), each
+/// gives, for every type and for lengths up to just below where large inputs are aligned, each
 /// written over the one before in the same file, longer and shorter.
 #[test]
 fn a_transient_tensor_file_is_the_encoded_message() {
@@ -78,7 +78,7 @@ fn a_transient_tensor_file_is_the_encoded_message() {
             continue;
         }
         let width = (dtype.bit_width() as usize).div_ceil(8);
-        for n in [(1 << 16) / width + 3, 0, 5, 1] {
+        for n in [(super::ALIGNED_FROM as usize - 1) / width, 0, 5, 1] {
             let codes = spread(dtype, n);
             let t = crate::read::tensor_from_codes(dtype, vec![n], &codes).unwrap();
             let path = dir.path().join("input_0.pb");
@@ -90,4 +90,39 @@ fn a_transient_tensor_file_is_the_encoded_message() {
             );
         }
     }
+}
+
+/// A large worker input puts its `raw_data` at a multiple of 64 bytes, whatever the length of
+/// its name, and still reads back as the same tensor; one byte less is written as `encode`
+/// writes it.
+#[test]
+fn a_large_transient_tensor_has_its_raw_data_aligned() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("input_0.pb");
+    let bytes = super::ALIGNED_FROM as usize;
+    let big = Tensor::from_vec(vec![bytes], (0..bytes).map(|i| i as u8).collect()).unwrap();
+    // Past one streaming block, cut inside an element's bytes nowhere.
+    let n = super::STREAM_BLOCK / 4 + 3;
+    let floats = Tensor::from_vec(vec![n], (0..n).map(|i| i as f32).collect()).unwrap();
+    for len in 0..=super::ALIGN + 2 {
+        let name = "n".repeat(len);
+        for t in [&big, &floats]
+            .into_iter()
+            .take(if len < 3 { 2 } else { 1 })
+        {
+            write_transient_tensor(&path, &name, t).unwrap();
+            let file = std::fs::read(&path).unwrap();
+            let raw = t.len() * (t.dtype().bit_width() as usize / 8);
+            assert_eq!((file.len() - raw) % super::ALIGN, 0, "name of {len}");
+            if len < 3 {
+                assert_eq!(&crate::read::read_tensor(&path, None).unwrap(), t);
+            }
+        }
+    }
+    let small = Tensor::from_vec(vec![bytes - 1], vec![7u8; bytes - 1]).unwrap();
+    write_transient_tensor(&path, "x", &small).unwrap();
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        encode("x", &small, Encoding::Onnx)
+    );
 }
