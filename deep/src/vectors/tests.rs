@@ -560,3 +560,26 @@ fn runs_cut_anywhere_join_into_the_whole() {
         }
     }
 }
+
+/// Our outputs for a chunk computed part by part, into fresh memory or an earlier chunk's of
+/// either type, are bit for bit those of the chunk computed whole.
+#[test]
+fn our_outputs_in_parts_are_the_whole_chunks() {
+    let o = float8_block(0);
+    let all = units::units(o.level, &o.filter, None);
+    let unit = all.last().expect("a unit");
+    let start = 0x4300_0000u64;
+    let n = 2 * through::PART as u64 + 5;
+    let x = through::every_code(DataType::Float, start, start + n, None).expect("codes");
+    let whole = elements::expected_tensor(unit, &x).expect("whole");
+    let spares = [
+        None,
+        Some(vocab::Storage::Float(vec![1.0; 9])),
+        Some(whole.storage().clone()),
+    ];
+    for spare in spares {
+        let parts = through::expected_in_parts(unit, &x, spare).expect("parts");
+        let differ = harness::read::differing_codes(&whole, &parts);
+        assert_eq!(differ, Some(vec![]), "{}", unit.file_name());
+    }
+}

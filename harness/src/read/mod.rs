@@ -144,36 +144,56 @@ pub fn codes_at(tensor: &Tensor, at: &[usize]) -> Option<Vec<u128>> {
 /// `None` when their types or element counts differ. A whole chunk of a large run is
 /// compared here, so equal chunks cost one pass and no allocation beyond the result.
 pub fn differing_codes(a: &Tensor, b: &Tensor) -> Option<Vec<usize>> {
+    differing_codes_kept(a, b, |_| true).map(|(kept, _)| kept)
+}
+
+/// [`differing_codes`] split by `keep`, asked of differing indices only: those it keeps, in
+/// order, and how many others differ. A large run whose every other element differs where the
+/// spec leaves the result undefined counts those without a list of millions of indices.
+pub fn differing_codes_kept(
+    a: &Tensor,
+    b: &Tensor,
+    keep: impl Fn(usize) -> bool,
+) -> Option<(Vec<usize>, u64)> {
     if a.dtype() != b.dtype() || a.len() != b.len() {
         return None;
     }
     if let (vocab::Storage::String(x), vocab::Storage::String(y)) = (a.storage(), b.storage()) {
-        return Some((0..x.len()).filter(|&i| x[i] != y[i]).collect());
+        let (mut kept, mut other) = (Vec::new(), 0);
+        for i in (0..x.len()).filter(|&i| x[i] != y[i]) {
+            match keep(i) {
+                true => kept.push(i),
+                false => other += 1,
+            }
+        }
+        return Some((kept, other));
     }
     vocab::with_storage!(a.storage(), x => {
         let y = vocab::Element::slice(b.storage())?;
-        Some(differing(x, y))
+        Some(differing(x, y, keep))
     })
 }
 
-fn differing<T: ToCode>(x: &[T], y: &[T]) -> Vec<usize> {
+fn differing<T: ToCode>(x: &[T], y: &[T], keep: impl Fn(usize) -> bool) -> (Vec<usize>, u64) {
     /// Elements judged equal in one pass without a branch per element (which the compiler
     /// turns into vector compares): nearly every block of a large run is equal throughout.
     const BLOCK: usize = 4096;
-    let mut out = Vec::new();
+    let (mut kept, mut other) = (Vec::new(), 0);
     for (b, (xs, ys)) in x.chunks(BLOCK).zip(y.chunks(BLOCK)).enumerate() {
         let differ = |(p, q): (&T, &T)| p.to_code() != q.to_code();
         if !xs.iter().zip(ys).fold(false, |d, pq| d | differ(pq)) {
             continue;
         }
-        let pairs = xs.iter().zip(ys).enumerate();
-        out.extend(
-            pairs
-                .filter(|&(_, pq)| differ(pq))
-                .map(|(i, _)| b * BLOCK + i),
-        );
+        for (i, pq) in xs.iter().zip(ys).enumerate() {
+            if differ(pq) {
+                match keep(b * BLOCK + i) {
+                    true => kept.push(b * BLOCK + i),
+                    false => other += 1,
+                }
+            }
+        }
     }
-    out
+    (kept, other)
 }
 
 fn read_file(path: &Path) -> Result<Vec<u8>, Error> {

@@ -1,6 +1,6 @@
 //! `differing_codes`: every index whose bits differ, across its equal-block shortcut.
 
-use super::super::differing_codes;
+use super::super::{differing_codes, differing_codes_kept};
 use half::f16;
 use vocab::Tensor;
 
@@ -23,6 +23,14 @@ fn every_differing_index_is_found_by_bits_across_blocks() {
         Tensor::from_vec(vec![n], b).unwrap(),
     );
     assert_eq!(differing_codes(&ta, &tb), Some(at.to_vec()));
+    // Split by a rule asked of the differing indices: kept in order, the others counted.
+    let odd = |i: &usize| i % 2 == 1;
+    let kept: Vec<usize> = at.iter().copied().filter(|i| !odd(i)).collect();
+    let other = at.iter().filter(|i| odd(i)).count() as u64;
+    assert_eq!(
+        differing_codes_kept(&ta, &tb, |i| !odd(&i)),
+        Some((kept, other))
+    );
     assert_eq!(differing_codes(&ta, &ta), Some(vec![]));
     // The same NaN bits are equal.
     let nan = Tensor::from_vec(vec![2], vec![f32::NAN, 1.0]).unwrap();
