@@ -35,6 +35,9 @@ pub struct Shipped {
     pub start: Start,
     /// Its known-failures list, relative to the workspace.
     pub list: &'static str,
+    /// The pip packages a Python backend's interpreter needs (their tested versions are pinned
+    /// in the repository's backends/python/requirements.txt); empty for the others.
+    pub packages: &'static str,
 }
 
 /// Every shipped backend, native first. A new one is a row here (and its setup in the xtask).
@@ -43,41 +46,49 @@ pub const SHIPPED: &[Shipped] = &[
         name: "native",
         start: Start::InProcess,
         list: "tests/known-failures/native.json",
+        packages: "",
     },
     Shipped {
         name: "onnxruntime",
         start: Start::Python("onnxruntime_worker.py"),
         list: "tests/known-failures/onnxruntime.json",
+        packages: "onnxruntime onnx numpy",
     },
     Shipped {
         name: "reference",
         start: Start::Python("reference_worker.py"),
         list: "tests/known-failures/reference.json",
+        packages: "onnx numpy",
     },
     Shipped {
         name: "tract",
         start: Start::Binary("backends/tract/release/tract-worker"),
         list: "tests/known-failures/tract.json",
+        packages: "",
     },
     Shipped {
         name: "openvino",
         start: Start::Python("openvino_worker.py"),
         list: "tests/known-failures/openvino.json",
+        packages: "openvino onnx numpy",
     },
     Shipped {
         name: "iree",
         start: Start::Python("iree_worker.py"),
         list: "tests/known-failures/iree.json",
+        packages: "iree-base-compiler iree-base-runtime onnx numpy",
     },
     Shipped {
         name: "rten",
         start: Start::Linked("rten"),
         list: "tests/known-failures/rten.json",
+        packages: "",
     },
     Shipped {
         name: "candle",
         start: Start::Linked("candle"),
         list: "tests/known-failures/candle.json",
+        packages: "",
     },
 ];
 
@@ -458,8 +469,11 @@ fn start(shipped: &Shipped, how: &Starting) -> Result<BackendHandle, Error> {
     let hint = match (&how.python, shipped.start) {
         // A Python of the caller's: its packages are the caller's to install.
         (Some(python), Start::Python(_)) => format!(
-            "does {} have the packages of backends/python/requirements.txt ({name} and onnx)?",
-            python.display()
+            "does {python} have {name}'s packages? `{python} -m pip install {}` installs them \
+             (the versions tested are pinned in the repository's \
+             backends/python/requirements.txt)",
+            shipped.packages,
+            python = python.display()
         ),
         _ => setup_hint(name),
     };

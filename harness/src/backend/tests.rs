@@ -555,3 +555,22 @@ fn a_configuration_is_passed_to_the_worker_and_checked_in_its_hello() {
     let e = refused(crate::backend::start_backend(plain, &how(Some("b"))));
     assert!(e.contains("declares none"), "{e}");
 }
+
+/// A shipped Python backend whose interpreter lacks its packages says which to install with
+/// that interpreter, by name: a user of the installed command has no checkout to look in.
+#[test]
+fn a_python_without_the_packages_is_told_which_to_install() {
+    let dir = crate::testkit::scratch("backend-no-packages");
+    let how = Starting {
+        target: dir.path().to_path_buf(),
+        python: Some(std::path::PathBuf::from("/bin/false")),
+        timeout: Duration::from_secs(10),
+        configuration: None,
+    };
+    let e = start_backend("onnxruntime", &how).expect_err("does not start");
+    assert!(
+        e.to_string()
+            .contains("`/bin/false -m pip install onnxruntime onnx numpy` installs them"),
+        "{e}"
+    );
+}
