@@ -3,8 +3,9 @@
 //! zero and skip most of the encoder), so a quick run there says little about the whole check.
 //!
 //! `cargo bench --bench self_check -- [--from TYPE].. [--to TYPE].. [--samples N] [--len L]
-//! [--repeat R]` runs, for each selected case, `samples` chunks of `len` codes spread evenly
-//! over the source's codes, through `self_check::check` at every SIMD level the CPU has, `R`
+//! [--repeat R]` runs, for each selected source, `samples` chunks of `len` codes spread evenly
+//! over the source's codes, through `self_check::check_each` (every selected case of a source
+//! on each chunk, as the command runs them) at every SIMD level the CPU has, `R`
 //! times, and prints the best time per element. Under `valgrind --tool=callgrind` (one repeat)
 //! the instruction counts are repeatable where wall time on a shared host is not.
 
@@ -53,8 +54,9 @@ fn main() {
         .collect();
     let levels: Vec<SimdLevel> = SimdLevel::supported().collect();
     let mut total = (0u64, 0f64);
-    for case in &cases {
-        let count = self_check::code_count(case.from);
+    // As the command runs them: each chunk for every selected case of its source at once.
+    for run in cases.chunk_by(|a, b| a.from == b.from) {
+        let count = self_check::code_count(run[0].from);
         let stride = count / samples;
         let mut best = f64::INFINITY;
         let mut elements = 0;
@@ -64,16 +66,22 @@ fn main() {
             for s in 0..samples {
                 let first = s * stride;
                 let n = len.min(count - first);
-                let checked = self_check::check(case, first, n, &levels)
-                    .unwrap_or_else(|e| panic!("{case}: {e}"));
-                assert_eq!(checked.differing, 0, "{case}: {:?}", checked.mismatches);
-                elements += n;
+                for (case, checked) in run
+                    .iter()
+                    .zip(self_check::check_each(run, first, n, &levels))
+                {
+                    let checked = checked.unwrap_or_else(|e| panic!("{case}: {e}"));
+                    assert_eq!(checked.differing, 0, "{case}: {:?}", checked.mismatches);
+                }
+                elements += n * run.len() as u64;
             }
             best = best.min(start.elapsed().as_secs_f64());
         }
+        let ns = best * 1e9 / elements as f64;
         println!(
-            "{case}: {:.2} ns/element ({elements} elements)",
-            best * 1e9 / elements as f64
+            "{} ({} cases): {ns:.2} ns/element ({elements} elements)",
+            run[0].from.name(),
+            run.len()
         );
         total = (total.0 + elements, total.1 + best);
     }
