@@ -88,8 +88,8 @@ pub(crate) fn generic_as_given(
 
 /// [`generic`] from one source into several targets, each `(to, rules)`, giving the same
 /// outputs as a call of [`generic`] per target, in order. Each chunk of the source is decoded
-/// once per distinct rule set (after [`rules_read`]), not once per target: the self-check
-/// casts each source into up to 30 targets, and decoding took a fifth of its time.
+/// once per generation, not once per target: the self-check casts each source into up to 30
+/// targets, and decoding took a fifth of its time.
 pub(crate) fn generic_each(
     op: OpVersion,
     source: &Storage,
