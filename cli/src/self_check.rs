@@ -33,8 +33,8 @@ pub fn main(args: &SelfCheckArgs) -> ExitCode {
     let plan = Plan::new(&cases, limit, chunk);
     let names: Vec<&str> = levels.iter().map(|l| l.name()).collect();
     say(&format!(
-        "self-check: {} cases ({} rule sets), {} elements, {} chunks of up to {chunk} codes, \
-         levels {}, {threads} threads",
+        "self-check: {} cases ({} rule sets), {} elements, {} chunks of up to {chunk} codes \
+         (each for every case of its source), levels {}, {threads} threads",
         cases.len(),
         cases.iter().map(|c| c.rule_sets).sum::<usize>(),
         plan.elements,
@@ -132,15 +132,18 @@ fn chosen(args: &SelfCheckArgs) -> Result<Vec<Case>, String> {
     }
 }
 
-/// The work: each case's codes (up to the limit) cut into chunks, numbered across cases.
+/// The work: each source's codes (up to the limit) cut into chunks, numbered across sources;
+/// a chunk is checked for every case of its source at once, which makes its codes and decodes
+/// them once ([`self_check::check_each`]).
 struct Plan<'a> {
-    cases: &'a [Case],
-    /// Codes per case.
+    /// The cases in runs of one source each ([`self_check::cases`] lists them in type order).
+    runs: Vec<&'a [Case]>,
+    /// Codes per run.
     codes: Vec<u64>,
-    /// The number of the first chunk of each case, and the total at the end.
+    /// The number of the first chunk of each run, and the total at the end.
     starts: Vec<u64>,
     chunk: u64,
-    /// Source elements in all.
+    /// Source elements in all, each code counted once per case.
     elements: u64,
     /// Their bytes in memory (a sub-byte element takes a byte).
     bytes: u64,
@@ -148,19 +151,24 @@ struct Plan<'a> {
 
 impl<'a> Plan<'a> {
     fn new(cases: &'a [Case], limit: u64, chunk: u64) -> Plan<'a> {
-        let codes: Vec<u64> = cases
+        let runs: Vec<&[Case]> = cases.chunk_by(|a, b| a.from == b.from).collect();
+        let codes: Vec<u64> = runs
             .iter()
-            .map(|c| self_check::code_count(c.from).min(limit))
+            .map(|r| self_check::code_count(r[0].from).min(limit))
             .collect();
         let mut starts = vec![0];
         for &n in &codes {
             starts.push(starts[starts.len() - 1] + n.div_ceil(chunk));
         }
-        let size = |c: &Case| u64::from(c.from.bit_width().div_ceil(8));
+        let size = |r: &[Case]| u64::from(r[0].from.bit_width().div_ceil(8)) * r.len() as u64;
         Plan {
-            cases,
-            elements: codes.iter().sum(),
-            bytes: cases.iter().zip(&codes).map(|(c, &n)| size(c) * n).sum(),
+            elements: runs
+                .iter()
+                .zip(&codes)
+                .map(|(r, &n)| r.len() as u64 * n)
+                .sum(),
+            bytes: runs.iter().zip(&codes).map(|(r, &n)| size(r) * n).sum(),
+            runs,
             codes,
             starts,
             chunk,
@@ -171,11 +179,11 @@ impl<'a> Plan<'a> {
         self.starts[self.starts.len() - 1]
     }
 
-    /// Chunk `k`: its case, first code and length.
-    fn get(&self, k: u64) -> (&Case, u64, u64) {
+    /// Chunk `k`: its run of cases, first code and length.
+    fn get(&self, k: u64) -> (&[Case], u64, u64) {
         let i = self.starts.partition_point(|&s| s <= k) - 1;
         let first = (k - self.starts[i]) * self.chunk;
-        (&self.cases[i], first, self.chunk.min(self.codes[i] - first))
+        (self.runs[i], first, self.chunk.min(self.codes[i] - first))
     }
 }
 
@@ -205,17 +213,19 @@ fn run(plan: &Plan<'_>, levels: &[SimdLevel], threads: usize) -> Outcome {
                     if k >= plan.chunks() {
                         break;
                     }
-                    let (case, first, len) = plan.get(k);
-                    match self_check::check(case, first, len, levels) {
-                        Ok(c) => {
-                            differing.fetch_add(c.differing, Ordering::Relaxed);
-                            let mut p = printed.lock().unwrap_or_else(|e| e.into_inner());
-                            let room = MAX_PRINTED.saturating_sub(p.len());
-                            p.extend(c.mismatches.into_iter().take(room));
+                    let (run, first, len) = plan.get(k);
+                    for checked in self_check::check_each(run, first, len, levels) {
+                        match checked {
+                            Ok(c) => {
+                                differing.fetch_add(c.differing, Ordering::Relaxed);
+                                let mut p = printed.lock().unwrap_or_else(|e| e.into_inner());
+                                let room = MAX_PRINTED.saturating_sub(p.len());
+                                p.extend(c.mismatches.into_iter().take(room));
+                            }
+                            Err(e) => errors.lock().unwrap_or_else(|e| e.into_inner()).push(e),
                         }
-                        Err(e) => errors.lock().unwrap_or_else(|e| e.into_inner()).push(e),
                     }
-                    done.fetch_add(len, Ordering::Relaxed);
+                    done.fetch_add(len * run.len() as u64, Ordering::Relaxed);
                 }
                 if running.fetch_sub(1, Ordering::Relaxed) == 1 {
                     finished.store(true, Ordering::Relaxed);

@@ -1,7 +1,7 @@
 //! The codec of every sign/exponent/mantissa format: the format table (one [`FormatRow`] per
 //! format), one decoder and one rounding encoder driven by it (docs/semantics.md §3.1, §3.3, §3.4).
 
-use super::exact::{shr_half_even, CastRules, Exact, Generation};
+use super::exact::{shr_half_even, CastRules, Exact, Generation, Significand};
 
 /// How a format spends its special codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,39 +150,60 @@ impl FormatRow {
     /// Steps 2-7 of docs/semantics.md §3.3 for a finite value (-1)^negative * mant * 2^exp.
     #[inline(always)]
     fn encode_finite(&self, negative: bool, mant: u128, exp: i32, saturate: bool) -> u64 {
-        if mant == 0 {
+        // The same steps in u64 where the significand fits, which every fixed-width source's
+        // does: only strings parse to wider ones.
+        match u64::try_from(mant) {
+            Ok(narrow) => self.encode_finite_in(negative, narrow, exp, saturate),
+            Err(_) => self.encode_finite_in(negative, mant, exp, saturate),
+        }
+    }
+
+    /// [`Self::encode_finite`] with the significand in `T`.
+    #[inline(always)]
+    fn encode_finite_in<T: Significand>(
+        &self,
+        negative: bool,
+        mant: T,
+        exp: i32,
+        saturate: bool,
+    ) -> u64 {
+        let one = T::from(1);
+        if mant == T::from(0) {
             return self.zero_code(negative);
         }
-        let m = i64::from(self.mant_bits);
+        let m = self.mant_bits;
         // e = floor(log2 |x|); e2 is the exponent actually used, never below emin.
-        let e = i64::from(127 - mant.leading_zeros()) + i64::from(exp);
+        let e = i64::from(T::BITS - 1 - mant.leading_zeros()) + i64::from(exp);
         let mut e2 = e.max(i64::from(self.emin()));
         // r = |x| / 2^(e2 - M), rounded half to even with integer shifts only.
-        let shift = e2 - m - i64::from(exp);
+        let shift = e2 - i64::from(m) - i64::from(exp);
         let mut r = if shift <= 0 {
-            // Here |x| < 2^(e2+1), so the shifted significand stays below 2^(M+1).
-            mant << shift.unsigned_abs()
+            // Here |x| < 2^(e2+1), so the shifted significand stays below 2^(M+1) (and the
+            // shift is at most M + 1).
+            mant << u32::try_from(shift.unsigned_abs()).unwrap_or(u32::MAX)
         } else {
             shr_half_even(mant, u32::try_from(shift).unwrap_or(u32::MAX))
         };
-        if r == 1 << (m + 1) {
+        if r == one << (m + 1) {
             // Rounding carried into the next binade.
-            r = 1 << m;
+            r = one << m;
             e2 += 1;
         }
-        if r == 0 {
+        if r == T::from(0) {
             return self.zero_code(negative);
         }
         let emax = i64::from(self.emax);
-        if e2 > emax || (e2 == emax && r > u128::from(self.rmax)) {
+        if e2 > emax || (e2 == emax && r > T::from(self.rmax)) {
             return self.overflow_code(negative, saturate);
         }
+        // r < 2^(M+1) <= 2^53 here: its low 64 bits are all of it.
+        let r = r.low_u64();
         let body = if r >= 1 << m {
             // Normal: biased exponent and the mantissa without its hidden bit.
-            (((e2 + i64::from(self.bias)) as u64) << m) | (r as u64 - (1 << m))
+            (((e2 + i64::from(self.bias)) as u64) << m) | (r - (1 << m))
         } else {
             // Subnormal: exponent field 0 (only possible at e2 = emin).
-            r as u64
+            r
         };
         self.sign(negative) | body
     }

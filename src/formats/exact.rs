@@ -1,5 +1,7 @@
 //! Exact values and the rules that parameterise a conversion (docs/semantics.md §3.2, §3.3).
 
+use std::ops::{Add, BitAnd, Shl, Shr, Sub};
+
 /// Which generation of Cast/CastLike behaviour applies: since-version <= 23 or >= 24 (docs/semantics.md §3.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Generation {
@@ -191,25 +193,74 @@ impl Exact {
     }
 }
 
+/// An unsigned significand type the rounding steps run in: u128, which holds every exact
+/// value, or u64, which holds every significand a fixed-width source decodes to and which the
+/// steps take about half the instructions in (a u128 shift or compare is two, with selects).
+pub(crate) trait Significand:
+    Copy
+    + Ord
+    + From<u64>
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + BitAnd<Output = Self>
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
+{
+    /// The width in bits.
+    const BITS: u32;
+    /// The number of leading zero bits.
+    fn leading_zeros(self) -> u32;
+    /// The low 64 bits.
+    fn low_u64(self) -> u64;
+}
+
+impl Significand for u64 {
+    const BITS: u32 = u64::BITS;
+    #[inline(always)]
+    fn leading_zeros(self) -> u32 {
+        u64::leading_zeros(self)
+    }
+    #[inline(always)]
+    fn low_u64(self) -> u64 {
+        self
+    }
+}
+
+impl Significand for u128 {
+    const BITS: u32 = u128::BITS;
+    #[inline(always)]
+    fn leading_zeros(self) -> u32 {
+        u128::leading_zeros(self)
+    }
+    #[inline(always)]
+    fn low_u64(self) -> u64 {
+        self as u64
+    }
+}
+
 /// `mant >> shift`, rounded half to even, for any shift (the result cannot overflow).
 #[inline(always)]
-pub(crate) fn shr_half_even(mant: u128, shift: u32) -> u128 {
+pub(crate) fn shr_half_even<T: Significand>(mant: T, shift: u32) -> T {
+    let (zero, one) = (T::from(0), T::from(1));
     if shift == 0 {
         return mant;
     }
-    if shift > 128 {
-        // mant < 2^128 <= 2^(shift-1): below one half.
-        return 0;
+    if shift > T::BITS {
+        // mant < 2^BITS <= 2^(shift-1): below one half.
+        return zero;
     }
-    let quotient = mant.checked_shr(shift).unwrap_or(0);
-    let rem = if shift == 128 {
-        mant
+    let (quotient, rem) = if shift == T::BITS {
+        (zero, mant)
     } else {
-        mant & ((1u128 << shift) - 1)
+        (mant >> shift, mant & ((one << shift) - one))
     };
-    let half = 1u128 << (shift - 1);
-    let round_up = rem > half || (rem == half && quotient & 1 == 1);
-    quotient + u128::from(round_up)
+    let half = one << (shift - 1);
+    let round_up = rem > half || (rem == half && quotient & one == one);
+    if round_up {
+        quotient + one
+    } else {
+        quotient
+    }
 }
 
 /// `mant << shift`, or u128::MAX when bits would be lost.

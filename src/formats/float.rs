@@ -7,7 +7,8 @@ use half::{bf16, f16};
 
 /// A floating format that can be decoded exactly and encoded with one rounding.
 pub trait FloatFormat: Copy {
-    /// Exact value of self (FNUZ NaN sign depends on rules.generation, docs/semantics.md §3.2/3.4).
+    /// Exact value of self (FNUZ NaN sign depends on rules.generation, docs/semantics.md §3.2/3.4;
+    /// no other part of the rules is read, which the generic Cast path relies on).
     fn to_exact(self, rules: &CastRules) -> Exact;
     /// The format value nearest to v per the rules (RNE, saturate/overflow rules, NaN codes),
     /// rounding once.

@@ -24,8 +24,8 @@ use super::OpVersion;
 use crate::dtype::{DataType, Element, Storage};
 use crate::error::Error;
 use crate::formats::{
-    CastRules, Complex128, Complex64, Exact, FloatFormat, RulesRead, SubByteInt, F4E2M1, F6E2M3,
-    F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
+    CastRules, Complex128, Complex64, Exact, FloatFormat, Generation, RulesRead, SubByteInt,
+    F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
 };
 use crate::tensor::Tensor;
 use crate::with_storage;
@@ -80,7 +80,29 @@ pub(crate) fn generic_as_given(
     to: DataType,
     rules: &CastRules,
 ) -> Result<Storage, Error> {
-    with_storage!(source, v => generic_from(op, v, to, rules))
+    let mut out = [Storage::empty(to)];
+    with_storage!(source, v => convert_chunked(op, v, &[*rules], &mut out))?;
+    let [out] = out;
+    Ok(out)
+}
+
+/// [`generic`] from one source into several targets, each `(to, rules)`, giving the same
+/// outputs as a call of [`generic`] per target, in order. Each chunk of the source is decoded
+/// once per generation, not once per target: the self-check casts each source into up to 30
+/// targets, and decoding took a fifth of its time.
+pub(crate) fn generic_each(
+    op: OpVersion,
+    source: &Storage,
+    targets: &[(DataType, CastRules)],
+) -> Result<Vec<Storage>, Error> {
+    let from = source.dtype();
+    let rules: Vec<CastRules> = targets
+        .iter()
+        .map(|(to, rules)| rules.keeping(rules_read(from, *to)))
+        .collect();
+    let mut out: Vec<Storage> = targets.iter().map(|&(to, _)| Storage::empty(to)).collect();
+    with_storage!(source, v => convert_chunked(op, v, &rules, &mut out))?;
+    Ok(out)
 }
 
 /// The parts of the rules the generic path reads casting a `from` element to `to`, from the
@@ -139,24 +161,41 @@ pub(crate) fn rules_read(from: DataType, to: DataType) -> RulesRead {
 /// pages: 18% of the self-check's time on FLOAT -> FLOAT8E4M3FN went to page faults).
 const CHUNK: usize = 1024;
 
-/// `v` decoded and encoded into `T`, one chunk of exact values at a time.
+/// `v` decoded and encoded into each of `out` (empty storages of the target types) under the
+/// rules of the same index, one chunk of exact values at a time; a chunk is decoded once per
+/// generation, the one part of the rules a decoder reads ([`CastElem::decode`]).
 ///
-/// The two halves are functions of their own, generic over one type each, and never inlined:
+/// The halves are functions of their own, generic over one type each, and never inlined:
 /// written as one loop over both types they were compiled for every pair (784 copies, an eighth
 /// of the crate's machine code); apart, each is compiled once per type, and a call per chunk of
 /// [`CHUNK`] elements costs nothing measurable.
-fn convert_chunked<S: CastElem, T: CastElem>(
+fn convert_chunked<S: CastElem>(
     op: OpVersion,
     v: &[S],
-    rules: &CastRules,
-) -> Result<Vec<T>, Error> {
-    let mut out = Vec::with_capacity(v.len());
+    rules: &[CastRules],
+    out: &mut [Storage],
+) -> Result<(), Error> {
+    for out in out.iter_mut() {
+        with_storage!(out, out => out.reserve_exact(v.len()));
+    }
+    let mut generations: Vec<Generation> = Vec::new();
+    for r in rules {
+        if !generations.contains(&r.generation) {
+            generations.push(r.generation);
+        }
+    }
     let mut exact = Vec::with_capacity(CHUNK.min(v.len()));
     for chunk in v.chunks(CHUNK) {
-        decode_chunk(op, chunk, rules, &mut exact)?;
-        encode_chunk(op, &exact, rules, S::SOURCE, &mut out)?;
+        for &generation in &generations {
+            decode_chunk(op, chunk, generation, &mut exact)?;
+            for (r, out) in rules.iter().zip(out.iter_mut()) {
+                if r.generation == generation {
+                    with_storage!(out, out => encode_chunk(op, &exact, r, S::SOURCE, out))?;
+                }
+            }
+        }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// `chunk` decoded exactly into `exact`, which is cleared first.
@@ -164,13 +203,13 @@ fn convert_chunked<S: CastElem, T: CastElem>(
 fn decode_chunk<S: CastElem>(
     op: OpVersion,
     chunk: &[S],
-    rules: &CastRules,
+    generation: Generation,
     exact: &mut Vec<Exact>,
 ) -> Result<(), Error> {
     exact.clear();
     for x in chunk {
         exact.push(
-            x.decode(rules)
+            x.decode(generation)
                 .ok_or_else(|| no_cast(op, S::DTYPE, "input 0"))?,
         );
     }
@@ -207,8 +246,9 @@ pub(crate) enum Source {
 pub(crate) trait CastElem: Element {
     /// Whether this type, as a source, is floating-point.
     const SOURCE: Source;
-    /// The exact value.
-    fn decode(&self, rules: &CastRules) -> Option<Exact>;
+    /// The exact value. Only the generation of the rules can change it (the sign of the FNUZ
+    /// NaN), so that a source decoded once serves every target and rule set of a generation.
+    fn decode(&self, generation: Generation) -> Option<Exact>;
     /// The value of this type that `v`, decoded from a source of kind `from`, converts to.
     fn encode(v: &Exact, rules: &CastRules, from: Source) -> Option<Self>;
     /// The string form (number to string).
@@ -245,7 +285,7 @@ macro_rules! int_elem {
         impl CastElem for $t {
             const SOURCE: Source = Source::NotFloating;
             #[inline(always)]
-            fn decode(&self, _: &CastRules) -> Option<Exact> {
+            fn decode(&self, _: Generation) -> Option<Exact> {
                 Some(Exact::from_i128(i128::from(*self)))
             }
             #[inline(always)]
@@ -266,8 +306,13 @@ macro_rules! float_elem {
         impl CastElem for $t {
             const SOURCE: Source = Source::Floating;
             #[inline(always)]
-            fn decode(&self, rules: &CastRules) -> Option<Exact> {
-                Some(self.to_exact(rules))
+            fn decode(&self, generation: Generation) -> Option<Exact> {
+                // A decoder reads no other part of the rules (`FloatFormat::to_exact`).
+                let rules = CastRules {
+                    generation,
+                    ..CastRules::default()
+                };
+                Some(self.to_exact(&rules))
             }
             #[inline(always)]
             fn encode(v: &Exact, rules: &CastRules, _: Source) -> Option<Self> {
@@ -298,7 +343,7 @@ macro_rules! subbyte_elem {
     ($($t:ident => $value:ident),*) => {$(
         impl CastElem for $t {
             const SOURCE: Source = Source::NotFloating;
-            fn decode(&self, _: &CastRules) -> Option<Exact> {
+            fn decode(&self, _: Generation) -> Option<Exact> {
                 Some(Exact::from_i128(i128::from(self.$value())))
             }
             // Float → INT4/UINT4 clamps up to version 23 and wraps from 24 (docs/semantics.md §3.2); the
@@ -320,7 +365,7 @@ subbyte_elem!(I4 => get, I2 => get, U4 => to_bits, U2 => to_bits);
 
 impl CastElem for bool {
     const SOURCE: Source = Source::NotFloating;
-    fn decode(&self, _: &CastRules) -> Option<Exact> {
+    fn decode(&self, _: Generation) -> Option<Exact> {
         Some(Exact::from_i128(i128::from(*self)))
     }
     /// Nonzero is true; NaN, being nonzero, is true; ±0 is false.
@@ -339,7 +384,7 @@ macro_rules! no_cast_elem {
     ($($t:ty),*) => {$(
         impl CastElem for $t {
             const SOURCE: Source = Source::NotFloating;
-            fn decode(&self, _: &CastRules) -> Option<Exact> {
+            fn decode(&self, _: Generation) -> Option<Exact> {
                 None
             }
             fn encode(_: &Exact, _: &CastRules, _: Source) -> Option<Self> {
@@ -400,23 +445,3 @@ macro_rules! define_encode_all {
     };
 }
 crate::for_each_dtype!(define_encode_all);
-
-macro_rules! define_generic_from {
-    ($((
-        $variant:ident, $code:literal, $name:literal, $ty:ty, $bits:literal, $field:ident,
-        $kind:ident, $short:literal
-    )),* $(,)?) => {
-        /// Source elements cast to a storage of type `to` by the generic path.
-        fn generic_from<S: CastElem>(
-            op: OpVersion,
-            v: &[S],
-            to: DataType,
-            rules: &CastRules,
-        ) -> Result<Storage, Error> {
-            Ok(match to {
-                $(DataType::$variant => Storage::$variant(convert_chunked::<S, $ty>(op, v, rules)?),)*
-            })
-        }
-    };
-}
-crate::for_each_dtype!(define_generic_from);

@@ -10,7 +10,7 @@ use crate::formats::{
     CastRules, Generation, RoundMode, F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2,
     F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
 };
-use crate::ops::cast::{generic_as_given, rules_read};
+use crate::ops::cast::{generic, generic_as_given, generic_each, rules_read};
 use crate::ops::fast::cast_as_given;
 use crate::ops::OpKind;
 use crate::tuning::{Exec, SimdLevel};
@@ -197,4 +197,41 @@ fn the_rules_read_by_the_32_bit_sources_pairs() {
     assert_eq!(read(D::Float, D::Float8E8M0), (true, false, true));
     assert_eq!(read(D::Float8E4M3FNUZ, D::Float), (false, true, false));
     assert_eq!(read(D::Float, D::String), (true, true, true));
+}
+
+/// The self-check's entry to the generic path, many targets on one decoding per generation,
+/// gives each target what a call of its own gives: every numeric pair under every rule set, on
+/// more than one chunk of the generic path where the source has the codes.
+#[test]
+fn generic_each_gives_each_target_what_its_own_call_gives() {
+    let op = crate::testkit::version(OpKind::Cast, 25);
+    for &from in DataType::ALL {
+        if storage(from, &[]).is_none() {
+            continue;
+        }
+        let all = codes(from.bit_width());
+        let sample: Vec<u64> = all
+            .iter()
+            .step_by((all.len() / 2500).max(1))
+            .copied()
+            .collect();
+        let Some(source) = storage(from, &sample) else {
+            continue;
+        };
+        let (mut targets, mut want) = (Vec::new(), Vec::new());
+        for &to in DataType::ALL {
+            for rules in every_rule_set() {
+                if let Ok(out) = generic(op, &source, to, &rules) {
+                    targets.push((to, rules));
+                    want.push(out);
+                }
+            }
+        }
+        let got = generic_each(op, &source, &targets).unwrap_or_else(|e| panic!("{from}: {e}"));
+        assert_eq!(got.len(), want.len(), "{from}");
+        for ((to, rules), (got, want)) in targets.iter().zip(got.iter().zip(&want)) {
+            let d = first_difference(got, want).unwrap_or_default();
+            assert!(same_bits(got, want), "{from} -> {to} {rules:?}: {d}");
+        }
+    }
 }
