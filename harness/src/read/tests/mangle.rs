@@ -217,27 +217,35 @@ fn decode_seed(bytes: &[u8]) -> Tensor {
     decode_tensor(&tp, None).expect("own case tensor is valid")
 }
 
-#[test]
-fn mangled_tensors_never_panic() {
-    let mut rng = Rng(0x0123_4567_89AB_CDEF);
-    let mut seeds = tensor_seeds(&mut rng);
+/// The tensor seeds and every tensor of [`OWN_CASES`], encoded.
+fn all_tensor_seeds(rng: &mut Rng) -> Vec<Vec<u8>> {
+    let mut seeds = tensor_seeds(rng);
     for (_, inputs, output) in OWN_CASES {
         seeds.extend(inputs.iter().chain([&output]).map(|b| b.to_vec()));
     }
+    seeds
+}
+
+/// Every truncation and every single-bit flip of `seed`, then [`MUTANTS`] random mutants.
+fn tensor_mutants(rng: &mut Rng, seed: &[u8]) -> Vec<Vec<u8>> {
+    let flips = (0..seed.len() * 8).map(|bit| {
+        let mut bytes = seed.to_vec();
+        bytes[bit / 8] ^= 1 << (bit % 8);
+        bytes
+    });
+    (0..seed.len())
+        .map(|n| seed[..n].to_vec())
+        .chain(flips)
+        .chain((0..MUTANTS).map(|_| mutate(rng, seed)))
+        .collect()
+}
+
+#[test]
+fn mangled_tensors_never_panic() {
+    let mut rng = Rng(0x0123_4567_89AB_CDEF);
     let mut panics = Vec::new();
-    for seed in &seeds {
-        // Every truncation and every single-bit flip of the seed, then random mutants.
-        let flips = (0..seed.len() * 8).map(|bit| {
-            let mut bytes = seed.clone();
-            bytes[bit / 8] ^= 1 << (bit % 8);
-            bytes
-        });
-        let mutants = (0..seed.len())
-            .map(|n| seed[..n].to_vec())
-            .chain(flips)
-            .chain((0..MUTANTS).map(|_| mutate(&mut rng, seed)))
-            .collect::<Vec<_>>();
-        for bytes in mutants {
+    for seed in &all_tensor_seeds(&mut rng) {
+        for bytes in tensor_mutants(&mut rng, seed) {
             let declared = DataType::ALL[rng.below(DataType::ALL.len())];
             let report = no_panic("decode_tensor", &bytes, || {
                 decode_mangled_tensor(&bytes, declared)
@@ -283,23 +291,10 @@ fn mangled_models_never_panic() {
 #[test]
 fn the_reusing_reader_agrees_with_the_plain_one_on_mangled_tensors() {
     let mut rng = Rng(0x0FED_CBA9_8765_4321);
-    let mut seeds = tensor_seeds(&mut rng);
-    for (_, inputs, output) in OWN_CASES {
-        seeds.extend(inputs.iter().chain([&output]).map(|b| b.to_vec()));
-    }
     let (mut compared, mut cut) = (0, 0);
-    for seed in &seeds {
-        let flips = (0..seed.len() * 8).map(|bit| {
-            let mut bytes = seed.clone();
-            bytes[bit / 8] ^= 1 << (bit % 8);
-            bytes
-        });
-        let mutants = (0..seed.len())
-            .map(|n| seed[..n].to_vec())
-            .chain(flips)
-            .chain((0..MUTANTS).map(|_| mutate(&mut rng, seed)))
-            .chain([seed.clone()])
-            .collect::<Vec<_>>();
+    for seed in &all_tensor_seeds(&mut rng) {
+        let mut mutants = tensor_mutants(&mut rng, seed);
+        mutants.push(seed.clone());
         for bytes in mutants {
             for declared in [None, Some(DataType::ALL[rng.below(DataType::ALL.len())])] {
                 let plain = tensor_from_bytes(&bytes, declared).map_err(|e| e.to_string());
