@@ -146,7 +146,7 @@ impl WorkerPool {
             .iter()
             .zip(&output_paths)
             .map(|(v, path)| {
-                if !path.is_file() || written(path).is_ok_and(|w| !w) {
+                if !written(path) {
                     return Err(self.error(format!(
                         "answered ok but wrote no file for output '{}' ({})",
                         v.name,
@@ -250,13 +250,17 @@ fn poison(path: &Path) -> std::io::Result<()> {
     }
 }
 
-/// Whether an output file was written since [`poison`] marked it: an empty file is an empty
-/// TensorProto, and a TensorProto's first byte is a field key, never 0.
-fn written(path: &Path) -> std::io::Result<bool> {
+/// Whether an output file is there and was written since [`poison`] marked it: an empty
+/// file is an empty TensorProto, and a TensorProto's first byte is a field key, never 0. A
+/// file that cannot be read counts as written, for the reader to say what is wrong with it.
+fn written(path: &Path) -> bool {
     use std::io::Read;
+    if !path.is_file() {
+        return false;
+    }
     let mut first = [0u8; 1];
-    let n = std::fs::File::open(path)?.read(&mut first)?;
-    Ok(n == 0 || first[0] != 0)
+    let read = std::fs::File::open(path).and_then(|mut f| f.read(&mut first));
+    !matches!(read, Ok(1) if first[0] == 0)
 }
 
 /// The request's entries for `values`, each with its file.

@@ -14,6 +14,8 @@ pub mod model;
 pub mod tensor;
 mod wire;
 
+#[cfg(test)]
+pub(crate) use tensor::ALIGNED_FROM;
 pub use tensor::{tensor_proto, write_tensor, write_transient_tensor};
 
 /// How a tensor or model is put on the wire. Every encoding means the same tensors and

@@ -38,8 +38,7 @@ fn worker_loop_maps_large_inputs_reads_small_ones_and_writes_outputs_in_place() 
         .parent()
         .expect("a directory")
         .to_path_buf();
-    // 1 MiB of raw_data, where docs/worker-protocol.md says large inputs start.
-    let large = (1 << 20) / 4;
+    let large = crate::write::ALIGNED_FROM as usize / 4;
     let tensors = [
         Tensor::from_vec(vec![4, large / 4], (0..large).map(|i| i as f32).collect()).unwrap(),
         Tensor::from_vec(vec![3], vec![1.5f32, -2.0, 0.25]).unwrap(),
