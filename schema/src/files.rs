@@ -117,9 +117,7 @@ fn stream_aside(
     let written = File::create(&tmp)
         .map_err(|e| Error::io("create", &tmp, e))
         .and_then(|f| {
-            let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
-            fill(&mut w)
-                .and_then(|()| w.into_inner().map_err(std::io::IntoInnerError::into_error))
+            stream(f, fill)
                 .and_then(|f| if sync { f.sync_all() } else { Ok(()) })
                 .map_err(|e| Error::io("write", &tmp, e))
         });
@@ -130,6 +128,16 @@ fn stream_aside(
             Err(e)
         }
     }
+}
+
+/// What `fill` writes, through a buffer, into `file`, which comes back flushed.
+fn stream(
+    file: File,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<File> {
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, file);
+    fill(&mut w)?;
+    w.into_inner().map_err(std::io::IntoInnerError::into_error)
 }
 
 /// Writes `bytes` to `path` atomically: a reader sees the old file or the new one, never a
@@ -169,11 +177,7 @@ pub fn overwrite_with(
         .truncate(false)
         .open(path)
         .and_then(|f| {
-            let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
-            fill(&mut w)?;
-            let mut f = w
-                .into_inner()
-                .map_err(std::io::IntoInnerError::into_error)?;
+            let mut f = stream(f, fill)?;
             let end = f.stream_position()?;
             f.set_len(end)
         })
