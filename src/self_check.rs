@@ -11,7 +11,7 @@
 use crate::dtype::{DataType, Storage};
 use crate::formats::{
     CastRules, Generation, RoundMode, RulesRead, F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ,
-    F8E5M2, F8E5M2FNUZ, F8E8M0, I4, U4,
+    F8E5M2, F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
 };
 use crate::ops::cast::rules_read;
 use crate::ops::{OpKind, OpVersion};
@@ -329,37 +329,55 @@ fn compare(
 }
 
 /// The source elements with codes `first .. first + len` (which must fit the type), or `None`
-/// for a type the check does not run (wider than 32 bits, or not a number).
+/// for a type the check does not run (wider than 32 bits, or not a number: bool, and the 2-bit
+/// types, which it never ran).
 fn source(from: DataType, first: u64, len: u64) -> Option<Storage> {
     use DataType as D;
-    let codes = first..first + len;
-    // Each type's code is its low bits: `as` keeps exactly those.
-    Some(match from {
-        D::Float => Storage::Float(codes.map(|c| f32::from_bits(c as u32)).collect()),
-        D::Float16 => Storage::Float16(codes.map(|c| f16::from_bits(c as u16)).collect()),
-        D::Bfloat16 => Storage::Bfloat16(codes.map(|c| bf16::from_bits(c as u16)).collect()),
-        D::Float8E4M3FN => {
-            Storage::Float8E4M3FN(codes.map(|c| F8E4M3FN::from_bits(c as u8)).collect())
-        }
+    if from.bit_width() > 32 || matches!(from, D::Bool | D::Int2 | D::Uint2) {
+        return None;
+    }
+    storage_of_codes(from, first..first + len)
+}
+
+/// Elements of `dtype` with the bit patterns `codes`, each cut to the type's width (its code is
+/// its low bits: `as` keeps exactly those; a bool is the low bit), or `None` for the types
+/// without numeric codes (strings, complex).
+pub(crate) fn storage_of_codes(
+    dtype: DataType,
+    codes: impl Iterator<Item = u64>,
+) -> Option<Storage> {
+    use DataType as D;
+    let c = codes;
+    Some(match dtype {
+        D::Float => Storage::Float(c.map(|b| f32::from_bits(b as u32)).collect()),
+        D::Double => Storage::Double(c.map(f64::from_bits).collect()),
+        D::Float16 => Storage::Float16(c.map(|b| f16::from_bits(b as u16)).collect()),
+        D::Bfloat16 => Storage::Bfloat16(c.map(|b| bf16::from_bits(b as u16)).collect()),
+        D::Float8E4M3FN => Storage::Float8E4M3FN(c.map(|b| F8E4M3FN::from_bits(b as u8)).collect()),
         D::Float8E4M3FNUZ => {
-            Storage::Float8E4M3FNUZ(codes.map(|c| F8E4M3FNUZ::from_bits(c as u8)).collect())
+            Storage::Float8E4M3FNUZ(c.map(|b| F8E4M3FNUZ::from_bits(b as u8)).collect())
         }
-        D::Float8E5M2 => Storage::Float8E5M2(codes.map(|c| F8E5M2::from_bits(c as u8)).collect()),
+        D::Float8E5M2 => Storage::Float8E5M2(c.map(|b| F8E5M2::from_bits(b as u8)).collect()),
         D::Float8E5M2FNUZ => {
-            Storage::Float8E5M2FNUZ(codes.map(|c| F8E5M2FNUZ::from_bits(c as u8)).collect())
+            Storage::Float8E5M2FNUZ(c.map(|b| F8E5M2FNUZ::from_bits(b as u8)).collect())
         }
-        D::Float8E8M0 => Storage::Float8E8M0(codes.map(|c| F8E8M0::from_bits(c as u8)).collect()),
-        D::Float4E2M1 => Storage::Float4E2M1(codes.map(|c| F4E2M1::from_bits(c as u8)).collect()),
-        D::Float6E2M3 => Storage::Float6E2M3(codes.map(|c| F6E2M3::from_bits(c as u8)).collect()),
-        D::Float6E3M2 => Storage::Float6E3M2(codes.map(|c| F6E3M2::from_bits(c as u8)).collect()),
-        D::Int4 => Storage::Int4(codes.map(|c| I4::from_bits(c as u8)).collect()),
-        D::Uint4 => Storage::Uint4(codes.map(|c| U4::from_bits(c as u8)).collect()),
-        D::Uint8 => Storage::Uint8(codes.map(|c| c as u8).collect()),
-        D::Int8 => Storage::Int8(codes.map(|c| c as i8).collect()),
-        D::Uint16 => Storage::Uint16(codes.map(|c| c as u16).collect()),
-        D::Int16 => Storage::Int16(codes.map(|c| c as i16).collect()),
-        D::Uint32 => Storage::Uint32(codes.map(|c| c as u32).collect()),
-        D::Int32 => Storage::Int32(codes.map(|c| c as i32).collect()),
+        D::Float8E8M0 => Storage::Float8E8M0(c.map(|b| F8E8M0::from_bits(b as u8)).collect()),
+        D::Float4E2M1 => Storage::Float4E2M1(c.map(|b| F4E2M1::from_bits(b as u8)).collect()),
+        D::Float6E2M3 => Storage::Float6E2M3(c.map(|b| F6E2M3::from_bits(b as u8)).collect()),
+        D::Float6E3M2 => Storage::Float6E3M2(c.map(|b| F6E3M2::from_bits(b as u8)).collect()),
+        D::Int4 => Storage::Int4(c.map(|b| I4::from_bits(b as u8)).collect()),
+        D::Uint4 => Storage::Uint4(c.map(|b| U4::from_bits(b as u8)).collect()),
+        D::Int2 => Storage::Int2(c.map(|b| I2::from_bits(b as u8)).collect()),
+        D::Uint2 => Storage::Uint2(c.map(|b| U2::from_bits(b as u8)).collect()),
+        D::Bool => Storage::Bool(c.map(|b| b & 1 == 1).collect()),
+        D::Uint8 => Storage::Uint8(c.map(|b| b as u8).collect()),
+        D::Int8 => Storage::Int8(c.map(|b| b as i8).collect()),
+        D::Uint16 => Storage::Uint16(c.map(|b| b as u16).collect()),
+        D::Int16 => Storage::Int16(c.map(|b| b as i16).collect()),
+        D::Uint32 => Storage::Uint32(c.map(|b| b as u32).collect()),
+        D::Int32 => Storage::Int32(c.map(|b| b as i32).collect()),
+        D::Uint64 => Storage::Uint64(c.collect()),
+        D::Int64 => Storage::Int64(c.map(|b| b as i64).collect()),
         _ => return None,
     })
 }

@@ -6,15 +6,11 @@
 
 use super::fast::{first_difference, same_bits};
 use crate::dtype::{DataType, Storage};
-use crate::formats::{
-    CastRules, Generation, RoundMode, F4E2M1, F6E2M3, F6E3M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2,
-    F8E5M2FNUZ, F8E8M0, I2, I4, U2, U4,
-};
+use crate::formats::{CastRules, Generation, RoundMode};
 use crate::ops::cast::{generic, generic_as_given, generic_each, rules_read};
 use crate::ops::fast::cast_as_given;
 use crate::ops::OpKind;
 use crate::tuning::{Exec, SimdLevel};
-use half::{bf16, f16};
 use test_rng::XorShift64;
 
 /// Every rule set: each saturate, generation and round_mode.
@@ -62,40 +58,7 @@ fn codes(bits: u32) -> Vec<u64> {
 /// A storage of `dtype` holding `codes` (each cut to the type's width), or `None` for the
 /// types outside the numeric paths.
 fn storage(dtype: DataType, codes: &[u64]) -> Option<Storage> {
-    use DataType as D;
-    let c = codes.iter().copied();
-    Some(match dtype {
-        D::Float => Storage::Float(c.map(|b| f32::from_bits(b as u32)).collect()),
-        D::Double => Storage::Double(c.map(f64::from_bits).collect()),
-        D::Float16 => Storage::Float16(c.map(|b| f16::from_bits(b as u16)).collect()),
-        D::Bfloat16 => Storage::Bfloat16(c.map(|b| bf16::from_bits(b as u16)).collect()),
-        D::Float8E4M3FN => Storage::Float8E4M3FN(c.map(|b| F8E4M3FN::from_bits(b as u8)).collect()),
-        D::Float8E4M3FNUZ => {
-            Storage::Float8E4M3FNUZ(c.map(|b| F8E4M3FNUZ::from_bits(b as u8)).collect())
-        }
-        D::Float8E5M2 => Storage::Float8E5M2(c.map(|b| F8E5M2::from_bits(b as u8)).collect()),
-        D::Float8E5M2FNUZ => {
-            Storage::Float8E5M2FNUZ(c.map(|b| F8E5M2FNUZ::from_bits(b as u8)).collect())
-        }
-        D::Float8E8M0 => Storage::Float8E8M0(c.map(|b| F8E8M0::from_bits(b as u8)).collect()),
-        D::Float4E2M1 => Storage::Float4E2M1(c.map(|b| F4E2M1::from_bits(b as u8)).collect()),
-        D::Float6E2M3 => Storage::Float6E2M3(c.map(|b| F6E2M3::from_bits(b as u8)).collect()),
-        D::Float6E3M2 => Storage::Float6E3M2(c.map(|b| F6E3M2::from_bits(b as u8)).collect()),
-        D::Int4 => Storage::Int4(c.map(|b| I4::from_bits(b as u8)).collect()),
-        D::Uint4 => Storage::Uint4(c.map(|b| U4::from_bits(b as u8)).collect()),
-        D::Int2 => Storage::Int2(c.map(|b| I2::from_bits(b as u8)).collect()),
-        D::Uint2 => Storage::Uint2(c.map(|b| U2::from_bits(b as u8)).collect()),
-        D::Bool => Storage::Bool(c.map(|b| b & 1 == 1).collect()),
-        D::Uint8 => Storage::Uint8(c.map(|b| b as u8).collect()),
-        D::Int8 => Storage::Int8(c.map(|b| b as i8).collect()),
-        D::Uint16 => Storage::Uint16(c.map(|b| b as u16).collect()),
-        D::Int16 => Storage::Int16(c.map(|b| b as i16).collect()),
-        D::Uint32 => Storage::Uint32(c.map(|b| b as u32).collect()),
-        D::Int32 => Storage::Int32(c.map(|b| b as i32).collect()),
-        D::Uint64 => Storage::Uint64(c.collect()),
-        D::Int64 => Storage::Int64(c.map(|b| b as i64).collect()),
-        _ => return None,
-    })
+    crate::self_check::storage_of_codes(dtype, codes.iter().copied())
 }
 
 /// Holds every numeric pair from the sources `which` picks to [`rules_read`]; returns how many
