@@ -214,29 +214,24 @@ pub(crate) trait Significand:
     fn low_u64(self) -> u64;
 }
 
-impl Significand for u64 {
-    const BITS: u32 = u64::BITS;
-    #[inline(always)]
-    fn leading_zeros(self) -> u32 {
-        u64::leading_zeros(self)
-    }
-    #[inline(always)]
-    fn low_u64(self) -> u64 {
-        self
-    }
+macro_rules! significand {
+    ($($t:ty),*) => {$(
+        impl Significand for $t {
+            const BITS: u32 = <$t>::BITS;
+            #[inline(always)]
+            fn leading_zeros(self) -> u32 {
+                <$t>::leading_zeros(self)
+            }
+            #[inline(always)]
+            fn low_u64(self) -> u64 {
+                // The low 64 bits are what `as` keeps.
+                self as u64
+            }
+        }
+    )*};
 }
 
-impl Significand for u128 {
-    const BITS: u32 = u128::BITS;
-    #[inline(always)]
-    fn leading_zeros(self) -> u32 {
-        u128::leading_zeros(self)
-    }
-    #[inline(always)]
-    fn low_u64(self) -> u64 {
-        self as u64
-    }
-}
+significand!(u64, u128);
 
 /// `mant >> shift`, rounded half to even, for any shift (the result cannot overflow).
 #[inline(always)]
