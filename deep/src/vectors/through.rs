@@ -228,12 +228,22 @@ impl Timing {
 }
 
 /// A run's timing: per file, then the total.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Timings {
     /// Per file, by name.
     pub units: BTreeMap<String, Timing>,
     /// All files.
     pub total: Timing,
+}
+
+impl Timings {
+    /// No file yet, the total at [`Timing::zero`]: what a run or a merge adds to.
+    fn zero() -> Timings {
+        Timings {
+            units: BTreeMap::new(),
+            total: Timing::zero(),
+        }
+    }
 }
 
 /// Runs the files `opts` selects through `backend`, writing its models under `work` (which
@@ -268,10 +278,7 @@ pub fn run(
         groups: Vec::new(),
     };
     let mut groups = Groups::new();
-    let mut timings = Timings {
-        units: BTreeMap::new(),
-        total: Timing::zero(),
-    };
+    let mut timings = Timings::zero();
     for unit in &all {
         let (result, timing) = run_unit(backend, unit, opts, chunk, work, &mut groups)?;
         if result.candidates == 0 {
@@ -799,10 +806,7 @@ pub fn merge(parts: Vec<RunFindings>) -> Result<RunFindings, Error> {
 
 /// Merges shards' timings: per file and in all, summed.
 pub fn merge_timings(parts: &[Timings]) -> Timings {
-    let mut out = Timings {
-        units: BTreeMap::new(),
-        total: Timing::zero(),
-    };
+    let mut out = Timings::zero();
     for p in parts {
         for (name, t) in &p.units {
             out.units
